@@ -1,0 +1,59 @@
+import { InputError, rngFor, user, type Sample } from '../../core/index.js';
+import { openMetaTool, type AwarenessItem } from '../../datasets/metatool/index.js';
+import type { Task, TaskContext } from '../task.js';
+import { METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChecksums, promptVersionFor } from './common.js';
+import type { AwarenessMeta } from './metadata.js';
+import { awarenessMetrics } from './metrics.js';
+import { applyLimit, resolveOptions } from './options.js';
+import { renderAwarenessFewShot, renderThoughtPrompt } from './prompts.js';
+import { chooseAwarenessExamples } from './sampling.js';
+import { scoreAwareness } from './scoring.js';
+
+const NAME = 'metatool/awareness';
+
+/** `awareness/<index in Task1.json>`. */
+const sampleId = (item: AwarenessItem): string => `awareness/${item.index}`;
+
+function awarenessSample(item: AwarenessItem, prompt: string, meta: Omit<AwarenessMeta, 'task' | 'query' | 'needsTool' | 'tool'>): Sample {
+  const metadata: AwarenessMeta = {
+    task: 'awareness',
+    query: item.query,
+    needsTool: item.needsTool,
+    ...(item.tool === undefined ? {} : { tool: item.tool }),
+    ...meta,
+  };
+  return { id: sampleId(item), input: [user(prompt)], target: item.needsTool, metadata, hints: { kind: 'yes-no', query: item.query } };
+}
+
+/**
+ * MetaTool Task 1, tool-usage awareness: does the query need an external tool? The 1,040 shipped
+ * items (520 positives from ToolE, 520 negatives). Zero-shot: the thought prompt; five-shot: five
+ * seeded examples from the other items; `prompts: 'upstream'`: the shipped five-shot prompts.
+ */
+export const awarenessTask: Task = {
+  name: NAME,
+  version: METATOOL_TASK_VERSION,
+  description: 'MetaTool tool-usage awareness: answer yes/no whether a query needs an external tool (accuracy, precision, recall, F1).',
+  defaultSettings: METATOOL_SETTINGS,
+  async prepare(ctx: TaskContext) {
+    const options = resolveOptions(NAME, ctx.options);
+    if (options.prompts === 'upstream' && options.shotsGiven && options.shots === 0) {
+      throw new InputError(`${NAME}: the upstream Task1 prompts are five-shot; drop --shots 0 or use --prompts assay`);
+    }
+    const items = await openMetaTool(ctx.dataDir).awarenessItems();
+    const samples = items.value.map((item) => {
+      if (options.prompts === 'upstream') return awarenessSample(item, item.thoughtPrompt, { source: 'upstream', shots: 5 });
+      if (options.shots === 0) return awarenessSample(item, renderThoughtPrompt(item.query), { source: 'assay', shots: 0 });
+      const examples = chooseAwarenessExamples(item, items.value, rngFor(ctx.seed, `examples:${sampleId(item)}`));
+      return awarenessSample(item, renderAwarenessFewShot(item.query, examples), { source: 'assay', shots: 5, examples });
+    });
+    const parser = options.parser;
+    return {
+      samples: applyLimit(samples, options.limit),
+      datasetChecksums: mergeChecksums(items),
+      promptVersion: promptVersionFor(options.prompts),
+      score: (sample, output) => scoreAwareness(sample, output, parser),
+      metrics: awarenessMetrics,
+    };
+  },
+};

@@ -1,0 +1,68 @@
+import { InputError, rngFor, type GenerateSettings, type Sample } from '../../core/index.js';
+import type { Loaded, ToolCatalogue } from '../../datasets/metatool/index.js';
+import type { Metrics, PreparedTask, ScoredSample } from '../task.js';
+import type { MetaToolOptions } from './options.js';
+import { PROMPT_VERSION, type SelectionExample, type ShownTool } from './prompts.js';
+import { chooseSelectionExamples } from './sampling.js';
+import { scoreSelection } from './scoring.js';
+
+/** Bump when samples, prompts or scoring of a MetaTool task change the numbers. */
+export const METATOOL_TASK_VERSION = '1';
+
+/** The paper samples at temperature 0. */
+export const METATOOL_SETTINGS: GenerateSettings = { temperature: 0 };
+
+/** `metatool-prompts/1`, or `metatool-prompts/1:upstream` when the shipped prompts are replayed. */
+export function promptVersionFor(prompts: 'assay' | 'upstream'): string {
+  return prompts === 'upstream' ? `${PROMPT_VERSION}:upstream` : PROMPT_VERSION;
+}
+
+/** The checksums of every part a task read, in one record. */
+export function mergeChecksums(...parts: readonly Loaded<unknown>[]): Record<string, string> {
+  return Object.assign({}, ...parts.map((p) => p.checksums)) as Record<string, string>;
+}
+
+/** For similar and scenario: their upstream prompt files are not part of the data set. */
+export function upstreamNotShipped(taskName: string): InputError {
+  return new InputError(
+    `${taskName}: the upstream files Task2-Subtask1.json/Task2-Subtask2.json are not shipped in the dataset folder; use --prompts assay`,
+  );
+}
+
+/** Names with their prompt descriptions, in the given order. */
+export function shownTools(names: readonly string[], catalogue: ToolCatalogue): ShownTool[] {
+  return names.map((name) => {
+    const description = catalogue.descriptions.get(name);
+    if (description === undefined) throw new Error(`no description for tool "${name}"`);
+    return { name, description };
+  });
+}
+
+/** Five seeded selection examples for a sample when the run is five-shot, else undefined. */
+export function selectionExamplesFor(
+  options: MetaToolOptions,
+  seed: number,
+  sample: { readonly id: string; readonly query: string; readonly shown: readonly string[]; readonly gold: readonly string[] },
+  catalogue: ToolCatalogue,
+): SelectionExample[] | undefined {
+  if (options.shots !== 5) return undefined;
+  return chooseSelectionExamples({ ...sample, allTools: catalogue.tools, pool: catalogue.pool, rng: rngFor(seed, `examples:${sample.id}`) });
+}
+
+/** A prepared selection task: selection scoring against the catalogue, and the task's metrics. */
+export function preparedSelectionTask(args: {
+  readonly samples: readonly Sample[];
+  readonly datasetChecksums: Readonly<Record<string, string>>;
+  readonly prompts: 'assay' | 'upstream';
+  readonly catalogue: ToolCatalogue;
+  readonly metrics: (rows: Iterable<ScoredSample>) => Metrics;
+}): PreparedTask {
+  const { samples, datasetChecksums, prompts, catalogue, metrics } = args;
+  return {
+    samples,
+    datasetChecksums,
+    promptVersion: promptVersionFor(prompts),
+    score: (sample, output) => scoreSelection(sample, output, catalogue.tools),
+    metrics,
+  };
+}

@@ -1,0 +1,186 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Sample, Score } from '../../core/index.js';
+import type { Metrics, ScoredSample } from '../task.js';
+import type { AwarenessMeta, SelectionMeta } from './metadata.js';
+import { awarenessMetrics, multiSelectionMetrics, singleSelectionMetrics } from './metrics.js';
+
+// Samples and scores are written out by hand (no parser involved); expected numbers are worked out
+// in the comments.
+
+let counter = 0;
+function selection(meta: Partial<SelectionMeta> & Pick<SelectionMeta, 'task' | 'gold' | 'candidates'>): Sample {
+  const metadata: SelectionMeta = {
+    source: 'assay',
+    query: 'q',
+    goldPositions: meta.gold.map((g) => meta.candidates.indexOf(g) + 1),
+    maxSelections: meta.task === 'multi' ? 2 : 1,
+    shots: 0,
+    ...meta,
+  };
+  return { id: `s${counter++}`, input: [], target: null, metadata };
+}
+const picked = (tools: string[], hallucinated: string[] = []): Score => ({
+  value: null, // metrics read `answer`; value is set below where it matters
+  answer: tools,
+  ...(hallucinated.length > 0 ? { metadata: { hallucinated } } : {}),
+});
+const withValue = (score: Score, value: boolean): Score => ({ ...score, value });
+const noVerdict: Score = { value: null, answer: null, explanation: 'two tools named' };
+
+function assertMetrics(actual: Metrics, expected: Record<string, unknown>): void {
+  assert.deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort());
+  const close = (a: unknown, e: unknown, key: string): void => {
+    if (typeof e === 'number') {
+      assert.equal(typeof a, 'number', key);
+      assert.ok(Math.abs((a as number) - e) < 1e-12, `${key}: ${String(a)} ≠ ${e}`);
+    } else if (e !== null && typeof e === 'object') {
+      assert.deepEqual(Object.keys(a as object).sort(), Object.keys(e).sort(), key);
+      for (const k of Object.keys(e)) close((a as Record<string, unknown>)[k], (e as Record<string, unknown>)[k], `${key}.${k}`);
+    } else assert.equal(a, e, key);
+  };
+  for (const key of Object.keys(expected)) close(actual[key], expected[key], key);
+}
+
+describe('awarenessMetrics', () => {
+  it('computes accuracy, precision, recall, F1 and no-verdict share with "needs a tool" positive', () => {
+    const item = (needsTool: boolean): Sample => {
+      const metadata: AwarenessMeta = { task: 'awareness', source: 'assay', query: 'q', needsTool, shots: 0 };
+      return { id: `a${counter++}`, input: [], target: needsTool, metadata };
+    };
+    const rows: ScoredSample[] = [
+      { sample: item(true), score: { value: true, answer: 'yes' } }, // tp
+      { sample: item(true), score: { value: false, answer: 'no' } }, // fn
+      { sample: item(false), score: { value: false, answer: 'yes' } }, // fp
+      { sample: item(false), score: { value: true, answer: 'no' } }, // tn
+      { sample: item(false), score: { value: true, answer: 'no' } }, // tn
+      { sample: item(true), score: { value: null, answer: null, explanation: 'x' } }, // no verdict, a positive
+      { sample: item(true), score: undefined }, // model error: left out
+    ];
+    // 6 scored: accuracy (1+2)/6; precision 1/(1+1); recall 1/(1 tp + 1 fn + 1 positive without verdict);
+    // F1 = 2·(1/2)(1/3)/(1/2+1/3) = 0.4; no verdict 1/6.
+    assertMetrics(awarenessMetrics(rows), { accuracy: 0.5, precision: 0.5, recall: 1 / 3, f1: 0.4, no_verdict: 1 / 6 });
+  });
+});
+
+describe('singleSelectionMetrics', () => {
+  const cands = (gold: string, position: number): string[] => {
+    const list = ['c1', 'c2', 'c3', 'c4'];
+    list.splice(position - 1, 0, gold);
+    return list;
+  };
+  const nearest = ['n1', 'n2', 'n3', 'n4', 'n5'];
+
+  it('similar: csr, no_verdict, hallucinated, csr_by_position and Top@k', () => {
+    const s = (gold: string, position: number): Sample => selection({ task: 'similar', gold: [gold], candidates: cands(gold, position), nearest });
+    const rows: ScoredSample[] = [
+      { sample: s('G1', 1), score: withValue(picked(['G1']), true) }, // correct
+      { sample: s('G2', 3), score: withValue(picked(['n1']), false) }, // wrong, nearest #1
+      { sample: s('G3', 3), score: withValue(picked(['n4']), false) }, // wrong, nearest #4
+      { sample: s('G4', 1), score: withValue(picked([]), false) }, // None: wrong, not in Top@k
+      { sample: s('G5', 2), score: noVerdict }, // no verdict: wrong, not in Top@k
+      { sample: s('G6', 2), score: withValue(picked(['Zed'], ['Zed']), false) }, // hallucinated, not near
+      { sample: s('G7', 2), score: undefined }, // error: left out
+    ];
+    // 6 scored; 1 correct. By position: 1 → {G1 ✓, G4 ✗} = 1/2; 2 → {G5, G6} = 0; 3 → {G2, G3} = 0.
+    // Top@k over the 3 single wrong picks (n1, n4, Zed): top1 1/3, top3 1/3, top5 2/3.
+    assertMetrics(singleSelectionMetrics(rows, { byPosition: true, byScenario: false, topK: true }), {
+      csr: 1 / 6,
+      no_verdict: 1 / 6,
+      hallucinated: 1 / 6,
+      csr_by_position: { '1': 0.5, '2': 0, '3': 0 },
+      top1: 1 / 3,
+      top3: 1 / 3,
+      top5: 2 / 3,
+    });
+  });
+
+  it('similar: Top@k is null when there is no wrong single pick', () => {
+    const rows: ScoredSample[] = [{ sample: selection({ task: 'similar', gold: ['G'], candidates: cands('G', 2), nearest }), score: withValue(picked(['G']), true) }];
+    assertMetrics(singleSelectionMetrics(rows, { byPosition: true, byScenario: false, topK: true }), {
+      csr: 1,
+      no_verdict: 0,
+      hallucinated: 0,
+      csr_by_position: { '2': 1 },
+      top1: null,
+      top3: null,
+      top5: null,
+    });
+  });
+
+  it('scenario: csr per scenario and per position', () => {
+    const s = (scenario: string, gold: string, position: number): Sample => selection({ task: 'scenario', gold: [gold], candidates: cands(gold, position), scenario });
+    const rows: ScoredSample[] = [
+      { sample: s('elders', 'A', 1), score: withValue(picked(['A']), true) },
+      { sample: s('elders', 'B', 2), score: withValue(picked(['B']), true) },
+      { sample: s('elders', 'C', 2), score: withValue(picked(['c1']), false) },
+      { sample: s('Students', 'D', 5), score: withValue(picked(['D']), true) },
+    ];
+    // 3 of 4 correct; elders 2/3, Students 1/1; position 1: 1/1, 2: 1/2, 5: 1/1.
+    assertMetrics(singleSelectionMetrics(rows, { byPosition: true, byScenario: true, topK: false }), {
+      csr: 0.75,
+      no_verdict: 0,
+      hallucinated: 0,
+      csr_by_position: { '1': 1, '2': 0.5, '5': 1 },
+      csr_by_scenario: { Students: 1, elders: 2 / 3 },
+    });
+  });
+
+  it('reliability: only "None" is correct; no position breakdown', () => {
+    const s = (): Sample => selection({ task: 'reliability', gold: [], candidates: ['c1', 'c2', 'c3'] });
+    const rows: ScoredSample[] = [
+      { sample: s(), score: withValue(picked([]), true) },
+      { sample: s(), score: withValue(picked(['c2']), false) },
+      { sample: s(), score: noVerdict },
+      { sample: s(), score: withValue(picked(['Other'], ['Other']), false) },
+      { sample: s(), score: undefined },
+    ];
+    assertMetrics(singleSelectionMetrics(rows, { byPosition: false, byScenario: false, topK: false }), { csr: 0.25, no_verdict: 0.25, hallucinated: 0.25 });
+  });
+
+  it('counts a no-verdict answer that named an off-list tool as hallucinated', () => {
+    const s = selection({ task: 'reliability', gold: [], candidates: ['c1'] });
+    const rows: ScoredSample[] = [
+      { sample: s, score: { value: null, answer: null, explanation: 'x', metadata: { found: ['c1', 'Other'], hallucinated: ['Other'] } } },
+      { sample: s, score: withValue(picked([]), true) },
+    ];
+    assertMetrics(singleSelectionMetrics(rows, { byPosition: false, byScenario: false, topK: false }), { csr: 0.5, no_verdict: 0.5, hallucinated: 0.5 });
+  });
+
+  it('all rates are null when nothing was scored', () => {
+    assertMetrics(singleSelectionMetrics([], { byPosition: true, byScenario: false, topK: false }), { csr: null, no_verdict: null, hallucinated: null, csr_by_position: {} });
+  });
+});
+
+describe('multiSelectionMetrics', () => {
+  it('2/2, 1/1, 1/2 over "at most two"; must-two over "must choose two"; no verdict and hallucinated over all', () => {
+    const gold = ['a', 'b'];
+    const candidates = ['x', 'a', 'y', 'b'];
+    const atMost = (): Sample => selection({ task: 'multi', gold, candidates, condition: 'at-most-two' });
+    const must = (): Sample => selection({ task: 'multi', gold, candidates, condition: 'must-two' });
+    const rows: ScoredSample[] = [
+      { sample: atMost(), score: withValue(picked(['a', 'b']), true) }, // 2/2
+      { sample: atMost(), score: withValue(picked(['b', 'a']), true) }, // 2/2 (order does not matter)
+      { sample: atMost(), score: withValue(picked(['a']), false) }, // 1/1
+      { sample: atMost(), score: withValue(picked(['a', 'x']), false) }, // 1/2
+      { sample: atMost(), score: withValue(picked(['x']), false) }, // one tool, not a gold
+      { sample: atMost(), score: withValue(picked([]), false) }, // None
+      { sample: atMost(), score: noVerdict },
+      { sample: atMost(), score: withValue(picked(['x', 'Other'], ['Other']), false) }, // two wrong, one off-list
+      { sample: must(), score: withValue(picked(['b', 'a']), true) },
+      { sample: must(), score: withValue(picked(['a', 'y']), false) },
+      { sample: must(), score: noVerdict },
+      { sample: must(), score: undefined }, // error: left out
+    ];
+    // at most two: 8 scored → 2/2 = 2/8, 1/1 = 1/8, 1/2 = 1/8; must two: 3 scored → 1/3;
+    // all 11 scored: no verdict 2/11, hallucinated 1/11.
+    assertMetrics(multiSelectionMetrics(rows), {
+      csr_2of2: 0.25,
+      csr_1of1: 0.125,
+      csr_1of2: 0.125,
+      csr_must2: 1 / 3,
+      no_verdict: 2 / 11,
+      hallucinated: 1 / 11,
+    });
+  });
+});

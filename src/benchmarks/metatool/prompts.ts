@@ -1,0 +1,89 @@
+/**
+ * MetaTool's prompt templates, verbatim from the upstream repository
+ * (`src/prompt/prompt_template/`, commit 35e81bb) and from the shipped `tmp_dataset` files,
+ * and the few-shot formats of the shipped files. Tests check every rendering byte for byte
+ * against the shipped prompts; change nothing here without bumping `PROMPT_VERSION`.
+ */
+
+/** Recorded with every run; bump when any template or format below changes. */
+export const PROMPT_VERSION = 'metatool-prompts/1';
+
+/** `tool_reason_prompt`: the four reasons to use a tool, substituted for `{tool_reason}`. */
+export const TOOL_REASONS =
+  "A. Solving issues with real-time or external data, databases or APIs\nB. Handling specialized inputs/outputs\nC. Enhancing domain tasks beyond LLM's capabilities\nD. User customization, personalization and interaction";
+
+/** `Thought_prompt_single_tool`: does the query need a tool (awareness). */
+export const THOUGHT_PROMPT_SINGLE_TOOL =
+  "You are an intelligent agent, and you need to constantly be aware of your own limitations. I will provide you with a user's query, and you should assess, based on your own capabilities, whether you need to use external tools to better address the user's query. Typically, there are four reasons why you might need to use external tools:\n[Reasons Begin]\n{tool_reason}\n[Reasons End]\nHere is the user's query:\n[User Query Begins]\n{user_query}\n[User Query Ends]\nBased on the above query, if you think it's necessary to use external tools, please respond with \"yes\"; otherwise, respond with \"no.\" Additionally, you should provide a brief explanation for your answer.";
+
+/** `Action_prompt_single_tool`: choose one tool or None. The surrounding `"` are part of upstream's file. */
+export const ACTION_PROMPT_SINGLE_TOOL =
+  "\"You are a helpful AI assistant. Your current task is to choose the appropriate tool to solve the user's query based on their question. I will provide you with the user's question and information about the tools.\nIf there is a tool in the list that is applicable to this query, please return the name of the tool (you can only choose one tool). If there isn't, please return 'None.' Additionally, you will need to support your answer with a brief explanation.\nUser's Query:\n[User's Query Start]\n{user_query}\n[User's Query End].\nList of Tools with Names and Descriptions:\n[List of Tools with Names and Descriptions Start]\n{tool_list}\n[List of Tools with Names and Descriptions End]\"";
+
+/** `Action_prompt_multi_tool`: "choose at most two" (or None). */
+export const ACTION_PROMPT_MULTI_TOOL =
+  "\"You are a helpful AI assistant. Your current task is to choose the appropriate tool to solve the user's query based on their question. I will provide you with the user's question and information about the tools.\nIf there is a tool in the list that is applicable to this query, please return the name of the tool (you can choose two tools at most). If there isn't, please return 'None.' Additionally, you will need to support your answer with a brief explanation.\nUser's Query:\n[User's Query Start]\n{user_query}\n[User's Query End].\nList of Tools with Names and Descriptions:\n[List of Tools with Names and Descriptions Start]\n{tool_list}\n[List of Tools with Names and Descriptions End]\"";
+
+/** "Must choose two": the template of the shipped `Task2-Subtask4.json` prompts (not in upstream's template folder). */
+export const ACTION_PROMPT_MUST_TWO_TOOLS =
+  "\"You are a helpful AI assistant. Your current task is to choose two appropriate tools to solve the user's query based on their question. I will provide you with the user's question and information about the tools.\nPlease return two names of the tool you will choose. Additionally, you will need to support your answer with a brief explanation.\nUser's Query:\n[User's Query Start]\n{user_query}\n[User's Query End].\nList of Tools with Names and Descriptions:\n[List of Tools with Names and Descriptions Start]\n{tool_list}\n[List of Tools with Names and Descriptions End]\"";
+
+/** Which selection template a sample uses. */
+export type SelectionTemplate = 'single' | 'at-most-two' | 'must-two';
+
+const SELECTION_TEMPLATES: Readonly<Record<SelectionTemplate, string>> = {
+  single: ACTION_PROMPT_SINGLE_TOOL,
+  'at-most-two': ACTION_PROMPT_MULTI_TOOL,
+  'must-two': ACTION_PROMPT_MUST_TWO_TOOLS,
+};
+
+/** Python's `str.replace(old, new)`: every occurrence, and `new` taken literally (no `$&` patterns). */
+function replaceAll(text: string, placeholder: string, value: string): string {
+  return text.split(placeholder).join(value);
+}
+
+/** A tool shown in a candidate list. */
+export interface ShownTool {
+  readonly name: string;
+  /** The description text exactly as printed (see `upstreamToolDescriptions`). */
+  readonly description: string;
+}
+
+/** `{i}. tool name: {name}, tool description: {desc}\n` for i = 1..n (upstream's `get_tool_list_des`). */
+export function renderToolList(tools: readonly ShownTool[]): string {
+  return tools.map((t, i) => `${i + 1}. tool name: ${t.name}, tool description: ${t.description}\n`).join('');
+}
+
+/** The awareness prompt, zero-shot (upstream's `construct_thought_prompt`, same substitution order). */
+export function renderThoughtPrompt(query: string): string {
+  return replaceAll(replaceAll(THOUGHT_PROMPT_SINGLE_TOOL, '{user_query}', query), '{tool_reason}', TOOL_REASONS);
+}
+
+/** A selection prompt, zero-shot (upstream's `construct_single_prompt`, same substitution order). */
+export function renderActionPrompt(template: SelectionTemplate, query: string, tools: readonly ShownTool[]): string {
+  return replaceAll(replaceAll(SELECTION_TEMPLATES[template], '{user_query}', query), '{tool_list}', renderToolList(tools));
+}
+
+/** An in-context example of the awareness prompt. */
+export interface AwarenessExample {
+  readonly query: string;
+  readonly needsTool: boolean;
+}
+
+/** The five-shot awareness prompt, in the format of the shipped `Task1.json`. */
+export function renderAwarenessFewShot(query: string, examples: readonly AwarenessExample[]): string {
+  const lines = examples.map((e) => `query: "${e.query}" answer: ${e.needsTool ? 'Yes' : 'No'}\n`).join('');
+  return `${renderThoughtPrompt(query)}\nHere are some examples:\n[Examples Start]\n${lines}[Examples End]\n\nUser query: "${query}" answer: `;
+}
+
+/** An in-context example of a selection prompt: a query and its tool, or null for "None". */
+export interface SelectionExample {
+  readonly query: string;
+  readonly tool: string | null;
+}
+
+/** The five-shot selection prompt, in the format of the shipped `Task2-Subtask3.json` (no "[Examples End]"). */
+export function renderSelectionFewShot(zeroShotPrompt: string, query: string, examples: readonly SelectionExample[]): string {
+  const lines = examples.map((e) => `query: "${e.query}" tool: ${e.tool ?? 'None'}\n`).join('');
+  return `${zeroShotPrompt}\nHere are some examples:\n[Examples Start]\n${lines}User query: "${query}" tool: `;
+}

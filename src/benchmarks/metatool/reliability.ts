@@ -1,0 +1,100 @@
+import { InputError, rngFor, type Sample } from '../../core/index.js';
+import { METATOOL_FILES, openMetaTool, type MetaToolDataset } from '../../datasets/metatool/index.js';
+import type { PreparedTask, ScoredSample, Task, TaskContext } from '../task.js';
+import { METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChecksums, preparedSelectionTask, selectionExamplesFor, shownTools } from './common.js';
+import { singleSelectionMetrics } from './metrics.js';
+import { applyLimit, resolveOptions, type MetaToolOptions } from './options.js';
+import { CANDIDATES_SHOWN, chooseQueries, randomToolsExcluding } from './sampling.js';
+import { assaySelectionPrompt, selectionSample } from './selection-sample.js';
+import { parseShownTools } from './shipped-tool-list.js';
+
+const NAME = 'metatool/reliability';
+
+/** No gold is shown, so there is no gold position to break CSR down by. */
+const metrics = (rows: Iterable<ScoredSample>) => singleSelectionMetrics(rows, { byPosition: false, byScenario: false, topK: false });
+
+/** assay's samples: per tool, `perTool` queries; 10 random tools from outside the tool's top-20. */
+async function assaySamples(dataset: MetaToolDataset, options: MetaToolOptions, seed: number): Promise<PreparedTask> {
+  const catalogue = await dataset.catalogue();
+  const neighbours = await dataset.neighbours();
+  const samples: Sample[] = [];
+  for (const queryTool of catalogue.value.tools) {
+    // The top-20 list includes the tool itself, so the right tool is never shown (as upstream).
+    const excluded = new Set(neighbours.value.get(queryTool) ?? [queryTool]);
+    chooseQueries(catalogue.value.pool, queryTool, options.perTool, seed).forEach((query, k) => {
+      const id = `reliability/${queryTool}/${k}`;
+      const names = randomToolsExcluding(catalogue.value.tools, excluded, CANDIDATES_SHOWN, rngFor(seed, `candidates:${id}`));
+      const shown = shownTools(names, catalogue.value);
+      const examples = selectionExamplesFor(options, seed, { id, query, shown: names, gold: [queryTool] }, catalogue.value);
+      samples.push(
+        selectionSample({
+          id,
+          prompt: assaySelectionPrompt('single', query, shown, examples),
+          shown,
+          target: null,
+          allowNone: true,
+          meta: { task: 'reliability', source: 'assay', query, gold: [], queryTool, maxSelections: 1, shots: options.shots, ...(examples ? { examples } : {}) },
+        }),
+      );
+    });
+  }
+  return preparedSelectionTask({
+    samples: applyLimit(samples, options.limit),
+    datasetChecksums: mergeChecksums(catalogue, neighbours),
+    prompts: 'assay',
+    catalogue: catalogue.value,
+    metrics,
+  });
+}
+
+/** The shipped `Task2-Subtask3.json` prompts, byte for byte; candidates recovered from their tool lines. */
+async function upstreamSamples(dataset: MetaToolDataset, options: MetaToolOptions): Promise<PreparedTask> {
+  if (options.shotsGiven && options.shots === 0) {
+    throw new InputError(`${NAME}: the upstream Task2-Subtask3 prompts are five-shot; drop --shots 0 or use --prompts assay`);
+  }
+  const catalogue = await dataset.catalogue();
+  const shipped = await dataset.reliabilityPrompts();
+  const known = new Set(catalogue.value.tools);
+  // Ids number each tool's items in file order, like assay's `reliability/<tool>/<k>`.
+  const seen = new Map<string, number>();
+  const samples = shipped.value.map((item) => {
+    const where = `${dataset.filePath(METATOOL_FILES.subtask3)} item ${item.index}`;
+    const queryTool = item.tools[0] as string;
+    if (!known.has(queryTool)) throw new InputError(`${where}: tool "${queryTool}" is not in all_clean_data.csv; expected a ToolE tool`);
+    const shown = parseShownTools(item.actionPrompt, where, known);
+    const k = seen.get(queryTool) ?? 0;
+    seen.set(queryTool, k + 1);
+    return selectionSample({
+      id: `reliability/${queryTool}/${k}`,
+      prompt: item.actionPrompt,
+      shown,
+      target: null,
+      allowNone: true,
+      meta: { task: 'reliability', source: 'upstream', query: item.query, gold: [], queryTool, maxSelections: 1, shots: 5 },
+    });
+  });
+  return preparedSelectionTask({
+    samples: applyLimit(samples, options.limit),
+    datasetChecksums: mergeChecksums(catalogue, shipped),
+    prompts: 'upstream',
+    catalogue: catalogue.value,
+    metrics,
+  });
+}
+
+/**
+ * MetaTool Task 2 subtask 3, reliability: none of the 10 shown tools fits the query (they are drawn
+ * at random from outside the right tool's 20 nearest), so the right answer is "None". CSR, and the
+ * rate of answers naming a tool that was not shown.
+ */
+export const reliabilityTask: Task = {
+  name: NAME,
+  version: METATOOL_TASK_VERSION,
+  description: 'MetaTool reliability: no shown tool fits the query, the right answer is None (CSR, hallucination rate).',
+  defaultSettings: METATOOL_SETTINGS,
+  async prepare(ctx: TaskContext) {
+    const options = resolveOptions(NAME, ctx.options);
+    const dataset = openMetaTool(ctx.dataDir);
+    return options.prompts === 'upstream' ? upstreamSamples(dataset, options) : assaySamples(dataset, options, ctx.seed);
+  },
+};

@@ -1,0 +1,60 @@
+import type { GenerateResult, Sample, Score } from '../../core/index.js';
+import { parseToolSelection } from '../../scorers/tool-selection.js';
+import { parseYesNoPaper, parseYesNoStrict } from '../../scorers/yes-no.js';
+import { awarenessMeta, selectionMeta } from './metadata.js';
+
+/**
+ * The text a MetaTool answer is read from: the reply text, or — when a model answered only with
+ * tool calls (e.g. it was offered the tools as functions) — the called tools' names, one a line.
+ */
+export function answerText(output: GenerateResult): string {
+  if (output.text.trim() === '' && output.toolCalls.length > 0) return output.toolCalls.map((c) => c.name).join('\n');
+  return output.text;
+}
+
+/**
+ * Scores an awareness answer: `answer` is 'yes' | 'no' | null; the verdict is whether the answer
+ * matches the label ("yes" = needs a tool); no yes/no found is no verdict, never a fail.
+ */
+export function scoreAwareness(sample: Sample, output: GenerateResult, parser: 'strict' | 'paper'): Score {
+  const meta = awarenessMeta(sample);
+  const answer = (parser === 'paper' ? parseYesNoPaper : parseYesNoStrict)(answerText(output));
+  if (answer === null) {
+    return { value: null, answer: null, explanation: `no yes/no answer found (${parser} parser)`, metadata: { parser } };
+  }
+  return { value: (answer === 'yes') === meta.needsTool, answer, metadata: { parser } };
+}
+
+/** Whether two lists hold the same names, ignoring order (selections have no repeats). */
+export function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x) => b.includes(x));
+}
+
+/**
+ * Scores a tool-selection answer against the sample's gold tools. `answer` is the list of tools
+ * named (`[]` for "None"); the verdict is true iff that list equals the gold set — `{gold}` for
+ * similar/scenario, `{}` (None) for reliability, both golds for multi (in both conditions; the
+ * partial 1/1 and 1/2 outcomes of "at most two" are counted by the metrics from `answer`).
+ * Names of known tools that were not shown are reported in `metadata.hallucinated`.
+ * @param catalogue - every ToolE tool name, to recognise off-list names.
+ */
+export function scoreSelection(sample: Sample, output: GenerateResult, catalogue: readonly string[]): Score {
+  const meta = selectionMeta(sample);
+  const selection = parseToolSelection(answerText(output), { candidates: meta.candidates, catalogue, maxSelections: meta.maxSelections });
+  if (selection.kind === 'no-verdict') {
+    const hallucinated = selection.found.filter((name) => !meta.candidates.includes(name));
+    return {
+      value: null,
+      answer: null,
+      explanation: selection.reason,
+      metadata: { found: selection.found, ...(hallucinated.length > 0 ? { hallucinated } : {}) },
+    };
+  }
+  const tools = selection.kind === 'none' ? [] : selection.tools;
+  const hallucinated = selection.kind === 'none' ? [] : selection.hallucinated;
+  return {
+    value: sameSet(tools, meta.gold),
+    answer: tools,
+    ...(hallucinated.length > 0 ? { metadata: { hallucinated } } : {}),
+  };
+}

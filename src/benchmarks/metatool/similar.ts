@@ -1,0 +1,76 @@
+import { rngFor, shuffled, type Sample } from '../../core/index.js';
+import { openMetaTool } from '../../datasets/metatool/index.js';
+import type { Task, TaskContext } from '../task.js';
+import {
+  METATOOL_SETTINGS,
+  METATOOL_TASK_VERSION,
+  mergeChecksums,
+  preparedSelectionTask,
+  selectionExamplesFor,
+  shownTools,
+  upstreamNotShipped,
+} from './common.js';
+import { singleSelectionMetrics } from './metrics.js';
+import { applyLimit, resolveOptions } from './options.js';
+import { CANDIDATES_SHOWN, chooseQueries } from './sampling.js';
+import { assaySelectionPrompt, selectionSample } from './selection-sample.js';
+
+const NAME = 'metatool/similar';
+
+/** How many of the gold's nearest other tools the Top@k analysis looks at (k ≤ 5). */
+const TOP_K_MAX = 5;
+
+/**
+ * MetaTool Task 2 subtask 1, selection among similar tools: the gold tool and its 9 nearest tools
+ * by embedding cosine, in a seeded random order (upstream put the gold first in every prompt).
+ * `perTool` queries per tool; correct iff exactly the gold is chosen.
+ */
+export const similarTask: Task = {
+  name: NAME,
+  version: METATOOL_TASK_VERSION,
+  description: 'MetaTool similar-tool selection: choose the right tool among it and its 9 most similar tools (CSR, CSR by gold position, Top@k).',
+  defaultSettings: METATOOL_SETTINGS,
+  async prepare(ctx: TaskContext) {
+    const options = resolveOptions(NAME, ctx.options);
+    if (options.prompts === 'upstream') throw upstreamNotShipped(NAME);
+    const dataset = openMetaTool(ctx.dataDir);
+    const catalogue = await dataset.catalogue();
+    const neighbours = await dataset.neighbours();
+    const samples: Sample[] = [];
+    for (const gold of catalogue.value.tools) {
+      const nearest = neighbours.value.get(gold) ?? [gold];
+      chooseQueries(catalogue.value.pool, gold, options.perTool, ctx.seed).forEach((query, k) => {
+        const id = `similar/${gold}/${k}`;
+        const names = shuffled(nearest.slice(0, CANDIDATES_SHOWN), rngFor(ctx.seed, `candidates:${id}`));
+        const shown = shownTools(names, catalogue.value);
+        const examples = selectionExamplesFor(options, ctx.seed, { id, query, shown: names, gold: [gold] }, catalogue.value);
+        samples.push(
+          selectionSample({
+            id,
+            prompt: assaySelectionPrompt('single', query, shown, examples),
+            shown,
+            target: gold,
+            allowNone: true,
+            meta: {
+              task: 'similar',
+              source: 'assay',
+              query,
+              gold: [gold],
+              maxSelections: 1,
+              shots: options.shots,
+              nearest: nearest.slice(1, 1 + TOP_K_MAX),
+              ...(examples ? { examples } : {}),
+            },
+          }),
+        );
+      });
+    }
+    return preparedSelectionTask({
+      samples: applyLimit(samples, options.limit),
+      datasetChecksums: mergeChecksums(catalogue, neighbours),
+      prompts: options.prompts,
+      catalogue: catalogue.value,
+      metrics: (rows) => singleSelectionMetrics(rows, { byPosition: true, byScenario: false, topK: true }),
+    });
+  },
+};

@@ -1,0 +1,55 @@
+import type { GenerateResult, GenerateSettings, Sample, Score } from '../core/index.js';
+
+/** Options a run passes to its task. Each task reads the ones it understands and ignores the rest. */
+export interface TaskOptions {
+  /** Queries drawn per tool (MetaTool similar / scenario / reliability). */
+  readonly perTool?: number;
+  /** Number of in-context examples: 0 or 5. */
+  readonly shots?: 0 | 5;
+  /** `assay`: prompts rebuilt by assay with shuffled candidates; `upstream`: the shipped prompt files byte for byte. */
+  readonly prompts?: 'assay' | 'upstream';
+  /** Awareness answer parser: `strict` (leading yes/no) or `paper` (the paper's substring rules). */
+  readonly parser?: 'strict' | 'paper';
+  /** Keep only the first N samples (after the seeded selection). */
+  readonly limit?: number;
+}
+
+export interface TaskContext {
+  readonly dataDir: string;
+  readonly seed: number;
+  readonly options: TaskOptions;
+}
+
+/** A metric value: a number, null when undefined (e.g. precision with no positive answer), or a breakdown. */
+export type MetricValue = number | null | { readonly [key: string]: MetricValue };
+export type Metrics = Readonly<Record<string, MetricValue>>;
+
+/** What the metrics see for one sample: the sample and its score, or nothing if the model call failed. */
+export interface ScoredSample {
+  readonly sample: Sample;
+  /** `undefined` when the sample ended in error (no output to score). */
+  readonly score: Score | undefined;
+}
+
+export interface PreparedTask {
+  readonly samples: readonly Sample[];
+  /** sha256 of every data file the samples were built from, keyed by path relative to the data dir. */
+  readonly datasetChecksums: Readonly<Record<string, string>>;
+  /** Identifies the prompt templates used; bump when a template changes. */
+  readonly promptVersion: string;
+  /** Pure and deterministic: parses the output and scores it against the sample's target. */
+  score(sample: Sample, output: GenerateResult): Score;
+  /** Aggregates scores into the task's metrics. Samples without a score (errors) are left out. */
+  metrics(rows: Iterable<ScoredSample>): Metrics;
+}
+
+/** A benchmark task: a name, a version, default settings, and how to build its samples and scorer. */
+export interface Task {
+  readonly name: string;
+  /** Bump when samples, prompts or scoring change in a way that changes the numbers. */
+  readonly version: string;
+  readonly description: string;
+  /** Sampling settings used unless the run overrides them (MetaTool: temperature 0). */
+  readonly defaultSettings: GenerateSettings;
+  prepare(ctx: TaskContext): Promise<PreparedTask>;
+}

@@ -1,0 +1,44 @@
+import { InvalidArgumentError } from 'commander';
+
+/** Commander argument parsers that reject bad values with a one-line reason. */
+export function positiveInt(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a positive integer, got "${value}"`);
+    return n;
+  };
+}
+
+export function nonNegativeInt(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer, got "${value}"`);
+    return n;
+  };
+}
+
+export function number(name: string, min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new InvalidArgumentError(`${name} must be a number between ${min} and ${max}, got "${value}"`);
+    return n;
+  };
+}
+
+export function oneOf<T extends string>(name: string, allowed: readonly T[]) {
+  return (value: string): T => {
+    if (!(allowed as readonly string[]).includes(value)) throw new InvalidArgumentError(`${name} must be one of ${allowed.join(', ')}, got "${value}"`);
+    return value as T;
+  };
+}
+
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** `--price model=IN/OUT` (USD per million tokens). */
+export function parsePrice(value: string, previous: Record<string, { inputPerMillion: number; outputPerMillion: number }> | undefined) {
+  const match = /^(.+)=([0-9.]+)\/([0-9.]+)$/.exec(value);
+  if (!match) throw new InvalidArgumentError(`--price must look like openai:gpt-4o-mini=0.15/0.60 (USD per million input/output tokens), got "${value}"`);
+  return { ...previous, [match[1] as string]: { inputPerMillion: Number(match[2]), outputPerMillion: Number(match[3]) } };
+}

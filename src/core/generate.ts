@@ -1,0 +1,60 @@
+import type { Message } from './messages.js';
+import type { ToolCall, ToolSpec } from './tools.js';
+
+/** Sampling settings a run asks for; a provider that cannot honour one records a warning. */
+export interface GenerateSettings {
+  readonly temperature?: number;
+  readonly topP?: number;
+  readonly maxTokens?: number;
+  readonly seed?: number;
+  readonly stop?: readonly string[];
+}
+
+/**
+ * What a reference (non-LLM) model needs to answer a sample without reading the prompt:
+ * the structured question behind it. LLM providers ignore it.
+ */
+export type ReferenceHints =
+  | { readonly kind: 'yes-no'; readonly query: string }
+  | {
+      readonly kind: 'select';
+      readonly query: string;
+      readonly candidates: readonly { readonly name: string; readonly description: string }[];
+      /** 1 for single-tool tasks, 2 for the multi-tool tasks. */
+      readonly maxSelections: number;
+      /** Whether answering "None" is allowed (false for "must choose two"). */
+      readonly allowNone: boolean;
+    };
+
+export interface GenerateRequest {
+  readonly messages: readonly Message[];
+  readonly tools?: readonly ToolSpec[];
+  readonly settings: GenerateSettings;
+  readonly hints?: ReferenceHints;
+}
+
+export type FinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other';
+
+export interface Usage {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+}
+
+export interface Warning {
+  readonly type: 'unsupported' | 'compatibility' | 'other';
+  readonly feature: string;
+  readonly details?: string;
+}
+
+/** What one successful model call returned, normalized, with the raw wire values kept beside. */
+export interface GenerateResult {
+  readonly text: string;
+  readonly toolCalls: readonly ToolCall[];
+  readonly finishReason: { readonly unified: FinishReason; readonly raw?: string };
+  readonly usage: Usage;
+  readonly warnings: readonly Warning[];
+  /** Provider response body (or the recorded line, for replay). */
+  readonly rawResponse?: unknown;
+  /** Model name the provider reports having used, when it differs from the one asked for. */
+  readonly responseModel?: string;
+}

@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { InputError } from '../../core/errors.js';
+import { getManifest, METATOOL_MANIFEST, remoteUrl } from './manifest.js';
+
+test('remote paths are encoded segment by segment and .. climbs out of dataset/', () => {
+  const base = 'https://raw.githubusercontent.com/HowieHwong/MetaTool/35e81bb7576826e980c80fed8f8c0a2b4a1e6fbb/dataset/';
+  assert.equal(remoteUrl(base, 'scenario/artists&designers.json'), `${base}scenario/artists%26designers.json`);
+  assert.equal(remoteUrl(base, 'scenario/Finance Staff.json'), `${base}scenario/Finance%20Staff.json`);
+  assert.equal(remoteUrl(base, '../LICENSE'), 'https://raw.githubusercontent.com/HowieHwong/MetaTool/35e81bb7576826e980c80fed8f8c0a2b4a1e6fbb/LICENSE');
+  assert.equal(remoteUrl('http://127.0.0.1:9/dataset', 'data/all_clean_data.csv'), 'http://127.0.0.1:9/dataset/data/all_clean_data.csv', 'a missing trailing slash is added');
+});
+
+test('the MetaTool manifest pins the upstream commit and every file once', () => {
+  assert.equal(getManifest('metatool'), METATOOL_MANIFEST);
+  assert.ok(METATOOL_MANIFEST.baseUrl.includes(METATOOL_MANIFEST.commit));
+  const paths = METATOOL_MANIFEST.files.map((f) => f.path);
+  assert.equal(new Set(paths).size, paths.length);
+  assert.equal(paths.length, 18);
+  for (const file of METATOOL_MANIFEST.files) assert.match(file.sha256, /^[0-9a-f]{64}$/, file.path);
+  assert.equal(METATOOL_MANIFEST.derived[0]?.source.sha256, null, 'the pkl checksum is unknown offline');
+});
+
+test('an unknown dataset is an InputError listing the known ones', () => {
+  assert.throws(() => getManifest('nope'), (e: unknown) => e instanceof InputError && e.message === 'unknown dataset "nope"; known datasets: metatool');
+});

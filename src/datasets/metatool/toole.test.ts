@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { InputError } from '../../core/index.js';
+import type { DataFileText } from './read-data-file.js';
+import { buildToolEPool, parseToolECsv } from './toole.js';
+
+const csvFile = (text: string): DataFileText => ({ key: 'metatool/data/all_clean_data.csv', file: '/data/metatool/data/all_clean_data.csv', text, sha256: 'x' });
+
+describe('parseToolECsv', () => {
+  it('reads Query,Tool rows with the line each record starts on', () => {
+    const rows = parseToolECsv(csvFile('Query,Tool\nq1,A\n"multi\nline",B\nq2,"C"\n'));
+    assert.deepEqual(rows, [
+      { query: 'q1', tool: 'A', line: 2 },
+      { query: 'multi\nline', tool: 'B', line: 3 },
+      { query: 'q2', tool: 'C', line: 5 },
+    ]);
+  });
+
+  it('rejects a record without two fields, naming the file and the line', () => {
+    assert.throws(
+      () => parseToolECsv(csvFile('Query,Tool\nok,A\n"x\ny",B\nbad\n')),
+      (e: unknown) => e instanceof InputError && e.message.includes('/data/metatool/data/all_clean_data.csv') && e.message.includes('line 5') && e.details?.line === 5,
+    );
+  });
+
+  it('rejects an empty field', () => {
+    assert.throws(() => parseToolECsv(csvFile('Query,Tool\nq1,\n')), (e: unknown) => e instanceof InputError && e.message.includes('line 2'));
+  });
+
+  it('rejects a wrong header', () => {
+    assert.throws(() => parseToolECsv(csvFile('query,tool\nq1,A\n')), (e: unknown) => e instanceof InputError && e.message.includes('line 1') && e.message.includes('Query,Tool'));
+  });
+
+  it('turns a CSV syntax error into an InputError naming the file', () => {
+    assert.throws(
+      () => parseToolECsv(csvFile('Query,Tool\nq1,A\n"unclosed,B\n')),
+      (e: unknown) => e instanceof InputError && e.message.startsWith('/data/metatool/data/all_clean_data.csv:') && /not valid CSV/.test(e.message),
+    );
+  });
+});
+
+describe('buildToolEPool', () => {
+  // 7 rows, 5 distinct queries: q1 twice (same tool), q3 with two tools (ambiguous).
+  const rows = parseToolECsv(csvFile('Query,Tool\nq1,A\nq2,A\nq1,A\nq3,B\nq3,C\n"multi\nline",B\nq4,C\n'));
+  const pool = buildToolEPool(rows);
+
+  it('deduplicates by query text and drops queries with two labels', () => {
+    assert.deepEqual(pool.stats, { rows: 7, duplicateRows: 2, ambiguousQueries: 1, queries: 4 });
+    assert.deepEqual(pool.queriesByTool.get('A'), ['q1', 'q2']);
+    assert.deepEqual(pool.queriesByTool.get('B'), ['multi\nline']);
+    assert.deepEqual(pool.queriesByTool.get('C'), ['q4']);
+    assert.equal(pool.toolOfQuery.get('q3'), undefined);
+    assert.equal(pool.toolOfQuery.get('q4'), 'C');
+  });
+
+  it('lists every tool of the CSV, sorted', () => {
+    assert.deepEqual(pool.tools, ['A', 'B', 'C']);
+  });
+
+  it('keeps a tool whose only query was ambiguous, with no queries', () => {
+    const p = buildToolEPool(parseToolECsv(csvFile('Query,Tool\nq,X\nq,Y\nr,Y\n')));
+    assert.deepEqual(p.tools, ['X', 'Y']);
+    assert.deepEqual(p.queriesByTool.get('X'), []);
+    assert.deepEqual(p.queriesByTool.get('Y'), ['r']);
+  });
+});

@@ -1,0 +1,2 @@
+export * from './classification.js';
+export * from './rates.js';

@@ -1,0 +1,58 @@
+/**
+ * `n / d`, or `null` when `d` is 0: an undefined rate is not zero (and never NaN).
+ *
+ * @throws RangeError when `n` or `d` is not a finite number (a bug upstream, not a rate).
+ */
+export function ratio(n: number, d: number): number | null {
+  if (!Number.isFinite(n) || !Number.isFinite(d)) throw new RangeError(`ratio: expected finite numbers, got ${n}/${d}`);
+  return d === 0 ? null : n / d;
+}
+
+/**
+ * Share of rows where `hit` holds, per key (e.g. CSR per scenario, or per gold position). Rows
+ * whose key is `undefined` are skipped. Every key present has at least one row, so its rate is a
+ * number; the `null` in the type is for callers that add keys without rows.
+ *
+ * Keys come out in natural order (see {@link compareKeysNaturally}); the record is built in that
+ * order. Caveat: JavaScript objects always list non-negative integer keys ("0", "2", "10") first,
+ * in ascending order, so negative or decimal numeric keys ("-1", "2.5") appear after them
+ * whatever order they were inserted in.
+ */
+export function rateBy<T>(rows: Iterable<T>, key: (row: T) => string | undefined, hit: (row: T) => boolean): Record<string, number | null> {
+  const tally = new Map<string, { hits: number; total: number }>();
+  for (const row of rows) {
+    const k = key(row);
+    if (k === undefined) continue;
+    const entry = tally.get(k) ?? { hits: 0, total: 0 };
+    entry.total += 1;
+    if (hit(row)) entry.hits += 1;
+    tally.set(k, entry);
+  }
+  const keys = [...tally.keys()].sort(compareKeysNaturally);
+  // fromEntries (not assignment) so that a key such as "__proto__" becomes an ordinary property.
+  return Object.fromEntries(keys.map((k) => {
+    const entry = tally.get(k);
+    return [k, entry ? ratio(entry.hits, entry.total) : null];
+  }));
+}
+
+const NUMERIC_KEY = /^-?\d+(?:\.\d+)?$/;
+// A fixed locale, so that the order does not depend on the machine's settings.
+const ALPHABETICAL = new Intl.Collator('en');
+
+/**
+ * Natural order of breakdown keys: numeric-looking keys ("2", "10", "-1", "2.5") first, by value
+ * ("2" < "10"); then the others alphabetically (English collation, so "artists" < "Elders" <
+ * "finance"), with code-unit order breaking ties.
+ */
+export function compareKeysNaturally(a: string, b: string): number {
+  const aNumeric = NUMERIC_KEY.test(a);
+  const bNumeric = NUMERIC_KEY.test(b);
+  if (aNumeric && bNumeric) return Number(a) - Number(b) || codeUnitOrder(a, b);
+  if (aNumeric !== bNumeric) return aNumeric ? -1 : 1;
+  return ALPHABETICAL.compare(a, b) || codeUnitOrder(a, b);
+}
+
+function codeUnitOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

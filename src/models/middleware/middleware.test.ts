@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ModelCallError, user, type GenerateRequest, type GenerateResult } from '../../core/index.js';
+import type { ModelProvider } from '../spec.js';
+import type { Clock } from './clock.js';
+import { Model, type CallCache, type ModelSettings } from './model.js';
+import { RateLimiter } from './rate-limiter.js';
+import { retryDelay } from './retry-policy.js';
+import { Semaphore } from './semaphore.js';
+
+/** A clock whose sleeps return at once but advance time, recording every wait. */
+function fakeClock(): Clock & { sleeps: number[]; time: number } {
+  const clock = {
+    time: 0,
+    sleeps: [] as number[],
+    now: () => clock.time,
+    sleep: async (ms: number) => {
+      clock.sleeps.push(ms);
+      clock.time += ms;
+    },
+  };
+  return clock;
+}
+
+const result = (text: string, usage = { inputTokens: 10, outputTokens: 2 }): GenerateResult => ({
+  text,
+  toolCalls: [],
+  finishReason: { unified: 'stop' },
+  usage,
+  warnings: [],
+});
+
+const request: GenerateRequest = { messages: [user('hello')], settings: { temperature: 0 } };
+
+function provider(answer: (call: number) => GenerateResult | Error, cacheable = true): ModelProvider & { calls: number } {
+  const p = {
+    specVersion: 'v1' as const,
+    id: 'scripted:test',
+    cacheable,
+    calls: 0,
+    async generate() {
+      p.calls++;
+      const a = answer(p.calls);
+      if (a instanceof Error) throw a;
+      return a;
+    },
+  };
+  return p;
+}
+
+const settings = (overrides: Partial<ModelSettings> = {}): ModelSettings => ({
+  concurrency: 4,
+  timeoutMs: 1000,
+  retry: { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1000 },
+  cache: true,
+  ...overrides,
+});
+
+test('semaphore never lets more than its limit run and serves waiters in order', async () => {
+  const semaphore = new Semaphore(2);
+  let running = 0;
+  let peak = 0;
+  const order: number[] = [];
+  await Promise.all(
+    [1, 2, 3, 4, 5].map(async (i) => {
+      const release = await semaphore.acquire();
+      running++;
+      peak = Math.max(peak, running);
+      order.push(i);
+      await new Promise((r) => setTimeout(r, 5));
+      running--;
+      release();
+    }),
+  );
+  assert.equal(peak, 2);
+  assert.deepEqual(order, [1, 2, 3, 4, 5]);
+});
+
+test('rate limiter: a burst up to the limit passes, the next unit waits 60s/limit', async () => {
+  const clock = fakeClock();
+  const limiter = new RateLimiter(60, clock); // one a second
+  for (let i = 0; i < 60; i++) await limiter.take();
+  assert.deepEqual(clock.sleeps, []);
+  await limiter.take();
+  assert.deepEqual(clock.sleeps, [1000]);
+});
+
+test('retry delay: exponential with jitter in [ceiling/2, ceiling], Retry-After wins, non-retryable gives up', () => {
+  const policy = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 250 };
+  const server = new ModelCallError('server', 'boom');
+  assert.equal(retryDelay(server, 1, policy, () => 0), 50);
+  assert.equal(retryDelay(server, 1, policy, () => 1), 100);
+  assert.equal(retryDelay(server, 2, policy, () => 1), 200);
+  assert.equal(retryDelay(server, 3, policy, () => 1), 250); // capped by maxDelayMs
+  assert.equal(retryDelay(server, 4, policy, () => 1), undefined); // out of retries
+  const limited = new ModelCallError('rate-limit', 'slow down', { retryAfterMs: 2000 });
+  assert.equal(retryDelay(limited, 1, policy, () => 0), 2000);
+  assert.equal(retryDelay(new ModelCallError('bad-request', 'no'), 1, policy, () => 0), undefined);
+  assert.equal(retryDelay(new Error('bug'), 1, policy, () => 0), undefined);
+});
+
+test('model retries retryable errors, honours Retry-After, and records every attempt', async () => {
+  const clock = fakeClock();
+  const p = provider((n) => (n === 1 ? new ModelCallError('rate-limit', '429', { status: 429, retryAfterMs: 3000 }) : n === 2 ? new ModelCallError('server', '500', { status: 500 }) : result('ok')));
+  const model = new Model(p, settings(), undefined, clock, () => 0);
+  const outcome = await model.generate(request, { sampleId: 's1' });
+  assert.equal(outcome.output?.text, 'ok');
+  assert.equal(outcome.error, null);
+  assert.deepEqual(outcome.attempts.map((a) => a.error?.kind ?? 'ok'), ['rate-limit', 'server', 'ok']);
+  assert.deepEqual(clock.sleeps, [3000, 100]); // Retry-After, then backoff of retry 2 (ceiling 200, jitter 0 → 100)
+});
+
+test('model gives up after maxRetries and returns the error as data, never as output', async () => {
+  const p = provider(() => new ModelCallError('server', 'down', { status: 503 }));
+  const model = new Model(p, settings(), undefined, fakeClock(), () => 0);
+  const outcome = await model.generate(request, { sampleId: 's1' });
+  assert.equal(outcome.output, null);
+  assert.deepEqual(outcome.error, { kind: 'server', message: 'down', status: 503 });
+  assert.equal(outcome.attempts.length, 4);
+  assert.equal(p.calls, 4);
+});
+
+test('model does not retry a bad request', async () => {
+  const p = provider(() => new ModelCallError('bad-request', 'invalid', { status: 400 }));
+  const outcome = await new Model(p, settings(), undefined, fakeClock(), () => 0).generate(request, { sampleId: 's' });
+  assert.equal(p.calls, 1);
+  assert.equal(outcome.error?.kind, 'bad-request');
+});
+
+test('model times out a hung call and retries it', async () => {
+  let calls = 0;
+  const hung: ModelProvider = {
+    specVersion: 'v1',
+    id: 'scripted:hang',
+    cacheable: false,
+    generate: (_req, { signal }) => {
+      calls++;
+      if (calls === 1) return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error)));
+      return Promise.resolve(result('late but fine'));
+    },
+  };
+  const model = new Model(hung, settings({ timeoutMs: 20 }), undefined, undefined, () => 0);
+  const outcome = await model.generate(request, { sampleId: 's' });
+  assert.equal(outcome.output?.text, 'late but fine');
+  assert.equal(outcome.attempts[0]?.error?.kind, 'timeout');
+});
+
+test('cache: a hit answers without calling the provider; non-cacheable providers and --no-cache skip it', async () => {
+  const stored = new Map<string, GenerateResult>();
+  const cache: CallCache = { lookupCache: async (key) => stored.get(key) };
+  const p = provider(() => result('fresh'));
+  const model = new Model(p, settings(), cache, fakeClock());
+  const key = model.cacheKey(request);
+  assert.ok(key);
+  stored.set(key, result('from cache'));
+  const hit = await model.generate(request, { sampleId: 's' });
+  assert.equal(hit.cached, true);
+  assert.equal(hit.output?.text, 'from cache');
+  assert.equal(p.calls, 0);
+  // Any change to the request changes the key.
+  assert.notEqual(model.cacheKey({ ...request, settings: { temperature: 0.1 } }), key);
+  const noCache = new Model(p, settings({ cache: false }), cache, fakeClock());
+  assert.equal((await noCache.generate(request, { sampleId: 's' })).output?.text, 'fresh');
+  const uncacheable = new Model(provider(() => result('replayed'), false), settings(), cache, fakeClock());
+  assert.equal(uncacheable.cacheKey(request), null);
+});
+
+test('cost is computed from the price and usage, and is null when the price is unknown', async () => {
+  const priced = new Model(provider(() => result('x', { inputTokens: 1_000_000, outputTokens: 500_000 })), settings({ price: { inputPerMillion: 0.15, outputPerMillion: 0.6 } }), undefined, fakeClock());
+  const outcome = await priced.generate(request, { sampleId: 's' });
+  assert.ok(Math.abs((outcome.costUsd ?? NaN) - (0.15 + 0.3)) < 1e-12);
+  const unpriced = await new Model(provider(() => result('x')), settings(), undefined, fakeClock()).generate(request, { sampleId: 's' });
+  assert.equal(unpriced.costUsd, null);
+});

@@ -1,0 +1,162 @@
+import { canonicalJson, describeError, ModelCallError, sha256, type GenerateRequest, type GenerateResult, type Usage } from '../../core/index.js';
+import type { ModelProvider } from '../spec.js';
+import { costOf, type Price } from '../pricing.js';
+import { systemClock, type Clock } from './clock.js';
+import { RateLimiter } from './rate-limiter.js';
+import { defaultRetryPolicy, retryDelay, type RetryPolicy } from './retry-policy.js';
+import { Semaphore } from './semaphore.js';
+
+export interface ModelSettings {
+  /** Calls in flight at once for this model. */
+  readonly concurrency: number;
+  readonly requestsPerMinute?: number;
+  readonly tokensPerMinute?: number;
+  /** Per-attempt timeout; a hung connection is abandoned after this and retried. */
+  readonly timeoutMs: number;
+  readonly retry: RetryPolicy;
+  /** Answer identical requests from the call cache (on by default). */
+  readonly cache: boolean;
+  readonly price?: Price;
+}
+
+export const defaultModelSettings: ModelSettings = { concurrency: 8, timeoutMs: 120_000, retry: defaultRetryPolicy, cache: true };
+
+/** Where the middleware looks up cached outputs; the store implements it. */
+export interface CallCache {
+  lookupCache(cacheKey: string): Promise<GenerateResult | undefined>;
+}
+
+export interface Attempt {
+  readonly attempt: number;
+  readonly startedAt: string;
+  readonly latencyMs: number;
+  readonly output: GenerateResult | null;
+  readonly error: { kind: string; message: string; status?: number } | null;
+  readonly costUsd: number | null;
+}
+
+/** Everything one logical call produced. `output` and `error` are exclusive; neither throws. */
+export interface CallOutcome {
+  readonly output: GenerateResult | null;
+  readonly error: { kind: string; message: string; status?: number } | null;
+  readonly cached: boolean;
+  readonly cacheKey: string | null;
+  readonly attempts: readonly Attempt[];
+  /** Latency of the successful attempt (0 for a cache hit). */
+  readonly latencyMs: number;
+  readonly usage: Usage;
+  readonly costUsd: number | null;
+}
+
+export interface CallContext {
+  readonly sampleId: string;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * A provider wrapped in the cross-cutting middleware, the same for every provider: call cache,
+ * concurrency limit, requests/tokens-per-minute limits, per-attempt timeout, bounded retries with
+ * exponential backoff + jitter honouring Retry-After, and token/cost accounting. It never throws
+ * for a failed call: the failure is returned as data so that it is recorded, never stored as output.
+ */
+export class Model {
+  private readonly semaphore: Semaphore;
+  private readonly requestLimiter?: RateLimiter;
+  private readonly tokenLimiter?: RateLimiter;
+
+  constructor(
+    readonly provider: ModelProvider,
+    readonly settings: ModelSettings,
+    private readonly cache?: CallCache,
+    private readonly clock: Clock = systemClock,
+    private readonly random: () => number = Math.random,
+  ) {
+    this.semaphore = new Semaphore(settings.concurrency);
+    if (settings.requestsPerMinute) this.requestLimiter = new RateLimiter(settings.requestsPerMinute, clock);
+    if (settings.tokensPerMinute) this.tokenLimiter = new RateLimiter(settings.tokensPerMinute, clock);
+  }
+
+  get id(): string {
+    return this.provider.id;
+  }
+
+  /** The cache key of a request for this model: the full request, canonically serialized. */
+  cacheKey(request: GenerateRequest): string | null {
+    return this.provider.cacheable ? sha256(canonicalJson({ model: this.provider.id, request })) : null;
+  }
+
+  async generate(request: GenerateRequest, context: CallContext): Promise<CallOutcome> {
+    const cacheKey = this.cacheKey(request);
+    if (cacheKey && this.settings.cache && this.cache) {
+      const hit = await this.cache.lookupCache(cacheKey);
+      if (hit) return { output: hit, error: null, cached: true, cacheKey, attempts: [], latencyMs: 0, usage: hit.usage, costUsd: 0 };
+    }
+    const attempts: Attempt[] = [];
+    for (let attempt = 1; ; attempt++) {
+      const { output, error, latencyMs, startedAt } = await this.attemptOnce(request, context);
+      const costUsd = output ? costOf(this.settings.price, output.usage) : null;
+      const described = error ? describeCallError(error) : null;
+      attempts.push({ attempt, startedAt, latencyMs, output, error: described, costUsd });
+      if (output) {
+        return { output, error: null, cached: false, cacheKey, attempts, latencyMs, usage: output.usage, costUsd };
+      }
+      const wait = context.signal?.aborted ? undefined : retryDelay(error, attempt, this.settings.retry, this.random);
+      if (wait === undefined) {
+        return { output: null, error: described, cached: false, cacheKey, attempts, latencyMs: 0, usage: {}, costUsd: null };
+      }
+      try {
+        await this.clock.sleep(wait, context.signal);
+      } catch {
+        return { output: null, error: { kind: 'aborted', message: 'run stopped while waiting to retry' }, cached: false, cacheKey, attempts, latencyMs: 0, usage: {}, costUsd: null };
+      }
+    }
+  }
+
+  private async attemptOnce(request: GenerateRequest, context: CallContext): Promise<{ output: GenerateResult | null; error: unknown; latencyMs: number; startedAt: string }> {
+    const release = await this.semaphore.acquire();
+    try {
+      await this.requestLimiter?.take(1, context.signal);
+      await this.tokenLimiter?.take(estimateTokens(request), context.signal);
+      const timeout = new AbortController();
+      const timer = setTimeout(() => timeout.abort(new ModelCallError('timeout', `no answer within ${this.settings.timeoutMs} ms`)), this.settings.timeoutMs);
+      const signal = context.signal ? AbortSignal.any([context.signal, timeout.signal]) : timeout.signal;
+      const startedAt = new Date().toISOString();
+      const started = this.clock.now();
+      try {
+        const output = await this.provider.generate(request, { signal, sampleId: context.sampleId });
+        const latencyMs = this.clock.now() - started;
+        if (this.tokenLimiter && output.usage.outputTokens) this.tokenLimiter.charge(output.usage.outputTokens);
+        return { output, error: null, latencyMs, startedAt };
+      } catch (error) {
+        const reason = timeout.signal.aborted ? timeout.signal.reason : error;
+        return { output: null, error: reason, latencyMs: this.clock.now() - started, startedAt };
+      } finally {
+        clearTimeout(timer);
+      }
+    } catch (error) {
+      // The run was aborted while waiting for a slot in the rate limiter.
+      return { output: null, error, latencyMs: 0, startedAt: new Date().toISOString() };
+    } finally {
+      release();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.provider.close?.();
+  }
+}
+
+function describeCallError(error: unknown): { kind: string; message: string; status?: number } {
+  if (error instanceof ModelCallError) {
+    return error.extra.status !== undefined ? { kind: error.kind, message: error.message, status: error.extra.status } : { kind: error.kind, message: error.message };
+  }
+  if (error instanceof DOMException && error.name === 'AbortError') return { kind: 'aborted', message: 'run stopped' };
+  return { kind: 'unexpected', message: describeError(error) };
+}
+
+/** A cheap upper-bound guess of a request's tokens (4 characters a token) for the TPM limiter. */
+function estimateTokens(request: GenerateRequest): number {
+  let chars = 0;
+  for (const message of request.messages) chars += message.content.length;
+  return Math.ceil(chars / 4) + (request.settings.maxTokens ?? 0);
+}

@@ -1,0 +1,52 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { InputError } from '../../../core/index.js';
+import { resolveOpenAIEndpoint } from './resolve-endpoint.js';
+
+describe('resolveOpenAIEndpoint', () => {
+  it('defaults to api.openai.com/v1 with the key from the environment', () => {
+    const endpoint = resolveOpenAIEndpoint({}, { OPENAI_API_KEY: 'sk-env-key-123456' });
+    assert.deepEqual(endpoint, {
+      origin: 'https://api.openai.com',
+      path: '/v1/chat/completions',
+      url: 'https://api.openai.com/v1/chat/completions',
+      apiKey: 'sk-env-key-123456',
+    });
+  });
+
+  it('lets options win over the environment', () => {
+    const endpoint = resolveOpenAIEndpoint({ baseURL: 'http://localhost:8000/v1', apiKey: 'opt-key' }, { OPENAI_BASE_URL: 'http://other:1/v1', OPENAI_API_KEY: 'env-key' });
+    assert.equal(endpoint.origin, 'http://localhost:8000');
+    assert.equal(endpoint.apiKey, 'opt-key');
+  });
+
+  it('takes OPENAI_BASE_URL and needs no key for a local server', () => {
+    const endpoint = resolveOpenAIEndpoint({}, { OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1/' });
+    assert.equal(endpoint.path, '/v1/chat/completions');
+    assert.equal(endpoint.apiKey, undefined);
+  });
+
+  it('keeps a longer path prefix and a query, and works without a prefix', () => {
+    assert.equal(resolveOpenAIEndpoint({ baseURL: 'https://proxy.example/openai/deployments/x?api-version=2024-06-01' }, {}).path, '/openai/deployments/x/chat/completions?api-version=2024-06-01');
+    assert.equal(resolveOpenAIEndpoint({ baseURL: 'http://127.0.0.1:9000' }, {}).path, '/chat/completions');
+    assert.equal(resolveOpenAIEndpoint({ baseURL: 'http://127.0.0.1:9000//' }, {}).path, '/chat/completions');
+  });
+
+  it('treats an empty key or URL as unset', () => {
+    assert.equal(resolveOpenAIEndpoint({ baseURL: 'http://h:1/v1', apiKey: '' }, { OPENAI_API_KEY: 'env-key' }).apiKey, 'env-key');
+    assert.equal(resolveOpenAIEndpoint({ baseURL: '  ' }, { OPENAI_BASE_URL: 'http://h:2/v1' }).origin, 'http://h:2');
+  });
+
+  it('requires a key for api.openai.com, naming the variable in one line', () => {
+    assert.throws(
+      () => resolveOpenAIEndpoint({}, {}),
+      (error: unknown) => error instanceof InputError && error.message.includes('OPENAI_API_KEY') && !error.message.includes('\n'),
+    );
+  });
+
+  it('rejects a base URL that is not an http(s) URL', () => {
+    assert.throws(() => resolveOpenAIEndpoint({ baseURL: 'localhost:8000' }, {}), InputError);
+    assert.throws(() => resolveOpenAIEndpoint({ baseURL: 'not a url' }, {}), InputError);
+    assert.throws(() => resolveOpenAIEndpoint({ baseURL: 'ftp://h/v1' }, {}), InputError);
+  });
+});

@@ -1,0 +1,3 @@
+export * from './replay-provider.js';
+export { loadReplayFile } from './load.js';
+export { parseReplayLine, type ReplayEntry } from './parse-line.js';

@@ -1,0 +1,22 @@
+import type { GenerateRequest, GenerateResult } from '../core/index.js';
+
+export interface GenerateOptions {
+  readonly signal: AbortSignal;
+  /** The sample this call belongs to (replay looks outputs up by it; LLM providers ignore it). */
+  readonly sampleId?: string;
+}
+
+/**
+ * The provider contract, version 1. A provider only translates between the core shapes and one
+ * wire format; retries, caching, rate limits, timeouts and accounting live in the middleware
+ * (`models/middleware`), never here. Failures are thrown as `ModelCallError`.
+ */
+export interface ModelProvider {
+  readonly specVersion: 'v1';
+  /** The full model id, `provider:model`. */
+  readonly id: string;
+  /** Whether identical requests may be answered from the call cache (false for replay/baselines). */
+  readonly cacheable: boolean;
+  generate(request: GenerateRequest, options: GenerateOptions): Promise<GenerateResult>;
+  close?(): Promise<void>;
+}

@@ -1,0 +1,49 @@
+import type { MetricValue } from '../benchmarks/task.js';
+import type { RunRecord } from '../store/records.js';
+import type { RunSummary } from '../runner/summary.js';
+
+const percent = (v: number): string => `${(v * 100).toFixed(2)}%`;
+
+function formatValue(key: string, value: MetricValue): string {
+  if (value === null) return 'n/a';
+  if (typeof value === 'number') return key.startsWith('mean') || !Number.isFinite(value) || value > 1 ? String(value) : percent(value);
+  return '';
+}
+
+function metricLines(metrics: Readonly<Record<string, MetricValue>>, indent: string): string[] {
+  const lines: string[] = [];
+  for (const [key, value] of Object.entries(metrics)) {
+    if (value !== null && typeof value === 'object') {
+      const parts = Object.entries(value).map(([k, v]) => `${k}=${typeof v === 'object' && v !== null ? '…' : formatValue(key, v)}`);
+      lines.push(`${indent}${key}: ${parts.join('  ')}`);
+    } else {
+      lines.push(`${indent}${key}: ${formatValue(key, value)}`);
+    }
+  }
+  return lines;
+}
+
+/** The human summary printed after a run and by `assay show`. Rates as percentages; n/a = undefined. */
+export function renderSummary(summary: RunSummary): string {
+  const lines = [`run ${summary.run}  task ${summary.task}  status ${summary.status}`];
+  for (const [model, { metrics, counts }] of Object.entries(summary.models)) {
+    lines.push('', `${model}`);
+    lines.push(...metricLines(metrics, '  '));
+    const cost = counts.cost_usd === null ? 'unknown' : `$${counts.cost_usd.toFixed(4)}`;
+    lines.push(
+      `  samples ${counts.samples}: done ${counts.done}, errors ${counts.errors}, pending ${counts.pending}, no verdict ${counts.no_verdict}, cached ${counts.cached}; tokens in ${counts.input_tokens} out ${counts.output_tokens}; cost ${cost}`,
+    );
+    if (counts.errors > 0) lines.push(`  errors by kind: ${Object.entries(counts.errors_by_kind).map(([k, n]) => `${k} ${n}`).join(', ')} — retry with: assay resume ${summary.run} --retry-errors`);
+    if (counts.pending > 0) lines.push(`  unfinished — continue with: assay resume ${summary.run}`);
+  }
+  return lines.join('\n');
+}
+
+export function renderRunList(runs: readonly RunRecord[]): string {
+  if (runs.length === 0) return 'no runs yet; start one with: assay run <task> --model <id>';
+  const rows = runs.map((r) => [r.id, r.task, r.status, r.models.join(' '), r.createdAt.replace('T', ' ').slice(0, 19)]);
+  const header = ['run', 'task', 'status', 'models', 'created (UTC)'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,68 @@
+import { stringify } from 'csv-stringify/sync';
+import type { Sample, Score } from '../core/index.js';
+import type { ResultRecord, RunRecord } from '../store/records.js';
+
+export type ExportFormat = 'jsonl' | 'csv' | 'tsv';
+
+/** One exported row: enough to audit a single verdict without opening the database. */
+export interface ExportRow {
+  readonly sample_id: string;
+  readonly task: string;
+  readonly model: string;
+  /** The exact prompt sent (the user message; all messages as JSON when there are several). */
+  readonly prompt: string;
+  /** Candidate tools in the order the model saw them. */
+  readonly candidates: readonly string[] | null;
+  readonly gold: unknown;
+  readonly output: string | null;
+  readonly answer: unknown;
+  /** pass / fail / no-verdict / a number / error. */
+  readonly score: string;
+  readonly explanation: string | null;
+  readonly error: string | null;
+}
+
+export function exportRows(run: RunRecord, samples: readonly Sample[], results: readonly ResultRecord[]): ExportRow[] {
+  const byId = new Map(samples.map((s) => [s.id, s]));
+  return results.map((r) => {
+    const sample = byId.get(r.sampleId);
+    const input = sample?.input ?? [];
+    const prompt = input.length === 1 && input[0] ? input[0].content : JSON.stringify(input);
+    const candidates = sample?.metadata['candidates'];
+    return {
+      sample_id: r.sampleId,
+      task: run.task,
+      model: r.modelId,
+      prompt,
+      candidates: Array.isArray(candidates) ? (candidates as string[]) : null,
+      gold: sample?.target ?? null,
+      output: r.output ? outputText(r.output.text, r.output.toolCalls) : null,
+      answer: r.score?.answer ?? null,
+      score: r.status === 'error' ? 'error' : scoreLabel(r.score),
+      explanation: r.score?.explanation ?? null,
+      error: r.error ? `${r.error.kind}: ${r.error.message}` : null,
+    };
+  });
+}
+
+function outputText(text: string, toolCalls: readonly { name: string; rawArguments: string }[]): string {
+  if (toolCalls.length === 0) return text;
+  return [text, ...toolCalls.map((c) => `${c.name}(${c.rawArguments})`)].filter((s) => s !== '').join('\n');
+}
+
+function scoreLabel(score: Score | null): string {
+  if (!score || score.value === null) return 'no-verdict';
+  if (typeof score.value === 'number') return String(score.value);
+  return score.value ? 'pass' : 'fail';
+}
+
+/** Serializes rows; CSV/TSV cells holding lists or objects carry them as JSON. */
+export function formatRows(rows: readonly ExportRow[], format: ExportFormat): string {
+  if (format === 'jsonl') return rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
+  const columns = ['sample_id', 'task', 'model', 'prompt', 'candidates', 'gold', 'output', 'answer', 'score', 'explanation', 'error'] as const;
+  const cell = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+  return stringify(
+    rows.map((r) => columns.map((c) => cell(r[c]))),
+    { header: true, columns: [...columns], delimiter: format === 'tsv' ? '\t' : ',' },
+  );
+}

@@ -1,0 +1,126 @@
+import { describeError, type GenerateRequest, type GenerateSettings, type Sample, type Score } from '../core/index.js';
+import type { PreparedTask } from '../benchmarks/task.js';
+import type { CallOutcome, Model } from '../models/middleware/model.js';
+import type { CallRecord, ResultRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
+
+export interface ProgressEvent {
+  readonly modelId: string;
+  /** Samples finished in this session (done or error), over all models. */
+  readonly finished: number;
+  readonly errors: number;
+  /** Samples this session has to do, over all models. */
+  readonly total: number;
+  /** Samples already finished by an earlier session (resume). */
+  readonly skipped: number;
+}
+
+export interface ExecuteOptions {
+  readonly runId: string;
+  readonly store: Store;
+  readonly prepared: PreparedTask;
+  readonly samples: readonly Sample[];
+  readonly models: readonly Model[];
+  readonly settings: GenerateSettings;
+  /** Re-run samples whose stored result is an error. */
+  readonly retryErrors: boolean;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (event: ProgressEvent) => void;
+}
+
+/**
+ * Calls every model on every sample not finished yet, scores each output the moment it arrives
+ * and stores calls + result in one transaction, so that a crash loses nothing finished and a
+ * resume never calls a finished sample again. Each model gets as many workers as its concurrency.
+ */
+export async function executeSamples(options: ExecuteOptions): Promise<{ finished: number; errors: number; interrupted: boolean }> {
+  const { store, samples, models, signal } = options;
+  const queues: { model: Model; todo: Sample[] }[] = [];
+  let skipped = 0;
+  for (const model of models) {
+    const finished = await store.finishedSampleIds(options.runId, model.id, { includeErrors: !options.retryErrors });
+    const todo = samples.filter((s) => !finished.has(s.id));
+    skipped += samples.length - todo.length;
+    queues.push({ model, todo });
+  }
+  const total = queues.reduce((n, q) => n + q.todo.length, 0);
+  let finishedCount = 0;
+  let errorCount = 0;
+  options.onProgress?.({ modelId: '', finished: 0, errors: 0, total, skipped });
+
+  const runQueue = async (model: Model, todo: readonly Sample[]): Promise<void> => {
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < todo.length && !signal?.aborted) {
+        const sample = todo[next++] as Sample;
+        const request = requestFor(sample, options.settings);
+        const outcome = await model.generate(request, { sampleId: sample.id, ...(signal ? { signal } : {}) });
+        // A call cut short because the run is stopping is not a finished sample: leave it for resume.
+        if (signal?.aborted && !outcome.output) return;
+        const result = toResult(options.runId, model.id, sample, outcome, options.prepared);
+        await store.saveOutcome(toCallRecords(options.runId, model.id, sample.id, outcome, request), result);
+        finishedCount++;
+        if (result.status === 'error') errorCount++;
+        options.onProgress?.({ modelId: model.id, finished: finishedCount, errors: errorCount, total, skipped });
+      }
+    };
+    const workers = Math.max(1, Math.min(model.settings.concurrency, todo.length));
+    await Promise.all(Array.from({ length: workers }, worker));
+  };
+
+  await Promise.all(queues.map((q) => runQueue(q.model, q.todo)));
+  return { finished: finishedCount, errors: errorCount, interrupted: Boolean(signal?.aborted) && finishedCount < total };
+}
+
+/** The request a sample makes: its messages and tools, the run's settings, and hints for baselines. */
+export function requestFor(sample: Sample, settings: GenerateSettings): GenerateRequest {
+  return {
+    messages: sample.input,
+    ...(sample.tools ? { tools: sample.tools } : {}),
+    settings,
+    ...(sample.hints ? { hints: sample.hints } : {}),
+  };
+}
+
+function scoreSafely(prepared: PreparedTask, sample: Sample, output: NonNullable<CallOutcome['output']>): Score {
+  try {
+    return prepared.score(sample, output);
+  } catch (error) {
+    // A scorer bug must not crash the run nor pass silently: the sample gets no verdict, with the reason.
+    return { value: null, explanation: `scorer failed: ${describeError(error)}` };
+  }
+}
+
+function toResult(runId: string, modelId: string, sample: Sample, outcome: CallOutcome, prepared: PreparedTask): ResultRecord {
+  const base = {
+    runId,
+    sampleId: sample.id,
+    modelId,
+    cached: outcome.cached,
+    attempts: outcome.attempts.length,
+    latencyMs: outcome.latencyMs,
+    usage: outcome.usage,
+    costUsd: outcome.costUsd,
+    finishedAt: new Date().toISOString(),
+  };
+  if (outcome.output) return { ...base, status: 'done', output: outcome.output, score: scoreSafely(prepared, sample, outcome.output), error: null };
+  return { ...base, status: 'error', output: null, score: null, error: outcome.error ?? { kind: 'unknown', message: 'no output and no error' } };
+}
+
+function toCallRecords(runId: string, modelId: string, sampleId: string, outcome: CallOutcome, request: GenerateRequest): CallRecord[] {
+  return outcome.attempts.map((a) => ({
+    runId,
+    sampleId,
+    modelId,
+    role: 'test' as const,
+    attempt: a.attempt,
+    cacheKey: outcome.cacheKey,
+    request,
+    output: a.output,
+    error: a.error,
+    usage: a.output?.usage ?? {},
+    costUsd: a.costUsd,
+    latencyMs: a.latencyMs,
+    startedAt: a.startedAt,
+  }));
+}

@@ -1,0 +1,29 @@
+import type { GenerateSettings } from '../core/index.js';
+import type { TaskOptions } from '../benchmarks/task.js';
+import type { RetryPolicy } from '../models/middleware/retry-policy.js';
+import type { Price } from '../models/pricing.js';
+
+/** How the engine calls models. Stored with the run (it holds no secrets). */
+export interface EngineSettings {
+  readonly concurrency: number;
+  readonly requestsPerMinute?: number;
+  readonly tokensPerMinute?: number;
+  readonly timeoutMs: number;
+  readonly retry: RetryPolicy;
+  readonly cache: boolean;
+  readonly openaiBaseURL?: string;
+  /** Price overrides by model id (USD per million tokens). */
+  readonly prices?: Readonly<Record<string, Price>>;
+}
+
+/** Everything that defines a run: pure data, validated at the edge (CLI or library caller). */
+export interface RunSpec {
+  readonly task: string;
+  readonly models: readonly string[];
+  readonly seed: number;
+  readonly options: TaskOptions;
+  /** Overrides of the task's default sampling settings. */
+  readonly settings?: GenerateSettings;
+  readonly dataDir: string;
+  readonly engine: EngineSettings;
+}

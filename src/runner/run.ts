@@ -1,0 +1,161 @@
+import { InputError, type GenerateSettings, type Sample } from '../core/index.js';
+import { findTask } from '../benchmarks/registry.js';
+import type { PreparedTask, Task } from '../benchmarks/task.js';
+import { Model } from '../models/middleware/model.js';
+import { KNOWN_PRICES } from '../models/pricing.js';
+import { createProvider } from '../models/registry.js';
+import type { ModelProvider } from '../models/spec.js';
+import type { RunRecord } from '../store/records.js';
+import { newRunId } from '../store/sqlite/run-id.js';
+import type { Store } from '../store/store.js';
+import { toolkitVersion } from '../version.js';
+import { executeSamples, type ProgressEvent } from './execute.js';
+import type { EngineSettings, RunSpec } from './run-spec.js';
+import { summarizeRun, type RunSummary } from './summary.js';
+
+export interface RunDependencies {
+  readonly store: Store;
+  /** Providers built in code, by model id (tests, library users); others come from the registry. */
+  readonly providers?: Readonly<Record<string, ModelProvider>>;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (event: ProgressEvent & { runId: string }) => void;
+  /** Called once the run exists in the store, before any model call. */
+  readonly onRunCreated?: (run: RunRecord) => void;
+}
+
+/** Starts a new run: builds the samples, records the run, calls the models, returns the summary. */
+export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<RunSummary> {
+  if (spec.models.length === 0) throw new InputError('give at least one --model');
+  if (new Set(spec.models).size !== spec.models.length) throw new InputError('the same --model is given twice');
+  const task = findTask(spec.task);
+  const prepared = await task.prepare({ dataDir: spec.dataDir, seed: spec.seed, options: spec.options });
+  if (prepared.samples.length === 0) throw new InputError(`task ${task.name} produced no samples with these options`);
+  const now = new Date().toISOString();
+  const run: RunRecord = {
+    id: newRunId(),
+    task: task.name,
+    taskVersion: task.version,
+    status: 'running',
+    createdAt: now,
+    updatedAt: now,
+    models: spec.models,
+    settings: { ...task.defaultSettings, ...spec.settings },
+    seed: spec.seed,
+    options: spec.options,
+    datasetChecksums: prepared.datasetChecksums,
+    promptVersion: prepared.promptVersion,
+    toolkitVersion,
+    engine: { ...spec.engine, dataDir: spec.dataDir },
+  };
+  // Build the providers before recording the run, so a bad model id or missing key fails fast.
+  const models = await buildModels(run, spec.engine, deps);
+  await deps.store.createRun(run, prepared.samples);
+  deps.onRunCreated?.(run);
+  return execute(run, task, prepared, prepared.samples, models, deps, false);
+}
+
+export interface ResumeOptions {
+  /** Re-run only samples that ended in error (plus any never attempted). */
+  readonly retryErrors?: boolean;
+  /** Engine settings to change for this session (concurrency, timeouts…); the rest are the run's. */
+  readonly engine?: Partial<EngineSettings>;
+  /** Data dir to rebuild the scorer from, if not the one the run was created with. */
+  readonly dataDir?: string;
+}
+
+/** Continues a run: finished samples are neither called again nor lost. */
+export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, deps: RunDependencies): Promise<RunSummary> {
+  const run = await requireRun(deps.store, runIdOrPrefix);
+  const { task, prepared, samples } = await reopen(deps.store, run, options.dataDir);
+  const engine = { ...(run.engine as unknown as EngineSettings), ...options.engine };
+  const models = await buildModels(run, engine, deps);
+  await deps.store.setRunStatus(run.id, 'running');
+  deps.onRunCreated?.(run);
+  return execute({ ...run, status: 'running' }, task, prepared, samples, models, deps, options.retryErrors ?? false);
+}
+
+/** Recomputes the summary of a stored run without calling any model. */
+export async function summarizeStoredRun(store: Store, runIdOrPrefix: string, dataDir?: string): Promise<RunSummary> {
+  const run = await requireRun(store, runIdOrPrefix);
+  const { prepared, samples } = await reopen(store, run, dataDir);
+  return summarizeRun(store, run, prepared, samples);
+}
+
+export async function requireRun(store: Store, runIdOrPrefix: string): Promise<RunRecord> {
+  const run = await store.getRun(runIdOrPrefix);
+  if (!run) throw new InputError(`no run "${runIdOrPrefix}" in this database; "assay runs" lists them`);
+  return run;
+}
+
+/**
+ * Rebuilds the scorer of a stored run from the same task, options, seed and data, and checks the
+ * data did not change since (the stored samples stay the truth for what was asked).
+ */
+export async function reopen(store: Store, run: RunRecord, dataDir?: string, options = run.options): Promise<{ task: Task; prepared: PreparedTask; samples: Sample[] }> {
+  const task = findTask(run.task);
+  if (task.version !== run.taskVersion) {
+    throw new InputError(`run ${run.id} was made with ${run.task} version ${run.taskVersion}; this assay has version ${task.version}`);
+  }
+  const dir = dataDir ?? (run.engine['dataDir'] as string | undefined);
+  if (!dir) throw new InputError(`run ${run.id} does not record its data dir; pass --data-dir`);
+  const prepared = await task.prepare({ dataDir: dir, seed: run.seed, options });
+  for (const [file, checksum] of Object.entries(run.datasetChecksums)) {
+    const now = prepared.datasetChecksums[file];
+    if (now !== checksum) throw new InputError(`data file ${file} has changed since run ${run.id} (sha256 ${checksum.slice(0, 12)}… then, ${now ? now.slice(0, 12) + '…' : 'missing'} now)`);
+  }
+  const samples = await store.loadSamples(run.id);
+  return { task, prepared, samples };
+}
+
+async function buildModels(run: RunRecord, engine: EngineSettings, deps: RunDependencies): Promise<Model[]> {
+  const models: Model[] = [];
+  for (const id of run.models) {
+    const provider = await createProvider(id, {
+      seed: run.seed,
+      connections: engine.concurrency,
+      ...(engine.openaiBaseURL ? { openaiBaseURL: engine.openaiBaseURL } : {}),
+      ...(deps.providers ? { custom: deps.providers } : {}),
+    });
+    const price = engine.prices?.[id] ?? KNOWN_PRICES[id];
+    models.push(
+      new Model(
+        provider,
+        {
+          concurrency: engine.concurrency,
+          timeoutMs: engine.timeoutMs,
+          retry: engine.retry,
+          cache: engine.cache,
+          ...(engine.requestsPerMinute ? { requestsPerMinute: engine.requestsPerMinute } : {}),
+          ...(engine.tokensPerMinute ? { tokensPerMinute: engine.tokensPerMinute } : {}),
+          ...(price ? { price } : {}),
+        },
+        deps.store,
+      ),
+    );
+  }
+  return models;
+}
+
+async function execute(run: RunRecord, task: Task, prepared: PreparedTask, samples: readonly Sample[], models: Model[], deps: RunDependencies, retryErrors: boolean): Promise<RunSummary> {
+  const settings: GenerateSettings = run.settings;
+  let status: RunRecord['status'] = 'failed';
+  try {
+    const outcome = await executeSamples({
+      runId: run.id,
+      store: deps.store,
+      prepared,
+      samples,
+      models,
+      settings,
+      retryErrors,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      ...(deps.onProgress ? { onProgress: (e: ProgressEvent) => deps.onProgress?.({ ...e, runId: run.id }) } : {}),
+    });
+    status = outcome.interrupted ? 'interrupted' : 'finished';
+  } finally {
+    await deps.store.setRunStatus(run.id, status);
+    await Promise.all(models.map((m) => m.close()));
+  }
+  void task;
+  return summarizeRun(deps.store, { ...run, status }, prepared, samples);
+}

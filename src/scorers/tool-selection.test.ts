@@ -1,0 +1,203 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { metatoolFile } from '../datasets/metatool/data-dir.test-helper.js';
+import { parseToolSelection, selectionSet, type Selection } from './tool-selection.js';
+
+const single = (text: string, candidates: readonly string[], catalogue?: readonly string[]): Selection =>
+  parseToolSelection(text, { candidates, maxSelections: 1, ...(catalogue ? { catalogue } : {}) });
+const tools = (names: string[], hallucinated: string[] = []): Selection => ({ kind: 'tools', tools: names, hallucinated });
+const NO_NAME: Selection = { kind: 'no-verdict', reason: 'named no tool and did not answer None', found: [] };
+
+describe('parseToolSelection: matching shown names', () => {
+  const shown = ['NewsTool', 'WeatherTool', 'speak'];
+
+  it('matches case-insensitively and returns the name as listed', () => {
+    assert.deepEqual(single('I would use newstool for this.', shown), tools(['NewsTool']));
+    assert.deepEqual(single('WEATHERTOOL', shown), tools(['WeatherTool']));
+    assert.deepEqual(single('Speak', shown), tools(['speak']));
+  });
+
+  it('matches whole words only: no letter, digit or underscore on either side', () => {
+    assert.deepEqual(single('NewsToolkit is what I need', shown), NO_NAME);
+    assert.deepEqual(single('Ask the speaker', shown), NO_NAME);
+    assert.deepEqual(single('my_NewsTool', shown), NO_NAME);
+    assert.deepEqual(single('NewsTool2', shown), NO_NAME);
+    assert.deepEqual(single('unspeakable', shown), NO_NAME);
+    // Punctuation, markdown and quotes around a name are fine.
+    assert.deepEqual(single('**NewsTool**', shown), tools(['NewsTool']));
+    assert.deepEqual(single('"speak".', shown), tools(['speak']));
+    assert.deepEqual(single('(WeatherTool)', shown), tools(['WeatherTool']));
+    assert.deepEqual(single('Tool: NewsTool\n', shown), tools(['NewsTool']));
+  });
+
+  it('counts a name mentioned twice (in any case) once', () => {
+    assert.deepEqual(single('NewsTool. I repeat: newstool, NEWSTOOL.', shown), tools(['NewsTool']));
+  });
+
+  it('escapes names with regex metacharacters and spaces', () => {
+    const odd = ['PDF&URLTool', 'Finance Staff', 'a.b', 'C++ (beta)', 'x-y', 'what?'];
+    assert.deepEqual(single('Use pdf&urltool.', odd), tools(['PDF&URLTool']));
+    assert.deepEqual(single('finance staff', odd), tools(['Finance Staff']));
+    assert.deepEqual(single('Finance  Staff', odd), NO_NAME); // two spaces: a different text
+    assert.deepEqual(single('a.b', odd), tools(['a.b']));
+    assert.deepEqual(single('axb', odd), NO_NAME); // "." is literal, not "any character"
+    assert.deepEqual(single('C++ (beta)', odd), tools(['C++ (beta)']));
+    assert.deepEqual(single('x-y', odd), tools(['x-y']));
+    assert.deepEqual(single('what? ', odd), tools(['what?']));
+    assert.deepEqual(single('wha', odd), NO_NAME); // "?" is literal, not "optional t"
+  });
+});
+
+describe('parseToolSelection: longest name first', () => {
+  it('a long name does not also select a shorter name inside it', () => {
+    // "_" is a word character, so Translate is not a whole word inside the long name anyway.
+    const shown = ['Translate', 'MixerBox_Translate_AI_language_tutor'];
+    assert.deepEqual(single('MixerBox_Translate_AI_language_tutor', shown), tools(['MixerBox_Translate_AI_language_tutor']));
+    assert.deepEqual(single('Translate', shown), tools(['Translate']));
+  });
+
+  it('a shorter name overlapping a longer one is dropped, even where it is a whole word', () => {
+    // "&" is not a word character: URLTool alone is a whole word inside "PDF&URLTool".
+    const shown = ['URLTool', 'PDF&URLTool'];
+    assert.deepEqual(single('I choose PDF&URLTool', shown), tools(['PDF&URLTool']));
+    assert.deepEqual(single('I choose URLTool', shown), tools(['URLTool']));
+  });
+
+  it('a shorter name that is a prefix of a longer one is dropped at the same place', () => {
+    const shown = ['Finance', 'Finance Staff'];
+    assert.deepEqual(single('Finance Staff', shown), tools(['Finance Staff']));
+    assert.deepEqual(single('Finance staffing', shown), tools(['Finance']));
+  });
+
+  it('prefers the longest name over the leftmost one, then keeps shorter names that no longer overlap', () => {
+    // Text "A B C D E F". Longest first: "C D E F" (7 chars) is kept; "A B C" (5) overlaps it at
+    // "C" and is dropped; "A B" (3) starts where "A B C" does but does not overlap "C D E F": kept.
+    const shown = ['A B', 'A B C', 'C D E F'];
+    assert.deepEqual(
+      parseToolSelection('A B C D E F', { candidates: shown, maxSelections: 2 }),
+      tools(['A B', 'C D E F']), // order of first mention: "A B" starts at 0, "C D E F" at 4
+    );
+  });
+});
+
+describe('parseToolSelection: none, too many, nothing', () => {
+  const shown = ['NewsTool', 'WeatherTool', 'MapTool'];
+
+  it('answers None when no name is found and the word none appears', () => {
+    assert.deepEqual(single('None', shown), { kind: 'none' });
+    assert.deepEqual(single('none of these tools fits.', shown), { kind: 'none' });
+    assert.deepEqual(single('**NONE**', shown), { kind: 'none' });
+  });
+
+  it('does not read "none" inside another word', () => {
+    assert.deepEqual(single('nonetheless I cannot say', shown), NO_NAME);
+    assert.deepEqual(single('None_of_them', shown), NO_NAME);
+  });
+
+  it('a named tool wins over the word none', () => {
+    assert.deepEqual(single('None of the others, only MapTool.', shown), tools(['MapTool']));
+  });
+
+  it('gives no verdict for empty text or text naming nothing', () => {
+    assert.deepEqual(single('', shown), NO_NAME);
+    assert.deepEqual(single('I am not sure which one.', shown), NO_NAME);
+  });
+
+  it('gives no verdict when more names are found than may be chosen, listing them in order', () => {
+    assert.deepEqual(single('WeatherTool or NewsTool', shown), {
+      kind: 'no-verdict',
+      reason: 'named 2 tools where at most 1 may be chosen',
+      found: ['WeatherTool', 'NewsTool'],
+    });
+    assert.deepEqual(parseToolSelection('MapTool, NewsTool and WeatherTool', { candidates: shown, maxSelections: 2 }), {
+      kind: 'no-verdict',
+      reason: 'named 3 tools where at most 2 may be chosen',
+      found: ['MapTool', 'NewsTool', 'WeatherTool'],
+    });
+  });
+
+  it('accepts up to maxSelections names, in order of first mention', () => {
+    assert.deepEqual(parseToolSelection('WeatherTool, then MapTool, then WeatherTool again', { candidates: shown, maxSelections: 2 }), tools(['WeatherTool', 'MapTool']));
+  });
+
+  it('rejects a maxSelections that is not a positive integer', () => {
+    assert.throws(() => parseToolSelection('x', { candidates: shown, maxSelections: 0 }), RangeError);
+    assert.throws(() => parseToolSelection('x', { candidates: shown, maxSelections: 1.5 }), RangeError);
+  });
+});
+
+describe('parseToolSelection: off-list (hallucinated) names', () => {
+  const shown = ['NewsTool', 'WeatherTool'];
+  const catalogue = ['NewsTool', 'WeatherTool', 'MapTool', 'Now', 'search', 'URLTool', 'PDF&URLTool'];
+
+  it('selects an off-list catalogue name and lists it as hallucinated', () => {
+    assert.deepEqual(single('MapTool', shown, catalogue), tools(['MapTool'], ['MapTool']));
+  });
+
+  it('matches off-list names case-sensitively, so ordinary words are not hallucinations', () => {
+    assert.deepEqual(single('Now I would pick WeatherTool.', shown, catalogue), {
+      kind: 'no-verdict',
+      reason: 'named 2 tools where at most 1 may be chosen',
+      found: ['Now', 'WeatherTool'],
+    });
+    assert.deepEqual(single('now I would pick WeatherTool. Search is not needed.', shown, catalogue), tools(['WeatherTool']));
+    assert.deepEqual(single('maptool', shown, catalogue), NO_NAME);
+  });
+
+  it('mixes shown and off-list names in order of first mention', () => {
+    assert.deepEqual(
+      parseToolSelection('MapTool and newstool', { candidates: shown, catalogue, maxSelections: 2 }),
+      tools(['MapTool', 'NewsTool'], ['MapTool']),
+    );
+  });
+
+  it('does not flag a shown name as hallucinated when the catalogue also lists it', () => {
+    assert.deepEqual(single('NewsTool', shown, catalogue), tools(['NewsTool']));
+    // A catalogue entry differing from a shown name only in case is the shown name.
+    assert.deepEqual(single('NEWSTOOL', shown, ['NEWSTOOL']), tools(['NewsTool']));
+  });
+
+  it('applies longest-first across shown and off-list names', () => {
+    // Shown PDF&URLTool covers the off-list URLTool inside it.
+    assert.deepEqual(single('PDF&URLTool', ['PDF&URLTool'], catalogue), tools(['PDF&URLTool']));
+    // Off-list PDF&URLTool covers the shown URLTool inside it: the model named the off-list tool.
+    assert.deepEqual(single('PDF&URLTool', ['URLTool'], catalogue), tools(['PDF&URLTool'], ['PDF&URLTool']));
+  });
+
+  it('an off-list name alone is still subject to maxSelections', () => {
+    assert.deepEqual(single('MapTool or search', shown, catalogue), {
+      kind: 'no-verdict',
+      reason: 'named 2 tools where at most 1 may be chosen',
+      found: ['MapTool', 'search'],
+    });
+  });
+});
+
+describe('selectionSet', () => {
+  it('is empty for none, the names for tools, null for no verdict', () => {
+    assert.deepEqual(selectionSet({ kind: 'none' }), new Set());
+    assert.deepEqual(selectionSet(tools(['B', 'A'], ['A'])), new Set(['A', 'B']));
+    assert.equal(selectionSet(NO_NAME), null);
+  });
+});
+
+describe('parseToolSelection on the real MetaTool catalogue', () => {
+  const file = metatoolFile('plugin_des.json');
+  const skip = existsSync(file) ? false : `no MetaTool data at ${file}`;
+
+  it('every tool name, shown among all 199, selects exactly itself', { skip }, () => {
+    const catalogue = Object.keys(JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>);
+    assert.equal(catalogue.length, 199);
+    for (const name of catalogue) {
+      assert.deepEqual(single(`I choose ${name}.`, catalogue), tools([name]), name);
+    }
+  });
+
+  it('every tool name, when none is shown, is an off-list (hallucinated) selection of itself', { skip }, () => {
+    const catalogue = Object.keys(JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>);
+    for (const name of catalogue) {
+      assert.deepEqual(single(`**${name}**`, [], catalogue), tools([name], [name]), name);
+    }
+  });
+});

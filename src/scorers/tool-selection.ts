@@ -1,0 +1,112 @@
+import { foldCase, nameMatcher, type NameOccurrence } from './name-matcher.js';
+
+/** How a free-text answer selects tools from a shown list. */
+export type Selection =
+  /** The answer abstains ("None"). */
+  | { readonly kind: 'none' }
+  /** The answer names these tools (shown candidates and/or off-list names), in order of first mention. */
+  | { readonly kind: 'tools'; readonly tools: readonly string[]; readonly hallucinated: readonly string[] }
+  /** Cannot tell (too many names, or no name and no "None"). */
+  | { readonly kind: 'no-verdict'; readonly reason: string; readonly found: readonly string[] };
+
+export interface SelectionOptions {
+  /** The tool names shown to the model. */
+  readonly candidates: readonly string[];
+  /** Every known tool name; names from here that were not shown count as hallucinations. */
+  readonly catalogue?: readonly string[];
+  /** 1 for single-tool tasks, 2 for multi-tool tasks. */
+  readonly maxSelections: number;
+}
+
+// An occurrence, and whether its name was shown (a candidate) or not (an off-list name).
+interface Mention extends NameOccurrence {
+  readonly shown: boolean;
+}
+
+// One shared empty list, so that the matcher cache (keyed by array) also serves calls without a catalogue.
+const NO_NAMES: readonly string[] = Object.freeze([]);
+
+const NONE_WORD = /(?<![A-Za-z0-9_])none(?![A-Za-z0-9_])/i;
+
+/**
+ * Reads which tool(s) a free-text answer selects from the list it was shown (MetaTool tool
+ * selection, SPEC.md §2 "Parsing").
+ *
+ * 1. Shown names (`candidates`) are found ignoring case, as whole words: an occurrence may
+ *    not touch a character in `[A-Za-z0-9_]` on either side (`NewsTool` is not in `NewsToolkit`).
+ *    Names may contain regex metacharacters and spaces (`PDF&URLTool`); they match literally.
+ * 2. Longest name first: text taken by a longer name cannot also match a shorter one that overlaps
+ *    it (`PDF&URLTool` does not also select `URLTool`).
+ * 3. `catalogue` names that were not shown are found the same way but **case-sensitively**,
+ *    because many catalogue names are ordinary words (`Now`, `search`, `speak`, `calculator`) and
+ *    ignoring case would flag plain prose as a hallucination. A name found this way is still what
+ *    the model chose: it is part of `tools` and also listed in `hallucinated`.
+ * 4. No name found: the whole word `none` (any case) → `{ kind: 'none' }`; otherwise no verdict.
+ * 5. More distinct names than `maxSelections` → no verdict (the names are in `found`).
+ * 6. Otherwise `{ kind: 'tools' }` with the distinct names in order of first mention, spelled as
+ *    in the lists.
+ *
+ * Cost: about 0.1 ms per answer of ~300 characters against 10 fresh candidates and the 199-name
+ * MetaTool catalogue (measured on a busy 2-core machine; see `name-matcher.ts` for the method).
+ *
+ * @throws RangeError when `maxSelections` is not a positive integer (a programming error).
+ */
+export function parseToolSelection(text: string, options: SelectionOptions): Selection {
+  const { candidates, catalogue = NO_NAMES, maxSelections } = options;
+  if (!Number.isInteger(maxSelections) || maxSelections < 1) {
+    throw new RangeError(`parseToolSelection: maxSelections must be a positive integer, got ${maxSelections}`);
+  }
+
+  const shownMatcher = nameMatcher(candidates, { caseSensitive: false });
+  // The catalogue matcher is prepared once (the array is the same for every sample); shown names
+  // are dropped from its matches here rather than from the list, which changes with every sample.
+  const shownFolded = new Set(shownMatcher.names.map(foldCase));
+  const mentions: Mention[] = [
+    ...shownMatcher.find(text).map((occurrence) => ({ ...occurrence, shown: true })),
+    ...nameMatcher(catalogue, { caseSensitive: true })
+      .find(text)
+      .filter((occurrence) => !shownFolded.has(foldCase(occurrence.name)))
+      .map((occurrence) => ({ ...occurrence, shown: false })),
+  ];
+
+  const chosen = longestFirstWithoutOverlap(mentions).sort((a, b) => a.start - b.start);
+  const tools = [...new Set(chosen.map((mention) => mention.name))];
+  const offList = new Set(chosen.filter((mention) => !mention.shown).map((mention) => mention.name));
+
+  if (tools.length === 0) {
+    return NONE_WORD.test(text) ? { kind: 'none' } : { kind: 'no-verdict', reason: 'named no tool and did not answer None', found: [] };
+  }
+  if (tools.length > maxSelections) {
+    return { kind: 'no-verdict', reason: `named ${tools.length} tools where at most ${maxSelections} may be chosen`, found: tools };
+  }
+  return { kind: 'tools', tools, hallucinated: tools.filter((name) => offList.has(name)) };
+}
+
+/**
+ * Keeps mentions longest first, dropping any that overlaps one already kept; between equally long
+ * ones, the earlier first. (Two lists never find the same span: an off-list name that matches
+ * exactly where a shown name matches ignoring case is that shown name, and was dropped.)
+ */
+function longestFirstWithoutOverlap(mentions: readonly Mention[]): Mention[] {
+  const ordered = [...mentions].sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
+  const kept: Mention[] = [];
+  for (const mention of ordered) {
+    if (!kept.some((other) => mention.start < other.end && other.start < mention.end)) kept.push(mention);
+  }
+  return kept;
+}
+
+/**
+ * The set of names a selection picks: empty for `none`, `null` for a no verdict (nothing to
+ * compare). Useful for multi-tool scoring, where the answer is compared with the gold tools as a set.
+ */
+export function selectionSet(selection: Selection): ReadonlySet<string> | null {
+  switch (selection.kind) {
+    case 'none':
+      return new Set();
+    case 'tools':
+      return new Set(selection.tools);
+    case 'no-verdict':
+      return null;
+  }
+}

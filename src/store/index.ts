@@ -1,0 +1,3 @@
+export type * from './records.js';
+export type * from './store.js';
+export * from './sqlite/index.js';

@@ -1,0 +1,71 @@
+import type { GenerateResult, GenerateSettings, Sample, Score, Usage } from '../core/index.js';
+import type { TaskOptions } from '../benchmarks/task.js';
+
+export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
+export type ModelRole = 'test' | 'judge' | 'user';
+
+/** Everything needed to rebuild a run's samples and explain its numbers. Pure data. */
+export interface RunRecord {
+  readonly id: string;
+  readonly task: string;
+  readonly taskVersion: string;
+  readonly status: RunStatus;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly models: readonly string[];
+  readonly settings: GenerateSettings;
+  readonly seed: number;
+  readonly options: TaskOptions;
+  readonly datasetChecksums: Readonly<Record<string, string>>;
+  readonly promptVersion: string;
+  readonly toolkitVersion: string;
+  /** Settings of the middleware (concurrency, retries, cache…); never secrets. */
+  readonly engine: Readonly<Record<string, unknown>>;
+}
+
+export interface CallError {
+  readonly kind: string;
+  readonly message: string;
+  readonly status?: number;
+}
+
+/** One attempt at one model call: what was sent, what came back, how long it took. */
+export interface CallRecord {
+  readonly runId: string;
+  readonly sampleId: string;
+  readonly modelId: string;
+  readonly role: ModelRole;
+  readonly attempt: number;
+  /** Key of the call cache (sha256 of the canonical request); null when the provider is not cacheable. */
+  readonly cacheKey: string | null;
+  readonly request: unknown;
+  readonly output: GenerateResult | null;
+  readonly error: CallError | null;
+  readonly usage: Usage;
+  readonly costUsd: number | null;
+  readonly latencyMs: number;
+  readonly startedAt: string;
+}
+
+/** The final state of one (sample, model) pair. An error is never stored as an output. */
+export interface ResultRecord {
+  readonly runId: string;
+  readonly sampleId: string;
+  readonly modelId: string;
+  readonly status: 'done' | 'error';
+  readonly output: GenerateResult | null;
+  readonly score: Score | null;
+  readonly error: CallError | null;
+  /** True when the output came from the call cache rather than a new call. */
+  readonly cached: boolean;
+  readonly attempts: number;
+  readonly latencyMs: number;
+  readonly usage: Usage;
+  readonly costUsd: number | null;
+  readonly finishedAt: string;
+}
+
+export interface StoredSample extends Sample {
+  /** Position in the run's sample order. */
+  readonly index: number;
+}

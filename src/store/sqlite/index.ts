@@ -1,0 +1,3 @@
+export { openSqliteStore, SqliteStore } from './sqlite-store.js';
+export { newRunId } from './run-id.js';
+export { MIGRATIONS, LATEST_SCHEMA_VERSION, type Migration } from './migrations.js';

@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { InputError } from '../../core/errors.js';
+import { MIGRATIONS, LATEST_SCHEMA_VERSION, type Migration } from './migrations.js';
+import { openDatabase } from './open-database.js';
+import { openSqliteStore } from './sqlite-store.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'assay-migrate-test-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Reads pragmas and table names through a separate, plain connection. */
+function inspect(file: string): { version: number; applicationId: number; journalMode: string; tables: string[] } {
+  const db = new Database(file, { readonly: true });
+  try {
+    return {
+      version: db.pragma('user_version', { simple: true }) as number,
+      applicationId: db.pragma('application_id', { simple: true }) as number,
+      journalMode: db.pragma('journal_mode', { simple: true }) as string,
+      tables: db
+        .prepare<[], string>("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+        .pluck()
+        .all(),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** Asserts that `promise` rejects with an InputError whose message matches every pattern. */
+async function rejectsWithInputError(promise: Promise<unknown>, ...patterns: RegExp[]): Promise<void> {
+  await assert.rejects(promise, (error: unknown) => {
+    assert.ok(error instanceof InputError, `expected an InputError, got ${String(error)}`);
+    for (const pattern of patterns) assert.match(error.message, pattern);
+    return true;
+  });
+}
+
+test('the migration list is numbered 1..n and LATEST_SCHEMA_VERSION is its last entry', () => {
+  assert.deepEqual(
+    MIGRATIONS.map((m) => m.version),
+    Array.from({ length: MIGRATIONS.length }, (_, i) => i + 1),
+  );
+  assert.equal(LATEST_SCHEMA_VERSION, MIGRATIONS.length);
+});
+
+test('a fresh database (in a folder that does not exist yet) gets the latest schema, WAL and the assay application id', async () => {
+  const file = join(dir, 'fresh', 'nested', 'assay.db');
+  const store = await openSqliteStore(file);
+  await store.close();
+  const info = inspect(file);
+  assert.equal(info.version, LATEST_SCHEMA_VERSION);
+  assert.equal(info.applicationId, 0x41535359); // "ASSY"
+  assert.equal(info.journalMode, 'wal'); // WAL is persistent, so a new connection sees it
+  assert.deepEqual(info.tables, ['calls', 'results', 'runs', 'samples']);
+});
+
+test('reopening an up-to-date database changes nothing', async () => {
+  const file = join(dir, 'reopen.db');
+  await (await openSqliteStore(file)).close();
+  await (await openSqliteStore(file)).close();
+  assert.equal(inspect(file).version, LATEST_SCHEMA_VERSION);
+});
+
+test('a database with a newer schema version is refused with an upgrade hint', async () => {
+  const file = join(dir, 'future.db');
+  const db = new Database(file);
+  db.pragma('application_id = 1095979865'); // 0x41535359, an assay store…
+  db.pragma('user_version = 99'); // …written by a future assay
+  db.close();
+  await rejectsWithInputError(
+    openSqliteStore(file),
+    new RegExp(`^database ${escapeRegExp(file)} has schema version 99; this assay understands up to ${LATEST_SCHEMA_VERSION} — upgrade assay$`),
+  );
+  assert.equal(inspect(file).version, 99); // untouched
+});
+
+test('a file that is not a SQLite database is refused with a message naming it', async () => {
+  const file = join(dir, 'results.jsonl');
+  const text = '{"sample":"a","output":"yes"}\n'.repeat(200);
+  writeFileSync(file, text);
+  await rejectsWithInputError(openSqliteStore(file), new RegExp(`^${escapeRegExp(file)} is not a SQLite database`));
+  assert.equal(readFileSync(file, 'utf8'), text); // and left as it was
+});
+
+test('a SQLite database of another program is refused and left untouched', async () => {
+  const file = join(dir, 'other-app.db');
+  const db = new Database(file);
+  db.exec('CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)');
+  db.close();
+  await rejectsWithInputError(openSqliteStore(file), new RegExp(`^database ${escapeRegExp(file)} is a SQLite file with other tables \\(customers\\)`));
+  assert.deepEqual(inspect(file).tables, ['customers']);
+});
+
+test('a SQLite database with a foreign application id is refused', async () => {
+  const file = join(dir, 'foreign-id.db');
+  const db = new Database(file);
+  db.pragma('application_id = 42');
+  db.close();
+  await rejectsWithInputError(openSqliteStore(file), /application_id 42/, new RegExp(escapeRegExp(file)));
+});
+
+test('a directory given as the database path is an InputError naming it', async () => {
+  const folder = join(dir, 'a-folder.db');
+  mkdirSync(folder);
+  await rejectsWithInputError(openSqliteStore(folder), new RegExp(`^cannot open database ${escapeRegExp(folder)}`));
+});
+
+// Hand-written migration lists exercising the upgrade machinery independently of the real schema.
+const m1: Migration = { version: 1, description: 'notes', sql: 'CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL);' };
+const m2: Migration = { version: 2, description: 'tags', sql: 'CREATE TABLE tags (note_id INTEGER, tag TEXT); ALTER TABLE notes ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;' };
+const m2Broken: Migration = { version: 2, description: 'broken', sql: 'CREATE TABLE tags (note_id INTEGER, tag TEXT); ALTER TABLE no_such_table ADD COLUMN x INTEGER;' };
+
+test('opening an old database applies only the missing migrations and keeps its data', async () => {
+  const file = join(dir, 'upgrade.db');
+  openDatabase(file, [m1]).close();
+  assert.equal(inspect(file).version, 1);
+  const db = new Database(file);
+  db.prepare('INSERT INTO notes (text) VALUES (?)').run('kept');
+  db.close();
+
+  openDatabase(file, [m1, m2]).close(); // m1 must not run again (CREATE TABLE would fail)
+  const info = inspect(file);
+  assert.equal(info.version, 2);
+  assert.deepEqual(info.tables, ['notes', 'tags']);
+  const check = new Database(file, { readonly: true });
+  assert.deepEqual(check.prepare('SELECT text, pinned FROM notes').all(), [{ text: 'kept', pinned: 0 }]);
+  check.close();
+});
+
+test('a failing migration rolls back completely and leaves the version as it was', async () => {
+  const file = join(dir, 'broken-upgrade.db');
+  openDatabase(file, [m1]).close();
+  assert.throws(() => openDatabase(file, [m1, m2Broken]), /migration 2 \(broken\) failed on database .*no such table: no_such_table/);
+  const info = inspect(file);
+  assert.equal(info.version, 1);
+  assert.deepEqual(info.tables, ['notes']); // the `tags` table of the failed migration is gone too
+});
+
+test('a migration list with a gap is rejected as a programming error', async () => {
+  const file = join(dir, 'gap.db');
+  assert.throws(() => openDatabase(file, [m1, { ...m2, version: 3 }]), /entry 1 has version 3, expected 2/);
+});
+
+/** Escapes a path for use inside a RegExp. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

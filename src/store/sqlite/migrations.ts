@@ -1,0 +1,111 @@
+/**
+ * The schema of an assay SQLite store, as an ordered list of migrations. A database records the
+ * last one applied in `PRAGMA user_version`; opening it applies the missing ones in order.
+ *
+ * Rules for adding one: append (never edit or reorder a shipped migration), give it the next
+ * version number, and keep its SQL free of transaction statements (the runner wraps it).
+ */
+export interface Migration {
+  readonly version: number;
+  readonly description: string;
+  readonly sql: string;
+}
+
+/**
+ * Version 1. Design notes:
+ * - STRICT tables, so a wrongly typed value is an error at write time, not a surprise at report time.
+ * - JSON columns hold `JSON.stringify` text; SQL NULL means "absent" (undefined), the text `null` means null.
+ * - `samples` keeps everything a scorer needs, so a run can be re-scored and re-reported offline.
+ * - `calls` keeps every attempt (request and response), which is also the call cache:
+ *   `calls_cache` is a partial index over successful calls only, the only rows a lookup may return.
+ * - Few indexes on `calls`/`results`: every index is paid on the hot write path; the primary key
+ *   (run_id, sample_id, model_id) already serves per-run reads of `results`.
+ * - `results` has one row per (sample, model); a retry replaces an error row in place (upsert).
+ */
+const V1_SQL = `
+CREATE TABLE runs (
+  id                TEXT PRIMARY KEY,
+  task              TEXT NOT NULL,
+  task_version      TEXT NOT NULL,
+  status            TEXT NOT NULL,
+  created_at        TEXT NOT NULL,
+  updated_at        TEXT NOT NULL,
+  models            TEXT NOT NULL,
+  settings          TEXT NOT NULL,
+  seed              INTEGER NOT NULL,
+  options           TEXT NOT NULL,
+  dataset_checksums TEXT NOT NULL,
+  prompt_version    TEXT NOT NULL,
+  toolkit_version   TEXT NOT NULL,
+  engine            TEXT NOT NULL
+) STRICT;
+
+CREATE INDEX runs_created_at ON runs (created_at);
+
+CREATE TABLE samples (
+  run_id    TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+  sample_id TEXT NOT NULL,
+  idx       INTEGER NOT NULL,
+  input     TEXT NOT NULL,
+  tools     TEXT,
+  target    TEXT,
+  metadata  TEXT NOT NULL,
+  hints     TEXT,
+  PRIMARY KEY (run_id, sample_id),
+  UNIQUE (run_id, idx)
+) STRICT;
+
+CREATE TABLE calls (
+  id            INTEGER PRIMARY KEY,
+  run_id        TEXT NOT NULL,
+  sample_id     TEXT NOT NULL,
+  model_id      TEXT NOT NULL,
+  role          TEXT NOT NULL,
+  attempt       INTEGER NOT NULL,
+  cache_key     TEXT,
+  request       TEXT,
+  output        TEXT,
+  error         TEXT,
+  input_tokens  INTEGER,
+  output_tokens INTEGER,
+  cost_usd      REAL,
+  latency_ms    REAL NOT NULL,
+  started_at    TEXT NOT NULL,
+  FOREIGN KEY (run_id, sample_id) REFERENCES samples (run_id, sample_id) ON DELETE CASCADE,
+  CONSTRAINT call_has_output_xor_error CHECK ((output IS NULL) <> (error IS NULL))
+) STRICT;
+
+CREATE INDEX calls_by_sample ON calls (run_id, sample_id);
+CREATE INDEX calls_cache ON calls (cache_key) WHERE output IS NOT NULL AND error IS NULL;
+
+CREATE TABLE results (
+  run_id        TEXT NOT NULL,
+  sample_id     TEXT NOT NULL,
+  model_id      TEXT NOT NULL,
+  status        TEXT NOT NULL,
+  output        TEXT,
+  score         TEXT,
+  error         TEXT,
+  cached        INTEGER NOT NULL,
+  attempts      INTEGER NOT NULL,
+  latency_ms    REAL NOT NULL,
+  input_tokens  INTEGER,
+  output_tokens INTEGER,
+  cost_usd      REAL,
+  finished_at   TEXT NOT NULL,
+  PRIMARY KEY (run_id, sample_id, model_id),
+  FOREIGN KEY (run_id, sample_id) REFERENCES samples (run_id, sample_id) ON DELETE CASCADE,
+  -- "An error is never stored as an output" (records.ts), enforced.
+  CONSTRAINT result_done_has_output_error_has_error CHECK (
+    (status = 'done' AND output IS NOT NULL AND error IS NULL) OR
+    (status = 'error' AND error IS NOT NULL AND output IS NULL)
+  )
+) STRICT;
+`;
+
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, description: 'runs, samples, calls (with call cache index), results', sql: V1_SQL },
+];
+
+/** The schema version this build of assay writes and understands. */
+export const LATEST_SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,0 +1,54 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { InputError } from '../../core/errors.js';
+import { applyMigrations } from './migrate.js';
+import type { Migration } from './migrations.js';
+
+/** True for the paths better-sqlite3 treats as a private in-memory/temporary database. */
+const isMemoryPath = (file: string): boolean => file === ':memory:' || file === '';
+
+/**
+ * Opens (creating folders and file as needed) an assay SQLite database, sets the pragmas and
+ * brings the schema up to date. Problems with the file itself become `InputError`s naming it.
+ */
+export function openDatabase(file: string, migrations?: readonly Migration[]): Database.Database {
+  if (!isMemoryPath(file)) mkdirSync(dirname(resolve(file)), { recursive: true });
+  let db: Database.Database;
+  try {
+    db = new Database(file);
+  } catch (error) {
+    throw new InputError(`cannot open database ${file}: ${(error as Error).message}`, { file });
+  }
+  try {
+    // Set first: switching to WAL and migrating may have to wait for another process's lock.
+    db.pragma('busy_timeout = 5000');
+    // WAL + synchronous=NORMAL: a commit is appended to the WAL with write(2) but not fsync'd.
+    // The OS holds it, so a committed transaction survives kill -9 of this process; only a
+    // power loss or OS crash can drop the last few commits (the file stays consistent either
+    // way). FULL would fsync every commit, which the 10,000-outcome hot path cannot afford.
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    applyMigrations(db, file, migrations);
+    return db;
+  } catch (error) {
+    db.close();
+    throw translateOpenError(error, file);
+  }
+}
+
+/** SQLite's own codes for "this is not (or no longer) a database" → one clear line for the user. */
+function translateOpenError(error: unknown, file: string): unknown {
+  if (!(error instanceof Database.SqliteError)) return error;
+  if (error.code === 'SQLITE_NOTADB') {
+    return new InputError(`${file} is not a SQLite database (expected an assay store, e.g. assay.db)`, { file });
+  }
+  if (error.code.startsWith('SQLITE_CORRUPT')) {
+    return new InputError(`database ${file} is damaged: ${error.message}`, { file });
+  }
+  if (error.code.startsWith('SQLITE_CANTOPEN') || error.code.startsWith('SQLITE_READONLY') || error.code.startsWith('SQLITE_PERM')) {
+    return new InputError(`cannot open database ${file}: ${error.message}`, { file });
+  }
+  return error;
+}

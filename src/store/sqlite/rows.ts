@@ -1,0 +1,165 @@
+import type { GenerateResult, Message, ReferenceHints, Score, ToolSpec, Usage } from '../../core/index.js';
+import type { TaskOptions } from '../../benchmarks/task.js';
+import type { CallError, CallRecord, ModelRole, ResultRecord, RunRecord, RunStatus, StoredSample } from '../records.js';
+import { fromJson, nullableFromJson, optionalFromJson } from './json.js';
+
+/** Row shapes exactly as SQLite returns them (see migrations.ts), and their conversion to records. */
+
+export interface RunRow {
+  id: string;
+  task: string;
+  task_version: string;
+  status: string;
+  created_at: string;
+  updated_at: string;
+  models: string;
+  settings: string;
+  seed: number;
+  options: string;
+  dataset_checksums: string;
+  prompt_version: string;
+  toolkit_version: string;
+  engine: string;
+}
+
+export interface SampleRow {
+  sample_id: string;
+  idx: number;
+  input: string;
+  tools: string | null;
+  target: string | null;
+  metadata: string;
+  hints: string | null;
+}
+
+export interface CallRow {
+  id: number;
+  run_id: string;
+  sample_id: string;
+  model_id: string;
+  role: string;
+  attempt: number;
+  cache_key: string | null;
+  request: string | null;
+  output: string | null;
+  error: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cost_usd: number | null;
+  latency_ms: number;
+  started_at: string;
+}
+
+export interface ResultRow {
+  run_id: string;
+  sample_id: string;
+  model_id: string;
+  status: string;
+  output: string | null;
+  score: string | null;
+  error: string | null;
+  cached: number;
+  attempts: number;
+  latency_ms: number;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cost_usd: number | null;
+  finished_at: string;
+}
+
+export function runFromRow(row: RunRow): RunRecord {
+  return {
+    id: row.id,
+    task: row.task,
+    taskVersion: row.task_version,
+    status: row.status as RunStatus,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    models: fromJson<string[]>(row.models),
+    settings: fromJson<RunRecord['settings']>(row.settings),
+    seed: row.seed,
+    options: fromJson<TaskOptions>(row.options),
+    datasetChecksums: fromJson<Record<string, string>>(row.dataset_checksums),
+    promptVersion: row.prompt_version,
+    toolkitVersion: row.toolkit_version,
+    engine: fromJson<Record<string, unknown>>(row.engine),
+  };
+}
+
+/** Parameters of the `runs` insert, in column order. */
+export function runToParams(run: RunRecord): unknown[] {
+  return [
+    run.id,
+    run.task,
+    run.taskVersion,
+    run.status,
+    run.createdAt,
+    run.updatedAt,
+    JSON.stringify(run.models),
+    JSON.stringify(run.settings),
+    run.seed,
+    JSON.stringify(run.options),
+    JSON.stringify(run.datasetChecksums),
+    run.promptVersion,
+    run.toolkitVersion,
+    JSON.stringify(run.engine),
+  ];
+}
+
+export function sampleFromRow(row: SampleRow): StoredSample {
+  const tools = optionalFromJson<ToolSpec[]>(row.tools);
+  const hints = optionalFromJson<ReferenceHints>(row.hints);
+  return {
+    id: row.sample_id,
+    index: row.idx,
+    input: fromJson<Message[]>(row.input),
+    ...(tools !== undefined ? { tools } : {}),
+    target: optionalFromJson<unknown>(row.target),
+    metadata: fromJson<Record<string, unknown>>(row.metadata),
+    ...(hints !== undefined ? { hints } : {}),
+  };
+}
+
+/** Usage from two nullable columns, leaving out the counts that were not reported. */
+function usageFromColumns(inputTokens: number | null, outputTokens: number | null): Usage {
+  return {
+    ...(inputTokens !== null ? { inputTokens } : {}),
+    ...(outputTokens !== null ? { outputTokens } : {}),
+  };
+}
+
+export function callFromRow(row: CallRow): CallRecord {
+  return {
+    runId: row.run_id,
+    sampleId: row.sample_id,
+    modelId: row.model_id,
+    role: row.role as ModelRole,
+    attempt: row.attempt,
+    cacheKey: row.cache_key,
+    request: optionalFromJson<unknown>(row.request),
+    output: nullableFromJson<GenerateResult>(row.output),
+    error: nullableFromJson<CallError>(row.error),
+    usage: usageFromColumns(row.input_tokens, row.output_tokens),
+    costUsd: row.cost_usd,
+    latencyMs: row.latency_ms,
+    startedAt: row.started_at,
+  };
+}
+
+export function resultFromRow(row: ResultRow): ResultRecord {
+  return {
+    runId: row.run_id,
+    sampleId: row.sample_id,
+    modelId: row.model_id,
+    status: row.status as ResultRecord['status'],
+    output: nullableFromJson<GenerateResult>(row.output),
+    score: nullableFromJson<Score>(row.score),
+    error: nullableFromJson<CallError>(row.error),
+    cached: row.cached !== 0,
+    attempts: row.attempts,
+    latencyMs: row.latency_ms,
+    usage: usageFromColumns(row.input_tokens, row.output_tokens),
+    costUsd: row.cost_usd,
+    finishedAt: row.finished_at,
+  };
+}

@@ -1,0 +1,388 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { InputError } from '../../core/errors.js';
+import type { GenerateResult, Sample } from '../../core/index.js';
+import type { CallRecord, ResultRecord, RunRecord } from '../records.js';
+import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'assay-store-test-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+let fileCounter = 0;
+/** A fresh store in its own file, so tests do not see each other's rows. */
+async function freshStore(): Promise<{ store: SqliteStore; file: string }> {
+  const file = join(dir, `store-${++fileCounter}.db`);
+  return { store: await openSqliteStore(file), file };
+}
+
+function makeRun(overrides: Partial<RunRecord> = {}): RunRecord {
+  return {
+    id: '20260301-120000-ab12',
+    task: 'metatool-awareness',
+    taskVersion: '1',
+    status: 'running',
+    createdAt: '2026-03-01T12:00:00.000Z',
+    updatedAt: '2026-03-01T12:00:00.000Z',
+    models: ['openai:gpt-4o-mini', 'baseline:lexical'],
+    settings: { temperature: 0, maxTokens: 256, stop: ['\n\n'] },
+    seed: 42,
+    options: { perTool: 3, shots: 5, prompts: 'assay', parser: 'strict' },
+    datasetChecksums: { 'metatool/tool_embedding.json': 'a'.repeat(64) },
+    promptVersion: 'awareness-v1',
+    toolkitVersion: '0.1.0',
+    engine: { concurrency: 8, retries: { max: 3 }, cache: true },
+    ...overrides,
+  };
+}
+
+// Sample ids deliberately not in alphabetical order, so "sorted by idx" and "sorted by id" differ.
+const samples: Sample[] = [
+  {
+    id: 'q-beta',
+    input: [
+      { role: 'system', content: 'You are a tool selector.' },
+      { role: 'user', content: 'Which tool plays music?' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'spotify', arguments: { q: 'x' }, rawArguments: '{"q":"x"}' }] },
+      { role: 'tool', toolCallId: 'c1', name: 'spotify', content: 'ok' },
+    ],
+    tools: [{ name: 'spotify', description: 'Plays music', parameters: { type: 'object', properties: {} } }],
+    target: { tools: ['spotify'] },
+    metadata: { split: 'similar', source: 'row 7', nested: { a: [1, 2, null] } },
+    hints: {
+      kind: 'select',
+      query: 'Which tool plays music?',
+      candidates: [{ name: 'spotify', description: 'Plays music' }, { name: 'weather', description: 'Forecasts' }],
+      maxSelections: 1,
+      allowNone: true,
+    },
+  },
+  { id: 'q-alpha', input: [{ role: 'user', content: 'Do you need a tool? ünïcødé ✓' }], target: true, metadata: {}, hints: { kind: 'yes-no', query: 'q' } },
+  { id: 'q-gamma', input: [{ role: 'user', content: 'third' }], target: null, metadata: { n: 3 } },
+];
+
+const okOutput: GenerateResult = {
+  text: 'spotify',
+  toolCalls: [{ id: 'call_1', name: 'spotify', arguments: { query: 'jazz' }, rawArguments: '{"query":"jazz"}' }],
+  finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+  usage: { inputTokens: 120, outputTokens: 7 },
+  warnings: [{ type: 'unsupported', feature: 'seed', details: 'ignored' }],
+  rawResponse: { id: 'chatcmpl-9', choices: [{ index: 0 }] },
+  responseModel: 'gpt-4o-mini-2024-07-18',
+};
+
+function makeCall(overrides: Partial<CallRecord> = {}): CallRecord {
+  return {
+    runId: '20260301-120000-ab12',
+    sampleId: 'q-beta',
+    modelId: 'openai:gpt-4o-mini',
+    role: 'test',
+    attempt: 1,
+    cacheKey: 'k'.repeat(64),
+    request: { messages: [{ role: 'user', content: 'Which tool plays music?' }], settings: { temperature: 0 } },
+    output: okOutput,
+    error: null,
+    usage: { inputTokens: 120, outputTokens: 7 },
+    costUsd: 0.000123,
+    latencyMs: 812.25,
+    startedAt: '2026-03-01T12:00:01.000Z',
+    ...overrides,
+  };
+}
+
+function makeResult(overrides: Partial<ResultRecord> = {}): ResultRecord {
+  return {
+    runId: '20260301-120000-ab12',
+    sampleId: 'q-beta',
+    modelId: 'openai:gpt-4o-mini',
+    status: 'done',
+    output: okOutput,
+    score: { value: true, answer: ['spotify'], explanation: 'exact match', metadata: { parser: 'strict' } },
+    error: null,
+    cached: false,
+    attempts: 1,
+    latencyMs: 812.25,
+    usage: { inputTokens: 120, outputTokens: 7 },
+    costUsd: 0.000123,
+    finishedAt: '2026-03-01T12:00:02.000Z',
+    ...overrides,
+  };
+}
+
+const errorResult = (sampleId: string, overrides: Partial<ResultRecord> = {}): ResultRecord =>
+  makeResult({
+    sampleId,
+    status: 'error',
+    output: null,
+    score: null,
+    error: { kind: 'server', message: 'HTTP 503: overloaded', status: 503 },
+    attempts: 3,
+    usage: {},
+    costUsd: null,
+    ...overrides,
+  });
+
+describe('round trips', () => {
+  test('a run, its samples, calls and results come back exactly as written, also after reopening', async () => {
+    const { store, file } = await freshStore();
+    const run = makeRun();
+    await store.createRun(run, samples);
+    const failedCall = makeCall({ output: null, error: { kind: 'rate-limit', message: 'HTTP 429', status: 429 }, usage: {}, costUsd: null, latencyMs: 3 });
+    const okCall = makeCall({ attempt: 2, usage: { inputTokens: 120 } }); // a provider that reports only input tokens
+    const uncacheable = makeCall({ sampleId: 'q-gamma', modelId: 'baseline:lexical', cacheKey: null, request: undefined, costUsd: null });
+    const result = makeResult({ attempts: 2 });
+    const baselineResult = makeResult({ sampleId: 'q-gamma', modelId: 'baseline:lexical', cached: true, score: { value: null, explanation: 'no verdict' }, costUsd: null });
+    await store.saveOutcome([failedCall, okCall], result);
+    await store.saveOutcome([uncacheable], baselineResult);
+    await store.close();
+
+    const reopened = await openSqliteStore(file);
+    assert.deepEqual(await reopened.getRun(run.id), run);
+    assert.deepEqual(await reopened.listRuns(), [run]);
+    assert.deepEqual(
+      await reopened.loadSamples(run.id),
+      samples.map((sample, index) => ({ ...sample, index })),
+    );
+    assert.deepEqual(await reopened.calls(run.id), [failedCall, okCall, uncacheable]);
+    assert.deepEqual(await reopened.results(run.id), [result, baselineResult]);
+    await reopened.close();
+  });
+
+  test('undefined JSON fields stay absent and a null target stays null', async () => {
+    const { store } = await freshStore();
+    const run = makeRun();
+    await store.createRun(run, [{ id: 'only', input: [], target: undefined, metadata: {} }, { id: 'nul', input: [], target: null, metadata: {} }]);
+    const [first, second] = await store.loadSamples(run.id);
+    assert.equal(first?.target, undefined);
+    assert.equal(second?.target, null);
+    assert.ok(first && !('tools' in first) && !('hints' in first));
+    await store.close();
+  });
+
+  test('setRunStatus changes the status and the update time only', async () => {
+    const { store } = await freshStore();
+    const run = makeRun();
+    await store.createRun(run, samples);
+    const before = Date.now();
+    await store.setRunStatus(run.id, 'finished');
+    const stored = await store.getRun(run.id);
+    assert.ok(stored);
+    assert.equal(stored.status, 'finished');
+    assert.ok(Date.parse(stored.updatedAt) >= before - 1000, stored.updatedAt);
+    assert.deepEqual({ ...stored, status: run.status, updatedAt: run.updatedAt }, run);
+    await assert.rejects(store.setRunStatus('nope', 'failed'), InputError);
+    await store.close();
+  });
+
+  test('creating the same run twice is an InputError; duplicate sample ids are refused', async () => {
+    const { store } = await freshStore();
+    await store.createRun(makeRun(), samples);
+    await assert.rejects(store.createRun(makeRun(), samples), (e: unknown) => e instanceof InputError && /already exists/.test(e.message));
+    await assert.rejects(store.createRun(makeRun({ id: 'dup' }), [samples[0] as Sample, samples[0] as Sample]), /sample id "q-beta" occurs twice/);
+    assert.equal(await store.getRun('dup'), undefined); // nothing half-written
+    await store.close();
+  });
+
+  test('20,000 samples are stored in one go and read back in order', async () => {
+    const { store } = await freshStore();
+    const many: Sample[] = Array.from({ length: 20_000 }, (_, i) => ({ id: `s${(i * 7919) % 20_000}`, input: [{ role: 'user', content: `query ${i}` }], target: i % 2 === 0, metadata: { i } }));
+    const run = makeRun({ id: 'big' });
+    await store.createRun(run, many);
+    const loaded = await store.loadSamples('big');
+    assert.equal(loaded.length, 20_000);
+    // Position 12,345 holds id s(12345·7919 mod 20000): 12345·7919 = 97,760,055, so s55.
+    assert.deepEqual(loaded[12_345], { id: 's55', index: 12_345, input: [{ role: 'user', content: 'query 12345' }], target: false, metadata: { i: 12_345 } });
+    await store.close();
+  });
+});
+
+describe('ordering', () => {
+  test('results follow sample order, then the run’s model order; calls follow sample order, then save order', async () => {
+    const { store } = await freshStore();
+    // Model order deliberately not alphabetical: 'openai:…' sorts after 'baseline:…'.
+    const run = makeRun({ models: ['openai:gpt-4o-mini', 'baseline:lexical'] });
+    await store.createRun(run, samples); // order: q-beta, q-alpha, q-gamma
+    const save = (sampleId: string, modelId: string) =>
+      store.saveOutcome([makeCall({ sampleId, modelId })], makeResult({ sampleId, modelId }));
+    await save('q-gamma', 'baseline:lexical');
+    await save('q-alpha', 'baseline:lexical');
+    await save('q-alpha', 'openai:gpt-4o-mini');
+    await save('q-beta', 'baseline:lexical');
+    await save('q-gamma', 'openai:gpt-4o-mini');
+
+    const order = (await store.results(run.id)).map((r) => `${r.sampleId}/${r.modelId}`);
+    assert.deepEqual(order, [
+      'q-beta/baseline:lexical',
+      'q-alpha/openai:gpt-4o-mini',
+      'q-alpha/baseline:lexical',
+      'q-gamma/openai:gpt-4o-mini',
+      'q-gamma/baseline:lexical',
+    ]);
+    const baselineOnly = (await store.results(run.id, 'baseline:lexical')).map((r) => r.sampleId);
+    assert.deepEqual(baselineOnly, ['q-beta', 'q-alpha', 'q-gamma']);
+
+    const callOrder = (await store.calls(run.id)).map((c) => `${c.sampleId}/${c.modelId}`);
+    assert.deepEqual(callOrder, [
+      'q-beta/baseline:lexical',
+      'q-alpha/baseline:lexical', // saved before the openai call of the same sample
+      'q-alpha/openai:gpt-4o-mini',
+      'q-gamma/baseline:lexical',
+      'q-gamma/openai:gpt-4o-mini',
+    ]);
+    assert.deepEqual((await store.calls(run.id, 'q-alpha')).map((c) => c.modelId), ['baseline:lexical', 'openai:gpt-4o-mini']);
+    await store.close();
+  });
+
+  test('listRuns is newest first, whatever the insertion order', async () => {
+    const { store } = await freshStore();
+    await store.createRun(makeRun({ id: 'middle', createdAt: '2026-02-01T00:00:00.000Z' }), []);
+    await store.createRun(makeRun({ id: 'newest', createdAt: '2026-03-01T00:00:00.000Z' }), []);
+    await store.createRun(makeRun({ id: 'oldest', createdAt: '2026-01-01T00:00:00.000Z' }), []);
+    assert.deepEqual((await store.listRuns()).map((r) => r.id), ['newest', 'middle', 'oldest']);
+    await store.close();
+  });
+});
+
+describe('resume', () => {
+  test('finishedSampleIds counts done rows, and error rows unless excluded, per model', async () => {
+    const { store } = await freshStore();
+    const run = makeRun();
+    await store.createRun(run, samples);
+    await store.saveOutcome([makeCall()], makeResult({ sampleId: 'q-beta' }));
+    await store.saveOutcome([makeCall({ sampleId: 'q-alpha', output: null, error: { kind: 'server', message: '503' } })], errorResult('q-alpha'));
+    await store.saveOutcome([], makeResult({ sampleId: 'q-gamma', modelId: 'baseline:lexical' }));
+
+    assert.deepEqual(await store.finishedSampleIds(run.id, 'openai:gpt-4o-mini'), new Set(['q-beta', 'q-alpha']));
+    assert.deepEqual(await store.finishedSampleIds(run.id, 'openai:gpt-4o-mini', { includeErrors: true }), new Set(['q-beta', 'q-alpha']));
+    assert.deepEqual(await store.finishedSampleIds(run.id, 'openai:gpt-4o-mini', { includeErrors: false }), new Set(['q-beta']));
+    assert.deepEqual(await store.finishedSampleIds(run.id, 'baseline:lexical'), new Set(['q-gamma']));
+    assert.deepEqual(await store.finishedSampleIds('other-run', 'openai:gpt-4o-mini'), new Set());
+    await store.close();
+  });
+
+  test('a retried sample replaces its error row in place and keeps every attempt in calls', async () => {
+    const { store } = await freshStore();
+    const run = makeRun();
+    await store.createRun(run, samples);
+    const failed = makeCall({ sampleId: 'q-alpha', output: null, error: { kind: 'timeout', message: 'no answer in 60 s' }, usage: {}, costUsd: null });
+    await store.saveOutcome([failed], errorResult('q-alpha'));
+    const retry = makeCall({ sampleId: 'q-alpha', startedAt: '2026-03-02T00:00:00.000Z' });
+    const done = makeResult({ sampleId: 'q-alpha', finishedAt: '2026-03-02T00:00:01.000Z' });
+    await store.saveOutcome([retry], done);
+
+    assert.deepEqual(await store.results(run.id), [done]);
+    assert.deepEqual(await store.finishedSampleIds(run.id, 'openai:gpt-4o-mini', { includeErrors: false }), new Set(['q-alpha']));
+    assert.deepEqual(await store.calls(run.id, 'q-alpha'), [failed, retry]);
+    await store.close();
+  });
+});
+
+describe('integrity', () => {
+  test('saveOutcome is all or nothing: an invalid result rolls back its calls', async () => {
+    const { store } = await freshStore();
+    const run = makeRun();
+    await store.createRun(run, samples);
+    // A "done" result without output breaks the records contract (and the table's CHECK).
+    await assert.rejects(store.saveOutcome([makeCall()], makeResult({ output: null })), /CHECK constraint failed/);
+    assert.deepEqual(await store.calls(run.id), []);
+    assert.deepEqual(await store.results(run.id), []);
+    await store.close();
+  });
+
+  test('a result for a sample the run does not have is refused', async () => {
+    const { store } = await freshStore();
+    await store.createRun(makeRun(), samples);
+    await assert.rejects(store.saveOutcome([], makeResult({ sampleId: 'not-a-sample' })), /FOREIGN KEY constraint failed/);
+    await assert.rejects(store.saveOutcome([makeCall({ sampleId: 'q-alpha' })], makeResult({ sampleId: 'q-beta' })), /does not belong/);
+    await store.close();
+  });
+});
+
+describe('call cache', () => {
+  test('lookupCache returns the most recent successful output for the key, from any run, never an error', async () => {
+    const { store } = await freshStore();
+    await store.createRun(makeRun({ id: 'run-a' }), samples);
+    await store.createRun(makeRun({ id: 'run-b' }), samples);
+    const key = 'c'.repeat(64);
+    const inRun = (runId: string, overrides: Partial<CallRecord>) => makeCall({ runId, cacheKey: key, ...overrides });
+    const failure = { output: null, error: { kind: 'server', message: '500' } };
+
+    assert.equal(await store.lookupCache(key), undefined);
+    await store.saveOutcome([inRun('run-a', failure)], errorResult('q-beta', { runId: 'run-a' }));
+    assert.equal(await store.lookupCache(key), undefined); // an error call is not a cached answer
+
+    const first: GenerateResult = { ...okOutput, text: 'first' };
+    const second: GenerateResult = { ...okOutput, text: 'second', rawResponse: undefined };
+    await store.saveOutcome([inRun('run-a', { output: first })], makeResult({ runId: 'run-a', output: first }));
+    assert.deepEqual(await store.lookupCache(key), first);
+    await store.saveOutcome([inRun('run-b', { output: second })], makeResult({ runId: 'run-b', output: second }));
+    await store.saveOutcome([inRun('run-b', { sampleId: 'q-alpha', ...failure })], errorResult('q-alpha', { runId: 'run-b' }));
+    // The later error does not hide the latest success; `rawResponse: undefined` reads back as absent.
+    const { rawResponse: _dropped, ...secondAsStored } = second;
+    assert.deepEqual(await store.lookupCache(key), secondAsStored);
+    assert.equal(await store.lookupCache('d'.repeat(64)), undefined);
+    await store.close();
+  });
+});
+
+describe('getRun by prefix', () => {
+  test('exact id, unique prefix, ambiguous prefix and no match', async () => {
+    const { store } = await freshStore();
+    for (const id of ['20260101-000000-aaaa', '20260101-000000-aabb', '20260102-000000-cccc', '2026']) {
+      await store.createRun(makeRun({ id }), []);
+    }
+    assert.equal((await store.getRun('20260102-000000-cccc'))?.id, '20260102-000000-cccc');
+    assert.equal((await store.getRun('20260102'))?.id, '20260102-000000-cccc');
+    assert.equal((await store.getRun('20260101-000000-aab'))?.id, '20260101-000000-aabb');
+    // '2026' is a full id and also a prefix of every other id: the exact match wins.
+    assert.equal((await store.getRun('2026'))?.id, '2026');
+    await assert.rejects(store.getRun('20260101-000000-aa'), (error: unknown) => {
+      assert.ok(error instanceof InputError);
+      assert.match(error.message, /^run id prefix "20260101-000000-aa" is ambiguous: it matches /);
+      assert.match(error.message, /20260101-000000-aaaa/);
+      assert.match(error.message, /20260101-000000-aabb/);
+      return true;
+    });
+    assert.equal(await store.getRun('20270101'), undefined);
+    assert.equal(await store.getRun('%'), undefined); // no LIKE wildcards
+    await assert.rejects(store.getRun(''), InputError);
+    await store.close();
+  });
+});
+
+describe('updateScores', () => {
+  test('replaces the scores of done results; a sample without a done result rolls the batch back', async () => {
+    const { store } = await freshStore();
+    const run = makeRun();
+    await store.createRun(run, samples);
+    await store.saveOutcome([], makeResult({ sampleId: 'q-beta' }));
+    await store.saveOutcome([], makeResult({ sampleId: 'q-gamma' }));
+    await store.saveOutcome([], errorResult('q-alpha'));
+    const model = 'openai:gpt-4o-mini';
+
+    await store.updateScores(run.id, model, new Map([['q-beta', { value: false, answer: ['weather'] }]]));
+    const scores = () => store.results(run.id).then((rows) => rows.map((r) => [r.sampleId, r.score]));
+    assert.deepEqual(await scores(), [
+      ['q-beta', { value: false, answer: ['weather'] }],
+      ['q-alpha', null],
+      ['q-gamma', makeResult().score],
+    ]);
+
+    await assert.rejects(
+      store.updateScores(run.id, model, new Map([['q-gamma', { value: 0.5 }], ['q-alpha', { value: true }]])),
+      /no done result for sample "q-alpha"/,
+    );
+    assert.deepEqual((await scores())[2], ['q-gamma', makeResult().score]); // the q-gamma update was rolled back
+    await store.close();
+  });
+});
+
+test('an in-memory store works for quick tests', async () => {
+  const store = await openSqliteStore(':memory:');
+  await store.createRun(makeRun(), samples);
+  assert.equal((await store.listRuns()).length, 1);
+  await store.close();
+  await store.close(); // closing twice is harmless
+});

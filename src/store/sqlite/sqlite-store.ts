@@ -1,0 +1,263 @@
+import type Database from 'better-sqlite3';
+import { InputError } from '../../core/errors.js';
+import type { GenerateResult, Sample, Score } from '../../core/index.js';
+import type { CallRecord, ResultRecord, RunRecord, RunStatus, StoredSample } from '../records.js';
+import type { Store } from '../store.js';
+import { nullableToJson, optionalToJson } from './json.js';
+import { openDatabase } from './open-database.js';
+import { callFromRow, resultFromRow, runFromRow, runToParams, sampleFromRow, type CallRow, type ResultRow, type RunRow, type SampleRow } from './rows.js';
+
+/** How many matching ids an "ambiguous prefix" error lists before summarizing the rest. */
+const MAX_LISTED_MATCHES = 10;
+
+/** Opens (creating folders and file if needed) the SQLite store at `path`, or a private one for `:memory:`. */
+export async function openSqliteStore(path: string): Promise<SqliteStore> {
+  return new SqliteStore(openDatabase(path), path);
+}
+
+/**
+ * The `Store` on better-sqlite3. Every method does its work synchronously before its promise
+ * settles, so a resolved `saveOutcome` is committed to the WAL. All statements are prepared once
+ * here; the hot path (`saveOutcome`) only binds and steps them.
+ */
+export class SqliteStore implements Store {
+  private readonly insertRun: Database.Statement<unknown[]>;
+  private readonly insertSample: Database.Statement<unknown[]>;
+  private readonly insertCall: Database.Statement<unknown[]>;
+  private readonly upsertResult: Database.Statement<unknown[]>;
+  private readonly updateScore: Database.Statement<[string | null, string, string, string]>;
+  private readonly selectRun: Database.Statement<[string], RunRow>;
+  private readonly selectRunIdsByPrefix: Database.Statement<[{ prefix: string }], string>;
+  private readonly selectRuns: Database.Statement<[], RunRow>;
+  private readonly updateStatus: Database.Statement<[string, string, string]>;
+  private readonly selectSamples: Database.Statement<[string], SampleRow>;
+  private readonly selectFinished: Database.Statement<[{ runId: string; modelId: string; includeErrors: number }], string>;
+  private readonly selectCached: Database.Statement<[string], string>;
+  private readonly selectResults: Database.Statement<[{ runId: string; modelId: string | null }], ResultRow>;
+  private readonly selectCalls: Database.Statement<[{ runId: string; sampleId: string | null }], CallRow>;
+  private readonly createRunTx: (run: RunRecord, samples: readonly Sample[]) => void;
+  private readonly saveOutcomeTx: (calls: readonly CallRecord[], result: ResultRecord) => void;
+  private readonly updateScoresTx: (runId: string, modelId: string, scores: ReadonlyMap<string, Score>) => void;
+
+  /** Takes ownership of an open, migrated database (see `openSqliteStore`). */
+  constructor(
+    private readonly db: Database.Database,
+    /** The path the store was opened with, for messages. */
+    readonly file: string,
+  ) {
+    this.insertRun = db.prepare(
+      `INSERT INTO runs (id, task, task_version, status, created_at, updated_at, models, settings, seed, options,
+                         dataset_checksums, prompt_version, toolkit_version, engine)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertSample = db.prepare(
+      'INSERT INTO samples (run_id, sample_id, idx, input, tools, target, metadata, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.insertCall = db.prepare(
+      `INSERT INTO calls (run_id, sample_id, model_id, role, attempt, cache_key, request, output, error,
+                          input_tokens, output_tokens, cost_usd, latency_ms, started_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    // Last write wins: `--retry-errors` re-runs error rows and this replaces them in place.
+    this.upsertResult = db.prepare(
+      `INSERT INTO results (run_id, sample_id, model_id, status, output, score, error, cached, attempts, latency_ms,
+                            input_tokens, output_tokens, cost_usd, finished_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (run_id, sample_id, model_id) DO UPDATE SET
+         status = excluded.status, output = excluded.output, score = excluded.score, error = excluded.error,
+         cached = excluded.cached, attempts = excluded.attempts, latency_ms = excluded.latency_ms,
+         input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
+         cost_usd = excluded.cost_usd, finished_at = excluded.finished_at`,
+    );
+    // Only `done` rows have an output to score; an error row keeps its null score.
+    this.updateScore = db.prepare(
+      "UPDATE results SET score = ? WHERE run_id = ? AND model_id = ? AND sample_id = ? AND status = 'done'",
+    );
+    this.selectRun = db.prepare('SELECT * FROM runs WHERE id = ?');
+    this.selectRunIdsByPrefix = db
+      .prepare<[{ prefix: string }], string>(
+        'SELECT id FROM runs WHERE substr(id, 1, length(@prefix)) = @prefix ORDER BY created_at DESC, id DESC',
+      )
+      .pluck();
+    this.selectRuns = db.prepare('SELECT * FROM runs ORDER BY created_at DESC, id DESC');
+    this.updateStatus = db.prepare('UPDATE runs SET status = ?, updated_at = ? WHERE id = ?');
+    this.selectSamples = db.prepare(
+      'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = ? ORDER BY idx',
+    );
+    this.selectFinished = db
+      .prepare<[{ runId: string; modelId: string; includeErrors: number }], string>(
+        "SELECT sample_id FROM results WHERE run_id = @runId AND model_id = @modelId AND (status = 'done' OR @includeErrors)",
+      )
+      .pluck();
+    // Served by the partial index `calls_cache`; rowid order = insertion order, so DESC is "most recent".
+    this.selectCached = db
+      .prepare<[string], string>(
+        'SELECT output FROM calls WHERE cache_key = ? AND output IS NOT NULL AND error IS NULL ORDER BY id DESC LIMIT 1',
+      )
+      .pluck();
+    // Sample order, then the run's model order (position in runs.models), then id as a tiebreak
+    // for a model the run does not list.
+    this.selectResults = db.prepare(
+      `SELECT r.* FROM results r
+         JOIN samples s ON s.run_id = r.run_id AND s.sample_id = r.sample_id
+         JOIN runs ON runs.id = r.run_id
+       WHERE r.run_id = @runId AND (@modelId IS NULL OR r.model_id = @modelId)
+       ORDER BY s.idx, (SELECT min(m.key) FROM json_each(runs.models) m WHERE m.value = r.model_id), r.model_id`,
+    );
+    this.selectCalls = db.prepare(
+      `SELECT c.* FROM calls c
+         JOIN samples s ON s.run_id = c.run_id AND s.sample_id = c.sample_id
+       WHERE c.run_id = @runId AND (@sampleId IS NULL OR c.sample_id = @sampleId)
+       ORDER BY s.idx, c.id`,
+    );
+
+    this.createRunTx = db.transaction((run: RunRecord, samples: readonly Sample[]) => {
+      this.insertRun.run(...runToParams(run));
+      samples.forEach((sample, index) => {
+        this.insertSample.run(
+          run.id,
+          sample.id,
+          index,
+          JSON.stringify(sample.input),
+          optionalToJson(sample.tools),
+          optionalToJson(sample.target),
+          JSON.stringify(sample.metadata),
+          optionalToJson(sample.hints),
+        );
+      });
+    });
+
+    this.saveOutcomeTx = db.transaction((calls: readonly CallRecord[], result: ResultRecord) => {
+      for (const call of calls) {
+        this.insertCall.run(
+          call.runId,
+          call.sampleId,
+          call.modelId,
+          call.role,
+          call.attempt,
+          call.cacheKey,
+          optionalToJson(call.request),
+          nullableToJson(call.output),
+          nullableToJson(call.error),
+          call.usage.inputTokens ?? null,
+          call.usage.outputTokens ?? null,
+          call.costUsd,
+          call.latencyMs,
+          call.startedAt,
+        );
+      }
+      this.upsertResult.run(
+        result.runId,
+        result.sampleId,
+        result.modelId,
+        result.status,
+        nullableToJson(result.output),
+        nullableToJson(result.score),
+        nullableToJson(result.error),
+        result.cached ? 1 : 0,
+        result.attempts,
+        result.latencyMs,
+        result.usage.inputTokens ?? null,
+        result.usage.outputTokens ?? null,
+        result.costUsd,
+        result.finishedAt,
+      );
+    });
+
+    this.updateScoresTx = db.transaction((runId: string, modelId: string, scores: ReadonlyMap<string, Score>) => {
+      for (const [sampleId, score] of scores) {
+        const { changes } = this.updateScore.run(nullableToJson(score), runId, modelId, sampleId);
+        // Throwing rolls the whole batch back: a re-score is applied completely or not at all.
+        if (changes === 0) {
+          throw new Error(`cannot update score: run ${runId} has no done result for sample "${sampleId}" and model ${modelId}`);
+        }
+      }
+    });
+  }
+
+  /** Stores the run and its samples (in order) in one transaction. */
+  async createRun(run: RunRecord, samples: readonly Sample[]): Promise<void> {
+    if (this.selectRun.get(run.id) !== undefined) {
+      throw new InputError(`run ${run.id} already exists in ${this.file}`, { file: this.file });
+    }
+    const seen = new Set<string>();
+    for (const sample of samples) {
+      if (seen.has(sample.id)) throw new Error(`run ${run.id}: sample id "${sample.id}" occurs twice; sample ids must be unique`);
+      seen.add(sample.id);
+    }
+    this.createRunTx(run, samples);
+  }
+
+  /** Exact id first, else a unique prefix; an ambiguous prefix is an `InputError` listing the matches. */
+  async getRun(idOrPrefix: string): Promise<RunRecord | undefined> {
+    const exact = this.selectRun.get(idOrPrefix);
+    if (exact) return runFromRow(exact);
+    if (idOrPrefix === '') throw new InputError('run id is empty; give a run id or a prefix of one (see `assay runs`)');
+    const ids = this.selectRunIdsByPrefix.all({ prefix: idOrPrefix });
+    if (ids.length === 0) return undefined;
+    if (ids.length > 1) {
+      const listed = ids.slice(0, MAX_LISTED_MATCHES).join(', ');
+      const more = ids.length > MAX_LISTED_MATCHES ? ` and ${ids.length - MAX_LISTED_MATCHES} more` : '';
+      throw new InputError(`run id prefix "${idOrPrefix}" is ambiguous: it matches ${listed}${more}`);
+    }
+    const row = this.selectRun.get(ids[0] as string);
+    return row ? runFromRow(row) : undefined;
+  }
+
+  /** Newest first. */
+  async listRuns(): Promise<RunRecord[]> {
+    return this.selectRuns.all().map(runFromRow);
+  }
+
+  async setRunStatus(id: string, status: RunStatus): Promise<void> {
+    const { changes } = this.updateStatus.run(status, new Date().toISOString(), id);
+    if (changes === 0) throw new InputError(`no run ${id} in ${this.file}`, { file: this.file });
+  }
+
+  /** The run's samples in their original order, each with its `index`. */
+  async loadSamples(runId: string): Promise<StoredSample[]> {
+    return this.selectSamples.all(runId).map(sampleFromRow);
+  }
+
+  async finishedSampleIds(runId: string, modelId: string, opts: { includeErrors?: boolean } = {}): Promise<Set<string>> {
+    const includeErrors = opts.includeErrors === false ? 0 : 1;
+    return new Set(this.selectFinished.all({ runId, modelId, includeErrors }));
+  }
+
+  /** One transaction: every attempt of the sample, then its result (replacing an earlier one). */
+  async saveOutcome(calls: readonly CallRecord[], result: ResultRecord): Promise<void> {
+    for (const call of calls) {
+      if (call.runId !== result.runId || call.sampleId !== result.sampleId) {
+        throw new Error(
+          `saveOutcome: call for ${call.runId}/${call.sampleId} does not belong to result ${result.runId}/${result.sampleId}`,
+        );
+      }
+    }
+    this.saveOutcomeTx(calls, result);
+  }
+
+  /** Replaces the scores of `done` results, all or nothing; a sample without a done result is an error. */
+  async updateScores(runId: string, modelId: string, scores: ReadonlyMap<string, Score>): Promise<void> {
+    this.updateScoresTx(runId, modelId, scores);
+  }
+
+  async lookupCache(cacheKey: string): Promise<GenerateResult | undefined> {
+    const text = this.selectCached.get(cacheKey);
+    return text === undefined ? undefined : (JSON.parse(text) as GenerateResult);
+  }
+
+  /** Ordered by sample index, then by the run's model order. */
+  async results(runId: string, modelId?: string): Promise<ResultRecord[]> {
+    return this.selectResults.all({ runId, modelId: modelId ?? null }).map(resultFromRow);
+  }
+
+  /** Ordered by sample index, then in the order the calls were saved. */
+  async calls(runId: string, sampleId?: string): Promise<CallRecord[]> {
+    return this.selectCalls.all({ runId, sampleId: sampleId ?? null }).map(callFromRow);
+  }
+
+  /** Closes the connection (checkpointing the WAL into the main file); safe to call twice. */
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}

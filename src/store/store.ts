@@ -1,0 +1,27 @@
+import type { GenerateResult, Sample, Score } from '../core/index.js';
+import type { CallRecord, ResultRecord, RunRecord, RunStatus, StoredSample } from './records.js';
+
+/**
+ * Persistence for runs. Every method is async so that a networked store (PostgreSQL) fits the
+ * same contract; the SQLite store does its work synchronously inside the call, so a resolved
+ * `saveOutcome` is on disk (WAL) and survives kill -9.
+ */
+export interface Store {
+  createRun(run: RunRecord, samples: readonly Sample[]): Promise<void>;
+  /** Finds a run by its full id or by a unique prefix of it. */
+  getRun(idOrPrefix: string): Promise<RunRecord | undefined>;
+  listRuns(): Promise<RunRecord[]>;
+  setRunStatus(id: string, status: RunStatus): Promise<void>;
+  loadSamples(runId: string): Promise<StoredSample[]>;
+  /** Sample ids that already have a result for this model (`done`, and `error` too unless excluded). */
+  finishedSampleIds(runId: string, modelId: string, opts?: { includeErrors?: boolean }): Promise<Set<string>>;
+  /** Writes the attempts of one sample and its final result in one transaction. */
+  saveOutcome(calls: readonly CallRecord[], result: ResultRecord): Promise<void>;
+  /** Replaces the scores of stored results (re-scoring without calling a model). */
+  updateScores(runId: string, modelId: string, scores: ReadonlyMap<string, Score>): Promise<void>;
+  /** A successful output stored under this cache key by any run, if there is one. */
+  lookupCache(cacheKey: string): Promise<GenerateResult | undefined>;
+  results(runId: string, modelId?: string): Promise<ResultRecord[]>;
+  calls(runId: string, sampleId?: string): Promise<CallRecord[]>;
+  close(): Promise<void>;
+}
