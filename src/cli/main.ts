@@ -2,28 +2,46 @@
 import { Command, CommanderError } from 'commander';
 import { InputError, describeError } from '../core/index.js';
 import { toolkitVersion } from '../version.js';
+import { useOneLineErrors } from './commander-errors.js';
 import { registerCommands } from './commands.js';
+import { EXIT } from './shared.js';
+
+/** A message as one line: the CLI promises exactly one line on stderr for a user error. */
+const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
 
 /** Entry point of the `assay` command: parse, dispatch, turn failures into one line and an exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
   const program = new Command('assay')
     .description('Measure LLMs and LLM applications: tool use, judged quality, harm.')
     .version(toolkitVersion)
-    .showHelpAfterError('(run with --help for usage)')
-    .exitOverride();
-  let exitCode = 0;
+    .exitOverride()
+    .addHelpText(
+      'after',
+      `
+Quick start:
+  assay list
+  assay run metatool/similar --model baseline:lexical --per-tool 1
+  assay show <run>      assay export <run> --format csv      assay rescore <run>
+
+Runs are stored in --db (default .assay/assay.db, or $ASSAY_DB); data is read from
+--data-dir, $ASSAY_DATA_DIR or the user cache ("assay data path" says which).
+Each command has its own --help.`,
+    );
+  let exitCode: number = EXIT.ok;
   registerCommands(program, (code) => (exitCode = code));
+  useOneLineErrors(program);
   try {
     await program.parseAsync(argv as string[], { from: 'node' });
     return exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    // Commander has already printed its message (one line, see commander-errors.ts) or the help.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.badInput;
     if (error instanceof InputError) {
-      process.stderr.write(`assay: ${error.message}\n`);
-      return 2;
+      process.stderr.write(`assay: ${oneLine(error.message)}\n`);
+      return EXIT.badInput;
     }
-    process.stderr.write(`assay: unexpected error: ${describeError(error)}\n`);
+    process.stderr.write(`assay: unexpected error: ${oneLine(describeError(error))} (set ASSAY_DEBUG=1 for the stack)\n`);
     if (process.env['ASSAY_DEBUG']) process.stderr.write(`${(error as Error).stack ?? ''}\n`);
-    return 1;
+    return EXIT.unexpected;
   }
 }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { describeError, type GenerateRequest, type GenerateSettings, type Sample, type Score } from '../core/index.js';
 import type { PreparedTask } from '../benchmarks/task.js';
 import type { CallOutcome, Model } from '../models/middleware/model.js';
@@ -35,6 +36,8 @@ export interface ExecuteOptions {
  */
 export async function executeSamples(options: ExecuteOptions): Promise<{ finished: number; errors: number; interrupted: boolean }> {
   const { store, samples, models, signal } = options;
+  // Every in-flight call listens to the run's signal (to stop when the run stops): many listeners is normal here.
+  if (signal) setMaxListeners(0, signal);
   const queues: { model: Model; todo: Sample[] }[] = [];
   let skipped = 0;
   for (const model of models) {
@@ -115,7 +118,8 @@ function toCallRecords(runId: string, modelId: string, sampleId: string, outcome
     role: 'test' as const,
     attempt: a.attempt,
     cacheKey: outcome.cacheKey,
-    request,
+    request: { messages: request.messages, tools: request.tools, settings: request.settings },
+    requestJson: outcome.requestJson,
     output: a.output,
     error: a.error,
     usage: a.output?.usage ?? {},

@@ -51,7 +51,7 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   const models = await buildModels(run, spec.engine, deps);
   await deps.store.createRun(run, prepared.samples);
   deps.onRunCreated?.(run);
-  return execute(run, task, prepared, prepared.samples, models, deps, false);
+  return execute(run, prepared, prepared.samples, models, deps, false);
 }
 
 export interface ResumeOptions {
@@ -66,12 +66,12 @@ export interface ResumeOptions {
 /** Continues a run: finished samples are neither called again nor lost. */
 export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, deps: RunDependencies): Promise<RunSummary> {
   const run = await requireRun(deps.store, runIdOrPrefix);
-  const { task, prepared, samples } = await reopen(deps.store, run, options.dataDir);
+  const { prepared, samples } = await reopen(deps.store, run, options.dataDir);
   const engine = { ...(run.engine as unknown as EngineSettings), ...options.engine };
   const models = await buildModels(run, engine, deps);
   await deps.store.setRunStatus(run.id, 'running');
   deps.onRunCreated?.(run);
-  return execute({ ...run, status: 'running' }, task, prepared, samples, models, deps, options.retryErrors ?? false);
+  return execute({ ...run, status: 'running' }, prepared, samples, models, deps, options.retryErrors ?? false);
 }
 
 /** Recomputes the summary of a stored run without calling any model. */
@@ -136,7 +136,7 @@ async function buildModels(run: RunRecord, engine: EngineSettings, deps: RunDepe
   return models;
 }
 
-async function execute(run: RunRecord, task: Task, prepared: PreparedTask, samples: readonly Sample[], models: Model[], deps: RunDependencies, retryErrors: boolean): Promise<RunSummary> {
+async function execute(run: RunRecord, prepared: PreparedTask, samples: readonly Sample[], models: Model[], deps: RunDependencies, retryErrors: boolean): Promise<RunSummary> {
   const settings: GenerateSettings = run.settings;
   let status: RunRecord['status'] = 'failed';
   try {
@@ -156,6 +156,5 @@ async function execute(run: RunRecord, task: Task, prepared: PreparedTask, sampl
     await deps.store.setRunStatus(run.id, status);
     await Promise.all(models.map((m) => m.close()));
   }
-  void task;
   return summarizeRun(deps.store, { ...run, status }, prepared, samples);
 }

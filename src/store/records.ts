@@ -38,7 +38,10 @@ export interface CallRecord {
   readonly attempt: number;
   /** Key of the call cache (sha256 of the canonical request); null when the provider is not cacheable. */
   readonly cacheKey: string | null;
+  /** What was sent to the model (messages, tools, settings: the reference hints of a sample are not sent). */
   readonly request: unknown;
+  /** `request` already serialized (the middleware builds it once for the cache key); stored verbatim when given. */
+  readonly requestJson?: string;
   readonly output: GenerateResult | null;
   readonly error: CallError | null;
   readonly usage: Usage;

@@ -67,6 +67,7 @@ export interface ResultRow {
   finished_at: string;
 }
 
+/** A `runs` row as a RunRecord. */
 export function runFromRow(row: RunRow): RunRecord {
   return {
     id: row.id,
@@ -86,7 +87,7 @@ export function runFromRow(row: RunRow): RunRecord {
   };
 }
 
-/** Parameters of the `runs` insert, in column order. */
+/** Parameters of `SQL.insertRun`, in column order (JSON columns stringified once). */
 export function runToParams(run: RunRecord): unknown[] {
   return [
     run.id,
@@ -106,6 +107,7 @@ export function runToParams(run: RunRecord): unknown[] {
   ];
 }
 
+/** A `samples` row as a StoredSample; absent tools/hints stay absent. */
 export function sampleFromRow(row: SampleRow): StoredSample {
   const tools = optionalFromJson<ToolSpec[]>(row.tools);
   const hints = optionalFromJson<ReferenceHints>(row.hints);
@@ -128,6 +130,7 @@ function usageFromColumns(inputTokens: number | null, outputTokens: number | nul
   };
 }
 
+/** A `calls` row as a CallRecord. */
 export function callFromRow(row: CallRow): CallRecord {
   return {
     runId: row.run_id,
@@ -146,6 +149,7 @@ export function callFromRow(row: CallRow): CallRecord {
   };
 }
 
+/** A `results` row as a ResultRecord. */
 export function resultFromRow(row: ResultRow): ResultRecord {
   return {
     runId: row.run_id,

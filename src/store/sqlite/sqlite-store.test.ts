@@ -150,6 +150,18 @@ describe('round trips', () => {
     await reopened.close();
   });
 
+  test('a result whose output is not its call’s output keeps its own', async () => {
+    const { store } = await freshStore();
+    const run = makeRun();
+    await store.createRun(run, samples);
+    const fromCall: GenerateResult = { ...okOutput, text: 'from the call' };
+    const postProcessed: GenerateResult = { ...okOutput, text: 'post-processed' };
+    await store.saveOutcome([makeCall({ output: fromCall })], makeResult({ output: postProcessed }));
+    assert.equal((await store.calls(run.id))[0]?.output?.text, 'from the call');
+    assert.equal((await store.results(run.id))[0]?.output?.text, 'post-processed');
+    await store.close();
+  });
+
   test('undefined JSON fields stay absent and a null target stays null', async () => {
     const { store } = await freshStore();
     const run = makeRun();
@@ -377,6 +389,20 @@ describe('updateScores', () => {
     assert.deepEqual((await scores())[2], ['q-gamma', makeResult().score]); // the q-gamma update was rolled back
     await store.close();
   });
+});
+
+test('two connections on one file (e.g. `assay report` during a run) see each other’s commits', async () => {
+  const { store: writer, file } = await freshStore();
+  const reader = await openSqliteStore(file);
+  const run = makeRun();
+  await writer.createRun(run, samples);
+  assert.deepEqual(await reader.getRun(run.id), run);
+  await writer.saveOutcome([makeCall()], makeResult());
+  await reader.saveOutcome([], errorResult('q-alpha')); // the second connection may write too
+  assert.deepEqual((await writer.results(run.id)).map((r) => r.status), ['done', 'error']);
+  assert.deepEqual((await reader.results(run.id)).map((r) => r.status), ['done', 'error']);
+  await reader.close();
+  await writer.close();
 });
 
 test('an in-memory store works for quick tests', async () => {

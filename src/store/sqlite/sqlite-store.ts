@@ -5,6 +5,7 @@ import type { CallRecord, ResultRecord, RunRecord, RunStatus, StoredSample } fro
 import type { Store } from '../store.js';
 import { nullableToJson, optionalToJson } from './json.js';
 import { openDatabase } from './open-database.js';
+import { SQL } from './statements.js';
 import { callFromRow, resultFromRow, runFromRow, runToParams, sampleFromRow, type CallRow, type ResultRow, type RunRow, type SampleRow } from './rows.js';
 
 /** How many matching ids an "ambiguous prefix" error lists before summarizing the rest. */
@@ -35,9 +36,11 @@ export class SqliteStore implements Store {
   private readonly selectCached: Database.Statement<[string], string>;
   private readonly selectResults: Database.Statement<[{ runId: string; modelId: string | null }], ResultRow>;
   private readonly selectCalls: Database.Statement<[{ runId: string; sampleId: string | null }], CallRow>;
-  private readonly createRunTx: (run: RunRecord, samples: readonly Sample[]) => void;
-  private readonly saveOutcomeTx: (calls: readonly CallRecord[], result: ResultRecord) => void;
-  private readonly updateScoresTx: (runId: string, modelId: string, scores: ReadonlyMap<string, Score>) => void;
+  // Write transactions are run with `.immediate()`: BEGIN IMMEDIATE takes the write lock up front,
+  // so with a second process on the file we wait (busy_timeout) instead of failing on an upgrade.
+  private readonly createRunTx: Database.Transaction<(run: RunRecord, samples: readonly Sample[]) => void>;
+  private readonly saveOutcomeTx: Database.Transaction<(calls: readonly CallRecord[], result: ResultRecord) => void>;
+  private readonly updateScoresTx: Database.Transaction<(runId: string, modelId: string, scores: ReadonlyMap<string, Score>) => void>;
 
   /** Takes ownership of an open, migrated database (see `openSqliteStore`). */
   constructor(
@@ -45,71 +48,20 @@ export class SqliteStore implements Store {
     /** The path the store was opened with, for messages. */
     readonly file: string,
   ) {
-    this.insertRun = db.prepare(
-      `INSERT INTO runs (id, task, task_version, status, created_at, updated_at, models, settings, seed, options,
-                         dataset_checksums, prompt_version, toolkit_version, engine)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.insertSample = db.prepare(
-      'INSERT INTO samples (run_id, sample_id, idx, input, tools, target, metadata, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    this.insertCall = db.prepare(
-      `INSERT INTO calls (run_id, sample_id, model_id, role, attempt, cache_key, request, output, error,
-                          input_tokens, output_tokens, cost_usd, latency_ms, started_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    // Last write wins: `--retry-errors` re-runs error rows and this replaces them in place.
-    this.upsertResult = db.prepare(
-      `INSERT INTO results (run_id, sample_id, model_id, status, output, score, error, cached, attempts, latency_ms,
-                            input_tokens, output_tokens, cost_usd, finished_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (run_id, sample_id, model_id) DO UPDATE SET
-         status = excluded.status, output = excluded.output, score = excluded.score, error = excluded.error,
-         cached = excluded.cached, attempts = excluded.attempts, latency_ms = excluded.latency_ms,
-         input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
-         cost_usd = excluded.cost_usd, finished_at = excluded.finished_at`,
-    );
-    // Only `done` rows have an output to score; an error row keeps its null score.
-    this.updateScore = db.prepare(
-      "UPDATE results SET score = ? WHERE run_id = ? AND model_id = ? AND sample_id = ? AND status = 'done'",
-    );
-    this.selectRun = db.prepare('SELECT * FROM runs WHERE id = ?');
-    this.selectRunIdsByPrefix = db
-      .prepare<[{ prefix: string }], string>(
-        'SELECT id FROM runs WHERE substr(id, 1, length(@prefix)) = @prefix ORDER BY created_at DESC, id DESC',
-      )
-      .pluck();
-    this.selectRuns = db.prepare('SELECT * FROM runs ORDER BY created_at DESC, id DESC');
-    this.updateStatus = db.prepare('UPDATE runs SET status = ?, updated_at = ? WHERE id = ?');
-    this.selectSamples = db.prepare(
-      'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = ? ORDER BY idx',
-    );
-    this.selectFinished = db
-      .prepare<[{ runId: string; modelId: string; includeErrors: number }], string>(
-        "SELECT sample_id FROM results WHERE run_id = @runId AND model_id = @modelId AND (status = 'done' OR @includeErrors)",
-      )
-      .pluck();
-    // Served by the partial index `calls_cache`; rowid order = insertion order, so DESC is "most recent".
-    this.selectCached = db
-      .prepare<[string], string>(
-        'SELECT output FROM calls WHERE cache_key = ? AND output IS NOT NULL AND error IS NULL ORDER BY id DESC LIMIT 1',
-      )
-      .pluck();
-    // Sample order, then the run's model order (position in runs.models), then id as a tiebreak
-    // for a model the run does not list.
-    this.selectResults = db.prepare(
-      `SELECT r.* FROM results r
-         JOIN samples s ON s.run_id = r.run_id AND s.sample_id = r.sample_id
-         JOIN runs ON runs.id = r.run_id
-       WHERE r.run_id = @runId AND (@modelId IS NULL OR r.model_id = @modelId)
-       ORDER BY s.idx, (SELECT min(m.key) FROM json_each(runs.models) m WHERE m.value = r.model_id), r.model_id`,
-    );
-    this.selectCalls = db.prepare(
-      `SELECT c.* FROM calls c
-         JOIN samples s ON s.run_id = c.run_id AND s.sample_id = c.sample_id
-       WHERE c.run_id = @runId AND (@sampleId IS NULL OR c.sample_id = @sampleId)
-       ORDER BY s.idx, c.id`,
-    );
+    this.insertRun = db.prepare(SQL.insertRun);
+    this.insertSample = db.prepare(SQL.insertSample);
+    this.insertCall = db.prepare(SQL.insertCall);
+    this.upsertResult = db.prepare(SQL.upsertResult);
+    this.updateScore = db.prepare(SQL.updateScore);
+    this.selectRun = db.prepare(SQL.selectRun);
+    this.selectRunIdsByPrefix = db.prepare<[{ prefix: string }], string>(SQL.selectRunIdsByPrefix).pluck();
+    this.selectRuns = db.prepare(SQL.selectRuns);
+    this.updateStatus = db.prepare(SQL.updateStatus);
+    this.selectSamples = db.prepare(SQL.selectSamples);
+    this.selectFinished = db.prepare<[{ runId: string; modelId: string; includeErrors: number }], string>(SQL.selectFinished).pluck();
+    this.selectCached = db.prepare<[string], string>(SQL.selectCached).pluck();
+    this.selectResults = db.prepare(SQL.selectResults);
+    this.selectCalls = db.prepare(SQL.selectCalls);
 
     this.createRunTx = db.transaction((run: RunRecord, samples: readonly Sample[]) => {
       this.insertRun.run(...runToParams(run));
@@ -128,7 +80,16 @@ export class SqliteStore implements Store {
     });
 
     this.saveOutcomeTx = db.transaction((calls: readonly CallRecord[], result: ResultRecord) => {
+      // The result's output is normally the very object of the last successful call: serialize it
+      // once (a provider's rawResponse can be kilobytes).
+      let outputObject: unknown = undefined;
+      let outputText: string | null = null;
       for (const call of calls) {
+        const callOutput = nullableToJson(call.output);
+        if (call.output !== null) {
+          outputObject = call.output;
+          outputText = callOutput;
+        }
         this.insertCall.run(
           call.runId,
           call.sampleId,
@@ -136,8 +97,8 @@ export class SqliteStore implements Store {
           call.role,
           call.attempt,
           call.cacheKey,
-          optionalToJson(call.request),
-          nullableToJson(call.output),
+          call.requestJson ?? optionalToJson(call.request),
+          callOutput,
           nullableToJson(call.error),
           call.usage.inputTokens ?? null,
           call.usage.outputTokens ?? null,
@@ -151,7 +112,7 @@ export class SqliteStore implements Store {
         result.sampleId,
         result.modelId,
         result.status,
-        nullableToJson(result.output),
+        result.output !== null && result.output === outputObject ? outputText : nullableToJson(result.output),
         nullableToJson(result.score),
         nullableToJson(result.error),
         result.cached ? 1 : 0,
@@ -185,7 +146,7 @@ export class SqliteStore implements Store {
       if (seen.has(sample.id)) throw new Error(`run ${run.id}: sample id "${sample.id}" occurs twice; sample ids must be unique`);
       seen.add(sample.id);
     }
-    this.createRunTx(run, samples);
+    this.createRunTx.immediate(run, samples);
   }
 
   /** Exact id first, else a unique prefix; an ambiguous prefix is an `InputError` listing the matches. */
@@ -233,12 +194,12 @@ export class SqliteStore implements Store {
         );
       }
     }
-    this.saveOutcomeTx(calls, result);
+    this.saveOutcomeTx.immediate(calls, result);
   }
 
   /** Replaces the scores of `done` results, all or nothing; a sample without a done result is an error. */
   async updateScores(runId: string, modelId: string, scores: ReadonlyMap<string, Score>): Promise<void> {
-    this.updateScoresTx(runId, modelId, scores);
+    this.updateScoresTx.immediate(runId, modelId, scores);
   }
 
   async lookupCache(cacheKey: string): Promise<GenerateResult | undefined> {

@@ -1,0 +1,39 @@
+// One measured run in a fresh process (so peak RSS belongs to this N alone). Prints one JSON line.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findTask } from '../benchmarks/registry.js';
+import { startRun } from '../runner/run.js';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+
+const [samplesArg, url, dataDir, concurrencyArg] = process.argv.slice(2);
+const samples = Number(samplesArg);
+const concurrency = Number(concurrencyArg ?? 64);
+const options = { perTool: Math.ceil(samples / 150), limit: samples };
+
+// Parsing the MetaTool files is a one-time cost per process, not per sample: done before timing.
+await findTask('metatool/similar').prepare({ dataDir: dataDir as string, seed: 1, options: { perTool: 1, limit: 1 } });
+
+const dir = mkdtempSync(join(tmpdir(), 'assay-bench-'));
+const store = await openSqliteStore(join(dir, 'bench.db'));
+const cpuBefore = process.cpuUsage();
+const started = performance.now();
+const summary = await startRun(
+  {
+    task: 'metatool/similar',
+    models: ['openai:bench-model'],
+    seed: 1,
+    options,
+    dataDir: dataDir as string,
+    engine: { concurrency, timeoutMs: 30_000, retry: { maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1000 }, cache: true, openaiBaseURL: url as string },
+  },
+  { store },
+);
+const wallMs = performance.now() - started;
+const cpu = process.cpuUsage(cpuBefore);
+await store.close();
+rmSync(dir, { recursive: true, force: true });
+const counts = summary.models['openai:bench-model']?.counts;
+process.stdout.write(
+  `${JSON.stringify({ samples: counts?.done, errors: counts?.errors, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMB: process.resourceUsage().maxRSS / 1024 })}\n`,
+);

@@ -1,0 +1,104 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Command } from 'commander';
+import { resolveDataDir, type ResolvedDataDir } from '../datasets/data-dir.js';
+import { getManifest } from '../datasets/fetch/manifest.js';
+import { EXIT, dataDirOption, jsonOption } from './shared.js';
+import { downloadDataset } from './task-data.js';
+
+const DEFAULT_DATASET = 'metatool';
+
+const SOURCE_TEXT: Readonly<Record<ResolvedDataDir['source'], string>> = {
+  flag: '--data-dir',
+  env: 'ASSAY_DATA_DIR',
+  cache: 'user cache (no --data-dir, ASSAY_DATA_DIR unset)',
+};
+
+const resolveFrom = (dataDir: string | undefined): ResolvedDataDir => resolveDataDir({ ...(dataDir ? { flag: dataDir } : {}) });
+
+/** `assay data fetch`: downloads what is missing, every file checked against its sha256. */
+async function fetchCommand(dataset: string, flags: { dataDir?: string; json?: boolean }): Promise<number> {
+  getManifest(dataset); // an unknown dataset fails before anything is created
+  const { dir } = resolveFrom(flags.dataDir);
+  mkdirSync(dir, { recursive: true });
+  const result = await downloadDataset(dataset, { dataDir: dir });
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify({ dataset, dataDir: dir, ...result })}\n`);
+  } else {
+    const total = result.downloaded.length + result.derived.length + result.verified.length;
+    process.stdout.write(
+      `${dataset} in ${dir}: ${total} pinned file(s) match their sha256 (downloaded ${result.downloaded.length}, derived ${result.derived.length}, already present ${result.verified.length})\n`,
+    );
+  }
+  return EXIT.ok;
+}
+
+/** `assay data verify`: exit 0 when every pinned file matches, else 2 with the report. */
+async function verifyCommand(dataset: string, flags: { dataDir?: string; json?: boolean }): Promise<number> {
+  const { dir } = resolveFrom(flags.dataDir);
+  const { formatVerifyReport, verifyDataset } = await import('../datasets/fetch/download.js');
+  const report = await verifyDataset(dataset, dir);
+  process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : `${formatVerifyReport(report)}\n`);
+  if (report.ok) return EXIT.ok;
+  process.stderr.write(`assay: ${dataset} in ${dir} does not match its pinned checksums (${report.missing.length} missing, ${report.mismatched.length} mismatched); repair with: assay data fetch ${dataset}${flags.dataDir ? ` --data-dir ${flags.dataDir}` : ''}\n`);
+  return EXIT.badInput;
+}
+
+/** `assay data path`: where the data is read from, and why. */
+function pathCommand(flags: { dataDir?: string; json?: boolean }): number {
+  const { dir, source } = resolveFrom(flags.dataDir);
+  const present = existsSync(path.join(dir, DEFAULT_DATASET));
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify({ dir, source, datasets: { [DEFAULT_DATASET]: present } })}\n`);
+  } else {
+    process.stdout.write(`${dir}\n  source: ${SOURCE_TEXT[source]}\n  ${DEFAULT_DATASET}: ${present ? 'present' : 'not downloaded yet (assay data fetch)'}\n`);
+  }
+  return EXIT.ok;
+}
+
+/** Registers `assay data fetch|verify|path`. */
+export function registerDataCommands(program: Command, setExitCode: (code: number) => void): void {
+  const data = program
+    .command('data')
+    .description('download, verify and locate the benchmark datasets')
+    .addHelpText(
+      'after',
+      `
+Where data is read from: --data-dir, else $ASSAY_DATA_DIR, else the user cache
+($XDG_CACHE_HOME or ~/.cache, then assay/datasets). "assay run" downloads a missing
+dataset by itself unless given --no-download.`,
+    );
+
+  data
+    .command('fetch')
+    .description('download the files of a dataset that are missing or damaged, each checked against its pinned sha256')
+    .argument('[dataset]', 'dataset to fetch', DEFAULT_DATASET)
+    .addOption(dataDirOption('folder to put the dataset in (must exist; default: $ASSAY_DATA_DIR, else the user cache)'))
+    .addOption(jsonOption())
+    .addHelpText(
+      'after',
+      `
+Mirrors: set ASSAY_METATOOL_BASE_URL to a URL laid out like the upstream repository's
+dataset/ folder (the LICENSE is read from one level above it) to download from there
+instead of GitHub. Every file is still checked against the sha256 pinned in assay.
+
+Example:
+  assay data fetch metatool --data-dir ./datasets`,
+    )
+    .action(async (dataset: string, flags: { dataDir?: string; json?: boolean }) => setExitCode(await fetchCommand(dataset, flags)));
+
+  data
+    .command('verify')
+    .description('check every pinned file of a dataset against its sha256 (exit 0 when all match, 2 otherwise); never downloads')
+    .argument('[dataset]', 'dataset to verify', DEFAULT_DATASET)
+    .addOption(dataDirOption())
+    .addOption(jsonOption())
+    .action(async (dataset: string, flags: { dataDir?: string; json?: boolean }) => setExitCode(await verifyCommand(dataset, flags)));
+
+  data
+    .command('path')
+    .description('print the data dir assay would use, and where that choice came from')
+    .addOption(dataDirOption())
+    .addOption(jsonOption())
+    .action((flags: { dataDir?: string; json?: boolean }) => setExitCode(pathCommand(flags)));
+}

@@ -1,0 +1,86 @@
+import { InputError, canonicalJson, describeError, type GenerateResult, type Sample, type Score } from '../core/index.js';
+import type { PreparedTask, TaskOptions } from '../benchmarks/task.js';
+import { reopen, requireRun } from '../runner/run.js';
+import { summarizeRun, type RunSummary } from '../runner/summary.js';
+import type { Store } from '../store/store.js';
+
+/** Tasks whose scorer reads the `parser` option (the others ignore it). */
+const PARSER_TASKS: ReadonlySet<string> = new Set(['metatool/awareness']);
+
+/** The parser a task options object selects (the awareness task's default is strict). */
+export const parserOf = (options: TaskOptions): 'strict' | 'paper' => options.parser ?? 'strict';
+
+export interface RescoreOptions {
+  /** Awareness answer parser to score with instead of the run's. */
+  readonly parser?: 'strict' | 'paper';
+  /** Data dir to rebuild the scorer from, if not the one the run recorded. */
+  readonly dataDir?: string;
+}
+
+export interface RescoreOutcome {
+  readonly summary: RunSummary;
+  /** Stored outputs re-parsed and re-scored (results that ended in error have none). */
+  readonly rescored: number;
+  /** Of those, how many got another verdict or parsed answer than the stored score had. */
+  readonly changed: number;
+  /** The task options the run was recorded with. */
+  readonly storedOptions: TaskOptions;
+  /** The task options the new scores were computed with. */
+  readonly scoredWith: TaskOptions;
+}
+
+/** What a re-score can change that matters: the verdict and the parsed answer (not the metadata naming the parser). */
+const verdictOf = (score: Score): string => canonicalJson({ value: score.value, answer: score.answer ?? null });
+
+/** Like the runner: a scorer that throws gives a no-verdict with the reason, never a crash. */
+function scoreSafely(prepared: PreparedTask, sample: Sample, output: GenerateResult): Score {
+  try {
+    return prepared.score(sample, output);
+  } catch (error) {
+    return { value: null, explanation: `scorer failed: ${describeError(error)}` };
+  }
+}
+
+/**
+ * Re-parses and re-scores every stored output of a run with the current scorer (optionally with
+ * another awareness parser), stores the new scores and returns the new summary. No model is
+ * called. The run record is left as it was: `storedOptions` and `scoredWith` say what differs.
+ */
+export async function rescoreRun(store: Store, runIdOrPrefix: string, options: RescoreOptions = {}): Promise<RescoreOutcome> {
+  const run = await requireRun(store, runIdOrPrefix);
+  if (options.parser !== undefined && !PARSER_TASKS.has(run.task)) {
+    throw new InputError(`--parser only applies to ${[...PARSER_TASKS].join(', ')}; run ${run.id} is ${run.task}`);
+  }
+  const scoredWith: TaskOptions = options.parser === undefined ? run.options : { ...run.options, parser: options.parser };
+  const { prepared, samples } = await reopen(store, run, options.dataDir, scoredWith);
+  const byId = new Map(samples.map((s) => [s.id, s]));
+  let rescored = 0;
+  let changed = 0;
+  for (const modelId of run.models) {
+    const scores = new Map<string, Score>();
+    for (const result of await store.results(run.id, modelId)) {
+      const sample = byId.get(result.sampleId);
+      if (result.status !== 'done' || !result.output || !sample) continue;
+      const score = scoreSafely(prepared, sample, result.output);
+      rescored++;
+      if (result.score === null || verdictOf(score) !== verdictOf(result.score)) changed++;
+      scores.set(result.sampleId, score);
+    }
+    if (scores.size > 0) await store.updateScores(run.id, modelId, scores);
+  }
+  const summary = await summarizeRun(store, run, prepared, samples);
+  return { summary, rescored, changed, storedOptions: run.options, scoredWith };
+}
+
+/**
+ * The parsers the stored scores of a run were made with, by count, read from the scores' own
+ * `metadata.parser` (awareness scores carry it). Empty for tasks whose scores do not record one.
+ */
+export async function parsersInScores(store: Store, runId: string): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const result of await store.results(runId)) {
+    const parser = result.score?.metadata?.['parser'];
+    if (typeof parser === 'string') counts.set(parser, (counts.get(parser) ?? 0) + 1);
+  }
+  return counts;
+}

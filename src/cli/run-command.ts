@@ -1,0 +1,234 @@
+import { Command, Option } from 'commander';
+import { InputError, parseModelId } from '../core/index.js';
+import { findTask } from '../benchmarks/registry.js';
+import type { TaskOptions } from '../benchmarks/task.js';
+import { resolveDataDir } from '../datasets/data-dir.js';
+import { defaultRetryPolicy } from '../models/middleware/retry-policy.js';
+import { requireRun, resumeRun, startRun, type RunDependencies } from '../runner/run.js';
+import type { EngineSettings, RunSpec } from '../runner/run-spec.js';
+import type { RunSummary } from '../runner/summary.js';
+import type { Store } from '../store/store.js';
+import { collect, nonNegativeInt, number, parsePrice, positiveInt } from './options.js';
+import { createProgressReporter } from './progress.js';
+import { EXIT, dataDirOption, dbOption, exitCodeFor, interruptSignal, jsonOption, printSummary, withStore } from './shared.js';
+import { dataDirForRun, ensureTaskData, type TaskDataOptions } from './task-data.js';
+
+interface EngineFlags {
+  concurrency: number;
+  rpm?: number;
+  tpm?: number;
+  timeout: number;
+  maxRetries: number;
+  cache: boolean;
+  baseUrl?: string;
+  price?: EngineSettings['prices'];
+}
+
+function engineFrom(flags: EngineFlags): EngineSettings {
+  const baseUrl = flags.baseUrl ?? process.env['OPENAI_BASE_URL'];
+  return {
+    concurrency: flags.concurrency,
+    timeoutMs: flags.timeout,
+    retry: { ...defaultRetryPolicy, maxRetries: flags.maxRetries },
+    cache: flags.cache,
+    ...(flags.rpm ? { requestsPerMinute: flags.rpm } : {}),
+    ...(flags.tpm ? { tokensPerMinute: flags.tpm } : {}),
+    ...(baseUrl ? { openaiBaseURL: baseUrl } : {}),
+    ...(flags.price ? { prices: flags.price } : {}),
+  };
+}
+
+function addEngineOptions(command: Command): Command {
+  return command
+    .addOption(new Option('-c, --concurrency <n>', 'model calls in flight at once, per model').default(8).argParser(positiveInt('--concurrency')))
+    .addOption(new Option('--rpm <n>', 'requests-per-minute limit per model').argParser(positiveInt('--rpm')))
+    .addOption(new Option('--tpm <n>', 'tokens-per-minute limit per model').argParser(positiveInt('--tpm')))
+    .addOption(new Option('--timeout <ms>', 'per-attempt timeout in milliseconds').default(120_000).argParser(positiveInt('--timeout')))
+    .addOption(new Option('--max-retries <n>', 'retries of a failed call (429, 5xx, timeout, network)').default(defaultRetryPolicy.maxRetries).argParser(nonNegativeInt('--max-retries')))
+    .addOption(new Option('--no-cache', 'do not answer identical requests from the call cache'))
+    .addOption(new Option('--base-url <url>', 'OpenAI-compatible endpoint (default: $OPENAI_BASE_URL or https://api.openai.com/v1)'))
+    .addOption(new Option('--price <model=in/out>', 'USD per million input/output tokens for a model (repeatable)').argParser(parsePrice));
+}
+
+interface RunFlags extends EngineFlags {
+  model: string[];
+  limit?: number;
+  perTool: number;
+  shots?: '0' | '5';
+  seed: number;
+  dataDir?: string;
+  json?: boolean;
+  prompts: 'assay' | 'upstream';
+  parser: 'strict' | 'paper';
+  temperature?: number;
+  maxTokens?: number;
+  resume?: boolean;
+  retryErrors?: boolean;
+  download: boolean;
+  db: string;
+}
+
+/** The newest run with the same task, models, seed and options: what `run --resume` continues. */
+async function findResumable(store: Store, spec: RunSpec): Promise<string | undefined> {
+  const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+  const runs = await store.listRuns();
+  return runs.find((r) => r.task === spec.task && same(r.models, spec.models) && r.seed === spec.seed && same(r.options, spec.options))?.id;
+}
+
+/** `ensureTaskData`, but a download stopped by Ctrl-C is `false` (exit 130), not an error. */
+async function dataReady(taskName: string, options: TaskDataOptions & { signal: AbortSignal }): Promise<boolean> {
+  try {
+    await ensureTaskData(taskName, options);
+    return true;
+  } catch (error) {
+    if (!options.signal.aborted) throw error;
+    process.stderr.write('stopped while downloading the data; nothing was run\n');
+    return false;
+  }
+}
+
+async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
+  // Cheap checks first, so a typo fails before any download or database write.
+  findTask(taskName);
+  flags.model.forEach((id) => parseModelId(id));
+  const resolved = resolveDataDir({ ...(flags.dataDir ? { flag: flags.dataDir } : {}) });
+  const options: TaskOptions = {
+    perTool: flags.perTool,
+    ...(flags.shots !== undefined ? { shots: Number(flags.shots) as 0 | 5 } : {}),
+    prompts: flags.prompts,
+    parser: flags.parser,
+    ...(flags.limit ? { limit: flags.limit } : {}),
+  };
+  const spec: RunSpec = {
+    task: taskName,
+    models: flags.model,
+    seed: flags.seed,
+    options,
+    settings: {
+      ...(flags.temperature !== undefined ? { temperature: flags.temperature } : {}),
+      ...(flags.maxTokens !== undefined ? { maxTokens: flags.maxTokens } : {}),
+    },
+    dataDir: resolved.dir,
+    engine: engineFrom(flags),
+  };
+  const { signal, dispose } = interruptSignal();
+  try {
+    const ready = await dataReady(taskName, { dataDir: resolved, download: flags.download, signal });
+    if (!ready) return EXIT.interrupted;
+    return await withStore(flags.db, async (store) => {
+      const progress = createProgressReporter(taskName);
+      const deps: RunDependencies = {
+        store,
+        signal,
+        onProgress: (e) => progress.update(e),
+        onRunCreated: (run) => process.stderr.write(`run ${run.id}: ${run.task} on ${run.models.join(', ')} (db ${flags.db})\n`),
+      };
+      try {
+        let summary: RunSummary;
+        const previous = flags.resume || flags.retryErrors ? await findResumable(store, spec) : undefined;
+        if (previous) {
+          process.stderr.write(`resuming run ${previous}\n`);
+          summary = await resumeRun(previous, { retryErrors: Boolean(flags.retryErrors), engine: spec.engine, dataDir: resolved.dir }, deps);
+        } else {
+          if (flags.resume || flags.retryErrors) process.stderr.write('no earlier run with these settings to resume; starting a new one\n');
+          summary = await startRun(spec, deps);
+        }
+        progress.stop();
+        printSummary(summary, Boolean(flags.json));
+        return exitCodeFor(summary);
+      } finally {
+        progress.stop();
+      }
+    });
+  } finally {
+    dispose();
+  }
+}
+
+type ResumeFlags = EngineFlags & { retryErrors?: boolean; dataDir?: string; json?: boolean; download: boolean; db: string };
+
+async function resumeCommand(runId: string, flags: ResumeFlags, command: Command): Promise<number> {
+  // Only the engine settings given on this command line replace the run's own.
+  const engine: Partial<EngineSettings> = {};
+  const given = (name: string): boolean => command.getOptionValueSource(name) === 'cli';
+  const full = engineFrom(flags);
+  if (given('concurrency')) Object.assign(engine, { concurrency: full.concurrency });
+  if (given('timeout')) Object.assign(engine, { timeoutMs: full.timeoutMs });
+  if (given('maxRetries')) Object.assign(engine, { retry: full.retry });
+  if (given('cache')) Object.assign(engine, { cache: full.cache });
+  if (given('rpm')) Object.assign(engine, { requestsPerMinute: full.requestsPerMinute });
+  if (given('tpm')) Object.assign(engine, { tokensPerMinute: full.tokensPerMinute });
+  if (given('baseUrl')) Object.assign(engine, { openaiBaseURL: full.openaiBaseURL });
+  if (given('price')) Object.assign(engine, { prices: full.prices });
+  return withStore(flags.db, async (store) => {
+    const run = await requireRun(store, runId);
+    const dataDir = dataDirForRun(flags.dataDir, run.engine['dataDir'] as string | undefined);
+    if (!dataDir) throw new InputError(`run ${run.id} does not record its data dir; pass --data-dir`);
+    const { signal, dispose } = interruptSignal();
+    const progress = createProgressReporter(`resume ${run.id}`);
+    try {
+      if (!(await dataReady(run.task, { dataDir, download: flags.download, signal }))) return EXIT.interrupted;
+      const summary = await resumeRun(run.id, { retryErrors: Boolean(flags.retryErrors), engine, dataDir: dataDir.dir }, { store, signal, onProgress: (e) => progress.update(e) });
+      progress.stop();
+      printSummary(summary, Boolean(flags.json));
+      return exitCodeFor(summary);
+    } finally {
+      progress.stop();
+      dispose();
+    }
+  });
+}
+
+const RUN_EXAMPLES = `
+Examples:
+  assay run metatool/similar --model baseline:lexical --per-tool 1
+  assay run metatool/awareness --model openai:gpt-4o-mini --limit 50 --json
+  assay run metatool/similar --model replay:outputs.jsonl --seed 0 --per-tool 1
+
+Model ids: openai:<model> (needs OPENAI_API_KEY; --base-url for compatible servers),
+replay:<file.jsonl> (one {"id": "<sample id>", "output": "<text>"} per line; get the ids
+with "assay export" of a baseline run with the same task, seed and options),
+baseline:lexical, baseline:random (reference models, no API).
+
+Data: read from --data-dir, else $ASSAY_DATA_DIR, else the user cache; a missing dataset is
+downloaded and checked against pinned sha256 checksums unless --no-download is given.
+
+Exit codes: 0 finished, 2 bad input, 3 finished but some samples ended in error
+(continue with "assay resume <run> --retry-errors"), 130 interrupted, 1 unexpected failure.`;
+
+/** Registers `assay run` and `assay resume`. */
+export function registerRunCommands(program: Command, setExitCode: (code: number) => void): void {
+  const run = program
+    .command('run')
+    .description('run a task on one or more models, store every call and result, and print the metrics')
+    .argument('<task>', 'task name, e.g. metatool/similar (see "assay list")')
+    .requiredOption('-m, --model <id>', 'model under test as provider:model, repeatable (openai:gpt-4o-mini, replay:out.jsonl, baseline:lexical, baseline:random)', collect)
+    .addOption(new Option('-n, --limit <n>', 'keep only the first N samples').argParser(positiveInt('--limit')))
+    .addOption(new Option('--per-tool <n>', 'queries drawn per tool (MetaTool similar/scenario/reliability)').default(5).argParser(positiveInt('--per-tool')))
+    .addOption(new Option('--shots <k>', 'in-context examples (default 0; upstream prompts are as shipped)').choices(['0', '5']))
+    .addOption(new Option('--seed <s>', 'seed of every random choice (query sampling, candidate order, exemplars)').default(0).argParser(nonNegativeInt('--seed')))
+    .addOption(new Option('--prompts <which>', 'assay: rebuilt prompts, shuffled candidates; upstream: the shipped prompt files byte for byte').choices(['assay', 'upstream']).default('assay'))
+    .addOption(new Option('--parser <which>', "awareness answer parser: strict (leading yes/no) or paper (the paper's substring rules)").choices(['strict', 'paper']).default('strict'))
+    .addOption(new Option('--temperature <t>', 'sampling temperature (task default: 0 for MetaTool)').argParser(number('--temperature', 0, 2)))
+    .addOption(new Option('--max-tokens <n>', 'maximum output tokens').argParser(positiveInt('--max-tokens')))
+    .addOption(dataDirOption())
+    .addOption(new Option('--no-download', 'never download a missing dataset; fail instead'))
+    .addOption(new Option('--resume', 'continue the newest run with the same task, models, seed and options'))
+    .addOption(new Option('--retry-errors', 'with --resume: re-run only the samples that ended in error'))
+    .addOption(jsonOption())
+    .addOption(dbOption())
+    .addHelpText('after', RUN_EXAMPLES);
+  addEngineOptions(run).action(async (task: string, flags: RunFlags) => setExitCode(await runCommand(task, flags)));
+
+  const resume = program
+    .command('resume')
+    .description('continue an interrupted run: finished samples are not called again')
+    .argument('<run>', 'run id (or a unique prefix; "assay runs" lists them)')
+    .addOption(new Option('--retry-errors', 're-run the samples that ended in error'))
+    .addOption(dataDirOption('data folder, if not the one the run was made with'))
+    .addOption(new Option('--no-download', 'never download a missing dataset; fail instead'))
+    .addOption(jsonOption())
+    .addOption(dbOption())
+    .addHelpText('after', '\nEngine options given here (concurrency, timeouts, retries…) replace the run\'s own for this session only.\n\nExample:\n  assay resume 20250101-120000-ab12 --retry-errors');
+  addEngineOptions(resume).action(async (runId: string, flags: ResumeFlags, command: Command) => setExitCode(await resumeCommand(runId, flags, command)));
+}

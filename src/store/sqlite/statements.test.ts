@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { openSqliteStore } from './sqlite-store.js';
+import { SQL } from './statements.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'assay-plan-test-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The query plan of one statement, as SQLite's one-line details joined with " | ". */
+function plan(db: Database.Database, sql: string, ...params: unknown[]): string {
+  return db
+    .prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
+    .all(...params)
+    .map((row) => row.detail)
+    .join(' | ');
+}
+
+// A full scan of `calls` would read every stored request of every run: each lookup must use an index.
+test('the read and update statements use indexes, never a scan of calls or results', async () => {
+  const file = join(dir, 'plan.db');
+  await (await openSqliteStore(file)).close();
+  const db = new Database(file, { readonly: true });
+  try {
+    assert.equal(plan(db, SQL.selectCached, 'k'), 'SEARCH calls USING INDEX calls_cache (cache_key=?)');
+    assert.match(plan(db, SQL.selectCalls, { runId: 'r', sampleId: null }), /^SEARCH c USING INDEX calls_by_run \(run_id=\?\)/);
+    assert.match(plan(db, SQL.selectResults, { runId: 'r', modelId: null }), /SEARCH r USING INDEX sqlite_autoindex_results_1 \(run_id=\?\)/);
+    assert.equal(plan(db, SQL.selectFinished, { runId: 'r', modelId: 'm', includeErrors: 1 }), 'SEARCH results USING INDEX sqlite_autoindex_results_1 (run_id=?)');
+    assert.equal(
+      plan(db, SQL.updateScore, '{}', 'r', 'm', 's'),
+      'SEARCH results USING INDEX sqlite_autoindex_results_1 (run_id=? AND sample_id=? AND model_id=?)',
+    );
+    for (const [name, sql] of Object.entries(SQL)) {
+      if (!/^\s*(SELECT|UPDATE)/.test(sql)) continue;
+      const params = (sql.match(/\?/g) ?? []).map(() => 'x');
+      const named = /@\w+/.test(sql) ? [{ runId: 'r', modelId: 'm', sampleId: 's', includeErrors: 1, prefix: 'p' }] : params;
+      assert.doesNotMatch(plan(db, sql, ...named), /SCAN (calls|results|c|r)\b/, name);
+    }
+  } finally {
+    db.close();
+  }
+});

@@ -1,0 +1,58 @@
+/**
+ * Every SQL statement of the store, in one place so that tests can check their query plans.
+ * Positional `?` for the hot-path writes (cheaper to bind than named parameters); named
+ * parameters where a value is used twice.
+ */
+export const SQL = {
+  insertRun: `INSERT INTO runs (id, task, task_version, status, created_at, updated_at, models, settings, seed, options,
+                                dataset_checksums, prompt_version, toolkit_version, engine)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+
+  insertSample: 'INSERT INTO samples (run_id, sample_id, idx, input, tools, target, metadata, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+
+  insertCall: `INSERT INTO calls (run_id, sample_id, model_id, role, attempt, cache_key, request, output, error,
+                                  input_tokens, output_tokens, cost_usd, latency_ms, started_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+
+  /** Last write wins: `--retry-errors` re-runs error rows and this replaces them in place. */
+  upsertResult: `INSERT INTO results (run_id, sample_id, model_id, status, output, score, error, cached, attempts, latency_ms,
+                                      input_tokens, output_tokens, cost_usd, finished_at)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                 ON CONFLICT (run_id, sample_id, model_id) DO UPDATE SET
+                   status = excluded.status, output = excluded.output, score = excluded.score, error = excluded.error,
+                   cached = excluded.cached, attempts = excluded.attempts, latency_ms = excluded.latency_ms,
+                   input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
+                   cost_usd = excluded.cost_usd, finished_at = excluded.finished_at`,
+
+  /** Only `done` rows have an output to score; an error row keeps its null score. */
+  updateScore: "UPDATE results SET score = ? WHERE run_id = ? AND model_id = ? AND sample_id = ? AND status = 'done'",
+
+  selectRun: 'SELECT * FROM runs WHERE id = ?',
+
+  /** substr rather than LIKE/GLOB, so `%`, `_`, `*` in a user's prefix are plain characters. */
+  selectRunIdsByPrefix: 'SELECT id FROM runs WHERE substr(id, 1, length(@prefix)) = @prefix ORDER BY created_at DESC, id DESC',
+
+  selectRuns: 'SELECT * FROM runs ORDER BY created_at DESC, id DESC',
+
+  updateStatus: 'UPDATE runs SET status = ?, updated_at = ? WHERE id = ?',
+
+  selectSamples: 'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = ? ORDER BY idx',
+
+  selectFinished: "SELECT sample_id FROM results WHERE run_id = @runId AND model_id = @modelId AND (status = 'done' OR @includeErrors)",
+
+  /** Served by the partial index `calls_cache`; rowid order is insertion order, so DESC is "most recent". */
+  selectCached: 'SELECT output FROM calls WHERE cache_key = ? AND output IS NOT NULL AND error IS NULL ORDER BY id DESC LIMIT 1',
+
+  /** Sample order, then the run's model order (position in runs.models), then id for a model the run does not list. */
+  selectResults: `SELECT r.* FROM results r
+                    JOIN samples s ON s.run_id = r.run_id AND s.sample_id = r.sample_id
+                    JOIN runs ON runs.id = r.run_id
+                  WHERE r.run_id = @runId AND (@modelId IS NULL OR r.model_id = @modelId)
+                  ORDER BY s.idx, (SELECT min(m.key) FROM json_each(runs.models) m WHERE m.value = r.model_id), r.model_id`,
+
+  /** Sample order, then save order. */
+  selectCalls: `SELECT c.* FROM calls c
+                  JOIN samples s ON s.run_id = c.run_id AND s.sample_id = c.sample_id
+                WHERE c.run_id = @runId AND (@sampleId IS NULL OR c.sample_id = @sampleId)
+                ORDER BY s.idx, c.id`,
+} as const;

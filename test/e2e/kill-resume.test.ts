@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { startFakeOpenAIServer, type FakeServer } from '../../src/testing/fake-openai-server.js';
+import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
+import { collect, runAssay, spawnAssay } from '../../src/testing/spawn-cli.js';
+import { packageRoot } from '../../src/version.js';
+
+const dataDir = process.env['ASSAY_DATA_DIR'] ?? resolve(packageRoot, '../shared/datasets');
+const SAMPLES = 240;
+
+let server: FakeServer;
+let dir: string;
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'assay-kill-'));
+  server = await startFakeOpenAIServer({ respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }), latencyMs: 10 });
+});
+
+after(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const runArgs = (db: string): string[] => [
+  'run', 'metatool/similar', '--model', 'openai:fake-model', '--base-url', server.url,
+  '--per-tool', '2', '--limit', String(SAMPLES), '--seed', '5', '--concurrency', '4', '--no-cache', '--json', '--db', db,
+];
+const env = { ASSAY_DATA_DIR: dataDir };
+
+async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+test('kill -9 mid-run, then resume: no finished sample is called again and the metrics equal an uninterrupted run', async () => {
+  const db = join(dir, 'killed.db');
+  const child = spawnAssay(runArgs(db), env);
+  const exited = collect(child);
+  await waitFor(() => server.requestCount >= 80, 60_000);
+  child.kill('SIGKILL');
+  const killed = await exited;
+  assert.equal(killed.signal, 'SIGKILL');
+  const requestsBeforeResume = server.requests.length;
+
+  // What the killed process had finished is all on disk.
+  const store = await openSqliteStore(db);
+  const [run] = await store.listRuns();
+  assert.ok(run, 'the run was recorded before the first call');
+  assert.equal(run.status, 'running');
+  const finishedBefore = new Set((await store.results(run.id)).filter((r) => r.status === 'done').map((r) => r.sampleId));
+  assert.ok(finishedBefore.size >= 40 && finishedBefore.size < SAMPLES, `finished before kill: ${finishedBefore.size}`);
+  const promptOf = new Map((await store.loadSamples(run.id)).map((s) => [s.id, s.input[0]?.content ?? '']));
+  await store.close();
+
+  const resumed = await runAssay(['resume', run.id.slice(0, 15), '--json', '--db', db], env);
+  assert.equal(resumed.code, 0, resumed.stderr);
+  const summary = JSON.parse(resumed.stdout) as { status: string; models: Record<string, { metrics: unknown; counts: { done: number; errors: number } }> };
+  assert.equal(summary.status, 'finished');
+  assert.equal(summary.models['openai:fake-model']?.counts.done, SAMPLES);
+
+  // The resumed process asked only for the samples that had not finished (with --no-cache, so the
+  // call cache cannot hide a repeated call): none of the finished ones, each unfinished one once.
+  const afterKeys = server.requests.slice(requestsBeforeResume).map((r) => r.key);
+  const finishedKeys = new Set([...finishedBefore].map((id) => promptOf.get(id)));
+  assert.equal(afterKeys.filter((k) => finishedKeys.has(k)).length, 0);
+  assert.equal(afterKeys.length, SAMPLES - finishedBefore.size);
+  assert.equal(new Set(afterKeys).size, afterKeys.length);
+
+  const fresh = await runAssay(runArgs(join(dir, 'uninterrupted.db')), env);
+  assert.equal(fresh.code, 0, fresh.stderr);
+  const uninterrupted = JSON.parse(fresh.stdout) as typeof summary;
+  assert.deepEqual(summary.models['openai:fake-model']?.metrics, uninterrupted.models['openai:fake-model']?.metrics);
+});

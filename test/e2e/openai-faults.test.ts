@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+import { startRun } from '../../src/runner/run.js';
+import type { RunSpec } from '../../src/runner/run-spec.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { answerMetaToolPrompt, shownTools } from '../../src/testing/metatool-answerer.js';
+import { faultPlan, plannedFault, startFakeOpenAIServer, type FakeServer } from '../../src/testing/fake-openai-server.js';
+import { packageRoot } from '../../src/version.js';
+
+const dataDir = process.env['ASSAY_DATA_DIR'] ?? resolve(packageRoot, '../shared/datasets');
+const plan = { rate429: 0.15, rate500: 0.1, rateHang: 0.05, seed: 7, retryAfterMs: 30 };
+
+let server: FakeServer;
+let dir: string;
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'assay-faults-'));
+  server = await startFakeOpenAIServer({
+    respond: (_body, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }),
+    latencyMs: (ctx) => 5 + (ctx.index % 7) * 3,
+    faults: faultPlan(plan),
+  });
+});
+
+after(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('every sample ends scored through 429s with Retry-After, 500s and hung connections; no error text is stored as output', async () => {
+  const store = await openSqliteStore(join(dir, 'faults.db'));
+  const spec: RunSpec = {
+    task: 'metatool/similar',
+    models: ['openai:fake-model'],
+    seed: 3,
+    options: { perTool: 1, limit: 120 },
+    dataDir,
+    engine: { concurrency: 8, timeoutMs: 400, retry: { maxRetries: 4, baseDelayMs: 10, maxDelayMs: 100 }, cache: true, openaiBaseURL: server.url },
+  };
+  const summary = await startRun(spec, { store });
+  const counts = summary.models['openai:fake-model']?.counts;
+  assert.equal(counts?.done, 120);
+  assert.equal(counts?.errors, 0);
+
+  const samples = await store.loadSamples(summary.run);
+  const results = await store.results(summary.run);
+  assert.equal(results.length, 120);
+  let expectedCorrect = 0;
+  for (const sample of samples) {
+    const prompt = sample.input[0]?.content ?? '';
+    const result = results.find((r) => r.sampleId === sample.id);
+    assert.equal(result?.status, 'done');
+    // The stored output is exactly what the server's "model" said: never a 429/500 body or a timeout message.
+    assert.equal(result?.output?.text, answerMetaToolPrompt(prompt));
+    // Independent expectation: the answerer names one shown tool (or None); correct iff it is the gold.
+    const answer = answerMetaToolPrompt(prompt);
+    const named = shownTools(prompt).find((t) => answer === `I would use ${t} for this query.`);
+    if (named === sample.target) expectedCorrect++;
+    // Faulted samples have their failed attempt recorded as an error call, then a good one.
+    const calls = await store.calls(summary.run, sample.id);
+    const fault = plannedFault(plan, prompt);
+    if (fault) {
+      assert.equal(calls.length, 2, `${sample.id}: one faulted attempt then one answered`);
+      assert.equal(calls[0]?.output, null);
+      assert.equal(calls[0]?.error?.kind, fault.type === 'hang' ? 'timeout' : fault.type === 'status' && fault.status === 429 ? 'rate-limit' : 'server');
+      assert.equal(calls[1]?.error, null);
+    } else {
+      assert.equal(calls.length, 1);
+    }
+  }
+  const csr = summary.models['openai:fake-model']?.metrics['csr'];
+  assert.equal(csr, expectedCorrect / 120);
+  // The plan really did inject each kind of fault in this run.
+  const outcomes = new Set(server.requests.map((r) => r.outcome));
+  for (const kind of ['answered', 'status', 'hang']) assert.ok(outcomes.has(kind as never), `saw ${kind}`);
+  assert.ok(server.requests.some((r) => r.status === 429) && server.requests.some((r) => r.status === 500));
+
+  // Run again: every request is answered from the call cache, nothing reaches the server.
+  const before = server.requestCount;
+  const again = await startRun(spec, { store });
+  assert.equal(server.requestCount, before);
+  assert.equal(again.models['openai:fake-model']?.counts.cached, 120);
+  assert.deepEqual(again.models['openai:fake-model']?.metrics, summary.models['openai:fake-model']?.metrics);
+  await store.close();
+});
+
+test('a sample whose calls keep failing ends as an error, counted apart from the scores', async () => {
+  const store = await openSqliteStore(join(dir, 'errors.db'));
+  const failing = await startFakeOpenAIServer({ respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }), faults: (ctx) => (ctx.index % 3 === 0 ? { type: 'status', status: 503 } : undefined) });
+  try {
+    const summary = await startRun(
+      {
+        task: 'metatool/reliability',
+        models: ['openai:fake-model'],
+        seed: 1,
+        options: { perTool: 1, limit: 30 },
+        dataDir,
+        engine: { concurrency: 1, timeoutMs: 1000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: false, openaiBaseURL: failing.url },
+      },
+      { store },
+    );
+    const counts = summary.models['openai:fake-model']?.counts;
+    // With one worker and no retries, every third request (0, 3, 6, …) fails: 10 of 30.
+    assert.equal(counts?.errors, 10);
+    assert.equal(counts?.done, 20);
+    assert.deepEqual(counts?.errors_by_kind, { server: 10 });
+    const errored = (await store.results(summary.run)).filter((r) => r.status === 'error');
+    assert.ok(errored.every((r) => r.output === null && r.score === null && r.error?.kind === 'server'));
+  } finally {
+    await failing.close();
+    await store.close();
+  }
+});
