@@ -21,7 +21,16 @@ interface EngineFlags {
   maxRetries: number;
   cache: boolean;
   baseUrl?: string;
+  apiKeyEnv?: string;
   price?: EngineSettings['prices'];
+}
+
+/** The API key named by `--api-key-env` (the key itself never goes on a command line or into the store). */
+function secretsFrom(flags: EngineFlags): RunDependencies['secrets'] {
+  if (!flags.apiKeyEnv) return {};
+  const key = process.env[flags.apiKeyEnv];
+  if (!key) throw new InputError(`--api-key-env ${flags.apiKeyEnv}: that environment variable is not set`);
+  return { openaiApiKey: key };
 }
 
 function engineFrom(flags: EngineFlags): EngineSettings {
@@ -47,6 +56,7 @@ function addEngineOptions(command: Command): Command {
     .addOption(new Option('--max-retries <n>', 'retries of a failed call (429, 5xx, timeout, network)').default(defaultRetryPolicy.maxRetries).argParser(nonNegativeInt('--max-retries')))
     .addOption(new Option('--no-cache', 'do not answer identical requests from the call cache'))
     .addOption(new Option('--base-url <url>', 'OpenAI-compatible endpoint (default: $OPENAI_BASE_URL or https://api.openai.com/v1)'))
+    .addOption(new Option('--api-key-env <var>', 'read the API key of the OpenAI-compatible endpoint from this environment variable (default OPENAI_API_KEY)'))
     .addOption(new Option('--price <model=in/out>', 'USD per million input/output tokens for a model (repeatable)').argParser(parsePrice));
 }
 
@@ -120,6 +130,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
       const deps: RunDependencies = {
         store,
         signal,
+        secrets: secretsFrom(flags),
         onProgress: (e) => progress.update(e),
         onRunCreated: (run) => process.stderr.write(`run ${run.id}: ${run.task} on ${run.models.join(', ')} (db ${flags.db})\n`),
       };
@@ -168,7 +179,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
     const progress = createProgressReporter(`resume ${run.id}`);
     try {
       if (!(await dataReady(run.task, { dataDir, download: flags.download, signal }))) return EXIT.interrupted;
-      const summary = await resumeRun(run.id, { retryErrors: Boolean(flags.retryErrors), engine, dataDir: dataDir.dir }, { store, signal, onProgress: (e) => progress.update(e) });
+      const summary = await resumeRun(run.id, { retryErrors: Boolean(flags.retryErrors), engine, dataDir: dataDir.dir }, { store, signal, secrets: secretsFrom(flags), onProgress: (e) => progress.update(e) });
       progress.stop();
       printSummary(summary, Boolean(flags.json));
       return exitCodeFor(summary);

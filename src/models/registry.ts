@@ -7,6 +7,8 @@ export interface ProviderConfig {
   readonly seed: number;
   /** OpenAI-compatible endpoint; falls back to OPENAI_BASE_URL, then api.openai.com. */
   readonly openaiBaseURL?: string;
+  /** API key for the OpenAI-compatible endpoint; falls back to OPENAI_API_KEY. Never stored. */
+  readonly openaiApiKey?: string;
   /** Connections the HTTP pool may open (set to the model's concurrency). */
   readonly connections?: number;
   /** Providers built in code (tests, library users), looked up by full id before anything else. */
@@ -22,7 +24,12 @@ type Factory = (model: string, config: ProviderConfig) => Promise<ModelProvider>
 const factories = {
   openai: async (model, config) => {
     const { createOpenAIProvider } = await import('./providers/openai/openai-provider.js');
-    return createOpenAIProvider({ model, ...(config.openaiBaseURL ? { baseURL: config.openaiBaseURL } : {}), ...(config.connections ? { connections: config.connections } : {}) });
+    return createOpenAIProvider({
+      model,
+      ...(config.openaiBaseURL ? { baseURL: config.openaiBaseURL } : {}),
+      ...(config.openaiApiKey ? { apiKey: config.openaiApiKey } : {}),
+      ...(config.connections ? { connections: config.connections } : {}),
+    });
   },
   replay: async (model) => {
     const { createReplayProvider } = await import('./providers/replay/replay-provider.js');

@@ -19,6 +19,8 @@ export interface RunDependencies {
   readonly providers?: Readonly<Record<string, ModelProvider>>;
   readonly signal?: AbortSignal;
   readonly onProgress?: (event: ProgressEvent & { runId: string }) => void;
+  /** Credentials for providers; kept out of the run record, the store and the logs. */
+  readonly secrets?: { readonly openaiApiKey?: string };
   /** Called once the run exists in the store, before any model call. */
   readonly onRunCreated?: (run: RunRecord) => void;
 }
@@ -114,6 +116,7 @@ async function buildModels(run: RunRecord, engine: EngineSettings, deps: RunDepe
       seed: run.seed,
       connections: engine.concurrency,
       ...(engine.openaiBaseURL ? { openaiBaseURL: engine.openaiBaseURL } : {}),
+      ...(deps.secrets?.openaiApiKey ? { openaiApiKey: deps.secrets.openaiApiKey } : {}),
       ...(deps.providers ? { custom: deps.providers } : {}),
     });
     const price = engine.prices?.[id] ?? KNOWN_PRICES[id];

@@ -30,7 +30,7 @@ export interface RunSummary {
 export async function summarizeRun(store: Store, run: RunRecord, prepared: PreparedTask, samples: readonly Sample[]): Promise<RunSummary> {
   const models: Record<string, { metrics: Metrics; counts: ModelCounts }> = {};
   for (const modelId of run.models) {
-    const results = new Map((await store.results(run.id, modelId)).map((r) => [r.sampleId, r]));
+    const results = new Map((await store.results(run.id, modelId, { outputs: false })).map((r) => [r.sampleId, r]));
     let done = 0, errors = 0, noVerdict = 0, cached = 0, inputTokens = 0, outputTokens = 0;
     let cost: number | null = 0;
     const errorsByKind: Record<string, number> = {};

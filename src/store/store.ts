@@ -21,7 +21,8 @@ export interface Store {
   updateScores(runId: string, modelId: string, scores: ReadonlyMap<string, Score>): Promise<void>;
   /** A successful output stored under this cache key by any run, if there is one. */
   lookupCache(cacheKey: string): Promise<GenerateResult | undefined>;
-  results(runId: string, modelId?: string): Promise<ResultRecord[]>;
+  /** Results in sample order; `outputs: false` leaves `output` null (summaries need only scores). */
+  results(runId: string, modelId?: string, options?: { outputs?: boolean }): Promise<ResultRecord[]>;
   calls(runId: string, sampleId?: string): Promise<CallRecord[]>;
   close(): Promise<void>;
 }

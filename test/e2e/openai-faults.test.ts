@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -113,4 +113,31 @@ test('a sample whose calls keep failing ends as an error, counted apart from the
     await failing.close();
     await store.close();
   }
+});
+
+test('the API key is sent to the server and never reaches the store', async () => {
+  const key = 'sk-assay-test-0123456789abcdef';
+  const server2 = await startFakeOpenAIServer({ respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }) });
+  const dbDir = mkdtempSync(join(tmpdir(), 'assay-key-'));
+  const store = await openSqliteStore(join(dbDir, 'key.db'));
+  try {
+    await startRun(
+      {
+        task: 'metatool/reliability',
+        models: ['openai:fake-model'],
+        seed: 2,
+        options: { perTool: 1, limit: 5 },
+        dataDir,
+        engine: { concurrency: 2, timeoutMs: 1000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: true, openaiBaseURL: server2.url },
+      },
+      { store, secrets: { openaiApiKey: key } },
+    );
+    assert.equal(server2.requests.length, 5);
+    assert.ok(server2.requests.every((r) => r.hadAuthorization && r.bearerLength === key.length));
+  } finally {
+    await store.close();
+    await server2.close();
+  }
+  for (const file of readdirSync(dbDir)) assert.ok(!readFileSync(join(dbDir, file)).includes(key), `${file} must not contain the key`);
+  rmSync(dbDir, { recursive: true, force: true });
 });

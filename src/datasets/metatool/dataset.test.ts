@@ -99,12 +99,16 @@ describe('MetaTool data set (shipped files)', () => {
     assert.equal(Object.keys(checksums).length, 9);
   });
 
-  it('neighbours computed from the embeddings equal the shipped top-20 file', async () => {
-    const { value, checksums } = await dataset.neighbours();
+  it('neighbours computed from the embeddings equal the shipped top-20 file, which is what tasks read', async () => {
+    const { tools } = (await dataset.catalogue()).value;
+    const computed = await dataset.neighboursFromEmbeddings(tools);
     const shipped = JSON.parse(readFileSync(metatoolFile('derived/tool_neighbors_top20.json'), 'utf8')) as Record<string, string[]>;
-    assert.equal(value.size, 199);
-    for (const [tool, list] of value) assert.deepEqual(list, shipped[tool], tool);
-    assert.deepEqual(checksums, { 'metatool/derived/tool_embedding.json': fileSha('derived/tool_embedding.json') });
+    assert.equal(computed.value.size, 199);
+    for (const [tool, list] of computed.value) assert.deepEqual(list, shipped[tool], tool);
+    assert.deepEqual(computed.checksums, { 'metatool/derived/tool_embedding.json': fileSha('derived/tool_embedding.json') });
+    const read = await dataset.neighbours();
+    assert.deepEqual(Object.fromEntries(read.value), shipped);
+    assert.deepEqual(read.checksums, { 'metatool/derived/tool_neighbors_top20.json': fileSha('derived/tool_neighbors_top20.json') });
   });
 
   it('caches parts per data dir', async () => {
@@ -114,13 +118,13 @@ describe('MetaTool data set (shipped files)', () => {
 });
 
 describe('MetaTool data set (fixtures)', () => {
-  it('falls back to tool_neighbors_top20.json when the embedding file is absent', async () => {
+  it('computes the neighbours from tool_embedding.json when the top-20 file is absent', async () => {
     const dir = tempDataDir();
-    for (const f of [...CATALOGUE_FILES, 'derived/tool_neighbors_top20.json']) link(dir, f);
+    for (const f of [...CATALOGUE_FILES, 'derived/tool_embedding.json']) link(dir, f);
     const { value, checksums } = await new MetaToolDataset(dir).neighbours();
     const shipped = JSON.parse(readFileSync(metatoolFile('derived/tool_neighbors_top20.json'), 'utf8')) as Record<string, string[]>;
     assert.deepEqual(Object.fromEntries(value), shipped);
-    assert.deepEqual(checksums, { 'metatool/derived/tool_neighbors_top20.json': fileSha('derived/tool_neighbors_top20.json') });
+    assert.deepEqual(checksums, { 'metatool/derived/tool_embedding.json': fileSha('derived/tool_embedding.json') });
   });
 
   it('a missing file is an InputError naming it', async () => {

@@ -133,25 +133,16 @@ export class MetaToolDataset {
   }
 
   /**
-   * Each tool's 20 nearest tools (itself first), computed from the ada-002 embeddings among the
-   * CSV's tools; from `tool_neighbors_top20.json` when the embedding file is absent.
+   * Each tool's 20 nearest tools (itself first) by cosine of the ada-002 embeddings among the
+   * CSV's tools. Read from `tool_neighbors_top20.json` (67 KB) when present; otherwise computed from
+   * `tool_embedding.json` (6.6 MB, far more memory and time to parse). A test checks that both
+   * give the same lists.
    */
   neighbours(): Promise<Loaded<ReadonlyMap<string, readonly string[]>>> {
     return this.once('neighbours', async () => {
       const { tools } = (await this.catalogue()).value;
-      const embeddingsPath = this.filePath(METATOOL_FILES.embeddings);
-      const haveEmbeddings = await access(embeddingsPath).then(() => true, () => false);
-      if (haveEmbeddings) {
-        const { file, value } = await this.readJson(METATOOL_FILES.embeddings, schemas.embeddingsSchema, schemas.EMBEDDINGS_EXPECTED);
-        const vectors = new Map(value.map((e) => [e.tool, e.embedding]));
-        const dimensions = value[0]?.embedding.length ?? 0;
-        for (const tool of tools) {
-          const vector = vectors.get(tool);
-          if (!vector) throw new InputError(`${file.file}: no embedding for tool "${tool}"; expected one for every tool of all_clean_data.csv`, { file: file.file });
-          if (vector.length !== dimensions) throw new InputError(`${file.file}: embedding of "${tool}" has ${vector.length} numbers; expected ${dimensions} like the others`, { file: file.file });
-        }
-        return { value: nearestNeighbours(tools, vectors, NEIGHBOURS_KEPT), checksums: checksumsOf(file) };
-      }
+      const haveList = await access(this.filePath(METATOOL_FILES.neighbours)).then(() => true, () => false);
+      if (!haveList) return this.neighboursFromEmbeddings(tools);
       const { file, value } = await this.readJson(METATOOL_FILES.neighbours, schemas.neighboursSchema, schemas.NEIGHBOURS_EXPECTED);
       const out = new Map<string, readonly string[]>();
       for (const tool of tools) {
@@ -163,6 +154,19 @@ export class MetaToolDataset {
       }
       return { value: out, checksums: checksumsOf(file) };
     });
+  }
+
+  /** The neighbour lists computed from the embeddings themselves. */
+  async neighboursFromEmbeddings(tools: readonly string[]): Promise<Loaded<ReadonlyMap<string, readonly string[]>>> {
+    const { file, value } = await this.readJson(METATOOL_FILES.embeddings, schemas.embeddingsSchema, schemas.EMBEDDINGS_EXPECTED);
+    const vectors = new Map(value.map((e) => [e.tool, e.embedding]));
+    const dimensions = value[0]?.embedding.length ?? 0;
+    for (const tool of tools) {
+      const vector = vectors.get(tool);
+      if (!vector) throw new InputError(`${file.file}: no embedding for tool "${tool}"; expected one for every tool of all_clean_data.csv`, { file: file.file });
+      if (vector.length !== dimensions) throw new InputError(`${file.file}: embedding of "${tool}" has ${vector.length} numbers; expected ${dimensions} like the others`, { file: file.file });
+    }
+    return { value: nearestNeighbours(tools, vectors, NEIGHBOURS_KEPT), checksums: checksumsOf(file) };
   }
 
   /** The scenario lists, sorted by file name; every listed tool must be a ToolE tool. */

@@ -21,6 +21,13 @@ export async function openSqliteStore(path: string): Promise<SqliteStore> {
  * settles, so a resolved `saveOutcome` is committed to the WAL. All statements are prepared once
  * here; the hot path (`saveOutcome`) only binds and steps them.
  */
+interface PendingOutcome {
+  readonly calls: readonly CallRecord[];
+  readonly result: ResultRecord;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
 export class SqliteStore implements Store {
   private readonly insertRun: Database.Statement<unknown[]>;
   private readonly insertSample: Database.Statement<unknown[]>;
@@ -35,11 +42,14 @@ export class SqliteStore implements Store {
   private readonly selectFinished: Database.Statement<[{ runId: string; modelId: string; includeErrors: number }], string>;
   private readonly selectCached: Database.Statement<[string], string>;
   private readonly selectResults: Database.Statement<[{ runId: string; modelId: string | null }], ResultRow>;
+  private readonly selectResultsWithoutOutput: Database.Statement<[{ runId: string; modelId: string | null }], ResultRow>;
   private readonly selectCalls: Database.Statement<[{ runId: string; sampleId: string | null }], CallRow>;
   // Write transactions are run with `.immediate()`: BEGIN IMMEDIATE takes the write lock up front,
   // so with a second process on the file we wait (busy_timeout) instead of failing on an upgrade.
   private readonly createRunTx: Database.Transaction<(run: RunRecord, samples: readonly Sample[]) => void>;
   private readonly saveOutcomeTx: Database.Transaction<(calls: readonly CallRecord[], result: ResultRecord) => void>;
+  private readonly saveBatchTx: Database.Transaction<(batch: readonly PendingOutcome[]) => void>;
+  private pending: PendingOutcome[] = [];
   private readonly updateScoresTx: Database.Transaction<(runId: string, modelId: string, scores: ReadonlyMap<string, Score>) => void>;
 
   /** Takes ownership of an open, migrated database (see `openSqliteStore`). */
@@ -61,6 +71,7 @@ export class SqliteStore implements Store {
     this.selectFinished = db.prepare<[{ runId: string; modelId: string; includeErrors: number }], string>(SQL.selectFinished).pluck();
     this.selectCached = db.prepare<[string], string>(SQL.selectCached).pluck();
     this.selectResults = db.prepare(SQL.selectResults);
+    this.selectResultsWithoutOutput = db.prepare(SQL.selectResultsWithoutOutput);
     this.selectCalls = db.prepare(SQL.selectCalls);
 
     this.createRunTx = db.transaction((run: RunRecord, samples: readonly Sample[]) => {
@@ -79,7 +90,7 @@ export class SqliteStore implements Store {
       });
     });
 
-    this.saveOutcomeTx = db.transaction((calls: readonly CallRecord[], result: ResultRecord) => {
+    const writeOutcome = (calls: readonly CallRecord[], result: ResultRecord): void => {
       // The result's output is normally the very object of the last successful call: serialize it
       // once (a provider's rawResponse can be kilobytes).
       let outputObject: unknown = undefined;
@@ -123,8 +134,12 @@ export class SqliteStore implements Store {
         result.costUsd,
         result.finishedAt,
       );
-    });
+    };
+    this.saveOutcomeTx = db.transaction(writeOutcome);
 
+    this.saveBatchTx = db.transaction((batch: readonly PendingOutcome[]) => {
+      for (const item of batch) writeOutcome(item.calls, item.result);
+    });
     this.updateScoresTx = db.transaction((runId: string, modelId: string, scores: ReadonlyMap<string, Score>) => {
       for (const [sampleId, score] of scores) {
         const { changes } = this.updateScore.run(nullableToJson(score), runId, modelId, sampleId);
@@ -186,15 +201,44 @@ export class SqliteStore implements Store {
   }
 
   /** One transaction: every attempt of the sample, then its result (replacing an earlier one). */
-  async saveOutcome(calls: readonly CallRecord[], result: ResultRecord): Promise<void> {
+  /**
+   * Group commit: outcomes saved during one turn of the event loop are written in one transaction
+   * (at `setImmediate`), and each promise resolves only once that transaction has committed. So a
+   * resolved save is on disk exactly as before, but a burst of answers costs one commit instead of
+   * one each. If the batch fails, each outcome is retried alone so one bad record cannot sink the
+   * others.
+   */
+  saveOutcome(calls: readonly CallRecord[], result: ResultRecord): Promise<void> {
     for (const call of calls) {
       if (call.runId !== result.runId || call.sampleId !== result.sampleId) {
-        throw new Error(
-          `saveOutcome: call for ${call.runId}/${call.sampleId} does not belong to result ${result.runId}/${result.sampleId}`,
+        return Promise.reject(
+          new Error(`saveOutcome: call for ${call.runId}/${call.sampleId} does not belong to result ${result.runId}/${result.sampleId}`),
         );
       }
     }
-    this.saveOutcomeTx.immediate(calls, result);
+    return new Promise((resolve, reject) => {
+      this.pending.push({ calls, result, resolve, reject });
+      if (this.pending.length === 1) setImmediate(() => this.flushPending());
+    });
+  }
+
+  private flushPending(): void {
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length === 0) return;
+    try {
+      this.saveBatchTx.immediate(batch);
+      for (const item of batch) item.resolve();
+    } catch {
+      for (const item of batch) {
+        try {
+          this.saveOutcomeTx.immediate(item.calls, item.result);
+          item.resolve();
+        } catch (error) {
+          item.reject(error);
+        }
+      }
+    }
   }
 
   /** Replaces the scores of `done` results, all or nothing; a sample without a done result is an error. */
@@ -208,8 +252,9 @@ export class SqliteStore implements Store {
   }
 
   /** Ordered by sample index, then by the run's model order. */
-  async results(runId: string, modelId?: string): Promise<ResultRecord[]> {
-    return this.selectResults.all({ runId, modelId: modelId ?? null }).map(resultFromRow);
+  async results(runId: string, modelId?: string, options: { outputs?: boolean } = {}): Promise<ResultRecord[]> {
+    const statement = options.outputs === false ? this.selectResultsWithoutOutput : this.selectResults;
+    return statement.all({ runId, modelId: modelId ?? null }).map(resultFromRow);
   }
 
   /** Ordered by sample index, then in the order the calls were saved. */
@@ -219,6 +264,7 @@ export class SqliteStore implements Store {
 
   /** Closes the connection (checkpointing the WAL into the main file); safe to call twice. */
   async close(): Promise<void> {
+    this.flushPending();
     if (this.db.open) this.db.close();
   }
 }

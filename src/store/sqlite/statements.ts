@@ -50,6 +50,15 @@ export const SQL = {
                   WHERE r.run_id = @runId AND (@modelId IS NULL OR r.model_id = @modelId)
                   ORDER BY s.idx, (SELECT min(m.key) FROM json_each(runs.models) m WHERE m.value = r.model_id), r.model_id`,
 
+  /** As selectResults without the (large) output column: for summaries. */
+  selectResultsWithoutOutput: `SELECT r.run_id, r.sample_id, r.model_id, r.status, NULL AS output, r.score, r.error, r.cached, r.attempts,
+                         r.latency_ms, r.input_tokens, r.output_tokens, r.cost_usd, r.finished_at
+                  FROM results r
+                    JOIN samples s ON s.run_id = r.run_id AND s.sample_id = r.sample_id
+                    JOIN runs ON runs.id = r.run_id
+                  WHERE r.run_id = @runId AND (@modelId IS NULL OR r.model_id = @modelId)
+                  ORDER BY s.idx, (SELECT min(m.key) FROM json_each(runs.models) m WHERE m.value = r.model_id), r.model_id`,
+
   /** Sample order, then save order. */
   selectCalls: `SELECT c.* FROM calls c
                   JOIN samples s ON s.run_id = c.run_id AND s.sample_id = c.sample_id
