@@ -66,7 +66,7 @@ describe('metatool/similar', () => {
     assert.deepEqual(Object.keys(prepared.datasetChecksums).sort(), [
       'metatool/big_tool_des.json',
       'metatool/data/all_clean_data.csv',
-      'metatool/derived/tool_embedding.json',
+      'metatool/derived/tool_neighbors_top20.json',
       'metatool/plugin_des.json',
       'metatool/plugin_info.json',
     ]);
