@@ -3,16 +3,16 @@
 // CPU per sample and peak RSS for growing N. Figures, not assertions: see docs/benchmarks.md.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { packageRoot } from '../version.js';
+import { testDataDir } from '../testing/test-data.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const LATENCY_MS = 50;
 const CONCURRENCY = 64;
 const sizes = (process.env['ASSAY_BENCH_SIZES'] ?? '2500,5000,10000').split(',').map(Number);
-const dataDir = process.env['ASSAY_DATA_DIR'] ?? resolve(packageRoot, '../shared/datasets');
+const dataDir = testDataDir();
 
 async function firstLine(child: ReturnType<typeof spawn>): Promise<string> {
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { metatoolFile } from '../datasets/metatool/data-dir.test-helper.js';
+import { metatoolFile } from '../testing/test-data.js';
 import { parseToolSelection, selectionSet, type Selection } from './tool-selection.js';
 
 const single = (text: string, candidates: readonly string[], catalogue?: readonly string[]): Selection =>

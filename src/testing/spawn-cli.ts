@@ -1,14 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 /** The compiled CLI entry, found next to this compiled module (works from dist/ and any build folder). */
-const mainModule = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '../cli/main.js')).href;
+export const cliEntry = join(dirname(fileURLToPath(import.meta.url)), '../cli/run-cli.js');
 
-/** Starts `assay <args>` as a real child process (so tests can kill -9 it). */
+/**
+ * Starts `assay <args>` as a real child process (so tests can kill -9 it). Asynchronous on
+ * purpose: a loopback server in the test's process must keep answering while the child runs.
+ * `env` is added to this process's environment.
+ */
 export function spawnAssay(args: readonly string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
-  const script = `const { main } = await import(${JSON.stringify(mainModule)}); process.exitCode = await main(process.argv);`;
-  return spawn(process.execPath, ['--input-type=module', '-e', script, '--', 'assay', ...args], {
+  return spawn(process.execPath, [cliEntry, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -6,9 +6,9 @@ import { after, before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { MetatoolFileServer } from '../../src/datasets/fetch/test-support/file-server.js';
 import { pickleRecords } from '../../src/datasets/fetch/test-support/pickler.js';
-import { sharedDataDir } from '../../src/datasets/fetch/test-support/shared-data.js';
+import { testDataDir as sharedDataDir } from '../../src/testing/test-data.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { assay, fileSha, linesOf, listFiles, type CliResult } from './cli-harness.js';
+import { assay, fileSha, linesOf, listFiles, type CliResult } from '../../src/testing/cli-harness.js';
 
 const dataDir = sharedDataDir();
 const work = mkdtempSync(path.join(tmpdir(), 'assay-cli-e2e-'));

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { startFakeOpenAIServer, type FakeServer } from '../../src/testing/fake-openai-server.js';
 import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
 import { collect, runAssay, spawnAssay } from '../../src/testing/spawn-cli.js';
-import { packageRoot } from '../../src/version.js';
+import { testDataDir } from '../../src/testing/test-data.js';
 
-const dataDir = process.env['ASSAY_DATA_DIR'] ?? resolve(packageRoot, '../shared/datasets');
+const dataDir = testDataDir();
 const SAMPLES = 240;
 
 let server: FakeServer;

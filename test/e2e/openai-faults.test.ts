@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { answerMetaToolPrompt, shownTools } from '../../src/testing/metatool-answerer.js';
 import { faultPlan, plannedFault, startFakeOpenAIServer, type FakeServer } from '../../src/testing/fake-openai-server.js';
-import { packageRoot } from '../../src/version.js';
+import { testDataDir } from '../../src/testing/test-data.js';
 
-const dataDir = process.env['ASSAY_DATA_DIR'] ?? resolve(packageRoot, '../shared/datasets');
+const dataDir = testDataDir();
 const plan = { rate429: 0.15, rate500: 0.1, rateHang: 0.05, seed: 7, retryAfterMs: 30 };
 
 let server: FakeServer;

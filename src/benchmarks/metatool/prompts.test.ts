@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
 import { openMetaTool, type ToolCatalogue } from '../../datasets/metatool/index.js';
-import { metatoolFile, testDataDir } from '../../datasets/metatool/data-dir.test-helper.js';
+import { metatoolFile, testDataDir } from '../../testing/test-data.js';
 import {
   ACTION_PROMPT_MULTI_TOOL,
   ACTION_PROMPT_SINGLE_TOOL,

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { InputError, type GenerateResult, type Sample } from '../../core/index.js';
 import { openMetaTool } from '../../datasets/metatool/index.js';
-import { metatoolFile, testDataDir } from '../../datasets/metatool/data-dir.test-helper.js';
+import { metatoolFile, testDataDir } from '../../testing/test-data.js';
 import type { PreparedTask, Task, TaskOptions } from '../task.js';
 import { metatoolTasks } from './index.js';
 import type { AwarenessMeta, SelectionMeta } from './metadata.js';

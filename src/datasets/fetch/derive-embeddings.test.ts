@@ -12,7 +12,7 @@ import {
 } from './derive-embeddings.js';
 import { unpickle, type PickleValue } from './pickle.js';
 import { pickleRecords } from './test-support/pickler.js';
-import { sharedMetatoolFile } from './test-support/shared-data.js';
+import { metatoolFile as sharedMetatoolFile } from '../../testing/test-data.js';
 
 // The shipped derived files were written by Python; assay must reproduce them byte for byte.
 const embeddingsText = readFileSync(sharedMetatoolFile('derived/tool_embedding.json'), 'utf8');

@@ -10,7 +10,7 @@ import type { HttpGet } from './http.js';
 import { METATOOL_MANIFEST, type DatasetManifest, type DerivedGroup } from './manifest.js';
 import { MetatoolFileServer } from './test-support/file-server.js';
 import { pickleRecords } from './test-support/pickler.js';
-import { sharedDataDir, sharedMetatoolFile } from './test-support/shared-data.js';
+import { testDataDir as sharedDataDir, metatoolFile as sharedMetatoolFile } from '../../testing/test-data.js';
 
 const sha = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
 

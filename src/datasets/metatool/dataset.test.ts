@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { InputError } from '../../core/index.js';
 import { MetaToolDataset, openMetaTool } from './dataset.js';
-import { metatoolFile, testDataDir } from './data-dir.test-helper.js';
+import { metatoolFile, testDataDir } from '../../testing/test-data.js';
 
 const dataDir = testDataDir();
 const dataset = openMetaTool(dataDir);
