@@ -57,7 +57,8 @@ export function parseToolSelection(text: string, options: SelectionOptions): Sel
     throw new RangeError(`parseToolSelection: maxSelections must be a positive integer, got ${maxSelections}`);
   }
 
-  const shownMatcher = nameMatcher(candidates, { caseSensitive: false });
+  // Each sample shows its own list: build its matcher afresh rather than keep one per sample alive.
+  const shownMatcher = nameMatcher(candidates, { caseSensitive: false, reuse: false });
   // The catalogue matcher is prepared once (the array is the same for every sample); shown names
   // are dropped from its matches here rather than from the list, which changes with every sample.
   const shownFolded = new Set(shownMatcher.names.map(foldCase));

@@ -29,14 +29,25 @@ export function upstreamNotShipped(taskName: string): InputError {
   );
 }
 
-/** Names with their prompt descriptions, in the given order. */
+/**
+ * Names with their prompt descriptions, in the given order. The entries are shared, one frozen
+ * object per tool and catalogue, because every sample of a run holds its shown list.
+ */
 export function shownTools(names: readonly string[], catalogue: ToolCatalogue): ShownTool[] {
+  let entries = shownEntries.get(catalogue);
+  if (!entries) shownEntries.set(catalogue, (entries = new Map()));
   return names.map((name) => {
-    const description = catalogue.descriptions.get(name);
-    if (description === undefined) throw new Error(`no description for tool "${name}"`);
-    return { name, description };
+    let entry = entries.get(name);
+    if (!entry) {
+      const description = catalogue.descriptions.get(name);
+      if (description === undefined) throw new Error(`no description for tool "${name}"`);
+      entries.set(name, (entry = Object.freeze({ name, description })));
+    }
+    return entry;
   });
 }
+
+const shownEntries = new WeakMap<ToolCatalogue, Map<string, ShownTool>>();
 
 /** Five seeded selection examples for a sample when the run is five-shot, else undefined. */
 export function selectionExamplesFor(

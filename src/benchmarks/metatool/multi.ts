@@ -33,7 +33,7 @@ async function assaySamples(dataset: MetaToolDataset, options: MetaToolOptions, 
       samples.push(
         selectionSample({
           id: `multi/${index}/${condition}`,
-          prompt: assaySelectionPrompt(condition, query, shown, undefined),
+          prompt: () => assaySelectionPrompt(condition, query, shown, undefined),
           shown,
           target: gold,
           allowNone: condition === 'at-most-two',

@@ -29,7 +29,7 @@ async function assaySamples(dataset: MetaToolDataset, options: MetaToolOptions, 
       samples.push(
         selectionSample({
           id,
-          prompt: assaySelectionPrompt('single', query, shown, examples),
+          prompt: () => assaySelectionPrompt('single', query, shown, examples),
           shown,
           target: null,
           allowNone: true,

@@ -44,7 +44,7 @@ export const scenarioTask: Task = {
           samples.push(
             selectionSample({
               id,
-              prompt: assaySelectionPrompt('single', query, shown, examples),
+              prompt: () => assaySelectionPrompt('single', query, shown, examples),
               shown,
               target: gold,
               allowNone: true,

@@ -47,7 +47,7 @@ export const similarTask: Task = {
         samples.push(
           selectionSample({
             id,
-            prompt: assaySelectionPrompt('single', query, shown, examples),
+            prompt: () => assaySelectionPrompt('single', query, shown, examples),
             shown,
             target: gold,
             allowNone: true,
