@@ -51,7 +51,9 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   };
   // Build the providers before recording the run, so a bad model id or missing key fails fast.
   const models = await buildModels(run, spec.engine, deps);
-  await deps.store.createRun(run, prepared.samples);
+  // Hints are left out of the store: they are derived data (the structured question a baseline
+  // reads), rebuilt by `reopen` from the same task, and storing them would nearly double each row.
+  await deps.store.createRun(run, prepared.samples.map(({ hints: _hints, ...stored }) => stored));
   deps.onRunCreated?.(run);
   return execute(run, prepared, prepared.samples, models, deps, false);
 }
@@ -91,7 +93,8 @@ export async function requireRun(store: Store, runIdOrPrefix: string): Promise<R
 
 /**
  * Rebuilds the scorer of a stored run from the same task, options, seed and data, and checks the
- * data did not change since (the stored samples stay the truth for what was asked).
+ * data did not change since. The stored samples stay the truth for what was asked; their
+ * reference hints (not stored) are taken from the rebuilt task.
  */
 export async function reopen(store: Store, run: RunRecord, dataDir?: string, options = run.options): Promise<{ task: Task; prepared: PreparedTask; samples: Sample[] }> {
   const task = findTask(run.task);
@@ -105,7 +108,11 @@ export async function reopen(store: Store, run: RunRecord, dataDir?: string, opt
     const now = prepared.datasetChecksums[file];
     if (now !== checksum) throw new InputError(`data file ${file} has changed since run ${run.id} (sha256 ${checksum.slice(0, 12)}… then, ${now ? now.slice(0, 12) + '…' : 'missing'} now)`);
   }
-  const samples = await store.loadSamples(run.id);
+  const rebuilt = new Map(prepared.samples.map((s) => [s.id, s]));
+  const samples = (await store.loadSamples(run.id)).map((stored) => {
+    const hints = rebuilt.get(stored.id)?.hints;
+    return hints ? { ...stored, hints } : stored;
+  });
   return { task, prepared, samples };
 }
 
