@@ -17,6 +17,8 @@ export interface ModelProvider {
   readonly id: string;
   /** Whether identical requests may be answered from the call cache (false for replay/baselines). */
   readonly cacheable: boolean;
+  /** False for providers that cost nothing to call (replay, baselines): their cost is 0, not unknown. */
+  readonly billed?: boolean;
   generate(request: GenerateRequest, options: GenerateOptions): Promise<GenerateResult>;
   close?(): Promise<void>;
 }

@@ -106,7 +106,7 @@ export class Model {
     const attempts: Attempt[] = [];
     for (let attempt = 1; ; attempt++) {
       const { output, error, latencyMs, startedAt } = await this.attemptOnce(request, context);
-      const costUsd = output ? costOf(this.settings.price, output.usage) : null;
+      const costUsd = !output ? null : this.provider.billed === false ? 0 : costOf(this.settings.price, output.usage);
       const described = error ? describeCallError(error) : null;
       attempts.push({ attempt, startedAt, latencyMs, output, error: described, costUsd });
       if (output) {

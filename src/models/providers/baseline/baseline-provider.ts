@@ -50,6 +50,7 @@ export function createBaselineProvider(options: BaselineProviderOptions): ModelP
     specVersion: 'v1',
     id,
     cacheable: false,
+    billed: false,
     async generate(request: GenerateRequest, callOptions: GenerateOptions): Promise<GenerateResult> {
       if (callOptions.signal.aborted) throw new ModelCallError('aborted', `${id}: call aborted before it started`);
       const hints = request.hints;

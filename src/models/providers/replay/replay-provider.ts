@@ -32,6 +32,7 @@ export function createReplayProvider(options: ReplayProviderOptions): ReplayProv
     specVersion: 'v1',
     id,
     cacheable: false,
+    billed: false,
     sampleIds: [...outputs.keys()],
     async generate(request: GenerateRequest, callOptions: GenerateOptions): Promise<GenerateResult> {
       if (callOptions.signal.aborted) throw new ModelCallError('aborted', `${id}: call aborted before it started`);
