@@ -75,10 +75,14 @@ export async function executeSamples(options: ExecuteOptions): Promise<{ finishe
   return { finished: finishedCount, errors: errorCount, interrupted: Boolean(signal?.aborted) && finishedCount < total };
 }
 
-/** The request a sample makes: its messages and tools, the run's settings, and hints for baselines. */
+/**
+ * The request a sample makes: its messages and tools, the run's settings, and hints for baselines.
+ * Messages are copied into plain objects, so a prompt that a task renders on read (to keep memory
+ * flat) is rendered once per call here, not again by every reader (hashing, storing, sending).
+ */
 export function requestFor(sample: Sample, settings: GenerateSettings): GenerateRequest {
   return {
-    messages: sample.input,
+    messages: sample.input.map((message) => ({ ...message })),
     ...(sample.tools ? { tools: sample.tools } : {}),
     settings,
     ...(sample.hints ? { hints: sample.hints } : {}),
