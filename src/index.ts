@@ -1,1 +1,39 @@
-export {};
+// The public library surface of assay: a curated list of re-exports, nothing else.
+// Everything the CLI does is reachable from here (see README "Library").
+
+// Core shapes
+export * from './core/index.js';
+
+// Tasks
+export type { Task, PreparedTask, TaskOptions, TaskContext, Metrics, MetricValue, ScoredSample } from './benchmarks/task.js';
+export { allTasks, findTask } from './benchmarks/registry.js';
+export { metatoolTasks } from './benchmarks/metatool/index.js';
+
+// Models: the provider contract, the registry, the middleware, the providers
+export type { ModelProvider, GenerateOptions } from './models/spec.js';
+export { createProvider, type ProviderConfig } from './models/registry.js';
+export { Model, defaultModelSettings, type ModelSettings, type CallOutcome, type CallCache } from './models/middleware/model.js';
+export { defaultRetryPolicy, type RetryPolicy } from './models/middleware/retry-policy.js';
+export { KNOWN_PRICES, costOf, type Price } from './models/pricing.js';
+export { createOpenAIProvider, type OpenAIProviderOptions } from './models/providers/openai/index.js';
+export { createReplayProvider } from './models/providers/replay/index.js';
+export { createBaselineProvider } from './models/providers/baseline/index.js';
+export { createScriptedProvider } from './models/providers/scripted/index.js';
+
+// Scorers and metrics
+export { parseYesNoStrict, parseYesNoPaper, parseToolSelection, type Selection, type SelectionOptions } from './scorers/index.js';
+export { binaryClassification, ratio, rateBy } from './metrics/index.js';
+
+// Running, storing, reporting
+export { startRun, resumeRun, summarizeStoredRun, type RunDependencies, type ResumeOptions } from './runner/run.js';
+export type { RunSpec, EngineSettings } from './runner/run-spec.js';
+export type { RunSummary, ModelCounts } from './runner/summary.js';
+export type { ProgressEvent } from './runner/execute.js';
+export type { Store } from './store/store.js';
+export type * from './store/records.js';
+export { openSqliteStore, SqliteStore } from './store/sqlite/index.js';
+export { exportRows, formatRows, type ExportFormat, type ExportRow } from './report/export.js';
+
+// Data
+export { resolveDataDir } from './datasets/data-dir.js';
+export { ensureDataset, verifyDataset } from './datasets/fetch/index.js';

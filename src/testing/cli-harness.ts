@@ -1,28 +1,10 @@
 /**
- * Test support for the CLI end-to-end tests: the CLI runner, and small file helpers.
+ * Test support for the CLI end-to-end tests: the CLI runner, and the file helpers they share with other tests.
  */
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 
 export { runAssay as assay, type CliResult } from './spawn-cli.js';
 
 /** The lines of a text, without the empty one after a final newline. */
 export const linesOf = (text: string): string[] => text.split('\n').filter((line, i, all) => !(line === '' && i === all.length - 1));
 
-/** `sha256` of a file's bytes. */
-export const fileSha = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
-
-/** Every file under `root/folder`, as `folder/…` paths with `/`, sorted. */
-export function listFiles(root: string, folder: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
-      const rel = `${dir}/${entry.name}`;
-      if (entry.isDirectory()) walk(rel);
-      else out.push(rel);
-    }
-  };
-  walk(folder);
-  return out.sort();
-}
+export { fileSha, listFiles } from './files.js';

@@ -10,27 +10,14 @@ import type { HttpGet } from './http.js';
 import { METATOOL_MANIFEST, type DatasetManifest, type DerivedGroup } from './manifest.js';
 import { MetatoolFileServer } from './test-support/file-server.js';
 import { pickleRecords } from './test-support/pickler.js';
+import { listFiles } from '../../testing/files.js';
 import { testDataDir as sharedDataDir, metatoolFile as sharedMetatoolFile } from '../../testing/test-data.js';
 
 const sha = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
 
-/** Every file of the shared copy (the expected result of a download), relative to the data dir. */
-function listFiles(root: string, folder = 'metatool'): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
-      const rel = `${dir}/${entry.name}`;
-      if (entry.isDirectory()) walk(rel);
-      else out.push(rel);
-    }
-  };
-  walk(folder);
-  return out.sort();
-}
-
 const sharedDir = sharedDataDir();
 // Computed from the shared files here, independently of the manifest's pinned values.
-const expectedFiles = listFiles(sharedDir);
+const expectedFiles = listFiles(sharedDir, 'metatool');
 const expectedSha = new Map(expectedFiles.map((f) => [f, sha(readFileSync(path.join(sharedDir, f)))]));
 
 const records = JSON.parse(readFileSync(sharedMetatoolFile('derived/tool_embedding.json'), 'utf8')) as Array<{ tool: string; embedding: number[] }>;
@@ -87,7 +74,7 @@ test('a fresh download creates every file with the right checksum, and derives t
   warnings.length = 0;
   const result = await ensureDataset('metatool', options(downloadedDir, { onProgress: (p) => progress.push(p) }));
 
-  assert.deepEqual(listFiles(downloadedDir), expectedFiles, 'same files as the shared copy, no .part, no pkl left');
+  assert.deepEqual(listFiles(downloadedDir, 'metatool'), expectedFiles, 'same files as the shared copy, no .part, no pkl left');
   for (const file of expectedFiles) assert.equal(sha(readFileSync(path.join(downloadedDir, file))), expectedSha.get(file), file);
   assert.deepEqual([...result.downloaded].sort(), expectedFiles.filter((f) => !f.startsWith('metatool/derived/')));
   assert.deepEqual(result.derived, ['metatool/derived/tool_embedding.json', 'metatool/derived/tool_neighbors_top20.json']);
