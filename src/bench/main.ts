@@ -25,18 +25,18 @@ const server = spawn(process.execPath, [join(here, 'fake-server-process.js'), St
 const { url } = JSON.parse(await firstLine(server)) as { url: string };
 
 console.log(`MetaTool (metatool/similar) against a loopback server: latency ${LATENCY_MS} ms, concurrency ${CONCURRENCY}, SQLite store, call cache on`);
-console.log('samples   wall s   ideal s   ratio   CPU ms/sample   peak RSS MB   errors');
+console.log('samples   wall s   ideal s   ratio   setup s   calls s   calls/ideal   CPU ms/sample   peak RSS MB   errors');
 const rows: { samples: number; ratio: number; cpuPerSample: number; rss: number }[] = [];
 for (const n of sizes) {
   const child = spawn(process.execPath, [join(here, 'run-once.js'), String(n), url, dataDir, String(CONCURRENCY)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const result = JSON.parse(await firstLine(child)) as { samples: number; errors: number; wallMs: number; cpuMs: number; maxRssMB: number };
+  const result = JSON.parse(await firstLine(child)) as { samples: number; errors: number; wallMs: number; setupMs: number; callsMs: number; cpuMs: number; maxRssMB: number };
   await once(child, 'close');
   const ideal = (result.samples * LATENCY_MS) / CONCURRENCY / 1000;
   const wall = result.wallMs / 1000;
   const row = { samples: result.samples, ratio: wall / ideal, cpuPerSample: result.cpuMs / result.samples, rss: result.maxRssMB };
   rows.push(row);
   console.log(
-    `${String(result.samples).padStart(7)}  ${wall.toFixed(2).padStart(7)}  ${ideal.toFixed(2).padStart(8)}  ${row.ratio.toFixed(3).padStart(6)}  ${row.cpuPerSample.toFixed(3).padStart(14)}  ${row.rss.toFixed(0).padStart(12)}  ${String(result.errors).padStart(7)}`,
+    `${String(result.samples).padStart(7)}  ${wall.toFixed(2).padStart(7)}  ${ideal.toFixed(2).padStart(8)}  ${row.ratio.toFixed(3).padStart(6)}  ${(result.setupMs / 1000).toFixed(2).padStart(8)}  ${(result.callsMs / 1000).toFixed(2).padStart(8)}  ${(result.callsMs / 1000 / ideal).toFixed(3).padStart(12)}  ${row.cpuPerSample.toFixed(3).padStart(14)}  ${row.rss.toFixed(0).padStart(12)}  ${String(result.errors).padStart(7)}`,
   );
 }
 server.kill('SIGTERM');

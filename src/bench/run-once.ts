@@ -18,6 +18,8 @@ const dir = mkdtempSync(join(tmpdir(), 'assay-bench-'));
 const store = await openSqliteStore(join(dir, 'bench.db'));
 const cpuBefore = process.cpuUsage();
 const started = performance.now();
+let createdAt = started;
+let lastFinishedAt = started;
 const summary = await startRun(
   {
     task: 'metatool/similar',
@@ -27,7 +29,11 @@ const summary = await startRun(
     dataDir: dataDir as string,
     engine: { concurrency, timeoutMs: 30_000, retry: { maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1000 }, cache: true, openaiBaseURL: url as string },
   },
-  { store },
+  {
+    store,
+    onRunCreated: () => (createdAt = performance.now()),
+    onProgress: () => (lastFinishedAt = performance.now()),
+  },
 );
 const wallMs = performance.now() - started;
 const cpu = process.cpuUsage(cpuBefore);
@@ -35,5 +41,14 @@ await store.close();
 rmSync(dir, { recursive: true, force: true });
 const counts = summary.models['openai:bench-model']?.counts;
 process.stdout.write(
-  `${JSON.stringify({ samples: counts?.done, errors: counts?.errors, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMB: process.resourceUsage().maxRSS / 1024 })}\n`,
+  `${JSON.stringify({
+    samples: counts?.done,
+    errors: counts?.errors,
+    wallMs,
+    // Building and storing the samples, before the first call; then the calls themselves.
+    setupMs: createdAt - started,
+    callsMs: lastFinishedAt - createdAt,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    maxRssMB: process.resourceUsage().maxRSS / 1024,
+  })}\n`,
 );
