@@ -56,11 +56,20 @@ function scoreLabel(score: Score | null): string {
   return score.value ? 'pass' : 'fail';
 }
 
+/**
+ * A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first) gets a leading
+ * `'`: model outputs and dataset rows are untrusted text and must stay data when someone opens
+ * the CSV in a spreadsheet. JSONL exports are byte-exact.
+ */
+export function neutralizeFormula(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
 /** Serializes rows; CSV/TSV cells holding lists or objects carry them as JSON. */
 export function formatRows(rows: readonly ExportRow[], format: ExportFormat): string {
   if (format === 'jsonl') return rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
   const columns = ['sample_id', 'task', 'model', 'prompt', 'candidates', 'gold', 'output', 'answer', 'score', 'explanation', 'error'] as const;
-  const cell = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+  const cell = (v: unknown): string => neutralizeFormula(v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
   return stringify(
     rows.map((r) => columns.map((c) => cell(r[c]))),
     { header: true, columns: [...columns], delimiter: format === 'tsv' ? '\t' : ',' },
