@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
-import { describeError, type GenerateRequest, type GenerateSettings, type Sample, type Score } from '../core/index.js';
+import { canonicalJson, describeError, type GenerateRequest, type GenerateSettings, type Sample, type Score } from '../core/index.js';
 import type { PreparedTask } from '../benchmarks/task.js';
 import type { CallOutcome, Model } from '../models/middleware/model.js';
-import type { CallRecord, ResultRecord } from '../store/records.js';
+import { SAMPLE_INPUT_REF, type CallRecord, type ResultRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 
 export interface ProgressEvent {
@@ -115,6 +115,7 @@ function toResult(runId: string, modelId: string, sample: Sample, outcome: CallO
 }
 
 function toCallRecords(runId: string, modelId: string, sampleId: string, outcome: CallOutcome, request: GenerateRequest): CallRecord[] {
+  const stored = { messages: SAMPLE_INPUT_REF, tools: request.tools, settings: request.settings };
   return outcome.attempts.map((a) => ({
     runId,
     sampleId,
@@ -122,8 +123,9 @@ function toCallRecords(runId: string, modelId: string, sampleId: string, outcome
     role: 'test' as const,
     attempt: a.attempt,
     cacheKey: outcome.cacheKey,
-    request: { messages: request.messages, tools: request.tools, settings: request.settings },
-    requestJson: outcome.requestJson,
+    request: stored,
+    // The prompt is already in the samples table: the stored request refers to it (expanded on read).
+    requestJson: canonicalJson(stored),
     output: a.output,
     error: a.error,
     usage: a.output?.usage ?? {},

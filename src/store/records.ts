@@ -29,6 +29,12 @@ export interface CallError {
   readonly status?: number;
 }
 
+/**
+ * In a stored call, `request.messages` equal to the sample's input is written as this marker
+ * instead of repeating the prompt (the samples table holds it); reading calls expands it back.
+ */
+export const SAMPLE_INPUT_REF = '$sample.input';
+
 /** One attempt at one model call: what was sent, what came back, how long it took. */
 export interface CallRecord {
   readonly runId: string;
@@ -40,7 +46,7 @@ export interface CallRecord {
   readonly cacheKey: string | null;
   /** What was sent to the model (messages, tools, settings: the reference hints of a sample are not sent). */
   readonly request: unknown;
-  /** `request` already serialized (the middleware builds it once for the cache key); stored verbatim when given. */
+  /** `request` already serialized; stored verbatim when given (its messages may be `SAMPLE_INPUT_REF`). */
   readonly requestJson?: string;
   readonly output: GenerateResult | null;
   readonly error: CallError | null;

@@ -61,6 +61,8 @@ test('every sample ends scored through 429s with Retry-After, 500s and hung conn
     if (named === sample.target) expectedCorrect++;
     // Faulted samples have their failed attempt recorded as an error call, then a good one.
     const calls = await store.calls(summary.run, sample.id);
+    // The stored request reads back as what was sent: the sample's messages and the settings.
+    assert.deepEqual(calls[0]?.request, { messages: [{ role: 'user', content: prompt }], settings: { temperature: 0 } });
     const fault = plannedFault(plan, prompt);
     if (fault) {
       assert.equal(calls.length, 2, `${sample.id}: one faulted attempt then one answered`);

@@ -41,8 +41,6 @@ export interface CallOutcome {
   readonly error: { kind: string; message: string; status?: number } | null;
   readonly cached: boolean;
   readonly cacheKey: string | null;
-  /** The request as sent to the provider (without reference hints), canonically serialized. */
-  readonly requestJson: string;
   readonly attempts: readonly Attempt[];
   /** Latency of the successful attempt (0 for a cache hit). */
   readonly latencyMs: number;
@@ -83,25 +81,20 @@ export class Model {
   }
 
   /**
-   * The request as a model sees it, serialized once: it is both hashed into the cache key and
-   * stored with the call. Reference hints are left out: they are not sent to a model, and the
-   * providers that read them (baselines) are not cached.
+   * The cache key of a request for this model (null when the provider is not cacheable): sha256
+   * of the canonical request as a model sees it. Reference hints are left out: they are not sent
+   * to a model, and the providers that read them (baselines) are not cached.
    */
-  serialize(request: GenerateRequest): { requestJson: string; cacheKey: string | null } {
-    const requestJson = canonicalJson({ messages: request.messages, tools: request.tools, settings: request.settings });
-    return { requestJson, cacheKey: this.provider.cacheable ? sha256(`${this.provider.id}\n${requestJson}`) : null };
-  }
-
-  /** The cache key of a request for this model (null when the provider is not cacheable). */
   cacheKey(request: GenerateRequest): string | null {
-    return this.serialize(request).cacheKey;
+    if (!this.provider.cacheable) return null;
+    return sha256(`${this.provider.id}\n${canonicalJson({ messages: request.messages, tools: request.tools, settings: request.settings })}`);
   }
 
   async generate(request: GenerateRequest, context: CallContext): Promise<CallOutcome> {
-    const { requestJson, cacheKey } = this.serialize(request);
+    const cacheKey = this.cacheKey(request);
     if (cacheKey && this.settings.cache && this.cache) {
       const hit = await this.cache.lookupCache(cacheKey);
-      if (hit) return { output: hit, error: null, cached: true, cacheKey, requestJson, attempts: [], latencyMs: 0, usage: hit.usage, costUsd: 0 };
+      if (hit) return { output: hit, error: null, cached: true, cacheKey, attempts: [], latencyMs: 0, usage: hit.usage, costUsd: 0 };
     }
     const attempts: Attempt[] = [];
     for (let attempt = 1; ; attempt++) {
@@ -110,16 +103,16 @@ export class Model {
       const described = error ? describeCallError(error) : null;
       attempts.push({ attempt, startedAt, latencyMs, output, error: described, costUsd });
       if (output) {
-        return { output, error: null, cached: false, cacheKey, requestJson, attempts, latencyMs, usage: output.usage, costUsd };
+        return { output, error: null, cached: false, cacheKey, attempts, latencyMs, usage: output.usage, costUsd };
       }
       const wait = context.signal?.aborted ? undefined : retryDelay(error, attempt, this.settings.retry, this.random);
       if (wait === undefined) {
-        return { output: null, error: described, cached: false, cacheKey, requestJson, attempts, latencyMs: 0, usage: {}, costUsd: null };
+        return { output: null, error: described, cached: false, cacheKey, attempts, latencyMs: 0, usage: {}, costUsd: null };
       }
       try {
         await this.clock.sleep(wait, context.signal);
       } catch {
-        return { output: null, error: { kind: 'aborted', message: 'run stopped while waiting to retry' }, cached: false, cacheKey, requestJson, attempts, latencyMs: 0, usage: {}, costUsd: null };
+        return { output: null, error: { kind: 'aborted', message: 'run stopped while waiting to retry' }, cached: false, cacheKey, attempts, latencyMs: 0, usage: {}, costUsd: null };
       }
     }
   }

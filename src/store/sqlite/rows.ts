@@ -1,3 +1,4 @@
+import { SAMPLE_INPUT_REF } from '../records.js';
 import type { GenerateResult, Message, ReferenceHints, Score, ToolSpec, Usage } from '../../core/index.js';
 import type { TaskOptions } from '../../benchmarks/task.js';
 import type { CallError, CallRecord, ModelRole, ResultRecord, RunRecord, RunStatus, StoredSample } from '../records.js';
@@ -48,6 +49,8 @@ export interface CallRow {
   cost_usd: number | null;
   latency_ms: number;
   started_at: string;
+  /** The sample's input, joined in: a stored request refers to it instead of repeating it. */
+  sample_input?: string;
 }
 
 export interface ResultRow {
@@ -131,6 +134,12 @@ function usageFromColumns(inputTokens: number | null, outputTokens: number | nul
 }
 
 /** A `calls` row as a CallRecord. */
+/** Puts the sample's messages back into a stored request that refers to them (see `SAMPLE_INPUT_REF`). */
+function expandSampleInput(request: unknown, sampleInput: string | undefined): unknown {
+  if (!request || typeof request !== 'object' || (request as { messages?: unknown }).messages !== SAMPLE_INPUT_REF || sampleInput === undefined) return request;
+  return { ...request, messages: JSON.parse(sampleInput) as unknown };
+}
+
 export function callFromRow(row: CallRow): CallRecord {
   return {
     runId: row.run_id,
@@ -139,7 +148,7 @@ export function callFromRow(row: CallRow): CallRecord {
     role: row.role as ModelRole,
     attempt: row.attempt,
     cacheKey: row.cache_key,
-    request: optionalFromJson<unknown>(row.request),
+    request: expandSampleInput(optionalFromJson<unknown>(row.request), row.sample_input),
     output: nullableFromJson<GenerateResult>(row.output),
     error: nullableFromJson<CallError>(row.error),
     usage: usageFromColumns(row.input_tokens, row.output_tokens),

@@ -60,7 +60,7 @@ export const SQL = {
                   ORDER BY s.idx, (SELECT min(m.key) FROM json_each(runs.models) m WHERE m.value = r.model_id), r.model_id`,
 
   /** Sample order, then save order. */
-  selectCalls: `SELECT c.* FROM calls c
+  selectCalls: `SELECT c.*, s.input AS sample_input FROM calls c
                   JOIN samples s ON s.run_id = c.run_id AND s.sample_id = c.sample_id
                 WHERE c.run_id = @runId AND (@sampleId IS NULL OR c.sample_id = @sampleId)
                 ORDER BY s.idx, c.id`,
