@@ -10,7 +10,7 @@ import { requireRun, summarizeStoredRun } from '../runner/run.js';
 import type { RunRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { registerDataCommands } from './data-command.js';
-import { parserOf, parsersInScores, rescoreRun, type RescoreOutcome } from './rescore.js';
+import { parserOf, parsersInScores, rescoreRun, type RescoreOutcome } from '../runner/rescore.js';
 import { registerRunCommands } from './run-command.js';
 import { EXIT, dataDirOption, dbOption, jsonOption, printSummary, withStore } from './shared.js';
 

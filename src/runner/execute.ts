@@ -89,7 +89,8 @@ export function requestFor(sample: Sample, settings: GenerateSettings): Generate
   };
 }
 
-function scoreSafely(prepared: PreparedTask, sample: Sample, output: NonNullable<CallOutcome['output']>): Score {
+/** Scores an output; a scorer that throws gives a no-verdict with the reason, never a crash. */
+export function scoreSafely(prepared: PreparedTask, sample: Sample, output: NonNullable<CallOutcome['output']>): Score {
   try {
     return prepared.score(sample, output);
   } catch (error) {

@@ -1,7 +1,8 @@
-import { InputError, canonicalJson, describeError, type GenerateResult, type Sample, type Score } from '../core/index.js';
-import type { PreparedTask, TaskOptions } from '../benchmarks/task.js';
-import { reopen, requireRun } from '../runner/run.js';
-import { summarizeRun, type RunSummary } from '../runner/summary.js';
+import { InputError, canonicalJson, type Score } from '../core/index.js';
+import type { TaskOptions } from '../benchmarks/task.js';
+import { scoreSafely } from './execute.js';
+import { reopen, requireRun } from './run.js';
+import { summarizeRun, type RunSummary } from './summary.js';
 import type { Store } from '../store/store.js';
 
 /** Tasks whose scorer reads the `parser` option (the others ignore it). */
@@ -31,15 +32,6 @@ export interface RescoreOutcome {
 
 /** What a re-score can change that matters: the verdict and the parsed answer (not the metadata naming the parser). */
 const verdictOf = (score: Score): string => canonicalJson({ value: score.value, answer: score.answer ?? null });
-
-/** Like the runner: a scorer that throws gives a no-verdict with the reason, never a crash. */
-function scoreSafely(prepared: PreparedTask, sample: Sample, output: GenerateResult): Score {
-  try {
-    return prepared.score(sample, output);
-  } catch (error) {
-    return { value: null, explanation: `scorer failed: ${describeError(error)}` };
-  }
-}
 
 /**
  * Re-parses and re-scores every stored output of a run with the current scorer (optionally with
