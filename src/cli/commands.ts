@@ -12,7 +12,7 @@ import type { Store } from '../store/store.js';
 import { registerDataCommands } from './data-command.js';
 import { parserOf, parsersInScores, rescoreRun, type RescoreOutcome } from '../runner/rescore.js';
 import { registerRunCommands } from './run-command.js';
-import { EXIT, dataDirOption, dbOption, jsonOption, printSummary, withStore } from './shared.js';
+import { EXIT, dataDirOption, dbOption, jsonOption, printSummary, unusedDbOption, withStore } from './shared.js';
 
 export { EXIT } from './shared.js';
 
@@ -52,6 +52,7 @@ export function registerCommands(program: Command, setExitCode: (code: number) =
     .command('list')
     .description('list the tasks assay can run')
     .addOption(jsonOption())
+    .addOption(unusedDbOption())
     .action((flags: { json?: boolean }) => {
       if (flags.json) {
         process.stdout.write(`${JSON.stringify(allTasks.map((t) => ({ name: t.name, version: t.version, description: t.description })))}\n`);

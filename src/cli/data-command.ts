@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { resolveDataDir, type ResolvedDataDir } from '../datasets/data-dir.js';
 import { getManifest } from '../datasets/fetch/manifest.js';
-import { EXIT, dataDirOption, jsonOption } from './shared.js';
+import { EXIT, dataDirOption, jsonOption, unusedDbOption } from './shared.js';
 import { downloadDataset } from './task-data.js';
 
 const DEFAULT_DATASET = 'metatool';
@@ -75,6 +75,7 @@ dataset by itself unless given --no-download.`,
     .argument('[dataset]', 'dataset to fetch', DEFAULT_DATASET)
     .addOption(dataDirOption('folder to put the dataset in (must exist; default: $ASSAY_DATA_DIR, else the user cache)'))
     .addOption(jsonOption())
+    .addOption(unusedDbOption())
     .addHelpText(
       'after',
       `
@@ -93,6 +94,7 @@ Example:
     .argument('[dataset]', 'dataset to verify', DEFAULT_DATASET)
     .addOption(dataDirOption())
     .addOption(jsonOption())
+    .addOption(unusedDbOption())
     .action(async (dataset: string, flags: { dataDir?: string; json?: boolean }) => setExitCode(await verifyCommand(dataset, flags)));
 
   data
@@ -100,5 +102,6 @@ Example:
     .description('print the data dir assay would use, and where that choice came from')
     .addOption(dataDirOption())
     .addOption(jsonOption())
+    .addOption(unusedDbOption())
     .action((flags: { dataDir?: string; json?: boolean }) => setExitCode(pathCommand(flags)));
 }

@@ -10,6 +10,8 @@ export const EXIT = { ok: 0, unexpected: 1, badInput: 2, sampleErrors: 3, interr
 export const DEFAULT_DB = '.assay/assay.db';
 
 export const dbOption = (): Option => new Option('--db <path>', 'SQLite database holding the runs').default(DEFAULT_DB).env('ASSAY_DB');
+/** For commands that read no run: accepted so that every command takes --db (scripts pass it everywhere). */
+export const unusedDbOption = (): Option => new Option('--db <path>', 'accepted for uniformity; this command reads no database').hideHelp();
 export const jsonOption = (): Option => new Option('--json', 'print one JSON object on stdout instead of text');
 export const dataDirOption = (what = 'folder holding the datasets (default: $ASSAY_DATA_DIR, else the user cache)'): Option => new Option('--data-dir <dir>', what);
 

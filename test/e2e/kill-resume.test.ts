@@ -78,3 +78,25 @@ test('kill -9 mid-run, then resume: no finished sample is called again and the m
   const uninterrupted = JSON.parse(fresh.stdout) as typeof summary;
   assert.deepEqual(summary.models['openai:fake-model']?.metrics, uninterrupted.models['openai:fake-model']?.metrics);
 });
+
+test('run --resume --retry-errors calls again only the samples that ended in error', async () => {
+  const db = join(dir, 'retry.db');
+  const failing = (key: string): boolean => answerMetaToolPrompt(key).startsWith('None');
+  server.setBehavior({ faults: (ctx) => (failing(ctx.key) ? { type: 'status', status: 400 } : undefined) });
+  const args = ['run', 'metatool/reliability', '--model', 'openai:fake-model', '--base-url', server.url, '--per-tool', '1', '--limit', '40', '--seed', '2', '--json', '--db', db];
+  const first = await runAssay(args, env);
+  assert.equal(first.code, 3, 'finished with sample errors');
+  const errors = (JSON.parse(first.stdout) as { models: Record<string, { counts: { errors: number; done: number } }> }).models['openai:fake-model']?.counts;
+  assert.ok(errors && errors.errors > 0 && errors.done + errors.errors === 40, JSON.stringify(errors));
+
+  server.setBehavior({ faults: undefined });
+  const before = server.requests.length;
+  const second = await runAssay([...args, '--resume', '--retry-errors'], env);
+  assert.equal(second.code, 0, second.stderr);
+  assert.match(second.stderr, /resuming run/);
+  const counts = (JSON.parse(second.stdout) as { models: Record<string, { counts: { errors: number; done: number } }> }).models['openai:fake-model']?.counts;
+  assert.deepEqual([counts?.done, counts?.errors], [40, 0]);
+  const retried = server.requests.slice(before).map((r) => r.key);
+  assert.equal(retried.length, errors.errors);
+  assert.ok(retried.every(failing), 'only the failed samples were asked again');
+});
