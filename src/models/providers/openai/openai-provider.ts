@@ -1,4 +1,5 @@
 import { Pool } from 'undici';
+import { postForText } from '../../http/post.js';
 import { InputError, ModelCallError, type GenerateRequest, type GenerateResult } from '../../../core/index.js';
 import type { ModelProvider } from '../../spec.js';
 import type { OpenAIChatRequestBody } from './openai-api-types.js';
@@ -84,11 +85,11 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
     let responseHeaders: Record<string, string | string[] | undefined>;
     let text: string;
     try {
-      const response = await pool.request({ path: endpoint.path, method: 'POST', headers, body: payload, signal });
+      // The whole body is always read, errors included: an unread body would pin the socket.
+      const response = await postForText(pool, { path: endpoint.path, headers, body: payload, signal });
       status = response.statusCode;
       responseHeaders = response.headers;
-      // Always read the body to the end, errors included: an unread body pins the socket.
-      text = redact(await response.body.text());
+      text = redact(response.text);
     } catch (error) {
       throw errorFromTransport(error, signal, url, redact);
     }
