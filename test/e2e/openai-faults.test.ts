@@ -13,6 +13,18 @@ import { testDataDir } from '../../src/testing/test-data.js';
 const dataDir = testDataDir();
 const plan = { rate429: 0.15, rate500: 0.1, rateHang: 0.05, seed: 7, retryAfterMs: 30 };
 
+/** A run of `perTool: 1` samples of `task` against the fake server at `url`, with test-sized timeouts. */
+function fakeRun(task: string, url: string, seed: number, limit: number, engine: Partial<RunSpec['engine']> = {}): RunSpec {
+  return {
+    task,
+    models: ['openai:fake-model'],
+    seed,
+    options: { perTool: 1, limit },
+    dataDir,
+    engine: { concurrency: 2, timeoutMs: 1000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: true, openaiBaseURL: url, ...engine },
+  };
+}
+
 let server: FakeServer;
 let dir: string;
 
@@ -32,14 +44,7 @@ after(async () => {
 
 test('every sample ends scored through 429s with Retry-After, 500s and hung connections; no error text is stored as output', async () => {
   const store = await openSqliteStore(join(dir, 'faults.db'));
-  const spec: RunSpec = {
-    task: 'metatool/similar',
-    models: ['openai:fake-model'],
-    seed: 3,
-    options: { perTool: 1, limit: 120 },
-    dataDir,
-    engine: { concurrency: 8, timeoutMs: 400, retry: { maxRetries: 4, baseDelayMs: 10, maxDelayMs: 100 }, cache: true, openaiBaseURL: server.url },
-  };
+  const spec = fakeRun('metatool/similar', server.url, 3, 120, { concurrency: 8, timeoutMs: 400, retry: { maxRetries: 4, baseDelayMs: 10, maxDelayMs: 100 } });
   const summary = await startRun(spec, { store });
   const counts = summary.models['openai:fake-model']?.counts;
   assert.equal(counts?.done, 120);
@@ -93,17 +98,7 @@ test('a sample whose calls keep failing ends as an error, counted apart from the
   const store = await openSqliteStore(join(dir, 'errors.db'));
   const failing = await startFakeOpenAIServer({ respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }), faults: (ctx) => (ctx.index % 3 === 0 ? { type: 'status', status: 503 } : undefined) });
   try {
-    const summary = await startRun(
-      {
-        task: 'metatool/reliability',
-        models: ['openai:fake-model'],
-        seed: 1,
-        options: { perTool: 1, limit: 30 },
-        dataDir,
-        engine: { concurrency: 1, timeoutMs: 1000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: false, openaiBaseURL: failing.url },
-      },
-      { store },
-    );
+    const summary = await startRun(fakeRun('metatool/reliability', failing.url, 1, 30, { concurrency: 1, cache: false }), { store });
     const counts = summary.models['openai:fake-model']?.counts;
     // With one worker and no retries, every third request (0, 3, 6, …) fails: 10 of 30.
     assert.equal(counts?.errors, 10);
@@ -123,17 +118,7 @@ test('the API key is sent to the server and never reaches the store', async () =
   const dbDir = mkdtempSync(join(tmpdir(), 'assay-key-'));
   const store = await openSqliteStore(join(dbDir, 'key.db'));
   try {
-    await startRun(
-      {
-        task: 'metatool/reliability',
-        models: ['openai:fake-model'],
-        seed: 2,
-        options: { perTool: 1, limit: 5 },
-        dataDir,
-        engine: { concurrency: 2, timeoutMs: 1000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: true, openaiBaseURL: server2.url },
-      },
-      { store, secrets: { openaiApiKey: key } },
-    );
+    await startRun(fakeRun('metatool/reliability', server2.url, 2, 5), { store, secrets: { openaiApiKey: key } });
     assert.equal(server2.requests.length, 5);
     assert.ok(server2.requests.every((r) => r.hadAuthorization && r.bearerLength === key.length));
   } finally {
