@@ -25,13 +25,6 @@ export function number(name: string, min: number, max: number) {
   };
 }
 
-export function oneOf<T extends string>(name: string, allowed: readonly T[]) {
-  return (value: string): T => {
-    if (!(allowed as readonly string[]).includes(value)) throw new InvalidArgumentError(`${name} must be one of ${allowed.join(', ')}, got "${value}"`);
-    return value as T;
-  };
-}
-
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }

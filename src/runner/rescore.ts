@@ -70,7 +70,7 @@ export async function rescoreRun(store: Store, runIdOrPrefix: string, options: R
  */
 export async function parsersInScores(store: Store, runId: string): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
-  for (const result of await store.results(runId)) {
+  for (const result of await store.results(runId, undefined, { outputs: false })) {
     const parser = result.score?.metadata?.['parser'];
     if (typeof parser === 'string') counts.set(parser, (counts.get(parser) ?? 0) + 1);
   }

@@ -30,8 +30,10 @@ export function postForText(
     dispatcher.dispatch(
       { path: request.path, method: 'POST', headers: request.headers, body: request.body },
       {
+        // May run again if undici retries the request on a fresh socket: listen once, for the latest controller.
         onRequestStart(controller) {
           if (signal.aborted) return controller.abort(signal.reason as Error);
+          settle();
           abort = () => controller.abort(signal.reason as Error);
           signal.addEventListener('abort', abort, { once: true });
         },

@@ -16,11 +16,7 @@ export async function openSqliteStore(path: string): Promise<SqliteStore> {
   return new SqliteStore(openDatabase(path), path);
 }
 
-/**
- * The `Store` on better-sqlite3. Every method does its work synchronously before its promise
- * settles, so a resolved `saveOutcome` is committed to the WAL. All statements are prepared once
- * here; the hot path (`saveOutcome`) only binds and steps them.
- */
+/** An outcome waiting for the next group commit, and the promise to settle once it is written. */
 interface PendingOutcome {
   readonly calls: readonly CallRecord[];
   readonly result: ResultRecord;
@@ -28,6 +24,11 @@ interface PendingOutcome {
   readonly reject: (error: unknown) => void;
 }
 
+/**
+ * The `Store` on better-sqlite3. Every method does its work synchronously before its promise
+ * settles, so a resolved `saveOutcome` is committed to the WAL. All statements are prepared once
+ * here; the hot path (`saveOutcome`) only binds and steps them.
+ */
 export class SqliteStore implements Store {
   private readonly insertRun: Database.Statement<unknown[]>;
   private readonly insertSample: Database.Statement<unknown[]>;

@@ -3,6 +3,15 @@
  * Positional `?` for the hot-path writes (cheaper to bind than named parameters); named
  * parameters where a value is used twice.
  */
+/** A run's results (optionally one model's) in report order, with the given columns. */
+function selectResultsWith(columns: string): string {
+  return `SELECT ${columns} FROM results r
+            JOIN samples s ON s.run_id = r.run_id AND s.sample_id = r.sample_id
+            JOIN runs ON runs.id = r.run_id
+          WHERE r.run_id = @runId AND (@modelId IS NULL OR r.model_id = @modelId)
+          ORDER BY s.idx, (SELECT min(m.key) FROM json_each(runs.models) m WHERE m.value = r.model_id), r.model_id`;
+}
+
 export const SQL = {
   insertRun: `INSERT INTO runs (id, task, task_version, status, created_at, updated_at, models, settings, seed, options,
                                 dataset_checksums, prompt_version, toolkit_version, engine)
@@ -44,20 +53,12 @@ export const SQL = {
   selectCached: 'SELECT output FROM calls WHERE cache_key = ? AND output IS NOT NULL AND error IS NULL ORDER BY id DESC LIMIT 1',
 
   /** Sample order, then the run's model order (position in runs.models), then id for a model the run does not list. */
-  selectResults: `SELECT r.* FROM results r
-                    JOIN samples s ON s.run_id = r.run_id AND s.sample_id = r.sample_id
-                    JOIN runs ON runs.id = r.run_id
-                  WHERE r.run_id = @runId AND (@modelId IS NULL OR r.model_id = @modelId)
-                  ORDER BY s.idx, (SELECT min(m.key) FROM json_each(runs.models) m WHERE m.value = r.model_id), r.model_id`,
+  selectResults: selectResultsWith('r.*'),
 
   /** As selectResults without the (large) output column: for summaries. */
-  selectResultsWithoutOutput: `SELECT r.run_id, r.sample_id, r.model_id, r.status, NULL AS output, r.score, r.error, r.cached, r.attempts,
-                         r.latency_ms, r.input_tokens, r.output_tokens, r.cost_usd, r.finished_at
-                  FROM results r
-                    JOIN samples s ON s.run_id = r.run_id AND s.sample_id = r.sample_id
-                    JOIN runs ON runs.id = r.run_id
-                  WHERE r.run_id = @runId AND (@modelId IS NULL OR r.model_id = @modelId)
-                  ORDER BY s.idx, (SELECT min(m.key) FROM json_each(runs.models) m WHERE m.value = r.model_id), r.model_id`,
+  selectResultsWithoutOutput: selectResultsWith(
+    'r.run_id, r.sample_id, r.model_id, r.status, NULL AS output, r.score, r.error, r.cached, r.attempts, r.latency_ms, r.input_tokens, r.output_tokens, r.cost_usd, r.finished_at',
+  ),
 
   /** Sample order, then save order. */
   selectCalls: `SELECT c.*, s.input AS sample_input FROM calls c
