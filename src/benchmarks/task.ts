@@ -1,4 +1,5 @@
 import type { GenerateResult, GenerateSettings, Sample, Score } from '../core/index.js';
+import type { JudgeRequest } from '../judges/judge-request.js';
 
 /** Options a run passes to its task. Each task reads the ones it understands and ignores the rest. */
 export interface TaskOptions {
@@ -12,6 +13,8 @@ export interface TaskOptions {
   readonly parser?: 'strict' | 'paper';
   /** Keep only the first N samples (after the seeded selection). */
   readonly limit?: number;
+  /** Data + rubric + system prompt version of a benchmark that ships several (FunctionChat: `v2.0.0`, `paper-2024-09`). */
+  readonly benchVersion?: string;
 }
 
 export interface TaskContext {
@@ -39,6 +42,14 @@ export interface PreparedTask {
   readonly promptVersion: string;
   /** Pure and deterministic: parses the output and scores it against the sample's target. */
   score(sample: Sample, output: GenerateResult): Score;
+  /**
+   * Tasks graded by an LLM judge: given the deterministic score of an output, the judge request
+   * when that score is not final (e.g. a tool call that is not an exact match), else undefined.
+   * With a judge, the judge's verdict replaces the score's value; without one (`--exact-only`),
+   * the deterministic score stands, so `score` must already say what it means without a judge
+   * (a non-matching call fails; a text answer that only a judge can grade is no verdict).
+   */
+  judgeRequest?(sample: Sample, output: GenerateResult, score: Score): JudgeRequest | undefined;
   /** Aggregates scores into the task's metrics. Samples without a score (errors) are left out. */
   metrics(rows: Iterable<ScoredSample>): Metrics;
 }

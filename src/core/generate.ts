@@ -26,9 +26,19 @@ export type ReferenceHints =
       readonly allowNone: boolean;
     };
 
+/** Structured output: the model must answer with JSON matching `schema` (a JSON Schema object). */
+export interface ResponseFormat {
+  readonly type: 'json';
+  /** A short identifier for the schema (OpenAI's `json_schema.name`). */
+  readonly name: string;
+  readonly schema: Readonly<Record<string, unknown>>;
+}
+
 export interface GenerateRequest {
   readonly messages: readonly Message[];
   readonly tools?: readonly ToolSpec[];
+  /** Ask for structured output; a provider that cannot honour it records an `unsupported` warning. */
+  readonly responseFormat?: ResponseFormat;
   readonly settings: GenerateSettings;
   readonly hints?: ReferenceHints;
 }
