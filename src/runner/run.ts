@@ -48,6 +48,7 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
     promptVersion: prepared.promptVersion,
     toolkitVersion,
     engine: { ...spec.engine, dataDir: spec.dataDir },
+    judge: null,
   };
   // Build the providers before recording the run, so a bad model id or missing key fails fast.
   const models = await buildModels(run, spec.engine, deps);

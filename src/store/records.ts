@@ -21,6 +21,36 @@ export interface RunRecord {
   readonly toolkitVersion: string;
   /** Settings of the middleware (concurrency, retries, cache…); never secrets. */
   readonly engine: Readonly<Record<string, unknown>>;
+  /** The judge that grades outputs a task cannot score alone; null when there is none (`--exact-only`, or a task without judging). */
+  readonly judge: JudgeConfig | null;
+}
+
+/** How a run's judge grades: recorded with the run so a resume grades the same way. */
+export interface JudgeConfig {
+  /** Model id in the judge role. */
+  readonly model: string;
+  /** Gradings per item; the item's verdict is their majority. */
+  readonly repeats: number;
+  /** `text`: the rubric's own "pass/fail on the last line"; `json`: a reasons-first JSON verdict (structured output). */
+  readonly format: 'text' | 'json';
+  /** New calls (another seed) after an unparseable verdict, before it counts as no verdict. */
+  readonly maxParseRetries: number;
+  readonly temperature: number;
+  readonly maxTokens?: number;
+  /** True when the judge is also one of the models under test (it grades itself: recorded, and warned about). */
+  readonly selfGrading: boolean;
+}
+
+/** A human reviewer's verdict on one item, overriding the judge's in reviewed reports (both are kept). */
+export interface ReviewRecord {
+  readonly runId: string;
+  readonly sampleId: string;
+  readonly modelId: string;
+  readonly verdict: boolean;
+  readonly note: string;
+  /** The reviewed file it came from, for the audit trail. */
+  readonly source: string;
+  readonly reviewedAt: string;
 }
 
 export interface CallError {
@@ -41,6 +71,8 @@ export interface CallRecord {
   readonly sampleId: string;
   readonly modelId: string;
   readonly role: ModelRole;
+  /** The model that made this call when it is not `modelId` (a judge grading `modelId`'s output). */
+  readonly actor?: string;
   readonly attempt: number;
   /** Key of the call cache (sha256 of the canonical request); null when the provider is not cacheable. */
   readonly cacheKey: string | null;

@@ -1,5 +1,5 @@
 import type { GenerateResult, Sample, Score } from '../core/index.js';
-import type { CallRecord, ResultRecord, RunRecord, RunStatus, StoredSample } from './records.js';
+import type { CallRecord, ResultRecord, ReviewRecord, RunRecord, RunStatus, StoredSample } from './records.js';
 
 /**
  * Persistence for runs. Every method is async so that a networked store (PostgreSQL) fits the
@@ -24,5 +24,9 @@ export interface Store {
   /** Results in sample order; `outputs: false` leaves `output` null (summaries need only scores). */
   results(runId: string, modelId?: string, options?: { outputs?: boolean }): Promise<ResultRecord[]>;
   calls(runId: string, sampleId?: string): Promise<CallRecord[]>;
+  /** Stores human reviews (all or none); a review of an item that has one already replaces it. */
+  saveReviews(reviews: readonly ReviewRecord[]): Promise<void>;
+  /** A run's reviews in sample order. */
+  reviews(runId: string): Promise<ReviewRecord[]>;
   close(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import { InputError } from '../../core/errors.js';
 import { MIGRATIONS, LATEST_SCHEMA_VERSION, type Migration } from './migrations.js';
 import { openDatabase } from './open-database.js';
 import { openSqliteStore } from './sqlite-store.js';
+import { applyMigrations } from './migrate.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'assay-migrate-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -55,7 +56,7 @@ test('a fresh database (in a folder that does not exist yet) gets the latest sch
   assert.equal(info.version, LATEST_SCHEMA_VERSION);
   assert.equal(info.applicationId, 0x41535359); // "ASSY"
   assert.equal(info.journalMode, 'wal'); // WAL is persistent, so a new connection sees it
-  assert.deepEqual(info.tables, ['calls', 'results', 'runs', 'samples']);
+  assert.deepEqual(info.tables, ['calls', 'results', 'reviews', 'runs', 'samples']);
 });
 
 test('reopening an up-to-date database changes nothing', async () => {
@@ -149,3 +150,22 @@ test('a migration list with a gap is rejected as a programming error', async () 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+test('a version-1 store (made before judging existed) upgrades to version 2 and keeps its runs', async () => {
+  const file = join(dir, 'v1.db');
+  const db = new Database(file);
+  applyMigrations(db, file, MIGRATIONS.slice(0, 1));
+  db.prepare(
+    `INSERT INTO runs VALUES ('r1', 'metatool/similar', '1', 'finished', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', '["baseline:lexical"]', '{}', 0, '{}', '{}', 'p', '0.1.0', '{}')`,
+  ).run();
+  db.close();
+  assert.equal(inspect(file).version, 1);
+
+  const store = await openSqliteStore(file);
+  const run = await store.getRun('r1');
+  assert.equal(run?.task, 'metatool/similar');
+  assert.equal(run?.judge, null);
+  assert.deepEqual(await store.reviews('r1'), []);
+  await store.close();
+  assert.equal(inspect(file).version, 2);
+});

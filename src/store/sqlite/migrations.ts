@@ -106,8 +106,30 @@ CREATE TABLE results (
 ) STRICT;
 `;
 
+/**
+ * Version 2: judging. The run records its judge; a judge's call names the judge in `actor` (its
+ * `model_id` stays the model whose output it graded); `reviews` keeps human verdicts beside the
+ * judge's (one per item and model; a later review file replaces an earlier verdict).
+ */
+const V2_SQL = `
+ALTER TABLE runs ADD COLUMN judge TEXT;
+ALTER TABLE calls ADD COLUMN actor TEXT;
+CREATE TABLE reviews (
+  run_id      TEXT NOT NULL,
+  sample_id   TEXT NOT NULL,
+  model_id    TEXT NOT NULL,
+  verdict     INTEGER NOT NULL CHECK (verdict IN (0, 1)),
+  note        TEXT NOT NULL,
+  source      TEXT NOT NULL,
+  reviewed_at TEXT NOT NULL,
+  PRIMARY KEY (run_id, sample_id, model_id),
+  FOREIGN KEY (run_id, sample_id) REFERENCES samples (run_id, sample_id) ON DELETE CASCADE
+) STRICT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'runs, samples, calls (with call cache index), results', sql: V1_SQL },
+  { version: 2, description: 'judge of a run, actor of a call, human reviews', sql: V2_SQL },
 ];
 
 /** The schema version this build of assay writes and understands. */

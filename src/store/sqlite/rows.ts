@@ -1,7 +1,7 @@
 import { SAMPLE_INPUT_REF } from '../records.js';
 import type { GenerateResult, Message, ReferenceHints, Score, ToolSpec, Usage } from '../../core/index.js';
 import type { TaskOptions } from '../../benchmarks/task.js';
-import type { CallError, CallRecord, ModelRole, ResultRecord, RunRecord, RunStatus, StoredSample } from '../records.js';
+import type { CallError, CallRecord, JudgeConfig, ModelRole, ResultRecord, ReviewRecord, RunRecord, RunStatus, StoredSample } from '../records.js';
 import { fromJson, nullableFromJson, optionalFromJson } from './json.js';
 
 /** Row shapes exactly as SQLite returns them (see migrations.ts), and their conversion to records. */
@@ -21,6 +21,17 @@ export interface RunRow {
   prompt_version: string;
   toolkit_version: string;
   engine: string;
+  judge: string | null;
+}
+
+export interface ReviewRow {
+  run_id: string;
+  sample_id: string;
+  model_id: string;
+  verdict: number;
+  note: string;
+  source: string;
+  reviewed_at: string;
 }
 
 export interface SampleRow {
@@ -49,6 +60,7 @@ export interface CallRow {
   cost_usd: number | null;
   latency_ms: number;
   started_at: string;
+  actor: string | null;
   /** The sample's input, joined in: a stored request refers to it instead of repeating it. */
   sample_input?: string;
 }
@@ -87,6 +99,19 @@ export function runFromRow(row: RunRow): RunRecord {
     promptVersion: row.prompt_version,
     toolkitVersion: row.toolkit_version,
     engine: fromJson<Record<string, unknown>>(row.engine),
+    judge: row.judge === null ? null : fromJson<JudgeConfig>(row.judge),
+  };
+}
+
+export function reviewFromRow(row: ReviewRow): ReviewRecord {
+  return {
+    runId: row.run_id,
+    sampleId: row.sample_id,
+    modelId: row.model_id,
+    verdict: row.verdict === 1,
+    note: row.note,
+    source: row.source,
+    reviewedAt: row.reviewed_at,
   };
 }
 
@@ -107,6 +132,7 @@ export function runToParams(run: RunRecord): unknown[] {
     run.promptVersion,
     run.toolkitVersion,
     JSON.stringify(run.engine),
+    run.judge === null ? null : JSON.stringify(run.judge),
   ];
 }
 
@@ -146,6 +172,7 @@ export function callFromRow(row: CallRow): CallRecord {
     sampleId: row.sample_id,
     modelId: row.model_id,
     role: row.role as ModelRole,
+    ...(row.actor !== null ? { actor: row.actor } : {}),
     attempt: row.attempt,
     cacheKey: row.cache_key,
     request: expandSampleInput(optionalFromJson<unknown>(row.request), row.sample_input),

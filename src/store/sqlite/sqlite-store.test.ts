@@ -34,6 +34,7 @@ function makeRun(overrides: Partial<RunRecord> = {}): RunRecord {
     promptVersion: 'awareness-v1',
     toolkitVersion: '0.1.0',
     engine: { concurrency: 8, retries: { max: 3 }, cache: true },
+    judge: null,
     ...overrides,
   };
 }
@@ -207,6 +208,33 @@ describe('round trips', () => {
     // Position 12,345 holds id s(12345·7919 mod 20000): 12345·7919 = 97,760,055, so s55.
     assert.deepEqual(loaded[12_345], { id: 's55', index: 12_345, input: [{ role: 'user', content: 'query 12345' }], target: false, metadata: { i: 12_345 } });
     await store.close();
+  });
+});
+
+describe('judging', () => {
+  test('a run’s judge, a judge call’s actor and reviews round-trip; a later review replaces an earlier one', async () => {
+    const { store, file } = await freshStore();
+    const judge = { model: 'openai:gpt-4o', repeats: 3, format: 'json' as const, maxParseRetries: 2, temperature: 0, selfGrading: false };
+    const run = makeRun({ judge });
+    await store.createRun(run, samples);
+    const judgeCall = makeCall({ role: 'judge', actor: 'openai:gpt-4o', attempt: 1 });
+    await store.saveOutcome([makeCall(), judgeCall], makeResult());
+    const first = { runId: run.id, sampleId: 'q-gamma', modelId: 'openai:gpt-4o-mini', verdict: false, note: 'wrong unit', source: 'a.csv', reviewedAt: '2026-03-02T00:00:00.000Z' };
+    const second = { ...first, sampleId: 'q-beta', verdict: true, note: '' };
+    await store.saveReviews([first, second]);
+    await store.saveReviews([{ ...first, verdict: true, note: 'on second thought', source: 'b.csv' }]);
+    await store.close();
+
+    const reopened = await openSqliteStore(file);
+    assert.deepEqual((await reopened.getRun(run.id))?.judge, judge);
+    const calls = await reopened.calls(run.id);
+    assert.equal(calls[0]?.actor, undefined);
+    assert.deepEqual(calls[1], judgeCall);
+    // Sample order (q-beta before q-gamma), and the second file's verdict for q-gamma.
+    assert.deepEqual(await reopened.reviews(run.id), [second, { ...first, verdict: true, note: 'on second thought', source: 'b.csv' }]);
+    await assert.rejects(reopened.saveReviews([{ ...first, sampleId: 'no-such-sample' }]), /FOREIGN KEY/);
+    assert.equal((await reopened.reviews(run.id)).length, 2);
+    await reopened.close();
   });
 });
 

@@ -1,12 +1,12 @@
 import type Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
 import type { GenerateResult, Sample, Score } from '../../core/index.js';
-import type { CallRecord, ResultRecord, RunRecord, RunStatus, StoredSample } from '../records.js';
+import type { CallRecord, ResultRecord, ReviewRecord, RunRecord, RunStatus, StoredSample } from '../records.js';
 import type { Store } from '../store.js';
 import { nullableToJson, optionalToJson } from './json.js';
 import { openDatabase } from './open-database.js';
 import { SQL } from './statements.js';
-import { callFromRow, resultFromRow, runFromRow, runToParams, sampleFromRow, type CallRow, type ResultRow, type RunRow, type SampleRow } from './rows.js';
+import { callFromRow, resultFromRow, reviewFromRow, runFromRow, runToParams, sampleFromRow, type CallRow, type ResultRow, type ReviewRow, type RunRow, type SampleRow } from './rows.js';
 
 /** How many matching ids an "ambiguous prefix" error lists before summarizing the rest. */
 const MAX_LISTED_MATCHES = 10;
@@ -117,6 +117,7 @@ export class SqliteStore implements Store {
           call.costUsd,
           call.latencyMs,
           call.startedAt,
+          call.actor ?? null,
         );
       }
       this.upsertResult.run(
@@ -261,6 +262,19 @@ export class SqliteStore implements Store {
   /** Ordered by sample index, then in the order the calls were saved. */
   async calls(runId: string, sampleId?: string): Promise<CallRecord[]> {
     return this.selectCalls.all({ runId, sampleId: sampleId ?? null }).map(callFromRow);
+  }
+
+  async saveReviews(reviews: readonly ReviewRecord[]): Promise<void> {
+    const upsert = this.db.prepare(SQL.upsertReview);
+    this.db
+      .transaction(() => {
+        for (const r of reviews) upsert.run(r.runId, r.sampleId, r.modelId, r.verdict ? 1 : 0, r.note, r.source, r.reviewedAt);
+      })
+      .immediate();
+  }
+
+  async reviews(runId: string): Promise<ReviewRecord[]> {
+    return this.db.prepare<[string], ReviewRow>(SQL.selectReviews).all(runId).map(reviewFromRow);
   }
 
   /** Closes the connection (checkpointing the WAL into the main file); safe to call twice. */

@@ -14,14 +14,14 @@ function selectResultsWith(columns: string): string {
 
 export const SQL = {
   insertRun: `INSERT INTO runs (id, task, task_version, status, created_at, updated_at, models, settings, seed, options,
-                                dataset_checksums, prompt_version, toolkit_version, engine)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                                dataset_checksums, prompt_version, toolkit_version, engine, judge)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 
   insertSample: 'INSERT INTO samples (run_id, sample_id, idx, input, tools, target, metadata, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
 
   insertCall: `INSERT INTO calls (run_id, sample_id, model_id, role, attempt, cache_key, request, output, error,
-                                  input_tokens, output_tokens, cost_usd, latency_ms, started_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                                  input_tokens, output_tokens, cost_usd, latency_ms, started_at, actor)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 
   /** Last write wins: `--retry-errors` re-runs error rows and this replaces them in place. */
   upsertResult: `INSERT INTO results (run_id, sample_id, model_id, status, output, score, error, cached, attempts, latency_ms,
@@ -59,6 +59,14 @@ export const SQL = {
   selectResultsWithoutOutput: selectResultsWith(
     'r.run_id, r.sample_id, r.model_id, r.status, NULL AS output, r.score, r.error, r.cached, r.attempts, r.latency_ms, r.input_tokens, r.output_tokens, r.cost_usd, r.finished_at',
   ),
+
+  /** A later review of the same item replaces the earlier one. */
+  upsertReview: `INSERT INTO reviews (run_id, sample_id, model_id, verdict, note, source, reviewed_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                 ON CONFLICT (run_id, sample_id, model_id) DO UPDATE SET
+                   verdict = excluded.verdict, note = excluded.note, source = excluded.source, reviewed_at = excluded.reviewed_at`,
+
+  selectReviews: `SELECT v.* FROM reviews v JOIN samples s ON s.run_id = v.run_id AND s.sample_id = v.sample_id
+                  WHERE v.run_id = ? ORDER BY s.idx, v.model_id`,
 
   /** Sample order, then save order. */
   selectCalls: `SELECT c.*, s.input AS sample_input FROM calls c
