@@ -20,14 +20,19 @@ export { createReplayProvider } from './models/providers/replay/index.js';
 export { createBaselineProvider } from './models/providers/baseline/index.js';
 export { createScriptedProvider } from './models/providers/scripted/index.js';
 
+// Judges
+export * from './judges/index.js';
+
 // Scorers and metrics
 export { parseYesNoStrict, parseYesNoPaper, parseToolSelection, type Selection, type SelectionOptions } from './scorers/index.js';
 export { binaryClassification, ratio, rateBy } from './metrics/index.js';
 
 // Running, storing, reporting
 export { startRun, resumeRun, summarizeStoredRun, type RunDependencies, type ResumeOptions } from './runner/run.js';
-export type { RunSpec, EngineSettings } from './runner/run-spec.js';
-export type { RunSummary, ModelCounts } from './runner/summary.js';
+export { defaultJudgeSpec, type RunSpec, type EngineSettings, type JudgeSpec } from './runner/run-spec.js';
+export type { RunSummary, ModelSummary, ModelCounts, JudgeCounts, ReviewedSummary } from './runner/summary.js';
+export { applyReviewFile, type ReviewOutcome } from './runner/review.js';
+export type { JudgeMetadata } from './runner/judge-metadata.js';
 export type { ProgressEvent } from './runner/execute.js';
 export type { Store } from './store/store.js';
 export type * from './store/records.js';

@@ -11,6 +11,7 @@ import type { RunRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { registerDataCommands } from './data-command.js';
 import { parserOf, parsersInScores, rescoreRun, type RescoreOutcome } from '../runner/rescore.js';
+import { applyReviewFile } from '../runner/review.js';
 import { registerRunCommands } from './run-command.js';
 import { EXIT, dataDirOption, dbOption, jsonOption, printSummary, unusedDbOption, withStore } from './shared.js';
 
@@ -142,6 +143,40 @@ Example:
           process.stderr.write(`wrote ${results.length} rows to ${flags.out}\n`);
         } else process.stdout.write(text);
       });
+    });
+
+  program
+    .command('review')
+    .description('apply a human reviewer\'s verdicts to a run: they override the judge\'s in reviewed metrics, and both are kept')
+    .argument('<run>', 'run id (or a unique prefix)')
+    .requiredOption('--apply <file.csv>', 'CSV with a header: item (the sample id), verdict (pass/fail), note; plus model when the run has several')
+    .addOption(dataDirOption('data folder, if not the one the run was made with'))
+    .addOption(jsonOption())
+    .addOption(dbOption())
+    .addHelpText(
+      'after',
+      `
+The summary then shows, per model, the judge-only metrics and a "reviewed" block: the metrics
+with the reviewers' verdicts, how many items were reviewed and how many verdicts changed.
+Every line is checked before anything is stored. A later file's verdict for the same item
+replaces the earlier one.
+
+Example (reviewed.csv):
+  item,verdict,note
+  singlecall-12-4_close,pass,"the unit is implied by the query"
+  assay review 20250101-120000-ab12 --apply reviewed.csv`,
+    )
+    .action(async (runId: string, flags: { apply: string; dataDir?: string; json?: boolean; db: string }) => {
+      await withStore(flags.db, async (store) => {
+        const outcome = await applyReviewFile(store, runId, flags.apply);
+        const summary = await summarizeStoredRun(store, outcome.runId, checkedDataDir(flags.dataDir));
+        if (flags.json) {
+          process.stdout.write(`${JSON.stringify({ ...summary, review: { applied: outcome.applied, changed: outcome.changed } })}\n`);
+        } else {
+          process.stdout.write(`applied ${outcome.applied} review(s) from ${flags.apply} to run ${outcome.runId}: ${outcome.changed} verdict(s) differ from the stored ones\n\n${renderSummary(summary)}\n`);
+        }
+      });
+      setExitCode(EXIT.ok);
     });
 
   registerDataCommands(program, setExitCode);

@@ -5,7 +5,7 @@ import type { TaskOptions } from '../benchmarks/task.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
 import { defaultRetryPolicy } from '../models/middleware/retry-policy.js';
 import { requireRun, resumeRun, startRun, type RunDependencies } from '../runner/run.js';
-import type { EngineSettings, RunSpec } from '../runner/run-spec.js';
+import { defaultJudgeSpec, type EngineSettings, type JudgeSpec, type RunSpec } from '../runner/run-spec.js';
 import type { RunSummary } from '../runner/summary.js';
 import type { Store } from '../store/store.js';
 import { collect, nonNegativeInt, number, parsePrice, positiveInt } from './options.js';
@@ -76,6 +76,27 @@ interface RunFlags extends EngineFlags {
   retryErrors?: boolean;
   download: boolean;
   db: string;
+  benchVersion?: string;
+  judge?: string;
+  judgeRepeats: number;
+  judgeFormat: 'text' | 'json';
+  judgeTemperature: number;
+  judgeMaxTokens?: number;
+  judgeParseRetries: number;
+  exactOnly?: boolean;
+}
+
+function judgeFrom(flags: RunFlags): JudgeSpec | undefined {
+  if (!flags.judge) return undefined;
+  parseModelId(flags.judge);
+  return {
+    model: flags.judge,
+    repeats: flags.judgeRepeats,
+    format: flags.judgeFormat,
+    maxParseRetries: flags.judgeParseRetries,
+    temperature: flags.judgeTemperature,
+    ...(flags.judgeMaxTokens !== undefined ? { maxTokens: flags.judgeMaxTokens } : {}),
+  };
 }
 
 /** The newest run with the same task, models, seed and options: what `run --resume` continues. */
@@ -108,7 +129,9 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
     prompts: flags.prompts,
     parser: flags.parser,
     ...(flags.limit ? { limit: flags.limit } : {}),
+    ...(flags.benchVersion ? { benchVersion: flags.benchVersion } : {}),
   };
+  const judge = judgeFrom(flags);
   const spec: RunSpec = {
     task: taskName,
     models: flags.model,
@@ -120,6 +143,8 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
     },
     dataDir: resolved.dir,
     engine: engineFrom(flags),
+    ...(judge ? { judge } : {}),
+    ...(flags.exactOnly ? { exactOnly: true } : {}),
   };
   const { signal, dispose } = interruptSignal();
   try {
@@ -132,7 +157,8 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
         signal,
         secrets: secretsFrom(flags),
         onProgress: (e) => progress.update(e),
-        onRunCreated: (run) => process.stderr.write(`run ${run.id}: ${run.task} on ${run.models.join(', ')} (db ${flags.db})\n`),
+        onRunCreated: (run) => process.stderr.write(`run ${run.id}: ${run.task} on ${run.models.join(', ')}${run.judge ? `, judge ${run.judge.model}` : ''} (db ${flags.db})\n`),
+        onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
       };
       try {
         let summary: RunSummary;
@@ -195,6 +221,8 @@ Examples:
   assay run metatool/similar --model baseline:lexical --per-tool 1
   assay run metatool/awareness --model openai:gpt-4o-mini --limit 50 --json
   assay run metatool/similar --model replay:outputs.jsonl --seed 0 --per-tool 1
+  assay run functionchat/singlecall --model openai:gpt-4o-mini --judge openai:gpt-4o --judge-repeats 3
+  assay run functionchat/dialog --model replay:outputs.jsonl --exact-only
 
 Model ids: openai:<model> (needs OPENAI_API_KEY; --base-url for compatible servers),
 replay:<file.jsonl> (one {"id": "<sample id>", "output": "<text>"} per line; get the ids
@@ -220,8 +248,16 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
     .addOption(new Option('--seed <s>', 'seed of every random choice (query sampling, candidate order, exemplars)').default(0).argParser(nonNegativeInt('--seed')))
     .addOption(new Option('--prompts <which>', 'assay: rebuilt prompts, shuffled candidates; upstream: the shipped prompt files byte for byte').choices(['assay', 'upstream']).default('assay'))
     .addOption(new Option('--parser <which>', "awareness answer parser: strict (leading yes/no) or paper (the paper's substring rules)").choices(['strict', 'paper']).default('strict'))
-    .addOption(new Option('--temperature <t>', 'sampling temperature (task default: 0 for MetaTool)').argParser(number('--temperature', 0, 2)))
+    .addOption(new Option('--temperature <t>', 'sampling temperature (task default: 0 for MetaTool, 0.1 for FunctionChat)').argParser(number('--temperature', 0, 2)))
     .addOption(new Option('--max-tokens <n>', 'maximum output tokens').argParser(positiveInt('--max-tokens')))
+    .addOption(new Option('--bench-version <v>', 'data + rubrics + system prompt version (FunctionChat: v2.0.0 default, paper-2024-09)'))
+    .addOption(new Option('--judge <id>', 'model in the judge role for judged tasks (FunctionChat), as provider:model'))
+    .addOption(new Option('--judge-repeats <r>', 'grade each item R times (seeds differ); the verdict is the majority, ties are no verdict').default(defaultJudgeSpec.repeats).argParser(positiveInt('--judge-repeats')))
+    .addOption(new Option('--judge-format <f>', 'text: the rubric\'s pass/fail last line; json: reasons-first JSON verdict (structured output)').choices(['text', 'json']).default(defaultJudgeSpec.format))
+    .addOption(new Option('--judge-temperature <t>', 'judge sampling temperature (upstream FunctionChat grades at 0.1)').default(defaultJudgeSpec.temperature).argParser(number('--judge-temperature', 0, 2)))
+    .addOption(new Option('--judge-max-tokens <n>', 'maximum judge output tokens').argParser(positiveInt('--judge-max-tokens')))
+    .addOption(new Option('--judge-parse-retries <n>', 'new judge calls after an unparseable verdict before it counts as no verdict').default(defaultJudgeSpec.maxParseRetries).argParser(nonNegativeInt('--judge-parse-retries')))
+    .addOption(new Option('--exact-only', 'judged tasks without a judge: tool calls by exact match alone, other items no verdict'))
     .addOption(dataDirOption())
     .addOption(new Option('--no-download', 'never download a missing dataset; fail instead'))
     .addOption(new Option('--resume', 'continue the newest run with the same task, models, seed and options'))

@@ -26,9 +26,17 @@ function metricLines(metrics: Readonly<Record<string, MetricValue>>, indent: str
 /** The human summary printed after a run and by `assay show`. Rates as percentages; n/a = undefined. */
 export function renderSummary(summary: RunSummary): string {
   const lines = [`run ${summary.run}  task ${summary.task}  status ${summary.status}`];
-  for (const [model, { metrics, counts }] of Object.entries(summary.models)) {
+  for (const [model, { metrics, counts, judge, reviewed }] of Object.entries(summary.models)) {
     lines.push('', `${model}`);
     lines.push(...metricLines(metrics, '  '));
+    if (judge) {
+      const judgeCost = judge.cost_usd === null ? 'unknown' : `$${judge.cost_usd.toFixed(4)}`;
+      lines.push(`  judge ${judge.model}: graded ${judge.judged}, no verdict ${judge.no_verdict}; ${judge.calls} calls, tokens in ${judge.input_tokens} out ${judge.output_tokens}; cost ${judgeCost}`);
+    }
+    if (reviewed) {
+      lines.push(`  reviewed by humans: ${reviewed.reviewed} item(s), ${reviewed.changed} verdict(s) changed; metrics with the reviews:`);
+      lines.push(...metricLines(reviewed.metrics, '    '));
+    }
     const cost = counts.cost_usd === null ? 'unknown' : `$${counts.cost_usd.toFixed(4)}`;
     lines.push(
       `  samples ${counts.samples}: done ${counts.done}, errors ${counts.errors}, pending ${counts.pending}, no verdict ${counts.no_verdict}, cached ${counts.cached}; tokens in ${counts.input_tokens} out ${counts.output_tokens}; cost ${cost}`,

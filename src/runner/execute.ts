@@ -4,6 +4,7 @@ import type { PreparedTask } from '../benchmarks/task.js';
 import type { CallOutcome, Model } from '../models/middleware/model.js';
 import { SAMPLE_INPUT_REF, type CallRecord, type ResultRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
+import { gradeWithJudge, judgeCallRecords, type JudgeStage } from './judging.js';
 
 export interface ProgressEvent {
   readonly modelId: string;
@@ -25,6 +26,8 @@ export interface ExecuteOptions {
   readonly settings: GenerateSettings;
   /** Re-run samples whose stored result is an error. */
   readonly retryErrors: boolean;
+  /** Grades the outputs the task cannot score alone; without it their deterministic score stands. */
+  readonly judge?: JudgeStage;
   readonly signal?: AbortSignal;
   readonly onProgress?: (event: ProgressEvent) => void;
 }
@@ -57,11 +60,21 @@ export async function executeSamples(options: ExecuteOptions): Promise<{ finishe
       while (next < todo.length && !signal?.aborted) {
         const sample = todo[next++] as Sample;
         const request = requestFor(sample, options.settings);
-        const outcome = await model.generate(request, { sampleId: sample.id, ...(signal ? { signal } : {}) });
+        const context = { sampleId: sample.id, ...(signal ? { signal } : {}) };
+        const outcome = await model.generate(request, context);
         // A call cut short because the run is stopping is not a finished sample: leave it for resume.
         if (signal?.aborted && !outcome.output) return;
-        const result = toResult(options.runId, model.id, sample, outcome, options.prepared);
-        await store.saveOutcome(toCallRecords(options.runId, model.id, sample.id, outcome, request), result);
+        let score = outcome.output ? scoreSafely(options.prepared, sample, outcome.output) : undefined;
+        let calls = toCallRecords(options.runId, model.id, sample.id, outcome, request);
+        if (outcome.output && score && options.judge) {
+          const graded = await gradeWithJudge(options.judge, options.prepared, sample, outcome.output, score, context);
+          // A judgment cut short by the stop would be a false no-verdict: leave the sample for resume.
+          if (signal?.aborted) return;
+          score = graded.score;
+          if (graded.calls.length > 0) calls = [...calls, ...judgeCallRecords(options.runId, model.id, sample.id, options.judge.model.id, graded.calls)];
+        }
+        const result = toResult(options.runId, model.id, sample, outcome, score);
+        await store.saveOutcome(calls, result);
         finishedCount++;
         if (result.status === 'error') errorCount++;
         options.onProgress?.({ modelId: model.id, finished: finishedCount, errors: errorCount, total, skipped });
@@ -99,7 +112,7 @@ export function scoreSafely(prepared: PreparedTask, sample: Sample, output: NonN
   }
 }
 
-function toResult(runId: string, modelId: string, sample: Sample, outcome: CallOutcome, prepared: PreparedTask): ResultRecord {
+function toResult(runId: string, modelId: string, sample: Sample, outcome: CallOutcome, score: Score | undefined): ResultRecord {
   const base = {
     runId,
     sampleId: sample.id,
@@ -111,7 +124,7 @@ function toResult(runId: string, modelId: string, sample: Sample, outcome: CallO
     costUsd: outcome.costUsd,
     finishedAt: new Date().toISOString(),
   };
-  if (outcome.output) return { ...base, status: 'done', output: outcome.output, score: scoreSafely(prepared, sample, outcome.output), error: null };
+  if (outcome.output && score) return { ...base, status: 'done', output: outcome.output, score, error: null };
   return { ...base, status: 'error', output: null, score: null, error: outcome.error ?? { kind: 'unknown', message: 'no output and no error' } };
 }
 

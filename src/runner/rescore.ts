@@ -1,6 +1,9 @@
 import { InputError, canonicalJson, type Score } from '../core/index.js';
 import type { TaskOptions } from '../benchmarks/task.js';
+import type { PreparedTask } from '../benchmarks/task.js';
+import type { GenerateResult, Sample } from '../core/index.js';
 import { scoreSafely } from './execute.js';
+import { judgeMetadataOf } from './judge-metadata.js';
 import { reopen, requireRun } from './run.js';
 import { summarizeRun, type RunSummary } from './summary.js';
 import type { Store } from '../store/store.js';
@@ -53,7 +56,10 @@ export async function rescoreRun(store: Store, runIdOrPrefix: string, options: R
     for (const result of await store.results(run.id, modelId)) {
       const sample = byId.get(result.sampleId);
       if (result.status !== 'done' || !result.output || !sample) continue;
-      const score = scoreSafely(prepared, sample, result.output);
+      const fresh = scoreSafely(prepared, sample, result.output);
+      // No model is called here: a judged verdict stands while the output still needs the judge
+      // (only a change of the deterministic rules, e.g. now an exact match, replaces it).
+      const score = judgeMetadataOf(result.score) && needsJudge(prepared, sample, result.output, fresh) ? (result.score as Score) : fresh;
       rescored++;
       if (result.score === null || verdictOf(score) !== verdictOf(result.score)) changed++;
       scores.set(result.sampleId, score);
@@ -75,4 +81,12 @@ export async function parsersInScores(store: Store, runId: string): Promise<Map<
     if (typeof parser === 'string') counts.set(parser, (counts.get(parser) ?? 0) + 1);
   }
   return counts;
+}
+
+function needsJudge(prepared: PreparedTask, sample: Sample, output: GenerateResult, score: Score): boolean {
+  try {
+    return prepared.judgeRequest?.(sample, output, score) !== undefined;
+  } catch {
+    return true;
+  }
 }

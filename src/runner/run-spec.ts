@@ -2,6 +2,12 @@ import type { GenerateSettings } from '../core/index.js';
 import type { TaskOptions } from '../benchmarks/task.js';
 import type { RetryPolicy } from '../models/middleware/retry-policy.js';
 import type { Price } from '../models/pricing.js';
+import type { JudgeConfig } from '../store/records.js';
+
+/** The judge a run asks for (whether it grades itself is worked out by the run). */
+export type JudgeSpec = Omit<JudgeConfig, 'selfGrading'>;
+
+export const defaultJudgeSpec = { repeats: 1, format: 'text', maxParseRetries: 2, temperature: 0.1 } as const satisfies Omit<JudgeSpec, 'model'>;
 
 /** How the engine calls models. Stored with the run (it holds no secrets). */
 export interface EngineSettings {
@@ -26,4 +32,8 @@ export interface RunSpec {
   readonly settings?: GenerateSettings;
   readonly dataDir: string;
   readonly engine: EngineSettings;
+  /** The judge of a task graded by one (FunctionChat). */
+  readonly judge?: JudgeSpec;
+  /** Run a judged task without a judge: only its deterministic scores (non-matching calls fail, the rest no verdict). */
+  readonly exactOnly?: boolean;
 }

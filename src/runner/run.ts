@@ -1,15 +1,16 @@
-import { InputError, type GenerateSettings, type Sample } from '../core/index.js';
+import { InputError, parseModelId, type GenerateSettings, type Sample } from '../core/index.js';
 import { findTask } from '../benchmarks/registry.js';
 import type { PreparedTask, Task } from '../benchmarks/task.js';
 import { Model } from '../models/middleware/model.js';
 import { KNOWN_PRICES } from '../models/pricing.js';
 import { createProvider } from '../models/registry.js';
 import type { ModelProvider } from '../models/spec.js';
-import type { RunRecord } from '../store/records.js';
+import type { JudgeConfig, RunRecord } from '../store/records.js';
 import { newRunId } from '../store/sqlite/run-id.js';
 import type { Store } from '../store/store.js';
 import { toolkitVersion } from '../version.js';
 import { executeSamples, type ProgressEvent } from './execute.js';
+import type { JudgeStage } from './judging.js';
 import type { EngineSettings, RunSpec } from './run-spec.js';
 import { summarizeRun, type RunSummary } from './summary.js';
 
@@ -23,6 +24,8 @@ export interface RunDependencies {
   readonly secrets?: { readonly openaiApiKey?: string };
   /** Called once the run exists in the store, before any model call. */
   readonly onRunCreated?: (run: RunRecord) => void;
+  /** Things the user should know that do not stop the run (e.g. a judge grading its own outputs). */
+  readonly onWarning?: (message: string) => void;
 }
 
 /** Starts a new run: builds the samples, records the run, calls the models, returns the summary. */
@@ -32,6 +35,7 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   const task = findTask(spec.task);
   const prepared = await task.prepare({ dataDir: spec.dataDir, seed: spec.seed, options: spec.options });
   if (prepared.samples.length === 0) throw new InputError(`task ${task.name} produced no samples with these options`);
+  const judge = judgeConfigFor(task.name, prepared, spec);
   const now = new Date().toISOString();
   const run: RunRecord = {
     id: newRunId(),
@@ -48,15 +52,32 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
     promptVersion: prepared.promptVersion,
     toolkitVersion,
     engine: { ...spec.engine, dataDir: spec.dataDir },
-    judge: null,
+    judge,
   };
+  if (judge?.selfGrading) deps.onWarning?.(`the judge ${judge.model} is also a model under test: it grades its own outputs (recorded with the run)`);
   // Build the providers before recording the run, so a bad model id or missing key fails fast.
   const models = await buildModels(run, spec.engine, deps);
   // Hints are left out of the store: they are derived data (the structured question a baseline
   // reads), rebuilt by `reopen` from the same task, and storing them would nearly double each row.
   await deps.store.createRun(run, prepared.samples.map(({ hints: _hints, ...stored }) => stored));
   deps.onRunCreated?.(run);
-  return execute(run, prepared, prepared.samples, models, deps, false);
+  const judgeStage = await buildJudge(run, spec.engine, deps);
+  return execute(run, prepared, prepared.samples, models, judgeStage, deps, false);
+}
+
+/** Checks the judge options against the task and records whether the judge grades itself. */
+function judgeConfigFor(taskName: string, prepared: PreparedTask, spec: RunSpec): JudgeConfig | null {
+  const judged = prepared.judgeRequest !== undefined;
+  if (!judged && spec.judge) throw new InputError(`${taskName} is scored without a judge; drop --judge`);
+  if (!judged && spec.exactOnly) throw new InputError(`${taskName} is scored without a judge; drop --exact-only`);
+  if (judged && spec.judge && spec.exactOnly) throw new InputError('give either --judge or --exact-only, not both');
+  if (judged && !spec.judge && !spec.exactOnly) {
+    throw new InputError(`${taskName} is graded by an LLM judge: give --judge <model id> (e.g. openai:gpt-4o), or --exact-only to score tool calls by exact match alone`);
+  }
+  if (!spec.judge) return null;
+  parseModelId(spec.judge.model);
+  if (!Number.isInteger(spec.judge.repeats) || spec.judge.repeats < 1) throw new InputError(`--judge-repeats must be a whole number ≥ 1, got ${spec.judge.repeats}`);
+  return { ...spec.judge, selfGrading: spec.models.includes(spec.judge.model) };
 }
 
 export interface ResumeOptions {
@@ -74,9 +95,10 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
   const { prepared, samples } = await reopen(deps.store, run, options.dataDir);
   const engine = { ...(run.engine as unknown as EngineSettings), ...options.engine };
   const models = await buildModels(run, engine, deps);
+  const judgeStage = await buildJudge(run, engine, deps);
   await deps.store.setRunStatus(run.id, 'running');
   deps.onRunCreated?.(run);
-  return execute({ ...run, status: 'running' }, prepared, samples, models, deps, options.retryErrors ?? false);
+  return execute({ ...run, status: 'running' }, prepared, samples, models, judgeStage, deps, options.retryErrors ?? false);
 }
 
 /** Recomputes the summary of a stored run without calling any model. */
@@ -119,35 +141,50 @@ export async function reopen(store: Store, run: RunRecord, dataDir?: string, opt
 
 async function buildModels(run: RunRecord, engine: EngineSettings, deps: RunDependencies): Promise<Model[]> {
   const models: Model[] = [];
-  for (const id of run.models) {
-    const provider = await createProvider(id, {
-      seed: run.seed,
-      connections: engine.concurrency,
-      ...(engine.openaiBaseURL ? { openaiBaseURL: engine.openaiBaseURL } : {}),
-      ...(deps.secrets?.openaiApiKey ? { openaiApiKey: deps.secrets.openaiApiKey } : {}),
-      ...(deps.providers ? { custom: deps.providers } : {}),
-    });
-    const price = engine.prices?.[id] ?? KNOWN_PRICES[id];
-    models.push(
-      new Model(
-        provider,
-        {
-          concurrency: engine.concurrency,
-          timeoutMs: engine.timeoutMs,
-          retry: engine.retry,
-          cache: engine.cache,
-          ...(engine.requestsPerMinute ? { requestsPerMinute: engine.requestsPerMinute } : {}),
-          ...(engine.tokensPerMinute ? { tokensPerMinute: engine.tokensPerMinute } : {}),
-          ...(price ? { price } : {}),
-        },
-        deps.store,
-      ),
-    );
-  }
+  for (const id of run.models) models.push(await buildModel(id, run, engine, deps));
   return models;
 }
 
-async function execute(run: RunRecord, prepared: PreparedTask, samples: readonly Sample[], models: Model[], deps: RunDependencies, retryErrors: boolean): Promise<RunSummary> {
+/** The judge's model, with the same middleware as the models under test (cache, limits, retries, cost). */
+async function buildJudge(run: RunRecord, engine: EngineSettings, deps: RunDependencies): Promise<JudgeStage | undefined> {
+  if (!run.judge) return undefined;
+  const { model, repeats, format, maxParseRetries, temperature, maxTokens } = run.judge;
+  return {
+    model: await buildModel(model, run, engine, deps),
+    settings: { repeats, format, maxParseRetries, temperature, seed: run.seed, ...(maxTokens !== undefined ? { maxTokens } : {}) },
+  };
+}
+
+async function buildModel(id: string, run: RunRecord, engine: EngineSettings, deps: RunDependencies): Promise<Model> {
+  const provider = await createProvider(id, {
+    seed: run.seed,
+    connections: engine.concurrency,
+    ...(engine.openaiBaseURL ? { openaiBaseURL: engine.openaiBaseURL } : {}),
+    ...(deps.secrets?.openaiApiKey ? { openaiApiKey: deps.secrets.openaiApiKey } : {}),
+    ...(deps.providers ? { custom: deps.providers } : {}),
+  });
+  const price = engine.prices?.[id] ?? KNOWN_PRICES[id];
+  const settings = {
+    concurrency: engine.concurrency,
+    timeoutMs: engine.timeoutMs,
+    retry: engine.retry,
+    cache: engine.cache,
+    ...(engine.requestsPerMinute ? { requestsPerMinute: engine.requestsPerMinute } : {}),
+    ...(engine.tokensPerMinute ? { tokensPerMinute: engine.tokensPerMinute } : {}),
+    ...(price ? { price } : {}),
+  };
+  return new Model(provider, settings, deps.store);
+}
+
+async function execute(
+  run: RunRecord,
+  prepared: PreparedTask,
+  samples: readonly Sample[],
+  models: Model[],
+  judge: JudgeStage | undefined,
+  deps: RunDependencies,
+  retryErrors: boolean,
+): Promise<RunSummary> {
   const settings: GenerateSettings = run.settings;
   let status: RunRecord['status'] = 'failed';
   try {
@@ -159,13 +196,14 @@ async function execute(run: RunRecord, prepared: PreparedTask, samples: readonly
       models,
       settings,
       retryErrors,
+      ...(judge ? { judge } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
       ...(deps.onProgress ? { onProgress: (e: ProgressEvent) => deps.onProgress?.({ ...e, runId: run.id }) } : {}),
     });
     status = outcome.interrupted ? 'interrupted' : 'finished';
   } finally {
     await deps.store.setRunStatus(run.id, status);
-    await Promise.all(models.map((m) => m.close()));
+    await Promise.all([...models, ...(judge ? [judge.model] : [])].map((m) => m.close()));
   }
   return summarizeRun(deps.store, { ...run, status }, prepared, samples);
 }

@@ -1,7 +1,8 @@
-import type { Metrics, PreparedTask } from '../benchmarks/task.js';
+import type { Metrics, PreparedTask, ScoredSample } from '../benchmarks/task.js';
 import type { Sample } from '../core/index.js';
-import type { RunRecord } from '../store/records.js';
+import type { ReviewRecord, RunRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
+import { judgeMetadataOf } from './judge-metadata.js';
 
 export interface ModelCounts {
   readonly samples: number;
@@ -18,23 +19,54 @@ export interface ModelCounts {
   readonly errors_by_kind: Readonly<Record<string, number>>;
 }
 
+/** What the judge did for one model under test (present when the run has a judge). */
+export interface JudgeCounts {
+  readonly model: string;
+  /** Items the judge graded (the others were final without it, e.g. exact matches). */
+  readonly judged: number;
+  /** Of those, items whose judgment is no verdict (unparseable after retries, failed calls, tied votes). */
+  readonly no_verdict: number;
+  readonly calls: number;
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  readonly cost_usd: number | null;
+}
+
+/** Metrics with human reviews applied in place of the judge's verdicts (present when the run has reviews). */
+export interface ReviewedSummary {
+  readonly metrics: Metrics;
+  /** Items with a review. */
+  readonly reviewed: number;
+  /** Reviews whose verdict differs from the stored score's (a no verdict made pass or fail counts). */
+  readonly changed: number;
+}
+
+export interface ModelSummary {
+  /** Judge-only (or scorer-only) metrics. */
+  readonly metrics: Metrics;
+  readonly counts: ModelCounts;
+  readonly judge?: JudgeCounts;
+  readonly reviewed?: ReviewedSummary;
+}
+
 /** The `--json` summary: one object, stable keys. */
 export interface RunSummary {
   readonly run: string;
   readonly task: string;
   readonly status: RunRecord['status'];
-  readonly models: Readonly<Record<string, { readonly metrics: Metrics; readonly counts: ModelCounts }>>;
+  readonly models: Readonly<Record<string, ModelSummary>>;
 }
 
 /** Computes metrics and counts from what the store holds: no model is called. */
 export async function summarizeRun(store: Store, run: RunRecord, prepared: PreparedTask, samples: readonly Sample[]): Promise<RunSummary> {
-  const models: Record<string, { metrics: Metrics; counts: ModelCounts }> = {};
+  const models: Record<string, ModelSummary> = {};
+  const reviews = await store.reviews(run.id);
   for (const modelId of run.models) {
     const results = new Map((await store.results(run.id, modelId, { outputs: false })).map((r) => [r.sampleId, r]));
     let done = 0, errors = 0, noVerdict = 0, cached = 0, inputTokens = 0, outputTokens = 0;
     let cost: number | null = 0;
     const errorsByKind: Record<string, number> = {};
-    const rows = [];
+    const rows: ScoredSample[] = [];
     for (const sample of samples) {
       const result = results.get(sample.id);
       if (!result) continue;
@@ -53,8 +85,13 @@ export async function summarizeRun(store: Store, run: RunRecord, prepared: Prepa
       cost = cost === null || result.costUsd === null ? null : cost + result.costUsd;
     }
     const attempted = done + errors;
+    const judge = run.judge ? judgeCounts(run.judge.model, rows) : undefined;
+    const agreement: Metrics = run.judge && run.judge.repeats > 1 ? { judge_agreement: meanAgreement(rows) } : {};
+    const modelReviews = reviews.filter((r) => r.modelId === modelId);
     models[modelId] = {
-      metrics: prepared.metrics(rows),
+      ...(judge ? { judge } : {}),
+      ...(modelReviews.length > 0 ? { reviewed: reviewedSummary(prepared, rows, modelReviews) } : {}),
+      metrics: { ...prepared.metrics(rows), ...agreement },
       counts: {
         samples: samples.length,
         done,
@@ -70,4 +107,40 @@ export async function summarizeRun(store: Store, run: RunRecord, prepared: Prepa
     };
   }
   return { run: run.id, task: run.task, status: run.status, models };
+}
+
+function judgeCounts(model: string, rows: readonly ScoredSample[]): JudgeCounts {
+  let judged = 0, noVerdict = 0, calls = 0, inputTokens = 0, outputTokens = 0;
+  let cost: number | null = 0;
+  for (const { score } of rows) {
+    const judge = judgeMetadataOf(score);
+    if (!judge) continue;
+    judged++;
+    if (score?.value === null) noVerdict++;
+    calls += judge.calls;
+    inputTokens += judge.inputTokens;
+    outputTokens += judge.outputTokens;
+    cost = cost === null || judge.costUsd === null ? null : cost + judge.costUsd;
+  }
+  return { model, judged, no_verdict: noVerdict, calls, input_tokens: inputTokens, output_tokens: outputTokens, cost_usd: cost };
+}
+
+/** Mean agreement among repeats over the judged items; null when none was judged. */
+function meanAgreement(rows: readonly ScoredSample[]): number | null {
+  const values = rows.map((r) => judgeMetadataOf(r.score)?.agreement).filter((a): a is number => a !== undefined);
+  return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+/** The metrics again with each reviewed item's verdict in place of its score's value. */
+function reviewedSummary(prepared: PreparedTask, rows: readonly ScoredSample[], reviews: readonly ReviewRecord[]): ReviewedSummary {
+  const bySample = new Map(reviews.map((r) => [r.sampleId, r]));
+  let changed = 0;
+  const reviewedRows = rows.map((row) => {
+    const review = bySample.get(row.sample.id);
+    if (!review || !row.score) return row;
+    if (row.score.value !== review.verdict) changed++;
+    const explanation = `reviewed: ${review.verdict ? 'pass' : 'fail'}${review.note ? ` (${review.note})` : ''}`;
+    return { sample: row.sample, score: { ...row.score, value: review.verdict, explanation } };
+  });
+  return { metrics: prepared.metrics(reviewedRows), reviewed: reviews.length, changed };
 }

@@ -1,0 +1,51 @@
+import { readFile } from 'node:fs/promises';
+import { InputError } from '../core/index.js';
+import type { ReviewRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
+import { parseReviewFile } from './review-file.js';
+import { requireRun } from './run.js';
+
+export interface ReviewOutcome {
+  readonly runId: string;
+  /** Reviews stored from this file. */
+  readonly applied: number;
+  /** Of those, how many give another verdict than the stored score (judge or exact match), no verdict included. */
+  readonly changed: number;
+}
+
+/**
+ * Applies a reviewer's CSV to a run: each line's verdict is stored beside the judge's (which is
+ * kept), and reviewed reports use it instead. Every line is checked before anything is stored: an
+ * unknown item, a model the run does not have, or an item without a scored output refuses the
+ * whole file, naming the line.
+ */
+export async function applyReviewFile(store: Store, runIdOrPrefix: string, file: string): Promise<ReviewOutcome> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new InputError(`cannot read review file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { file });
+  }
+  const lines = parseReviewFile(text, file);
+  const run = await requireRun(store, runIdOrPrefix);
+  const scored = new Map<string, boolean | number | null>();
+  for (const result of await store.results(run.id, undefined, { outputs: false })) {
+    if (result.status === 'done' && result.score) scored.set(`${result.sampleId}\u0000${result.modelId}`, result.score.value);
+  }
+  const reviewedAt = new Date().toISOString();
+  let changed = 0;
+  const reviews: ReviewRecord[] = lines.map((line) => {
+    const where = `${file}: line ${line.line}`;
+    if (line.modelId === undefined && run.models.length > 1) {
+      throw new InputError(`${where}: run ${run.id} has ${run.models.length} models; add a "model" column`, { file, line: line.line });
+    }
+    const modelId = line.modelId ?? (run.models[0] as string);
+    if (!run.models.includes(modelId)) throw new InputError(`${where}: run ${run.id} has no model "${modelId}" (it has ${run.models.join(', ')})`, { file, line: line.line });
+    const key = `${line.sampleId}\u0000${modelId}`;
+    if (!scored.has(key)) throw new InputError(`${where}: run ${run.id} has no scored output of ${modelId} for item "${line.sampleId}"`, { file, line: line.line });
+    if (scored.get(key) !== line.verdict) changed++;
+    return { runId: run.id, sampleId: line.sampleId, modelId, verdict: line.verdict, note: line.note, source: file, reviewedAt };
+  });
+  await store.saveReviews(reviews);
+  return { runId: run.id, applied: reviews.length, changed };
+}
