@@ -61,6 +61,11 @@ describe('parsePassFail', () => {
     assert.equal(verdictOf('reasoning\nSubsequently, on a separate line, clearly indicate whether it is a "pass" or "fail".'), null);
   });
 
+  it('cuts a long last line in the reason', () => {
+    const long = 'x'.repeat(200);
+    assert.deepEqual(parsePassFail(long), { verdict: null, reason: `last line "${'x'.repeat(79)}…" is not exactly pass or fail` });
+  });
+
   it('handles CRLF and other line breaks', () => {
     assert.equal(verdictOf('reasoning\r\nfail\r\n'), false);
     assert.equal(verdictOf('reasoning\u2028pass'), true);

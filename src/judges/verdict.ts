@@ -39,6 +39,10 @@ function verdictOf(word: string): boolean | null {
 
 const word = (verdict: boolean): string => (verdict ? 'pass' : 'fail');
 
+/** A line quoted in a reason, cut to keep reasons one short line (a judge may end on a paragraph). */
+const MAX_QUOTED = 80;
+const quote = (line: string): string => JSON.stringify(line.length > MAX_QUOTED ? `${line.slice(0, MAX_QUOTED - 1)}…` : line);
+
 /**
  * Reads the verdict of a judge told to end with "pass" or "fail" on its own line (the
  * FunctionChat rubrics). Strict: the last non-empty line, once surrounding whitespace, quotes,
@@ -55,11 +59,11 @@ export function parsePassFail(text: string): ParsedVerdict {
   const last = lines.at(-1);
   if (last === undefined) return { verdict: null, reason: 'empty judge answer' };
   const verdict = verdictOf(normalize(last));
-  if (verdict === null) return { verdict: null, reason: `last line ${JSON.stringify(last.trim())} is not exactly pass or fail` };
+  if (verdict === null) return { verdict: null, reason: `last line ${quote(last.trim())} is not exactly pass or fail` };
   const previous = lines.at(-2);
   const before = previous === undefined ? null : verdictOf(normalize(previous));
   if (before !== null && before !== verdict) {
-    return { verdict: null, reason: `the last two lines disagree: ${JSON.stringify(previous?.trim())} then ${JSON.stringify(last.trim())}` };
+    return { verdict: null, reason: `the last two lines disagree: ${quote(previous?.trim() ?? '')} then ${quote(last.trim())}` };
   }
-  return { verdict, reason: `${word(verdict)}: last line ${JSON.stringify(last.trim())}` };
+  return { verdict, reason: `${word(verdict)}: last line ${quote(last.trim())}` };
 }
