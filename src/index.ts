@@ -24,6 +24,9 @@ export { createScriptedProvider } from './models/providers/scripted/index.js';
 export { parseYesNoStrict, parseYesNoPaper, parseToolSelection, type Selection, type SelectionOptions } from './scorers/index.js';
 export { binaryClassification, ratio, rateBy } from './metrics/index.js';
 
+// Judges
+export * from './judges/index.js';
+
 // Running, storing, reporting
 export { startRun, resumeRun, summarizeStoredRun, type RunDependencies, type ResumeOptions } from './runner/run.js';
 export type { RunSpec, EngineSettings } from './runner/run-spec.js';

@@ -6,7 +6,7 @@ import { Model, type CallCache, type ModelSettings } from '../models/middleware/
 import { createScriptedProvider, type ScriptFn } from '../models/providers/scripted/index.js';
 import { testDataDir } from '../testing/test-data.js';
 import { fillRubric } from './fill.js';
-import { judgeOutput, type JudgeSettings } from './judge.js';
+import { defaultJudgeSettings, judgeOutput, type JudgeSettings } from './judge.js';
 import type { JudgeRequest, Rubric } from './judge-request.js';
 import { JSON_VERDICT_INSTRUCTION, verdictSchema } from './json-verdict.js';
 import { loadRubric } from './rubric.js';
@@ -172,6 +172,13 @@ describe('judgeOutput', () => {
     const judgment = await judgeOutput(model, { rubric, values: { query: 'q', response: '{"reasoning":"x","verdict":"pass"}' } }, text({ format: 'json' }), ctx);
     assert.equal(judgment.verdict, null);
     assert.match(judgment.calls[0]?.reason ?? '', /^judge answer is not JSON/);
+  });
+
+  it('defaults to upstream FunctionChat-Bench judge settings (temperature 0.1, no token cap)', async () => {
+    assert.deepEqual(defaultJudgeSettings, { repeats: 1, format: 'text', maxParseRetries: 2, seed: 0, temperature: 0.1 });
+    const { model, calls } = judgeModel(() => 'fail');
+    assert.equal((await judgeOutput(model, judgeRequest, defaultJudgeSettings, ctx)).verdict, false);
+    assert.deepEqual(calls()[0]?.settings, { temperature: 0.1, seed: 0 });
   });
 
   it('refuses invalid settings and a rubric that does not match its values', async () => {

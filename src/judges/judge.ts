@@ -20,6 +20,13 @@ export interface JudgeSettings {
   readonly maxTokens?: number;
 }
 
+/**
+ * Defaults: one judgment (`--judge-repeats 1`), the rubric's own text verdict, two parse retries,
+ * and temperature 0.1 as upstream FunctionChat-Bench's judge (`config/openai.cfg`; its `n` and
+ * `max_tokens` there are never sent, so no token cap here either).
+ */
+export const defaultJudgeSettings: JudgeSettings = Object.freeze({ repeats: 1, format: 'text', maxParseRetries: 2, seed: 0, temperature: 0.1 });
+
 /** One judge call: which repeat, which parse attempt, what was sent, what came back and how it read. */
 export interface JudgeCall {
   /** 0-based repeat index. */
