@@ -18,7 +18,10 @@ const NONCE_LENGTHS = [8, 16, 32, 64] as const;
  * The nonce is a prefix of the text's own sha256, so the same text always gets the same fence
  * (judge prompts stay identical, hence cacheable) while a text cannot know the nonce of its own
  * fence in advance. Should the text contain the nonce anyway, a longer prefix is used (up to the
- * whole hash, then hashes of the hash), so the text can never contain its closing marker.
+ * whole hash, then hashes of the hash), so the text can never contain its closing marker. This
+ * matters: a text holding the first 8 hex digits of its own hash takes about 2^32 hashes to build,
+ * within reach of a determined attacker, but such a text just gets a 16-digit nonce, and holding
+ * 16 digits of its own hash would take about 2^64.
  *
  * Lines inside are deliberately NOT rewritten (no neutralizing a bare "pass" line): the judge must
  * grade the text exactly as the model produced it (a Korean answer, an argument's spacing), and

@@ -9,6 +9,12 @@ describe('verdictSchema', () => {
     assert.equal(verdictSchema.additionalProperties, false);
     assert.deepEqual((verdictSchema.properties as { verdict: { enum: string[] } }).verdict.enum, ['pass', 'fail']);
   });
+
+  it('cannot be changed, even deep inside', () => {
+    const verdict = (verdictSchema.properties as { verdict: { enum: string[] } }).verdict;
+    assert.throws(() => verdict.enum.push('maybe'), TypeError);
+    assert.ok(Object.isFrozen(verdictSchema.properties));
+  });
 });
 
 describe('withJsonVerdictInstruction', () => {

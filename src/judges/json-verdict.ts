@@ -7,7 +7,7 @@ import type { ParsedVerdict } from './verdict.js';
  * (`additionalProperties: false`, every field required) so that OpenAI's `strict: true`
  * structured output accepts it.
  */
-export const verdictSchema: Readonly<Record<string, unknown>> = Object.freeze({
+export const verdictSchema: Readonly<Record<string, unknown>> = deepFreeze({
   type: 'object',
   properties: {
     reasoning: { type: 'string', description: 'Step-by-step reasoning, written before the verdict.' },
@@ -16,6 +16,12 @@ export const verdictSchema: Readonly<Record<string, unknown>> = Object.freeze({
   required: ['reasoning', 'verdict'],
   additionalProperties: false,
 });
+
+/** Shared by every JSON-mode request (and hashed into its cache key): nothing may change it. */
+function deepFreeze<T extends object>(value: T): T {
+  for (const member of Object.values(value)) if (member !== null && typeof member === 'object') deepFreeze(member as object);
+  return Object.freeze(value);
+}
 
 /** Appended to the filled rubric in JSON mode; it replaces the rubric's "decision on the last line" rule. */
 export const JSON_VERDICT_INSTRUCTION =

@@ -102,6 +102,18 @@ describe('judgeOutput', () => {
     assert.equal(judgment.explanation, 'judge: no verdict — 1 pass, 1 fail, 1 no verdict (last line "???" is not exactly pass or fail)');
   });
 
+  it('an answer cut off at the token limit gives no verdict even if its last line reads pass, and is retried', async () => {
+    const { model } = judgeModel((request) =>
+      seedOf(request) === 100 ? { text: 'The key matches…\npass', finishReason: { unified: 'length', raw: 'length' } } : 'reasoning\nfail',
+    );
+    const judgment = await judgeOutput(model, judgeRequest, text({ maxParseRetries: 1, maxTokens: 16 }), ctx);
+    assert.deepEqual(
+      judgment.calls.map((c) => [seedOf(c.request), c.verdict, c.reason]),
+      [[100, null, 'judge answer cut off at the token limit (finish reason length)'], [101, false, 'fail: last line "fail"']],
+    );
+    assert.equal(judgment.verdict, false);
+  });
+
   it('a call that fails after the middleware retries is a no-verdict vote naming the error, not parse-retried', async () => {
     const { model, calls } = judgeModel((request) => (seedOf(request) === 101 ? new ModelCallError('server', 'upstream 503', { status: 503 }) : 'pass'));
     const judgment = await judgeOutput(model, judgeRequest, text({ repeats: 3, maxParseRetries: 3 }), ctx);

@@ -1,4 +1,4 @@
-import { InputError, user, type GenerateRequest, type GenerateSettings } from '../core/index.js';
+import { InputError, user, type GenerateRequest, type GenerateResult, type GenerateSettings } from '../core/index.js';
 import type { CallContext, CallOutcome, Model } from '../models/middleware/model.js';
 import { fillRubric } from './fill.js';
 import type { JudgeRequest } from './judge-request.js';
@@ -65,6 +65,7 @@ export interface Judgment {
  *   separately. An unreadable verdict is asked again with seed `seed + r + repeats·k` for the k-th
  *   retry (the same request would be answered from the cache with the same text); every (r, k) gets
  *   its own seed. After `maxParseRetries` retries the repeat is a no-verdict vote.
+ * - An answer cut off at the token limit (finish reason `length`) is unreadable too.
  * - A call that fails after the middleware's own retries is a no-verdict vote whose reason names
  *   the error; it is not retried again here.
  *
@@ -102,7 +103,7 @@ export async function judgeOutput(model: Model, request: JudgeRequest, settings:
         calls.push({ repeat, attempt, request: callRequest, outcome, verdict: null, reason: `judge call failed (${error.kind}): ${error.message}` });
         break;
       }
-      const { verdict, reason } = parse(outcome.output.text);
+      const { verdict, reason } = readVerdict(outcome.output, parse);
       calls.push({ repeat, attempt, request: callRequest, outcome, verdict, reason });
       if (verdict !== null) break;
     }
@@ -122,6 +123,16 @@ export async function judgeOutput(model: Model, request: JudgeRequest, settings:
     rubricId: request.rubric.id,
     rubricSha256: request.rubric.sha256,
   };
+}
+
+/**
+ * An answer cut off at the token limit gives no verdict, whatever its last line: that line was
+ * written mid-reasoning, so a "pass" there is not the judge's decision. It is retried like any
+ * unreadable answer.
+ */
+function readVerdict(output: GenerateResult, parse: (text: string) => ParsedVerdict): ParsedVerdict {
+  if (output.finishReason.unified === 'length') return { verdict: null, reason: 'judge answer cut off at the token limit (finish reason length)' };
+  return parse(output.text);
 }
 
 function explain(vote: ReturnType<typeof majority>, repeats: number, noVerdictReason: string | undefined): string {
