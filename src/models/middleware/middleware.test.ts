@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ModelCallError, user, type GenerateRequest, type GenerateResult } from '../../core/index.js';
+import { canonicalJson, ModelCallError, sha256, user, type GenerateRequest, type GenerateResult } from '../../core/index.js';
 import type { ModelProvider } from '../spec.js';
 import type { Clock } from './clock.js';
 import { Model, type CallCache, type ModelSettings } from './model.js';
@@ -159,6 +159,12 @@ test('cache: a hit answers without calling the provider; non-cacheable providers
   assert.equal(p.calls, 0);
   // Any change to the request changes the key.
   assert.notEqual(model.cacheKey({ ...request, settings: { temperature: 0.1 } }), key);
+  const schema = { type: 'object', properties: { verdict: { type: 'string' } } };
+  const structured = model.cacheKey({ ...request, responseFormat: { type: 'json', name: 'verdict', schema } });
+  assert.notEqual(structured, key);
+  assert.notEqual(model.cacheKey({ ...request, responseFormat: { type: 'json', name: 'other', schema } }), structured);
+  // Requests without a response format keep the key they had before the field existed.
+  assert.equal(key, sha256(`scripted:test\n${canonicalJson({ messages: request.messages, settings: request.settings })}`));
   const noCache = new Model(p, settings({ cache: false }), cache, fakeClock());
   assert.equal((await noCache.generate(request, { sampleId: 's' })).output?.text, 'fresh');
   const uncacheable = new Model(provider(() => result('replayed'), false), settings(), cache, fakeClock());

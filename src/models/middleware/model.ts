@@ -83,11 +83,14 @@ export class Model {
   /**
    * The cache key of a request for this model (null when the provider is not cacheable): sha256
    * of the canonical request as a model sees it. Reference hints are left out: they are not sent
-   * to a model, and the providers that read them (baselines) are not cached.
+   * to a model, and the providers that read them (baselines) are not cached. The response format
+   * is in (the same prompt asked for free text and for a JSON schema answers differently); a
+   * request without one hashes exactly as before it existed, since undefined members are dropped.
    */
   cacheKey(request: GenerateRequest): string | null {
     if (!this.provider.cacheable) return null;
-    return sha256(`${this.provider.id}\n${canonicalJson({ messages: request.messages, tools: request.tools, settings: request.settings })}`);
+    const { messages, tools, settings, responseFormat } = request;
+    return sha256(`${this.provider.id}\n${canonicalJson({ messages, tools, settings, responseFormat })}`);
   }
 
   async generate(request: GenerateRequest, context: CallContext): Promise<CallOutcome> {

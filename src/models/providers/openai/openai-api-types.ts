@@ -14,6 +14,13 @@ export interface OpenAIChatRequestBody {
   max_tokens?: number;
   seed?: number;
   stop?: string[];
+  response_format?: OpenAIResponseFormat;
+}
+
+/** Structured output: the answer must be JSON matching `schema` (`strict` makes the server enforce it). */
+export interface OpenAIResponseFormat {
+  type: 'json_schema';
+  json_schema: { name: string; schema: Readonly<Record<string, unknown>>; strict: boolean };
 }
 
 export type OpenAIChatMessage =

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InputError, ModelCallError, assistant, system, user, type GenerateRequest, type Message } from '../../../core/index.js';
 import { startFakeOpenAIServer, type FakeServer } from '../../../testing/fake-openai-server.js';
-import { createOpenAIProvider } from './openai-provider.js';
+import { buildOpenAIRequestBody, createOpenAIProvider } from './openai-provider.js';
 import type { ModelProvider } from '../../spec.js';
 
 const KEY = 'sk-test-0123456789abcdefSECRET';
@@ -147,6 +147,19 @@ describe('openai provider over HTTP', () => {
     const before = server.requests.length;
     await provider().generate(request([user('hi')], { tools: [], settings: { stop: [] } }), { signal: signal() });
     assert.deepEqual(server.requests[before]?.body, { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] });
+  });
+
+  it('asks for structured output as a strict json_schema response_format', async () => {
+    const before = server.requests.length;
+    const schema = { type: 'object', properties: { verdict: { type: 'string', enum: ['pass', 'fail'] } }, required: ['verdict'], additionalProperties: false };
+    server.setBehavior({ respond: () => ({ text: '{"verdict":"pass"}' }) });
+    const result = await provider().generate(request([user('grade')], { responseFormat: { type: 'json', name: 'verdict', schema } }), { signal: signal() });
+    assert.equal(result.text, '{"verdict":"pass"}');
+    assert.deepEqual(server.requests[before]?.body, {
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: 'grade' }],
+      response_format: { type: 'json_schema', json_schema: { name: 'verdict', schema, strict: true } },
+    });
   });
 
   it('sends Authorization only when a key is given, and extra headers', async () => {
@@ -356,5 +369,16 @@ describe('openai provider without a server', () => {
     } finally {
       await p.close?.();
     }
+  });
+});
+
+describe('buildOpenAIRequestBody', () => {
+  it('adds response_format only when the request has a response format', () => {
+    const schema = { type: 'object' };
+    assert.equal(buildOpenAIRequestBody('m', request([user('q')])).response_format, undefined);
+    assert.deepEqual(buildOpenAIRequestBody('m', request([user('q')], { responseFormat: { type: 'json', name: 'verdict', schema } })).response_format, {
+      type: 'json_schema',
+      json_schema: { name: 'verdict', schema, strict: true },
+    });
   });
 });

@@ -28,7 +28,11 @@ export const DEFAULT_CONNECTIONS = 64;
 /** Header names whose values are treated as secrets and scrubbed from errors and results. */
 const SECRET_HEADER = /auth|key|token|secret|cookie/i;
 
-/** The chat-completions body for one request. `hints` are deliberately never sent: they are for reference baselines. */
+/**
+ * The chat-completions body for one request. `hints` are deliberately never sent: they are for
+ * reference baselines. A `responseFormat` becomes `response_format: json_schema` with `strict: true`
+ * (servers without structured output answer 400, a `bad-request` error, rather than ignore it).
+ */
 export function buildOpenAIRequestBody(model: string, request: GenerateRequest): OpenAIChatRequestBody {
   const { settings } = request;
   const body: OpenAIChatRequestBody = { model, messages: convertToOpenAIMessages(request.messages) };
@@ -39,6 +43,10 @@ export function buildOpenAIRequestBody(model: string, request: GenerateRequest):
   if (settings.maxTokens !== undefined) body.max_tokens = settings.maxTokens;
   if (settings.seed !== undefined) body.seed = settings.seed;
   if (settings.stop !== undefined && settings.stop.length > 0) body.stop = [...settings.stop];
+  if (request.responseFormat) {
+    const { name, schema } = request.responseFormat;
+    body.response_format = { type: 'json_schema', json_schema: { name, schema, strict: true } };
+  }
   return body;
 }
 

@@ -1,0 +1,10 @@
+// The judge subsystem: rubrics as data, fenced values, strict verdict parsing, repeats with a
+// majority vote, all through the model middleware. See docs/architecture.md, "The judge subsystem".
+export type { Rubric, JudgeRequest } from './judge-request.js';
+export { loadRubric, rubricPlaceholders } from './rubric.js';
+export { fence } from './fence.js';
+export { fillRubric } from './fill.js';
+export { parsePassFail, PASS_WORDS, FAIL_WORDS, type ParsedVerdict } from './verdict.js';
+export { verdictSchema, JSON_VERDICT_INSTRUCTION, withJsonVerdictInstruction, parseJsonVerdict } from './json-verdict.js';
+export { majority, type MajorityVote } from './vote.js';
+export { judgeOutput, defaultJudgeSettings, type JudgeSettings, type JudgeCall, type Judgment } from './judge.js';

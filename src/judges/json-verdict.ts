@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import type { ParsedVerdict } from './verdict.js';
+
+/**
+ * The JSON-verdict mode's answer shape, reasons first: a model generates fields in order, so the
+ * reasoning is written before it commits to a verdict (as the text rubrics ask for). Strict
+ * (`additionalProperties: false`, every field required) so that OpenAI's `strict: true`
+ * structured output accepts it.
+ */
+export const verdictSchema: Readonly<Record<string, unknown>> = deepFreeze({
+  type: 'object',
+  properties: {
+    reasoning: { type: 'string', description: 'Step-by-step reasoning, written before the verdict.' },
+    verdict: { type: 'string', enum: ['pass', 'fail'] },
+  },
+  required: ['reasoning', 'verdict'],
+  additionalProperties: false,
+});
+
+/** Shared by every JSON-mode request (and hashed into its cache key): nothing may change it. */
+function deepFreeze<T extends object>(value: T): T {
+  for (const member of Object.values(value)) if (member !== null && typeof member === 'object') deepFreeze(member as object);
+  return Object.freeze(value);
+}
+
+/** Appended to the filled rubric in JSON mode; it replaces the rubric's "decision on the last line" rule. */
+export const JSON_VERDICT_INSTRUCTION =
+  'Answer format: instead of writing your decision on separate lines at the end, reply with one JSON object and nothing else, ' +
+  'with exactly two keys in this order: "reasoning" (a string: your step-by-step reasoning) and then "verdict" ' +
+  '(exactly "pass" or "fail", lower case). Example shape: {"reasoning": "...", "verdict": "fail"}';
+
+/** The judge prompt for JSON mode: the filled rubric followed by {@link JSON_VERDICT_INSTRUCTION}. */
+export const withJsonVerdictInstruction = (filledRubric: string): string => `${filledRubric}\n\n${JSON_VERDICT_INSTRUCTION}`;
+
+const verdictAnswer = z.strictObject({ reasoning: z.string(), verdict: z.enum(['pass', 'fail']) });
+
+// A whole answer wrapped in a markdown code fence (```json … ``` or ``` … ```), which some servers
+// add even under structured output. Only a fence around the entire answer: text outside it is not JSON.
+const CODE_FENCE = /^```(?:json)?[ \t]*\r?\n([\s\S]*?)\r?\n?```$/i;
+
+/**
+ * Reads a JSON-mode judge answer: one object `{reasoning: string, verdict: "pass" | "fail"}`,
+ * optionally inside a ```json fence. Strict: not JSON, a missing or unknown key, or a verdict
+ * other than exactly "pass"/"fail" is `null` with the reason (no verdict, to retry), never a guess.
+ */
+export function parseJsonVerdict(text: string): ParsedVerdict {
+  const trimmed = text.trim();
+  if (trimmed === '') return { verdict: null, reason: 'empty judge answer' };
+  const body = CODE_FENCE.exec(trimmed)?.[1] ?? trimmed;
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch (error) {
+    return { verdict: null, reason: `judge answer is not JSON: ${(error as Error).message}` };
+  }
+  const parsed = verdictAnswer.safeParse(value);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message));
+    return { verdict: null, reason: `judge answer does not match the verdict schema: ${problems.join('; ')}` };
+  }
+  const verdict = parsed.data.verdict === 'pass';
+  return { verdict, reason: `${parsed.data.verdict}: JSON verdict` };
+}
