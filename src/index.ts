@@ -27,9 +27,6 @@ export * from './judges/index.js';
 export { parseYesNoStrict, parseYesNoPaper, parseToolSelection, type Selection, type SelectionOptions } from './scorers/index.js';
 export { binaryClassification, ratio, rateBy } from './metrics/index.js';
 
-// Judges
-export * from './judges/index.js';
-
 // Running, storing, reporting
 export { startRun, resumeRun, summarizeStoredRun, type RunDependencies, type ResumeOptions } from './runner/run.js';
 export { defaultJudgeSpec, type RunSpec, type EngineSettings, type JudgeSpec } from './runner/run-spec.js';
