@@ -11,3 +11,4 @@ export { exactMatch, normalizeString, valuesEqual, type ExactMatch } from './exa
 export { ERROR_CATEGORIES, diagnoseCall, type CallDiagnosis, type ErrorCategory } from './taxonomy.js';
 export { callDecisionMetrics, dialogMetrics, singlecallMetrics } from './metrics.js';
 export type { FunctionChatMeta, FunctionChatTarget, FunctionChatTaskName } from './metadata.js';
+export { upstreamAcceptableArguments, upstreamGroundTruth, upstreamMessages, upstreamResponse, upstreamTools } from './upstream-format.js';
