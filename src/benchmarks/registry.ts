@@ -1,9 +1,10 @@
 import { InputError } from '../core/index.js';
+import { functionchatTasks } from './functionchat/index.js';
 import { metatoolTasks } from './metatool/index.js';
 import type { Task } from './task.js';
 
 /** Every task assay can run, in the order `assay list` shows them. */
-export const allTasks: readonly Task[] = [...metatoolTasks];
+export const allTasks: readonly Task[] = [...metatoolTasks, ...functionchatTasks];
 
 export function findTask(name: string): Task {
   const task = allTasks.find((t) => t.name === name);

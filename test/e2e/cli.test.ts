@@ -28,7 +28,16 @@ const run = (args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliR
 let dbCount = 0;
 const freshDb = (): string => path.join(work, `db-${dbCount++}`, 'assay.db');
 
-const FIVE_TASKS = ['metatool/awareness', 'metatool/similar', 'metatool/scenario', 'metatool/reliability', 'metatool/multi'];
+const ALL_TASKS = [
+  'metatool/awareness',
+  'metatool/similar',
+  'metatool/scenario',
+  'metatool/reliability',
+  'metatool/multi',
+  'functionchat/singlecall',
+  'functionchat/dialog',
+  'functionchat/calldecision',
+];
 
 /** One exported row, as `assay export --format jsonl` writes it. */
 interface Row {
@@ -69,14 +78,14 @@ function assertRate(value: unknown, name: string): void {
 }
 
 describe('assay list', () => {
-  test('text and --json show the five MetaTool tasks', async () => {
+  test('text and --json show the MetaTool and FunctionChat tasks', async () => {
     const text = await run(['list']);
     assert.equal(text.code, 0);
-    assert.deepEqual(linesOf(text.stdout).map((l) => l.split(/\s+/)[0]), FIVE_TASKS);
+    assert.deepEqual(linesOf(text.stdout).map((l) => l.split(/\s+/)[0]), ALL_TASKS);
     const json = await run(['list', '--json']);
     assert.equal(json.code, 0);
     const tasks = JSON.parse(json.stdout) as Array<{ name: string; version: string; description: string }>;
-    assert.deepEqual(tasks.map((t) => t.name), FIVE_TASKS);
+    assert.deepEqual(tasks.map((t) => t.name), ALL_TASKS);
     for (const t of tasks) assert.ok(t.description.length > 0 && t.version.length > 0);
   });
 });

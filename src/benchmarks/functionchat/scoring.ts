@@ -1,0 +1,57 @@
+import { noVerdict, type GenerateResult, type Sample, type Score } from '../../core/index.js';
+import type { OutputType, RubricFile } from '../../datasets/functionchat/index.js';
+import type { JudgeRequest } from '../../judges/judge-request.js';
+import { exactMatch } from './exact-match.js';
+import { functionchatMeta, functionchatTarget } from './metadata.js';
+import { diagnoseCall } from './taxonomy.js';
+import { upstreamAcceptableArguments, upstreamGroundTruth, upstreamMessages, upstreamResponse, upstreamTools } from './upstream-format.js';
+
+export const EXACT_MATCH = 'exact match';
+export const NEEDS_A_JUDGE = 'needs a judge';
+
+/** The calls of an output as the score's answer: name and arguments as written. */
+const answeredCalls = (output: GenerateResult): { name: string; arguments: string }[] => output.toolCalls.map((c) => ({ name: c.name, arguments: c.rawArguments }));
+
+/**
+ * The deterministic score of a FunctionChat output (pure). A call item passes on exact match;
+ * otherwise it fails (the `--exact-only` verdict), with the error taxonomy in
+ * `metadata.errors` and the keys behind it in `metadata.error_keys`. Completion, slot and
+ * relevance items are no verdict ("needs a judge"); the answer is the output text.
+ */
+export function scoreFunctionChat(sample: Sample, output: GenerateResult): Score {
+  const meta = functionchatMeta(sample);
+  const target = functionchatTarget(sample);
+  if (meta.type_of_output !== 'call' || target.groundTruth.kind !== 'call') return noVerdict(NEEDS_A_JUDGE, output.text);
+  const answer = answeredCalls(output);
+  const match = exactMatch(target.groundTruth, target.acceptable, output.toolCalls);
+  if (match.match) return { value: true, answer, explanation: EXACT_MATCH, metadata: { errors: [] } };
+  const diagnosis = diagnoseCall({ expected: target.groundTruth, acceptable: target.acceptable, tools: sample.tools ?? [], calls: output.toolCalls });
+  return { value: false, answer, explanation: `not an exact match: ${match.reason}`, metadata: { errors: diagnosis.errors, error_keys: diagnosis.keys } };
+}
+
+/**
+ * The rubric values for one output, formatted as upstream formats them: `tools`, `query`,
+ * `ground_truth`, `response`, and for call items `acceptable_arguments`.
+ */
+export function judgeValues(sample: Sample, output: GenerateResult): Record<string, string> {
+  const meta = functionchatMeta(sample);
+  const target = functionchatTarget(sample);
+  const values: Record<string, string> = {
+    tools: upstreamTools(sample.tools ?? []),
+    query: upstreamMessages(sample.input),
+    ground_truth: upstreamGroundTruth(target.groundTruth, meta),
+    response: upstreamResponse(output),
+  };
+  if (meta.type_of_output === 'call') values['acceptable_arguments'] = upstreamAcceptableArguments(target.acceptableText);
+  return values;
+}
+
+/**
+ * The judge request for an output whose deterministic score is not final: every output except
+ * an exact-match pass, graded with the rubric of the item's output type.
+ */
+export function functionchatJudgeRequest(rubrics: Readonly<Record<OutputType, RubricFile>>, sample: Sample, output: GenerateResult, score: Score): JudgeRequest | undefined {
+  if (score.value === true) return undefined;
+  const rubric = rubrics[functionchatMeta(sample).type_of_output];
+  return { rubric, values: judgeValues(sample, output) };
+}

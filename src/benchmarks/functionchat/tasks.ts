@@ -1,0 +1,132 @@
+import { InputError, system, user, type GenerateSettings, type Sample } from '../../core/index.js';
+import {
+  loadCallDecision,
+  loadDialog,
+  loadRubrics,
+  loadSinglecall,
+  loadSystemPrompt,
+  resolveVersion,
+  type FunctionChatSet,
+  type FunctionChatVersion,
+  type GradedItem,
+  type Loaded,
+} from '../../datasets/functionchat/index.js';
+import type { Metrics, PreparedTask, ScoredSample, Task, TaskContext, TaskOptions } from '../task.js';
+import type { FunctionChatMeta, FunctionChatTarget } from './metadata.js';
+import { callDecisionMetrics, dialogMetrics, singlecallMetrics } from './metrics.js';
+import { functionchatJudgeRequest, scoreFunctionChat } from './scoring.js';
+
+/** Bump when samples, prompts or scoring of a FunctionChat task change the numbers. */
+export const FUNCTIONCHAT_TASK_VERSION = '1';
+
+/** Upstream samples the model under test at temperature 0.1 (`DEFAULT_TEMPERATURE`). */
+export const FUNCTIONCHAT_SETTINGS: GenerateSettings = { temperature: 0.1 };
+
+/** The system prompt, rubrics and data all come from the version's folder, so the version names them. */
+export const promptVersionFor = (version: FunctionChatVersion): string => `functionchat-prompts/1:${version}`;
+
+function checkedLimit(taskName: string, options: TaskOptions): number | undefined {
+  const { limit } = options;
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw new InputError(`${taskName}: limit must be a non-negative integer, got ${String(limit)}`);
+  return limit;
+}
+
+const targetOf = (item: GradedItem): FunctionChatTarget => ({ groundTruth: item.groundTruth, acceptable: item.acceptable, acceptableText: item.acceptableText });
+
+const mergeChecksums = (...parts: readonly Loaded<unknown>[]): Record<string, string> => Object.assign({}, ...parts.map((p) => p.checksums)) as Record<string, string>;
+
+/** The samples of one set, from its items and the version's system prompt. */
+type BuildSamples = (dataDir: string, version: FunctionChatVersion) => Promise<{ samples: readonly Sample[]; loaded: readonly Loaded<unknown>[] }>;
+
+function functionchatTask(set: FunctionChatSet, description: string, build: BuildSamples, metrics: (rows: Iterable<ScoredSample>) => Metrics): Task {
+  const name = `functionchat/${set}`;
+  return {
+    name,
+    version: FUNCTIONCHAT_TASK_VERSION,
+    description,
+    defaultSettings: FUNCTIONCHAT_SETTINGS,
+    async prepare(ctx: TaskContext): Promise<PreparedTask> {
+      const version = resolveVersion(name, ctx.options.benchVersion, set);
+      const limit = checkedLimit(name, ctx.options);
+      const [{ samples, loaded }, rubrics] = await Promise.all([build(ctx.dataDir, version), loadRubrics(ctx.dataDir, version)]);
+      return {
+        samples: limit === undefined ? samples : samples.slice(0, limit),
+        datasetChecksums: mergeChecksums(...loaded, rubrics),
+        promptVersion: promptVersionFor(version),
+        score: scoreFunctionChat,
+        judgeRequest: (sample, output, score) => functionchatJudgeRequest(rubrics.value, sample, output, score),
+        metrics,
+      };
+    },
+  };
+}
+
+const buildSinglecall: BuildSamples = async (dataDir, version) => {
+  const [items, prompt] = await Promise.all([loadSinglecall(dataDir, version), loadSystemPrompt(dataDir, version)]);
+  const samples = items.value.map((item): Sample => {
+    const metadata: FunctionChatMeta = {
+      task: 'singlecall',
+      bench_version: version,
+      type_of_output: 'call',
+      serial_num: item.serialNum,
+      tools_type: item.toolsType,
+      function_num: item.functionNum,
+      function_name: item.functionName,
+    };
+    return { id: `singlecall-${item.serialNum}-${item.toolsType}`, input: [system(prompt.value), user(item.query)], tools: item.tools, target: targetOf(item), metadata };
+  });
+  return { samples, loaded: [items, prompt] };
+};
+
+const buildDialog: BuildSamples = async (dataDir, version) => {
+  const [turns, prompt] = await Promise.all([loadDialog(dataDir, version), loadSystemPrompt(dataDir, version)]);
+  const samples = turns.value.map((turn): Sample => {
+    const metadata: FunctionChatMeta = {
+      task: 'dialog',
+      bench_version: version,
+      type_of_output: turn.typeOfOutput,
+      serial_num: turn.serialNum,
+      dialog_num: turn.dialogNum,
+      turn_num: turn.turnNum,
+    };
+    return { id: `dialog-${turn.dialogNum}-${turn.turnNum}`, input: [system(prompt.value), ...turn.history], tools: turn.tools, target: targetOf(turn), metadata };
+  });
+  return { samples, loaded: [turns, prompt] };
+};
+
+/** Call-decision rows carry their own system message (the system prompt), so none is added. */
+const buildCallDecision: BuildSamples = async (dataDir, version) => {
+  const items = await loadCallDecision(dataDir, version);
+  const samples = items.value.map((item): Sample => {
+    const metadata: FunctionChatMeta = {
+      task: 'calldecision',
+      bench_version: version,
+      type_of_output: item.typeOfOutput,
+      serial_num: item.serialNum,
+      category: item.category,
+    };
+    return { id: `calldecision-${item.serialNum}`, input: item.messages, tools: item.tools, target: targetOf(item), metadata };
+  });
+  return { samples, loaded: [items] };
+};
+
+export const singlecallTask = functionchatTask(
+  'singlecall',
+  'FunctionChat-Bench single call: 25 functions × 4 Korean queries × 5 tool lists; exact match, else an LLM judge with the call rubric (pass counts per tool list).',
+  buildSinglecall,
+  singlecallMetrics,
+);
+
+export const dialogTask = functionchatTask(
+  'dialog',
+  'FunctionChat-Bench dialog: 200 graded turns of 45 Korean conversations (call, completion, slot, relevance); exact match for calls, else an LLM judge (micro and macro pass rates).',
+  buildDialog,
+  dialogMetrics,
+);
+
+export const callDecisionTask = functionchatTask(
+  'calldecision',
+  'FunctionChat-Bench call decision (v2.0.0): 606 items — call, reject, or ask for all or some missing slots; exact match for calls, else an LLM judge (pass rate per category).',
+  buildCallDecision,
+  callDecisionMetrics,
+);
