@@ -8,6 +8,7 @@ export * from './core/index.js';
 export type { Task, PreparedTask, TaskOptions, TaskContext, Metrics, MetricValue, ScoredSample } from './benchmarks/task.js';
 export { allTasks, findTask } from './benchmarks/registry.js';
 export { metatoolTasks } from './benchmarks/metatool/index.js';
+export { functionchatTasks } from './benchmarks/functionchat/index.js';
 
 // Models: the provider contract, the registry, the middleware, the providers
 export type { ModelProvider, GenerateOptions } from './models/spec.js';

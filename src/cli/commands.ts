@@ -5,6 +5,7 @@ import { InputError } from '../core/index.js';
 import { allTasks } from '../benchmarks/registry.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
 import { exportRows, formatRows, type ExportFormat } from '../report/export.js';
+import { functionchatTsv } from '../report/functionchat-tsv.js';
 import { renderRunList, renderSummary } from '../report/console.js';
 import { requireRun, summarizeStoredRun } from '../runner/run.js';
 import type { RunRecord } from '../store/records.js';
@@ -129,14 +130,15 @@ Example:
     .addOption(new Option('-o, --out <file>', 'write to this file instead of stdout'))
     .addOption(new Option('-m, --model <id>', 'only this model'))
     .addOption(dbOption())
-    .addHelpText('after', '\nCSV/TSV cells that hold lists or objects (candidates, gold, answer) carry them as JSON.\n\nExample:\n  assay export 20250101-120000-ab12 --format csv --out results.csv')
+    .addHelpText('after', '\nCSV/TSV cells that hold lists or objects (candidates, gold, answer) carry them as JSON. For FunctionChat runs, --format tsv writes upstream\'s report columns (serial_num, is_pass, type_of_output, ground_truth, acceptable_arguments, model_output, reasoning, query, tools) plus sample_id, model, tools_type.\n\nExample:\n  assay export 20250101-120000-ab12 --format csv --out results.csv')
     .action(async (runId: string, flags: { format: ExportFormat; out?: string; model?: string; db: string }) => {
       await withStore(flags.db, async (store) => {
         const run = await requireRun(store, runId);
         if (flags.model && !run.models.includes(flags.model)) throw new InputError(`run ${run.id} has no model ${flags.model}; it has ${run.models.join(', ')}`);
         const samples = await store.loadSamples(run.id);
         const results = await store.results(run.id, flags.model);
-        const text = formatRows(exportRows(run, samples, results), flags.format);
+        // FunctionChat's TSV is upstream's report format, so its tools read it as they read their own.
+        const text = flags.format === 'tsv' && run.task.startsWith('functionchat/') ? functionchatTsv(samples, results) : formatRows(exportRows(run, samples, results), flags.format);
         if (flags.out) {
           mkdirSync(dirname(flags.out), { recursive: true });
           writeFileSync(flags.out, text);

@@ -4,20 +4,37 @@ import type { RunSummary } from '../runner/summary.js';
 
 const percent = (v: number): string => `${(v * 100).toFixed(2)}%`;
 
-function formatValue(key: string, value: MetricValue): string {
+type MetricObject = { readonly [key: string]: MetricValue };
+
+/**
+ * Which keys of a metrics object are counts rather than rates. Rates are fractions (shown as
+ * percentages); a tally that reports its size `n` holds counts in `pass`, `fail` and `no_verdict`
+ * (FunctionChat), and an `errors` breakdown holds counts only. MetaTool's `no_verdict` is a share.
+ */
+function isCount(parentKey: string, object: MetricObject, key: string): boolean {
+  if (parentKey === 'errors') return true;
+  return 'n' in object && (key === 'n' || key === 'pass' || key === 'fail' || key === 'no_verdict');
+}
+
+function formatValue(key: string, value: MetricValue, count: boolean): string {
   if (value === null) return 'n/a';
-  if (typeof value === 'number') return key.startsWith('mean') || !Number.isFinite(value) || value > 1 ? String(value) : percent(value);
+  if (typeof value === 'number') return count || key.startsWith('mean') || !Number.isFinite(value) || value > 1 ? String(value) : percent(value);
   return '';
 }
 
-function metricLines(metrics: Readonly<Record<string, MetricValue>>, indent: string): string[] {
+const isObject = (value: MetricValue): value is MetricObject => value !== null && typeof value === 'object';
+
+function metricLines(metrics: MetricObject, indent: string, parentKey = ''): string[] {
   const lines: string[] = [];
   for (const [key, value] of Object.entries(metrics)) {
-    if (value !== null && typeof value === 'object') {
-      const parts = Object.entries(value).map(([k, v]) => `${k}=${typeof v === 'object' && v !== null ? '…' : formatValue(key, v)}`);
-      lines.push(`${indent}${key}: ${parts.join('  ')}`);
+    if (!isObject(value)) {
+      lines.push(`${indent}${key}: ${formatValue(key, value, isCount(parentKey, metrics, key))}`);
+    } else if (Object.values(value).some(isObject)) {
+      // A breakdown of tallies (e.g. by tool-list type): one line per group.
+      lines.push(`${indent}${key}:`, ...metricLines(value, `${indent}  `, key));
     } else {
-      lines.push(`${indent}${key}: ${formatValue(key, value)}`);
+      const parts = Object.entries(value).map(([k, v]) => `${k}=${formatValue(k, v, isCount(key, value, k))}`);
+      lines.push(`${indent}${key}: ${parts.length > 0 ? parts.join('  ') : '(none)'}`);
     }
   }
   return lines;

@@ -65,13 +65,20 @@ export function neutralizeFormula(text: string): string {
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
+/** One CSV/TSV cell: lists and objects as JSON, formulas neutralized. */
+export const cell = (v: unknown): string => neutralizeFormula(v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+
+/** A header line and one line per row, comma- or tab-separated, quoted where needed. */
+export function delimited(columns: readonly string[], rows: readonly (readonly unknown[])[], format: 'csv' | 'tsv'): string {
+  return stringify(
+    rows.map((row) => row.map(cell)),
+    { header: true, columns: [...columns], delimiter: format === 'tsv' ? '\t' : ',' },
+  );
+}
+
 /** Serializes rows; CSV/TSV cells holding lists or objects carry them as JSON. */
 export function formatRows(rows: readonly ExportRow[], format: ExportFormat): string {
   if (format === 'jsonl') return rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
   const columns = ['sample_id', 'task', 'model', 'prompt', 'candidates', 'gold', 'output', 'answer', 'score', 'explanation', 'error'] as const;
-  const cell = (v: unknown): string => neutralizeFormula(v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
-  return stringify(
-    rows.map((r) => columns.map((c) => cell(r[c]))),
-    { header: true, columns: [...columns], delimiter: format === 'tsv' ? '\t' : ',' },
-  );
+  return delimited(columns, rows.map((r) => columns.map((c) => r[c])), format);
 }
