@@ -66,14 +66,16 @@ export async function executeSamples(options: ExecuteOptions): Promise<{ finishe
         if (signal?.aborted && !outcome.output) return;
         let score = outcome.output ? scoreSafely(options.prepared, sample, outcome.output) : undefined;
         let calls = toCallRecords(options.runId, model.id, sample.id, outcome, request);
+        let judgeError: { kind: string; message: string } | undefined;
         if (outcome.output && score && options.judge) {
           const graded = await gradeWithJudge(options.judge, options.prepared, sample, outcome.output, score, context);
           // A judgment cut short by the stop would be a false no-verdict: leave the sample for resume.
           if (signal?.aborted) return;
           score = graded.score;
           if (graded.calls.length > 0) calls = [...calls, ...judgeCallRecords(options.runId, model.id, sample.id, options.judge.model.id, graded.calls)];
+          judgeError = graded.error;
         }
-        const result = toResult(options.runId, model.id, sample, outcome, score);
+        const result = judgeError ? toJudgeErrorResult(options.runId, model.id, sample, outcome, judgeError) : toResult(options.runId, model.id, sample, outcome, score);
         await store.saveOutcome(calls, result);
         finishedCount++;
         if (result.status === 'error') errorCount++;
@@ -126,6 +128,11 @@ function toResult(runId: string, modelId: string, sample: Sample, outcome: CallO
   };
   if (outcome.output && score) return { ...base, status: 'done', output: outcome.output, score, error: null };
   return { ...base, status: 'error', output: null, score: null, error: outcome.error ?? { kind: 'unknown', message: 'no output and no error' } };
+}
+
+/** A sample whose output the judge could not grade: an error (retryable), its output kept in the calls table and the cache. */
+function toJudgeErrorResult(runId: string, modelId: string, sample: Sample, outcome: CallOutcome, error: { kind: string; message: string }): ResultRecord {
+  return toResult(runId, modelId, sample, { ...outcome, output: null, error }, undefined);
 }
 
 function toCallRecords(runId: string, modelId: string, sampleId: string, outcome: CallOutcome, request: GenerateRequest): CallRecord[] {

@@ -14,6 +14,12 @@ export interface JudgeStage {
 export interface Graded {
   readonly score: Score;
   readonly calls: readonly JudgeCall[];
+  /**
+   * Set when the judge could not be reached (no verdict, and a judge call failed after the
+   * middleware's retries): the sample then ends in error rather than "no verdict", so that
+   * `--retry-errors` grades it again (the model's own call comes back from the cache).
+   */
+  readonly error?: { readonly kind: string; readonly message: string };
 }
 
 /**
@@ -31,7 +37,11 @@ export async function gradeWithJudge(stage: JudgeStage, prepared: PreparedTask, 
   }
   if (!request) return { score, calls: [] };
   const judgment = await judgeOutput(stage.model, request, stage.settings, context);
-  return { score: judgedScore(stage.model.id, score, judgment), calls: judgment.calls };
+  const failed = judgment.verdict === null ? judgment.calls.find((c) => c.outcome.error !== null) : undefined;
+  const graded = { score: judgedScore(stage.model.id, score, judgment), calls: judgment.calls };
+  if (!failed?.outcome.error) return graded;
+  const { kind, message } = failed.outcome.error;
+  return { ...graded, error: { kind: `judge-${kind}`, message: `the judge ${stage.model.id} failed: ${message}` } };
 }
 
 function judgedScore(judgeModel: string, score: Score, judgment: Judgment): Score {

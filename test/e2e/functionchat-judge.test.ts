@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { findTask } from '../../src/benchmarks/registry.js';
 import type { Sample } from '../../src/core/index.js';
 import type { GroundTruth } from '../../src/datasets/functionchat/index.js';
-import { startRun } from '../../src/runner/run.js';
+import { resumeRun, startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import { judgeMetadataOf } from '../../src/runner/judge-metadata.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -58,6 +58,8 @@ function judgeReply(body: FakeChatRequestBody): FakeAnswer {
   const submission = prompt.slice(prompt.indexOf('[Submission]'));
   if (submission.includes(ECHO_WORD)) return { text: prompt };
   const verdict = submission.includes(JUDGE_PASS_WORD) ? 'pass' : 'fail';
+  // Structured output asked for: answer in the schema's shape, reasons first.
+  if (body['response_format']) return { text: JSON.stringify({ reasoning: '제출물을 검토했습니다.', verdict }) };
   return { text: `제출물을 검토했습니다.\n${verdict}\n${verdict}` };
 }
 
@@ -229,5 +231,57 @@ test('a judged task without --judge or --exact-only, and a self-grading judge', 
   assert.equal(warnings.length, 1);
   assert.match(warnings[0] ?? '', /grades its own outputs/);
   assert.equal((await store.getRun(summary.run))?.judge?.selfGrading, true);
+  await store.close();
+});
+
+test('JSON verdict mode: the judge is asked for the reasons-first schema and its JSON verdicts are read', async () => {
+  const store = await openSqliteStore(join(dir, 'json.db'));
+  const before = server.requests.length;
+  const summary = await startRun(spec({ judge: { model: 'openai:judge', repeats: 1, format: 'json', maxParseRetries: 0, temperature: 0.1 } }), { store });
+  const judgeRequests = server.requests.slice(before).filter((r) => (r.body as FakeChatRequestBody).model === 'judge');
+  assert.ok(judgeRequests.length > 0);
+  for (const r of judgeRequests) {
+    const format = (r.body as FakeChatRequestBody)['response_format'] as { type: string; json_schema: { name: string; strict: boolean; schema: { required: string[] } } };
+    assert.equal(format.type, 'json_schema');
+    assert.equal(format.json_schema.strict, true);
+    assert.deepEqual(format.json_schema.schema.required, ['reasoning', 'verdict']);
+  }
+  const entries = [...plan.values()];
+  const results = await store.results(summary.run);
+  for (const result of results) {
+    const entry = entries.find((e) => e.sample.id === result.sampleId);
+    // Same verdicts as the text mode; the echo item (not JSON) is no verdict.
+    assert.equal(result.score?.value, entry?.expected, result.sampleId);
+  }
+  await store.close();
+});
+
+test('a judge that is down: judged items end in error (not no verdict); --retry-errors grades them again without calling the model', async () => {
+  const db = join(dir, 'outage.db');
+  const store = await openSqliteStore(db);
+  server.setBehavior({ faults: (ctx) => ((ctx.body as FakeChatRequestBody).model === 'judge' ? { type: 'status', status: 500 } : undefined) });
+  const judge = { model: 'openai:judge', repeats: 1, format: 'text' as const, maxParseRetries: 2, temperature: 0.1 };
+  let summary;
+  try {
+    summary = await startRun(spec({ judge, engine: { ...spec({}).engine, cache: false } }), { store });
+  } finally {
+    server.setBehavior({ faults: undefined });
+  }
+  const entries = [...plan.values()];
+  const counts = summary.models['openai:tested']?.counts;
+  assert.equal(counts?.errors, entries.filter((e) => e.judged).length);
+  assert.deepEqual(counts?.errors_by_kind, { 'judge-server': counts?.errors });
+  assert.equal(counts?.no_verdict, 0, 'an unreachable judge is an error, never a no verdict');
+  assert.equal(counts?.done, entries.filter((e) => !e.judged).length);
+
+  const before = server.requests.length;
+  const resumed = await resumeRun(summary.run, { retryErrors: true, engine: { cache: true } }, { store });
+  const requests = server.requests.slice(before);
+  assert.equal(requests.filter((r) => (r.body as FakeChatRequestBody).model === 'tested').length, 0, 'the model outputs come from the cache');
+  assert.equal(requests.filter((r) => (r.body as FakeChatRequestBody).model === 'judge').length, entries.reduce((n, e) => n + e.judgeCalls, 0));
+  const model = resumed.models['openai:tested'];
+  assert.equal(model?.counts.errors, 0);
+  assert.equal(model?.metrics['pass'], entries.filter((e) => e.expected === true).length);
+  assert.equal(model?.metrics['no_verdict'], 1);
   await store.close();
 });
