@@ -36,6 +36,7 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   const prepared = await task.prepare({ dataDir: spec.dataDir, seed: spec.seed, options: spec.options });
   if (prepared.samples.length === 0) throw new InputError(`task ${task.name} produced no samples with these options`);
   const judge = judgeConfigFor(task.name, prepared, spec);
+  checkBaselines(task.name, prepared, spec.models);
   const now = new Date().toISOString();
   const run: RunRecord = {
     id: newRunId(),
@@ -63,6 +64,17 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   deps.onRunCreated?.(run);
   const judgeStage = await buildJudge(run, spec.engine, deps);
   return execute(run, prepared, prepared.samples, models, judgeStage, deps, false);
+}
+
+/**
+ * Baselines answer from a sample's reference question (its hints), which only MetaTool samples
+ * carry: refuse up front rather than record every sample as an "unsupported" error.
+ */
+function checkBaselines(taskName: string, prepared: PreparedTask, models: readonly string[]): void {
+  const baseline = models.find((id) => parseModelId(id).provider === 'baseline');
+  if (baseline && prepared.samples.some((s) => s.hints === undefined)) {
+    throw new InputError(`${baseline} is a reference point for MetaTool's questions; ${taskName} has none for it to answer (use replay: or a real model)`);
+  }
 }
 
 /** Checks the judge options against the task and records whether the judge grades itself. */

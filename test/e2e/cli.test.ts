@@ -261,6 +261,14 @@ describe('bad input: exit 2 and one line on stderr', { concurrency: 4 }, () => {
     ['unknown run', ['show', 'no-such-run'], /no run "no-such-run"/],
     ['rescore of an unknown run', ['rescore', 'x', '--parser', 'paper'], /no run "x"/],
     ['export in an unknown format', ['export', 'x', '--format', 'xml'], /^assay: --format must be one of jsonl, csv, tsv, got "xml"/],
+    ['a judged task without --judge', ['run', 'functionchat/dialog', '-m', 'openai:m'], /functionchat\/dialog is graded by an LLM judge: give --judge <model id>/],
+    ['--judge and --exact-only together', ['run', 'functionchat/dialog', '-m', 'openai:m', '--judge', 'openai:j', '--exact-only'], /give either --judge or --exact-only/],
+    ['--judge on a task scored without one', ['run', 'metatool/similar', '-m', 'baseline:lexical', '--judge', 'openai:j'], /metatool\/similar is scored without a judge; drop --judge/],
+    ['an unknown bench version', ['run', 'functionchat/dialog', '-m', 'openai:m', '--exact-only', '--bench-version', 'v9'], /unknown --bench-version "v9"; known versions: v2\.0\.0, paper-2024-09/],
+    ['call decision in the paper-era version', ['run', 'functionchat/calldecision', '-m', 'openai:m', '--exact-only', '--bench-version', 'paper-2024-09'], /paper-2024-09 has no CallDecision file/],
+    ['a baseline on FunctionChat', ['run', 'functionchat/singlecall', '-m', 'baseline:lexical', '--exact-only'], /baseline:lexical is a reference point for MetaTool's questions/],
+    ['--judge-repeats 0', ['run', 'functionchat/dialog', '-m', 'openai:m', '--judge', 'openai:j', '--judge-repeats', '0'], /--judge-repeats must be a positive integer/],
+    ['a review file that does not exist', ['review', 'x', '--apply', path.join(work, 'no-such.csv')], /cannot read review file .*no-such\.csv: ENOENT/],
   ];
   before(() => mkdirSync(path.join(work, 'empty-data'), { recursive: true }));
   for (const [name, args, expected, env] of cases) {
