@@ -7,6 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { findTask } from '../../src/benchmarks/registry.js';
 import type { Sample } from '../../src/core/index.js';
 import type { GroundTruth } from '../../src/datasets/functionchat/index.js';
+import { rescoreRun } from '../../src/runner/rescore.js';
 import { resumeRun, startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import { judgeMetadataOf } from '../../src/runner/judge-metadata.js';
@@ -152,6 +153,13 @@ test('dialog through real HTTP: exact matches skip the judge, the judge decides 
     assert.equal(stored.length, entry.judgeCalls, result.sampleId);
     assert.ok(stored.every((c) => c.actor === 'openai:judge' && c.modelId === 'openai:tested'));
   }
+
+  // Re-scoring calls no model and keeps the judged verdicts (the outputs still need the judge).
+  const requestsBefore = server.requests.length;
+  const rescored = await rescoreRun(store, summary.run);
+  assert.equal(server.requests.length, requestsBefore);
+  assert.equal(rescored.changed, 0);
+  assert.deepEqual(rescored.summary.models['openai:tested']?.metrics, model.metrics);
   await store.close();
 
   // The upstream TSV report and a human review through the CLI.
