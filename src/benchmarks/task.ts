@@ -15,6 +15,8 @@ export interface TaskOptions {
   readonly limit?: number;
   /** Data + rubric + system prompt version of a benchmark that ships several (FunctionChat: `v2.0.0`, `paper-2024-09`). */
   readonly benchVersion?: string;
+  /** A judged task's rubrics replaced by the user's own files, by output type (`--rubric call=my-call.txt`). */
+  readonly rubrics?: Readonly<Record<string, string>>;
 }
 
 export interface TaskContext {

@@ -35,3 +35,10 @@ export function parsePrice(value: string, previous: Record<string, { inputPerMil
   if (!match) throw new InvalidArgumentError(`--price must look like openai:gpt-4o-mini=0.15/0.60 (USD per million input/output tokens), got "${value}"`);
   return { ...previous, [match[1] as string]: { inputPerMillion: Number(match[2]), outputPerMillion: Number(match[3]) } };
 }
+
+/** `--rubric TYPE=FILE` (repeatable): a judged task's rubric for one output type replaced by a file. */
+export function parseRubric(value: string, previous: Record<string, string> | undefined): Record<string, string> {
+  const match = /^([A-Za-z_]+)=(.+)$/.exec(value);
+  if (!match) throw new InvalidArgumentError(`--rubric must look like call=my-call-rubric.txt, got "${value}"`);
+  return { ...previous, [match[1] as string]: match[2] as string };
+}

@@ -8,7 +8,7 @@ import { requireRun, resumeRun, startRun, type RunDependencies } from '../runner
 import { defaultJudgeSpec, type EngineSettings, type JudgeSpec, type RunSpec } from '../runner/run-spec.js';
 import type { RunSummary } from '../runner/summary.js';
 import type { Store } from '../store/store.js';
-import { collect, nonNegativeInt, number, parsePrice, positiveInt } from './options.js';
+import { collect, nonNegativeInt, number, parsePrice, parseRubric, positiveInt } from './options.js';
 import { createProgressReporter } from './progress.js';
 import { EXIT, dataDirOption, dbOption, exitCodeFor, interruptSignal, jsonOption, printSummary, withStore } from './shared.js';
 import { dataDirForRun, ensureTaskData, type TaskDataOptions } from './task-data.js';
@@ -84,6 +84,7 @@ interface RunFlags extends EngineFlags {
   judgeMaxTokens?: number;
   judgeParseRetries: number;
   exactOnly?: boolean;
+  rubric?: Record<string, string>;
 }
 
 function judgeFrom(flags: RunFlags): JudgeSpec | undefined {
@@ -130,6 +131,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
     parser: flags.parser,
     ...(flags.limit ? { limit: flags.limit } : {}),
     ...(flags.benchVersion ? { benchVersion: flags.benchVersion } : {}),
+    ...(flags.rubric ? { rubrics: flags.rubric } : {}),
   };
   const judge = judgeFrom(flags);
   const spec: RunSpec = {
@@ -257,6 +259,7 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
     .addOption(new Option('--judge-temperature <t>', 'judge sampling temperature (upstream FunctionChat grades at 0.1)').default(defaultJudgeSpec.temperature).argParser(number('--judge-temperature', 0, 2)))
     .addOption(new Option('--judge-max-tokens <n>', 'maximum judge output tokens').argParser(positiveInt('--judge-max-tokens')))
     .addOption(new Option('--judge-parse-retries <n>', 'new judge calls after an unparseable verdict before it counts as no verdict').default(defaultJudgeSpec.maxParseRetries).argParser(nonNegativeInt('--judge-parse-retries')))
+    .addOption(new Option('--rubric <type=file>', 'use your own rubric file for one output type (FunctionChat: call, completion, slot, relevance), repeatable').argParser(parseRubric))
     .addOption(new Option('--exact-only', 'judged tasks without a judge: tool calls by exact match alone, other items no verdict'))
     .addOption(dataDirOption())
     .addOption(new Option('--no-download', 'never download a missing dataset; fail instead'))

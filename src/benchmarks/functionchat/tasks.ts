@@ -13,6 +13,7 @@ import {
 } from '../../datasets/functionchat/index.js';
 import type { Metrics, PreparedTask, ScoredSample, Task, TaskContext, TaskOptions } from '../task.js';
 import type { FunctionChatMeta, FunctionChatTarget } from './metadata.js';
+import { withCustomRubrics } from './custom-rubrics.js';
 import { callDecisionMetrics, dialogMetrics, singlecallMetrics } from './metrics.js';
 import { functionchatJudgeRequest, scoreFunctionChat } from './scoring.js';
 
@@ -48,13 +49,14 @@ function functionchatTask(set: FunctionChatSet, description: string, build: Buil
     async prepare(ctx: TaskContext): Promise<PreparedTask> {
       const version = resolveVersion(name, ctx.options.benchVersion, set);
       const limit = checkedLimit(name, ctx.options);
-      const [{ samples, loaded }, rubrics] = await Promise.all([build(ctx.dataDir, version), loadRubrics(ctx.dataDir, version)]);
+      const [{ samples, loaded }, shipped] = await Promise.all([build(ctx.dataDir, version), loadRubrics(ctx.dataDir, version)]);
+      const { rubrics, checksums: customChecksums } = await withCustomRubrics(shipped.value, ctx.options.rubrics);
       return {
         samples: limit === undefined ? samples : samples.slice(0, limit),
-        datasetChecksums: mergeChecksums(...loaded, rubrics),
+        datasetChecksums: { ...mergeChecksums(...loaded, shipped), ...customChecksums },
         promptVersion: promptVersionFor(version),
         score: scoreFunctionChat,
-        judgeRequest: (sample, output, score) => functionchatJudgeRequest(rubrics.value, sample, output, score),
+        judgeRequest: (sample, output, score) => functionchatJudgeRequest(rubrics, sample, output, score),
         metrics,
       };
     },
