@@ -1,37 +1,14 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { z } from 'zod';
-import { InputError, sha256 } from '../../core/index.js';
+import { InputError } from '../../core/index.js';
+import { readDataFile, type DataFile } from '../read-data-file.js';
 
-/** A data file's text with the identity a run records: its data-dir-relative key and checksum. */
-export interface DataFile {
-  /** Path relative to the data dir, always with `/` (e.g. `functionchat/v2.0.0/rubric_call.txt`). */
-  readonly key: string;
-  /** Absolute path, for messages. */
-  readonly file: string;
-  readonly text: string;
-  readonly sha256: string;
-}
+export type { DataFile } from '../read-data-file.js';
 
 /**
  * Reads one FunctionChat data file as UTF-8 and checksums its bytes.
  * @throws InputError naming the file when it is missing or unreadable.
  */
-export async function readFunctionChatFile(dataDir: string, key: string): Promise<DataFile> {
-  const file = path.join(dataDir, ...key.split('/'));
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'file not found' : `cannot read it (${code ?? String(error)})`;
-    throw new InputError(
-      `${file}: ${why}; expected the FunctionChat-Bench data in ${path.join(dataDir, 'functionchat')} (set ASSAY_DATA_DIR or --data-dir to the folder that contains functionchat/)`,
-      { file },
-    );
-  }
-  return { key, file, text: bytes.toString('utf8'), sha256: sha256(bytes) };
-}
+export const readFunctionChatFile = (dataDir: string, key: string): Promise<DataFile> => readDataFile(dataDir, key, { title: 'FunctionChat-Bench data', folder: 'functionchat' });
 
 /** `.turns[3].query`-style rendering of a zod issue path. */
 function formatIssuePath(issuePath: readonly PropertyKey[]): string {

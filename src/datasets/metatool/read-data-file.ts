@@ -1,34 +1,15 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { z } from 'zod';
-import { InputError, sha256 } from '../../core/index.js';
+import { InputError } from '../../core/index.js';
+import { readDataFile as readSharedDataFile, type DataFile } from '../read-data-file.js';
 
-/** A data file's text with the identity a run records: its data-dir-relative key and checksum. */
-export interface DataFileText {
-  /** Path relative to the data dir, always with `/` (e.g. `metatool/data/all_clean_data.csv`). */
-  readonly key: string;
-  /** Absolute path, for messages. */
-  readonly file: string;
-  readonly text: string;
-  readonly sha256: string;
-}
+/** A MetaTool data file's text, key and checksum. */
+export type DataFileText = DataFile;
 
 /**
- * Reads one data file as UTF-8 and checksums its bytes.
+ * Reads one MetaTool data file as UTF-8 and checksums its bytes.
  * @throws InputError naming the file when it is missing or unreadable.
  */
-export async function readDataFile(dataDir: string, key: string): Promise<DataFileText> {
-  const file = path.join(dataDir, ...key.split('/'));
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'file not found' : `cannot read it (${code ?? String(error)})`;
-    throw new InputError(`${file}: ${why}; expected the MetaTool data set in ${path.join(dataDir, 'metatool')} (set ASSAY_DATA_DIR or --data-dir to the folder that contains metatool/)`, { file });
-  }
-  return { key, file, text: bytes.toString('utf8'), sha256: sha256(bytes) };
-}
+export const readDataFile = (dataDir: string, key: string): Promise<DataFileText> => readSharedDataFile(dataDir, key, { title: 'MetaTool data set', folder: 'metatool' });
 
 /** 1-based line of a character offset in `text`. */
 function lineAt(text: string, offset: number): number {

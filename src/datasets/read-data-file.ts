@@ -1,0 +1,34 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { InputError, sha256 } from '../core/index.js';
+
+/** A data file's text with the identity a run records: its data-dir-relative key and checksum. */
+export interface DataFile {
+  /** Path relative to the data dir, always with `/` (e.g. `metatool/data/all_clean_data.csv`). */
+  readonly key: string;
+  /** Absolute path, for messages. */
+  readonly file: string;
+  readonly text: string;
+  readonly sha256: string;
+}
+
+/**
+ * Reads one data file as UTF-8 and checksums its bytes.
+ * @param dataset how to name the data set in the error (`MetaTool data set`) and its top folder (`metatool`).
+ * @throws InputError naming the file when it is missing or unreadable.
+ */
+export async function readDataFile(dataDir: string, key: string, dataset: { readonly title: string; readonly folder: string }): Promise<DataFile> {
+  const file = path.join(dataDir, ...key.split('/'));
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'file not found' : `cannot read it (${code ?? String(error)})`;
+    throw new InputError(
+      `${file}: ${why}; expected the ${dataset.title} in ${path.join(dataDir, dataset.folder)} (set ASSAY_DATA_DIR or --data-dir to the folder that contains ${dataset.folder}/)`,
+      { file },
+    );
+  }
+  return { key, file, text: bytes.toString('utf8'), sha256: sha256(bytes) };
+}
