@@ -72,26 +72,32 @@ dataset by itself unless given --no-download.`,
   data
     .command('fetch')
     .description('download the files of a dataset that are missing or damaged, each checked against its pinned sha256')
-    .argument('[dataset]', 'dataset to fetch', DEFAULT_DATASET)
+    .argument('[dataset]', 'dataset to fetch: metatool or functionchat', DEFAULT_DATASET)
     .addOption(dataDirOption('folder to put the dataset in (must exist; default: $ASSAY_DATA_DIR, else the user cache)'))
     .addOption(jsonOption())
     .addOption(unusedDbOption())
     .addHelpText(
       'after',
       `
-Mirrors: set ASSAY_METATOOL_BASE_URL to a URL laid out like the upstream repository's
-dataset/ folder (the LICENSE is read from one level above it) to download from there
-instead of GitHub. Every file is still checked against the sha256 pinned in assay.
+Datasets: metatool (MetaTool, one commit), functionchat (FunctionChat-Bench: both data
+versions, v2.0.0 and paper-2024-09, each from its own commit; about 3 MB).
 
-Example:
-  assay data fetch metatool --data-dir ./datasets`,
+Mirrors: set ASSAY_METATOOL_BASE_URL to a URL laid out like the upstream repository's
+dataset/ folder (the LICENSE is read from one level above it), or ASSAY_FUNCTIONCHAT_BASE_URL
+to one laid out like the FunctionChat-Bench repository's raw root (<commit>/data/<file>,
+<commit>/LICENSE), to download from there instead of GitHub. Every file is still checked
+against the sha256 pinned in assay.
+
+Examples:
+  assay data fetch metatool --data-dir ./datasets
+  assay data fetch functionchat`,
     )
     .action(async (dataset: string, flags: { dataDir?: string; json?: boolean }) => setExitCode(await fetchCommand(dataset, flags)));
 
   data
     .command('verify')
     .description('check every pinned file of a dataset against its sha256 (exit 0 when all match, 2 otherwise); never downloads')
-    .argument('[dataset]', 'dataset to verify', DEFAULT_DATASET)
+    .argument('[dataset]', 'dataset to verify: metatool or functionchat', DEFAULT_DATASET)
     .addOption(dataDirOption())
     .addOption(jsonOption())
     .addOption(unusedDbOption())

@@ -13,7 +13,9 @@ export function datasetOf(taskName: string): string {
 
 /**
  * The mirror to download a dataset from instead of its manifest's `baseUrl`:
- * `ASSAY_<DATASET>_BASE_URL` (e.g. `ASSAY_METATOOL_BASE_URL`), laid out like the upstream `dataset/` folder.
+ * `ASSAY_<DATASET>_BASE_URL`, laid out like that base URL — `ASSAY_METATOOL_BASE_URL` like
+ * MetaTool's `dataset/` folder at its commit, `ASSAY_FUNCTIONCHAT_BASE_URL` like the
+ * FunctionChat-Bench repository's raw root (`<commit>/data/<file>`, `<commit>/LICENSE`).
  */
 export function baseUrlOverride(dataset: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const value = env[`ASSAY_${dataset.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_BASE_URL`];

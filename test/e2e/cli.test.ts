@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { MetatoolFileServer } from '../../src/datasets/fetch/test-support/file-server.js';
+import { FunctionChatFileServer } from '../../src/datasets/fetch/test-support/functionchat-file-server.js';
 import { pickleRecords } from '../../src/datasets/fetch/test-support/pickler.js';
 import { testDataDir as sharedDataDir } from '../../src/testing/test-data.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -22,6 +23,7 @@ const baseEnv: NodeJS.ProcessEnv = {
   ASSAY_DATA_DIR: dataDir,
   XDG_CACHE_HOME: path.join(work, 'cache'),
   ASSAY_METATOOL_BASE_URL: 'http://127.0.0.1:9/unreachable/',
+  ASSAY_FUNCTIONCHAT_BASE_URL: 'http://127.0.0.1:9/unreachable/',
 };
 const run = (args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> => assay(args, { ...baseEnv, ...env });
 
@@ -457,5 +459,103 @@ describe('assay data', () => {
     assert.equal(errors.length, 1);
     assert.match(errors[0] as string, /MetaTool data not found in .* and could not be downloaded .*404.*--data-dir \/ ASSAY_DATA_DIR/);
     assert.equal(existsSync(path.join(target, 'metatool')), false);
+  });
+});
+
+describe('assay data: FunctionChat-Bench', () => {
+  const sharedFiles = listFiles(dataDir, 'functionchat');
+  const V2 = 'cb32af378a2b94ee84fc4d3cb50302377c7ff679';
+  let server: FunctionChatFileServer;
+  let mirror: NodeJS.ProcessEnv;
+  before(async () => {
+    server = await FunctionChatFileServer.start(path.join(dataDir, 'functionchat'));
+    mirror = { ASSAY_FUNCTIONCHAT_BASE_URL: server.baseUrl };
+  });
+  after(() => server.close());
+
+  /** Two paper-era single-call items answered with plain text: exact match fails both, no judge needed. */
+  const replayFile = (): string => {
+    const file = path.join(work, 'functionchat-replay.jsonl');
+    writeFileSync(file, ['singlecall-1-exact', 'singlecall-1-4_random'].map((id) => JSON.stringify({ id, output: 'no call' })).join('\n'));
+    return file;
+  };
+
+  let downloaded = '';
+  test('a run with the data missing downloads both versions from their commits, verifies them, then reads them', async () => {
+    downloaded = path.join(work, 'fc-downloaded');
+    mkdirSync(downloaded);
+    const db = freshDb();
+    const args = ['run', 'functionchat/singlecall', '--bench-version', 'paper-2024-09', '-m', `replay:${replayFile()}`, '--exact-only', '--limit', '2'];
+    const result = await run([...args, '--data-dir', downloaded, '--json', '--db', db], mirror);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /FunctionChat-Bench data not found in .*fc-downloaded[/\\]functionchat \(from --data-dir\); downloading it \(pinned by sha256\)/);
+    assert.match(result.stderr, /FunctionChat-Bench: downloaded 17 file\(s\), derived 0, kept 0 already present/);
+    const summary = JSON.parse(result.stdout) as { run: string; status: string; models: Record<string, { metrics: { pass: number; n: number } }> };
+    assert.equal(summary.status, 'finished');
+    assert.deepEqual(Object.values(summary.models).map((m) => [m.metrics.pass, m.metrics.n]), [[0, 2]]);
+    assert.deepEqual(listFiles(downloaded, 'functionchat'), sharedFiles, 'the same files as the shared copy');
+    for (const file of sharedFiles) assert.equal(fileSha(path.join(downloaded, file)), fileSha(path.join(dataDir, file)), file);
+    assert.equal(server.count(`/repo/4c630984fd9aa54e2eb48ef53f2dc16d4d69d95a/data/FunctionChat-Singlecall.jsonl`), 1);
+    // The run read the downloaded paper-era files: their checksums are the ones it recorded.
+    const store = await openSqliteStore(db);
+    try {
+      const record = await store.getRun(summary.run);
+      const key = 'functionchat/paper-2024-09/FunctionChat-Singlecall.jsonl';
+      assert.equal(record?.datasetChecksums[key], fileSha(path.join(dataDir, key)));
+    } finally {
+      await store.close();
+    }
+
+    const verify = await run(['data', 'verify', 'functionchat', '--data-dir', downloaded, '--json']);
+    assert.equal(verify.code, 0, verify.stderr);
+    assert.deepEqual([...(JSON.parse(verify.stdout) as { verified: string[] }).verified].sort(), sharedFiles);
+    // Present now: the next run downloads nothing.
+    const before = server.requests.length;
+    const again = await run([...args, '--data-dir', downloaded, '--db', freshDb()], mirror);
+    assert.equal(again.code, 0, again.stderr);
+    assert.doesNotMatch(again.stderr, /downloading/);
+    assert.equal(server.requests.length, before);
+  });
+
+  test('data fetch functionchat downloads only what is missing; data verify names a damaged file', async () => {
+    const copy = path.join(work, 'fc-partial');
+    cpSync(path.join(downloaded, 'functionchat'), path.join(copy, 'functionchat'), { recursive: true });
+    rmSync(path.join(copy, 'functionchat/v2.0.0/rubric_slot.txt'));
+    writeFileSync(path.join(copy, 'functionchat/NOTICE.md'), 'not the notice');
+
+    const damaged = await run(['data', 'verify', 'functionchat', '--data-dir', copy]);
+    assert.equal(damaged.code, 2);
+    assert.match(damaged.stdout, /^ {2}missing {4}functionchat\/v2\.0\.0\/rubric_slot\.txt$/m);
+    assert.match(damaged.stdout, /^ {2}mismatched functionchat\/NOTICE\.md: /m);
+    assert.match(damaged.stderr, /^assay: functionchat in .* does not match its pinned checksums \(1 missing, 1 mismatched\); repair with: assay data fetch functionchat/);
+
+    const before = server.requests.length;
+    const result = await run(['data', 'fetch', 'functionchat', '--data-dir', copy, '--json'], mirror);
+    assert.equal(result.code, 0, result.stderr);
+    const out = JSON.parse(result.stdout) as { dataset: string; downloaded: string[]; verified: string[] };
+    assert.equal(out.dataset, 'functionchat');
+    assert.deepEqual(out.downloaded, ['functionchat/NOTICE.md', 'functionchat/v2.0.0/rubric_slot.txt']);
+    assert.equal(out.verified.length, sharedFiles.length - 2);
+    assert.deepEqual(server.requests.slice(before).map((r) => decodeURIComponent(r)), [`/repo/${V2}/NOTICE.md`, `/repo/${V2}/data/rubric_slot.txt`]);
+    assert.equal((await run(['data', 'verify', 'functionchat', '--data-dir', copy])).code, 0);
+  });
+
+  test('a corrupted upstream file is refused with its name, and no half-filled folder is left', async () => {
+    const target = path.join(work, 'fc-corrupted');
+    mkdirSync(target);
+    const served = `/repo/${V2}/data/FunctionChat-Dialog.jsonl`;
+    const corrupted = Buffer.from(readFileSync(path.join(dataDir, 'functionchat/v2.0.0/FunctionChat-Dialog.jsonl')));
+    corrupted[200] = (corrupted[200] as number) ^ 1;
+    server.overrides.set(served, corrupted);
+    try {
+      const result = await run(['run', 'functionchat/dialog', '-m', `replay:${replayFile()}`, '--exact-only', '--data-dir', target, '--db', freshDb()], mirror);
+      assert.equal(result.code, 2);
+      const errors = linesOf(result.stderr).filter((l) => l.startsWith('assay: '));
+      assert.equal(errors.length, 1);
+      assert.match(errors[0] as string, new RegExp(`^assay: checksum mismatch for ${server.baseUrl}${V2}/data/FunctionChat-Dialog\\.jsonl: expected [0-9a-f]{64}, got [0-9a-f]{64}; or point --data-dir / ASSAY_DATA_DIR at a folder containing functionchat/$`));
+    } finally {
+      server.overrides.delete(served);
+    }
+    assert.equal(existsSync(path.join(target, 'functionchat')), false);
   });
 });
