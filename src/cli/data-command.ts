@@ -44,14 +44,18 @@ async function verifyCommand(dataset: string, flags: { dataDir?: string; json?: 
   return EXIT.badInput;
 }
 
+/** The datasets `assay data path` reports on: every one assay can download. */
+const DATASETS = ['metatool', 'functionchat'] as const;
+
 /** `assay data path`: where the data is read from, and why. */
 function pathCommand(flags: { dataDir?: string; json?: boolean }): number {
   const { dir, source } = resolveFrom(flags.dataDir);
-  const present = existsSync(path.join(dir, DEFAULT_DATASET));
+  const present = Object.fromEntries(DATASETS.map((name) => [name, existsSync(path.join(dir, name))]));
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ dir, source, datasets: { [DEFAULT_DATASET]: present } })}\n`);
+    process.stdout.write(`${JSON.stringify({ dir, source, datasets: present })}\n`);
   } else {
-    process.stdout.write(`${dir}\n  source: ${SOURCE_TEXT[source]}\n  ${DEFAULT_DATASET}: ${present ? 'present' : 'not downloaded yet (assay data fetch)'}\n`);
+    const lines = DATASETS.map((name) => `  ${name}: ${present[name] ? 'present' : `not downloaded yet (assay data fetch ${name})`}`);
+    process.stdout.write(`${dir}\n  source: ${SOURCE_TEXT[source]}\n${lines.join('\n')}\n`);
   }
   return EXIT.ok;
 }

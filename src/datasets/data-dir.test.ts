@@ -33,7 +33,7 @@ test('a named dir that does not exist, or is a file, is an InputError naming it'
   const missing = path.join(root, 'nope');
   assert.throws(() => resolveDataDir({ flag: missing, env: {} }), (e: unknown) => {
     assert.ok(e instanceof InputError);
-    assert.equal(e.message, `data dir ${missing} (from --data-dir) does not exist; expected a folder containing metatool/`);
+    assert.equal(e.message, `data dir ${missing} (from --data-dir) does not exist; expected a folder containing the data sets (metatool/, functionchat/)`);
     return true;
   });
   assert.throws(() => resolveDataDir({ env: { ASSAY_DATA_DIR: missing } }), /^InputError: data dir .*nope \(from ASSAY_DATA_DIR\) does not exist/);

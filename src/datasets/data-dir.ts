@@ -48,8 +48,8 @@ function existingDir(dir: string, from: string): string {
   try {
     isDir = statSync(dir).isDirectory();
   } catch {
-    throw new InputError(`data dir ${dir} (from ${from}) does not exist; expected a folder containing metatool/`, { file: dir });
+    throw new InputError(`data dir ${dir} (from ${from}) does not exist; expected a folder containing the data sets (metatool/, functionchat/)`, { file: dir });
   }
-  if (!isDir) throw new InputError(`data dir ${dir} (from ${from}) is not a directory; expected a folder containing metatool/`, { file: dir });
+  if (!isDir) throw new InputError(`data dir ${dir} (from ${from}) is not a directory; expected a folder containing the data sets (metatool/, functionchat/)`, { file: dir });
   return dir;
 }

@@ -371,11 +371,11 @@ describe('assay data', () => {
   test('data path prints the data dir and where it came from', async () => {
     const fromEnv = await run(['data', 'path', '--json']);
     assert.equal(fromEnv.code, 0);
-    assert.deepEqual(JSON.parse(fromEnv.stdout), { dir: path.resolve(dataDir), source: 'env', datasets: { metatool: true } });
+    assert.deepEqual(JSON.parse(fromEnv.stdout), { dir: path.resolve(dataDir), source: 'env', datasets: { metatool: true, functionchat: true } });
     const text = await run(['data', 'path']);
     assert.deepEqual(linesOf(text.stdout).slice(0, 2), [path.resolve(dataDir), '  source: ASSAY_DATA_DIR']);
     const fromCache = await run(['data', 'path', '--json'], { ASSAY_DATA_DIR: '' });
-    assert.deepEqual(JSON.parse(fromCache.stdout), { dir: path.join(work, 'cache', 'assay', 'datasets'), source: 'cache', datasets: { metatool: false } });
+    assert.deepEqual(JSON.parse(fromCache.stdout), { dir: path.join(work, 'cache', 'assay', 'datasets'), source: 'cache', datasets: { metatool: false, functionchat: false } });
   });
 
   test('data verify of the shared copy: exit 0, every file verified', async () => {
