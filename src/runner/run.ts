@@ -58,11 +58,11 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   if (judge?.selfGrading) deps.onWarning?.(`the judge ${judge.model} is also a model under test: it grades its own outputs (recorded with the run)`);
   // Build the providers before recording the run, so a bad model id or missing key fails fast.
   const models = await buildModels(run, spec.engine, deps);
+  const judgeStage = await buildJudge(run, spec.engine, deps);
   // Hints are left out of the store: they are derived data (the structured question a baseline
   // reads), rebuilt by `reopen` from the same task, and storing them would nearly double each row.
   await deps.store.createRun(run, prepared.samples.map(({ hints: _hints, ...stored }) => stored));
   deps.onRunCreated?.(run);
-  const judgeStage = await buildJudge(run, spec.engine, deps);
   return execute(run, prepared, prepared.samples, models, judgeStage, deps, false);
 }
 
