@@ -15,6 +15,8 @@ export interface WireAdapter<Body, Answer> {
   readBody(parsed: unknown): Body | undefined;
   /** Sent with a 400 when `readBody` refuses. */
   readonly invalidBodyMessage: string;
+  /** What else the real API refuses with a 400 (a missing version header, a missing required field); undefined when fine. */
+  checkRequest?(body: Body, headers: IncomingHttpHeaders): string | undefined;
   /** The sample a request belongs to: the text of its last user message. */
   key(body: Body): string;
   /** The answer when the behaviour gives no `respond`. */
@@ -244,6 +246,12 @@ export async function startLoopbackServer<Body, Answer>(adapter: WireAdapter<Bod
     }
     if (body === undefined) {
       send(res, 400, adapter.errorJson(400, adapter.invalidBodyMessage));
+      finish(entry, 'invalid', 400);
+      return;
+    }
+    const refused = adapter.checkRequest?.(body, req.headers);
+    if (refused !== undefined) {
+      send(res, 400, adapter.errorJson(400, refused));
       finish(entry, 'invalid', 400);
       return;
     }
