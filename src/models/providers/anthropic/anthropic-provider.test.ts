@@ -64,7 +64,7 @@ describe('anthropic provider against the loopback Messages server', () => {
     }
   });
 
-  it('reports a refused request (no anthropic-version would be one) as bad-request, and an aborted call as aborted', async () => {
+  it('reports a wrong base URL (404) as bad-request, and an aborted or closed provider as aborted', async () => {
     const provider = createAnthropicProvider({ model: 'claude-test', baseURL: `${server.url}/nowhere`, apiKey: KEY });
     await assert.rejects(provider.generate({ messages: [user('x')], settings: {} }, live()), isCallError('bad-request'));
     await provider.close?.();

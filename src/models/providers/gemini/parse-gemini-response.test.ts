@@ -20,6 +20,7 @@ describe('parseGeminiResponse', () => {
     assert.deepEqual(result.finishReason, { unified: 'stop', raw: 'STOP' });
     assert.deepEqual(result.usage, { inputTokens: 8, outputTokens: 2 });
     assert.equal(result.responseModel, undefined);
+    assert.equal(parseGeminiResponse(JSON.stringify(body), 200, { requestedModel: 'models/gemini-2.5-flash' }).responseModel, undefined);
     assert.deepEqual(result.rawResponse, body);
   });
 

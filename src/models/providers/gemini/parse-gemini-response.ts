@@ -59,7 +59,9 @@ export function parseGeminiResponse(bodyText: string, status: number, options: G
   const response = body as GeminiResponse;
   const warnings: Warning[] = [...(options.requestWarnings ?? [])];
   const usage = readUsage(response.usageMetadata);
-  const responseModel = typeof response.modelVersion === 'string' && response.modelVersion !== options.requestedModel ? { responseModel: response.modelVersion } : {};
+  // `models/gemini-x` and `gemini-x` name the same model: only a real difference is worth recording.
+  const requested = options.requestedModel.replace(/^models\//, '');
+  const responseModel = typeof response.modelVersion === 'string' && response.modelVersion !== requested ? { responseModel: response.modelVersion } : {};
   const candidate: unknown = Array.isArray(response.candidates) ? response.candidates[0] : undefined;
 
   if (!isObject(candidate)) {
