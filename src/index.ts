@@ -17,6 +17,9 @@ export { Model, defaultModelSettings, type ModelSettings, type CallOutcome, type
 export { defaultRetryPolicy, type RetryPolicy } from './models/middleware/retry-policy.js';
 export { KNOWN_PRICES, costOf, type Price } from './models/pricing.js';
 export { createOpenAIProvider, type OpenAIProviderOptions } from './models/providers/openai/index.js';
+export { createAnthropicProvider, type AnthropicProviderOptions } from './models/providers/anthropic/index.js';
+export { createGeminiProvider, type GeminiProviderOptions } from './models/providers/gemini/index.js';
+export { createOllamaProvider, type OllamaProviderOptions } from './models/providers/ollama/index.js';
 export { createReplayProvider } from './models/providers/replay/index.js';
 export { createBaselineProvider } from './models/providers/baseline/index.js';
 export { createScriptedProvider } from './models/providers/scripted/index.js';

@@ -1,6 +1,6 @@
 import { InputError } from './errors.js';
 
-export const PROVIDERS = ['openai', 'replay', 'baseline', 'scripted'] as const;
+export const PROVIDERS = ['openai', 'anthropic', 'gemini', 'ollama', 'replay', 'baseline', 'scripted'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
 export interface ModelId {

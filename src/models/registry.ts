@@ -9,6 +9,16 @@ export interface ProviderConfig {
   readonly openaiBaseURL?: string;
   /** API key for the OpenAI-compatible endpoint; falls back to OPENAI_API_KEY. Never stored. */
   readonly openaiApiKey?: string;
+  /** Anthropic Messages API host (without `/v1`); falls back to ANTHROPIC_BASE_URL, then api.anthropic.com. */
+  readonly anthropicBaseURL?: string;
+  /** Anthropic key; falls back to ANTHROPIC_API_KEY. Never stored. */
+  readonly anthropicApiKey?: string;
+  /** Gemini API base (with the version, e.g. `…/v1beta`); falls back to GEMINI_BASE_URL, then Google's. */
+  readonly geminiBaseURL?: string;
+  /** Gemini key; falls back to GEMINI_API_KEY, then GOOGLE_API_KEY. Never stored. */
+  readonly geminiApiKey?: string;
+  /** Ollama's OpenAI-compatible endpoint; falls back to OLLAMA_HOST, then http://127.0.0.1:11434/v1. */
+  readonly ollamaBaseURL?: string;
   /** Connections the HTTP pool may open (set to the model's concurrency). */
   readonly connections?: number;
   /** Providers built in code (tests, library users), looked up by full id before anything else. */
@@ -28,6 +38,32 @@ const factories = {
       model,
       ...(config.openaiBaseURL ? { baseURL: config.openaiBaseURL } : {}),
       ...(config.openaiApiKey ? { apiKey: config.openaiApiKey } : {}),
+      ...(config.connections ? { connections: config.connections } : {}),
+    });
+  },
+  anthropic: async (model, config) => {
+    const { createAnthropicProvider } = await import('./providers/anthropic/anthropic-provider.js');
+    return createAnthropicProvider({
+      model,
+      ...(config.anthropicBaseURL ? { baseURL: config.anthropicBaseURL } : {}),
+      ...(config.anthropicApiKey ? { apiKey: config.anthropicApiKey } : {}),
+      ...(config.connections ? { connections: config.connections } : {}),
+    });
+  },
+  gemini: async (model, config) => {
+    const { createGeminiProvider } = await import('./providers/gemini/gemini-provider.js');
+    return createGeminiProvider({
+      model,
+      ...(config.geminiBaseURL ? { baseURL: config.geminiBaseURL } : {}),
+      ...(config.geminiApiKey ? { apiKey: config.geminiApiKey } : {}),
+      ...(config.connections ? { connections: config.connections } : {}),
+    });
+  },
+  ollama: async (model, config) => {
+    const { createOllamaProvider } = await import('./providers/ollama/ollama-provider.js');
+    return createOllamaProvider({
+      model,
+      ...(config.ollamaBaseURL ? { baseURL: config.ollamaBaseURL } : {}),
       ...(config.connections ? { connections: config.connections } : {}),
     });
   },

@@ -66,8 +66,8 @@ describe('fake OpenAI server', () => {
     const [recorded] = server.requests;
     assert.equal(recorded?.key, 'find me');
     assert.equal(recorded?.attemptForKey, 1);
-    assert.equal(recorded?.hadAuthorization, true);
-    assert.equal(recorded?.bearerLength, 10);
+    assert.equal(recorded?.hadCredential, true);
+    assert.equal(recorded?.credentialLength, 10);
     assert.equal(recorded?.headers.authorization, undefined, 'the key itself is never recorded');
     assert.equal(recorded?.headers['x-extra'], 'yes');
     assert.equal(recorded?.outcome, 'answered');

@@ -121,7 +121,7 @@ test('the API key is sent to the server and never reaches the store', async () =
   try {
     await startRun(fakeRun('metatool/reliability', server2.url, 2, 5), { store, secrets: { openaiApiKey: key } });
     assert.equal(server2.requests.length, 5);
-    assert.ok(server2.requests.every((r) => r.hadAuthorization && r.bearerLength === key.length));
+    assert.ok(server2.requests.every((r) => r.hadCredential && r.credentialLength === key.length));
   } finally {
     await store.close();
     await server2.close();

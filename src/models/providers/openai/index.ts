@@ -3,4 +3,4 @@ export { resolveOpenAIEndpoint, DEFAULT_OPENAI_BASE_URL, type OpenAIEndpoint } f
 export { convertToOpenAIMessages } from './convert-to-openai-messages.js';
 export { prepareTools } from './prepare-tools.js';
 export { mapOpenAIFinishReason } from './map-finish-reason.js';
-export { parseRetryAfterMs } from './retry-after.js';
+export { parseRetryAfterMs } from '../../http/retry-after.js';

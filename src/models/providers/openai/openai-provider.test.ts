@@ -167,16 +167,16 @@ describe('openai provider over HTTP', () => {
     await provider().generate(request([user('no key')]), { signal: signal() });
     await provider({ apiKey: KEY, headers: { 'x-trace': 'abc' } }).generate(request([user('with key')]), { signal: signal() });
     const [withoutKey, withKey] = server.requests.slice(before);
-    assert.equal(withoutKey?.hadAuthorization, false);
-    assert.equal(withKey?.hadAuthorization, true);
-    assert.equal(withKey?.bearerLength, KEY.length);
+    assert.equal(withoutKey?.hadCredential, false);
+    assert.equal(withKey?.hadCredential, true);
+    assert.equal(withKey?.credentialLength, KEY.length);
     assert.equal(withKey?.headers['x-trace'], 'abc');
   });
 
   it('lets an extra Authorization header replace the bearer key, whatever its case', async () => {
     const before = server.requests.length;
     await provider({ apiKey: KEY, headers: { Authorization: 'Bearer other-token' } }).generate(request([user('own auth')]), { signal: signal() });
-    assert.equal(server.requests[before]?.bearerLength, 'other-token'.length);
+    assert.equal(server.requests[before]?.credentialLength, 'other-token'.length);
     server.setBehavior({ faults: (ctx) => ({ type: 'status', status: 401, body: `bad token ${String(ctx.headers.authorization).slice('Bearer '.length)}` }) });
     const error = await callError(provider({ headers: { Authorization: 'Bearer other-token' } }).generate(request([user('own auth')]), { signal: signal() }));
     assert.ok(error.message.endsWith('bad token [REDACTED]'), error.message);
@@ -187,7 +187,7 @@ describe('openai provider over HTTP', () => {
     try {
       const before = server.requests.length;
       await provider().generate(request([user('env key')]), { signal: signal() });
-      assert.equal(server.requests[before]?.bearerLength, KEY.length);
+      assert.equal(server.requests[before]?.credentialLength, KEY.length);
     } finally {
       delete process.env.OPENAI_API_KEY;
     }

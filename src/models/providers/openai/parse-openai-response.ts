@@ -1,13 +1,9 @@
-import { ModelCallError, toolCallFromRaw, type GenerateResult, type ToolCall, type Usage, type Warning } from '../../../core/index.js';
+import { toolCallFromRaw, type GenerateResult, type ToolCall, type Usage, type Warning } from '../../../core/index.js';
 import type { OpenAIChatResponse, OpenAIResponseChoice, OpenAIResponseMessage, OpenAIUsage } from './openai-api-types.js';
 import { mapOpenAIFinishReason } from './map-finish-reason.js';
-import { oneLine } from './openai-errors.js';
+import { badResponse } from '../../http/call-errors.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function badResponse(status: number, bodyText: string, why: string): ModelCallError {
-  return new ModelCallError('bad-response', `HTTP ${status} response ${why}: ${oneLine(bodyText, 200)}`, { status, body: bodyText.slice(0, 500) });
-}
 
 /** `content` is usually a string; some servers send an array of `{type:'text', text}` parts. */
 function readContent(content: unknown): string {
