@@ -56,7 +56,7 @@ function addEngineOptions(command: Command): Command {
     .addOption(new Option('--max-retries <n>', 'retries of a failed call (429, 5xx, timeout, network)').default(defaultRetryPolicy.maxRetries).argParser(nonNegativeInt('--max-retries')))
     .addOption(new Option('--no-cache', 'do not answer identical requests from the call cache'))
     .addOption(new Option('--base-url <url>', 'OpenAI-compatible endpoint (default: $OPENAI_BASE_URL or https://api.openai.com/v1)'))
-    .addOption(new Option('--api-key-env <var>', 'read the API key of the OpenAI-compatible endpoint from this environment variable (default OPENAI_API_KEY)'))
+    .addOption(new Option('--api-key-env <var>', 'read the API key of the OpenAI-compatible endpoint from this environment variable (default OPENAI_API_KEY; anthropic: and gemini: read their own variables)'))
     .addOption(new Option('--price <model=in/out>', 'USD per million input/output tokens for a model (repeatable)').argParser(parsePrice));
 }
 
@@ -227,6 +227,8 @@ Examples:
   assay run functionchat/dialog --model replay:outputs.jsonl --exact-only
 
 Model ids: openai:<model> (needs OPENAI_API_KEY; --base-url for compatible servers),
+anthropic:<model> (ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL), gemini:<model> (GEMINI_API_KEY or
+GOOGLE_API_KEY; GEMINI_BASE_URL), ollama:<model> (OLLAMA_HOST, default 127.0.0.1:11434, no key),
 replay:<file.jsonl> (one {"id": "<sample id>", "output": "<text>"} per line; get the ids
 with "assay export" of a baseline run with the same task, seed and options),
 baseline:lexical, baseline:random (reference models, no API).
