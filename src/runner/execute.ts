@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { canonicalJson, describeError, type GenerateRequest, type GenerateSettings, type Sample, type Score } from '../core/index.js';
 import type { PreparedTask } from '../benchmarks/task.js';
 import type { CallOutcome, Model } from '../models/middleware/model.js';
-import { SAMPLE_INPUT_REF, type CallRecord, type ResultRecord, type StoredSample } from '../store/records.js';
+import { SAMPLE_INPUT_REF, type CallRecord, type ResultRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 
 export interface ProgressEvent {
@@ -31,17 +31,14 @@ export interface ExecuteOptions {
 
 /**
  * Calls every model on every sample not finished yet, scores each output the moment it arrives
- * and stores the sample (with its first outcome) + calls + result in one transaction, so that a
- * crash loses nothing finished and a resume never calls a finished sample again. Each model gets
- * as many workers as its concurrency.
+ * and stores calls + result in one transaction, so that a crash loses nothing finished and a
+ * resume never calls a finished sample again. Each model gets as many workers as its concurrency.
  */
 export async function executeSamples(options: ExecuteOptions): Promise<{ finished: number; errors: number; interrupted: boolean }> {
   const { store, samples, models, signal } = options;
   // Every in-flight call listens to the run's signal (to stop when the run stops): many listeners is normal here.
   if (signal) setMaxListeners(0, signal);
   const queues: { model: Model; todo: Sample[] }[] = [];
-  // Where each sample goes in the run's order when it is stored (with its first outcome).
-  const indexOf = new Map(samples.map((s, position) => [s.id, (s as Partial<StoredSample>).index ?? position]));
   let skipped = 0;
   for (const model of models) {
     const finished = await store.finishedSampleIds(options.runId, model.id, { includeErrors: !options.retryErrors });
@@ -57,31 +54,18 @@ export async function executeSamples(options: ExecuteOptions): Promise<{ finishe
   const runQueue = async (model: Model, todo: readonly Sample[]): Promise<void> => {
     let next = 0;
     const worker = async (): Promise<void> => {
-      // The previous sample's save commits while this worker's next call is in flight: a worker
-      // never waits for a commit before calling, and holds at most one unsaved outcome.
-      let previousSave: Promise<void> = Promise.resolve();
       while (next < todo.length && !signal?.aborted) {
         const sample = todo[next++] as Sample;
         const request = requestFor(sample, options.settings);
         const outcome = await model.generate(request, { sampleId: sample.id, ...(signal ? { signal } : {}) });
         // A call cut short because the run is stopping is not a finished sample: leave it for resume.
-        if (signal?.aborted && !outcome.output) break;
+        if (signal?.aborted && !outcome.output) return;
         const result = toResult(options.runId, model.id, sample, outcome, options.prepared);
-        await previousSave;
-        // The request's messages are plain copies of the sample's input (same keys, same order):
-        // serializing them gives the sample's input JSON without rendering a lazy prompt again.
-        const toStore = { sample: withoutHints(sample), index: indexOf.get(sample.id) ?? 0, inputJson: JSON.stringify(request.messages) };
-        previousSave = store.saveOutcome(toCallRecords(options.runId, model.id, sample.id, outcome, request), result, toStore).then(() => {
-          // Counted and reported only once committed: progress never shows what a crash could lose.
-          finishedCount++;
-          if (result.status === 'error') errorCount++;
-          options.onProgress?.({ modelId: model.id, finished: finishedCount, errors: errorCount, total, skipped });
-        });
-        // Handled here so a failed save is not "unhandled" while the next call is in flight; the
-        // failure itself surfaces at the next `await previousSave`.
-        previousSave.catch(() => undefined);
+        await store.saveOutcome(toCallRecords(options.runId, model.id, sample.id, outcome, request), result);
+        finishedCount++;
+        if (result.status === 'error') errorCount++;
+        options.onProgress?.({ modelId: model.id, finished: finishedCount, errors: errorCount, total, skipped });
       }
-      await previousSave;
     };
     const workers = Math.max(1, Math.min(model.settings.concurrency, todo.length));
     await Promise.all(Array.from({ length: workers }, worker));
@@ -103,16 +87,6 @@ export function requestFor(sample: Sample, settings: GenerateSettings): Generate
     settings,
     ...(sample.hints ? { hints: sample.hints } : {}),
   };
-}
-
-/**
- * A sample as stored: reference hints are left out, being derived data (the structured question a
- * baseline reads) that `reopen` rebuilds from the task; storing them would nearly double each row.
- */
-function withoutHints(sample: Sample): Sample {
-  if (sample.hints === undefined) return sample;
-  const { hints: _hints, ...stored } = sample;
-  return stored;
 }
 
 /** Scores an output; a scorer that throws gives a no-verdict with the reason, never a crash. */

@@ -5,7 +5,7 @@ import { Model } from '../models/middleware/model.js';
 import { KNOWN_PRICES } from '../models/pricing.js';
 import { createProvider } from '../models/registry.js';
 import type { ModelProvider } from '../models/spec.js';
-import type { RunRecord, StoredSample } from '../store/records.js';
+import type { RunRecord } from '../store/records.js';
 import { newRunId } from '../store/sqlite/run-id.js';
 import type { Store } from '../store/store.js';
 import { toolkitVersion } from '../version.js';
@@ -51,10 +51,9 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   };
   // Build the providers before recording the run, so a bad model id or missing key fails fast.
   const models = await buildModels(run, spec.engine, deps);
-  // The samples are not written here but each with its first outcome (see `executeSamples`): the
-  // first call starts without waiting for thousands of prompts to be rendered and stored, and a
-  // resume rebuilds the unfinished ones from the task, exactly as `reopen` already does for hints.
-  await deps.store.createRun(run, []);
+  // Hints are left out of the store: they are derived data (the structured question a baseline
+  // reads), rebuilt by `reopen` from the same task, and storing them would nearly double each row.
+  await deps.store.createRun(run, prepared.samples.map(({ hints: _hints, ...stored }) => stored));
   deps.onRunCreated?.(run);
   return execute(run, prepared, prepared.samples, models, deps, false);
 }
@@ -95,9 +94,7 @@ export async function requireRun(store: Store, runIdOrPrefix: string): Promise<R
 /**
  * Rebuilds the scorer of a stored run from the same task, options, seed and data, and checks the
  * data did not change since. The stored samples stay the truth for what was asked; their
- * reference hints (not stored) are taken from the rebuilt task. A sample is stored with its first
- * outcome, so the samples never attempted yet (a run stopped or killed) are taken from the rebuilt
- * task too: same task version, options, seed and data (checked above) give the same samples.
+ * reference hints (not stored) are taken from the rebuilt task.
  */
 export async function reopen(store: Store, run: RunRecord, dataDir?: string, options = run.options): Promise<{ task: Task; prepared: PreparedTask; samples: Sample[] }> {
   const task = findTask(run.task);
@@ -111,16 +108,11 @@ export async function reopen(store: Store, run: RunRecord, dataDir?: string, opt
     const now = prepared.datasetChecksums[file];
     if (now !== checksum) throw new InputError(`data file ${file} has changed since run ${run.id} (sha256 ${checksum.slice(0, 12)}… then, ${now ? now.slice(0, 12) + '…' : 'missing'} now)`);
   }
-  const stored = new Map((await store.loadSamples(run.id)).map((s) => [s.id, s]));
-  const samples: StoredSample[] = prepared.samples.map((rebuilt, index) => {
-    const kept = stored.get(rebuilt.id);
-    if (!kept) return { ...rebuilt, index };
-    stored.delete(rebuilt.id);
-    return rebuilt.hints ? { ...kept, hints: rebuilt.hints } : kept;
+  const rebuilt = new Map(prepared.samples.map((s) => [s.id, s]));
+  const samples = (await store.loadSamples(run.id)).map((stored) => {
+    const hints = rebuilt.get(stored.id)?.hints;
+    return hints ? { ...stored, hints } : stored;
   });
-  // A stored sample the task no longer makes keeps its place: what was asked stays reportable.
-  if (stored.size > 0) samples.push(...stored.values());
-  samples.sort((a, b) => a.index - b.index);
   return { task, prepared, samples };
 }
 

@@ -74,19 +74,6 @@ export interface ResultRecord {
   readonly finishedAt: string;
 }
 
-/**
- * A sample written together with its first outcome (`Store.saveOutcome`): the runner stores each
- * sample as it finishes instead of all of them before the first call.
- */
-export interface SampleToStore {
-  /** Without reference hints: they are derived data, rebuilt from the task on reopen. */
-  readonly sample: Sample;
-  /** Position in the run's sample order. */
-  readonly index: number;
-  /** `JSON.stringify(sample.input)` when the caller has it already (a rendered prompt is kilobytes). */
-  readonly inputJson?: string;
-}
-
 export interface StoredSample extends Sample {
   /** Position in the run's sample order. */
   readonly index: number;

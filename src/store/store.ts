@@ -1,5 +1,5 @@
 import type { GenerateResult, Sample, Score } from '../core/index.js';
-import type { CallRecord, ResultRecord, RunRecord, RunStatus, SampleToStore, StoredSample } from './records.js';
+import type { CallRecord, ResultRecord, RunRecord, RunStatus, StoredSample } from './records.js';
 
 /**
  * Persistence for runs. Every method is async so that a networked store (PostgreSQL) fits the
@@ -15,11 +15,8 @@ export interface Store {
   loadSamples(runId: string): Promise<StoredSample[]>;
   /** Sample ids that already have a result for this model (`done`, and `error` too unless excluded). */
   finishedSampleIds(runId: string, modelId: string, opts?: { includeErrors?: boolean }): Promise<Set<string>>;
-  /**
-   * Writes the attempts of one sample and its final result in one transaction; with `sample`,
-   * also the sample itself, first, unless the run already holds a sample with that id.
-   */
-  saveOutcome(calls: readonly CallRecord[], result: ResultRecord, sample?: SampleToStore): Promise<void>;
+  /** Writes the attempts of one sample and its final result in one transaction. */
+  saveOutcome(calls: readonly CallRecord[], result: ResultRecord): Promise<void>;
   /** Replaces the scores of stored results (re-scoring without calling a model). */
   updateScores(runId: string, modelId: string, scores: ReadonlyMap<string, Score>): Promise<void>;
   /** A successful output stored under this cache key by any run, if there is one. */

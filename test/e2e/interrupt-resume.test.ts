@@ -28,17 +28,7 @@ test('a run stopped by its signal is "interrupted"; resume finishes it (hints re
     assert.ok(doneBefore >= 25 && doneBefore < 120, `done before: ${doneBefore}`);
     assert.ok(Object.values(stopped.models).every((m) => m.counts.errors === 0), 'stopping is not an error');
 
-    // Samples are stored with their first outcome: the interrupted run holds those it attempted
-    // (at most one per model and worker beyond the finished ones), and resume rebuilds the rest.
-    const storedBefore = (await store.loadSamples(stopped.run)).length;
-    assert.ok(storedBefore >= Math.ceil(doneBefore / 2) && storedBefore < 60, `stored before: ${storedBefore}`);
-
     const resumed = await resumeRun(stopped.run, {}, { store });
-    assert.deepEqual(
-      (await store.loadSamples(stopped.run)).map((s) => s.index),
-      Array.from({ length: 60 }, (_, i) => i),
-      'every sample stored once, in the task order',
-    );
     assert.equal(resumed.status, 'finished');
     for (const m of Object.values(resumed.models)) assert.deepEqual([m.counts.done, m.counts.pending, m.counts.errors], [60, 0, 0]);
 

@@ -274,30 +274,6 @@ describe('resume', () => {
     await store.close();
   });
 
-  test('a sample saved with its first outcome is stored once, at its index, and found there by later outcomes', async () => {
-    const { store } = await freshStore();
-    const run = makeRun();
-    await store.createRun(run, []);
-    const [beta, alpha, gamma] = samples as [Sample, Sample, Sample];
-    await store.saveOutcome([makeCall({ sampleId: 'q-alpha' })], makeResult({ sampleId: 'q-alpha' }), { sample: alpha, index: 1 });
-    // The second model's outcome for the same sample (and its own idea of the input) changes nothing.
-    await store.saveOutcome([], makeResult({ sampleId: 'q-alpha', modelId: 'baseline:lexical' }), { sample: alpha, index: 1, inputJson: '[]' });
-    await store.saveOutcome([], makeResult({ sampleId: 'q-gamma' }), { sample: gamma, index: 2, inputJson: JSON.stringify(gamma.input) });
-    assert.deepEqual(await store.loadSamples(run.id), [
-      { ...alpha, index: 1 },
-      { ...gamma, index: 2 },
-    ]);
-    assert.deepEqual((await store.results(run.id)).map((r) => [r.sampleId, r.modelId]), [
-      ['q-alpha', 'openai:gpt-4o-mini'],
-      ['q-alpha', 'baseline:lexical'],
-      ['q-gamma', 'openai:gpt-4o-mini'],
-    ]);
-    // Never attempted: not stored (a resume rebuilds it from the task).
-    assert.equal((await store.loadSamples(run.id)).some((s) => s.id === beta.id), false);
-    await assert.rejects(store.saveOutcome([], makeResult({ sampleId: 'q-beta' }), { sample: alpha, index: 0 }), /does not belong/);
-    await store.close();
-  });
-
   test('a retried sample replaces its error row in place and keeps every attempt in calls', async () => {
     const { store } = await freshStore();
     const run = makeRun();

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
 import type { GenerateResult, Sample, Score } from '../../core/index.js';
-import type { CallRecord, ResultRecord, RunRecord, RunStatus, SampleToStore, StoredSample } from '../records.js';
+import type { CallRecord, ResultRecord, RunRecord, RunStatus, StoredSample } from '../records.js';
 import type { Store } from '../store.js';
 import { nullableToJson, optionalToJson } from './json.js';
 import { openDatabase } from './open-database.js';
@@ -20,7 +20,6 @@ export async function openSqliteStore(path: string): Promise<SqliteStore> {
 interface PendingOutcome {
   readonly calls: readonly CallRecord[];
   readonly result: ResultRecord;
-  readonly sample: SampleToStore | undefined;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
 }
@@ -33,7 +32,6 @@ interface PendingOutcome {
 export class SqliteStore implements Store {
   private readonly insertRun: Database.Statement<unknown[]>;
   private readonly insertSample: Database.Statement<unknown[]>;
-  private readonly insertSampleIfMissing: Database.Statement<unknown[]>;
   private readonly insertCall: Database.Statement<unknown[]>;
   private readonly upsertResult: Database.Statement<unknown[]>;
   private readonly updateScore: Database.Statement<[string | null, string, string, string]>;
@@ -50,7 +48,7 @@ export class SqliteStore implements Store {
   // Write transactions are run with `.immediate()`: BEGIN IMMEDIATE takes the write lock up front,
   // so with a second process on the file we wait (busy_timeout) instead of failing on an upgrade.
   private readonly createRunTx: Database.Transaction<(run: RunRecord, samples: readonly Sample[]) => void>;
-  private readonly saveOutcomeTx: Database.Transaction<(calls: readonly CallRecord[], result: ResultRecord, sample: SampleToStore | undefined) => void>;
+  private readonly saveOutcomeTx: Database.Transaction<(calls: readonly CallRecord[], result: ResultRecord) => void>;
   private readonly saveBatchTx: Database.Transaction<(batch: readonly PendingOutcome[]) => void>;
   private pending: PendingOutcome[] = [];
   private readonly updateScoresTx: Database.Transaction<(runId: string, modelId: string, scores: ReadonlyMap<string, Score>) => void>;
@@ -63,7 +61,6 @@ export class SqliteStore implements Store {
   ) {
     this.insertRun = db.prepare(SQL.insertRun);
     this.insertSample = db.prepare(SQL.insertSample);
-    this.insertSampleIfMissing = db.prepare(SQL.insertSampleIfMissing);
     this.insertCall = db.prepare(SQL.insertCall);
     this.upsertResult = db.prepare(SQL.upsertResult);
     this.updateScore = db.prepare(SQL.updateScore);
@@ -94,20 +91,7 @@ export class SqliteStore implements Store {
       });
     });
 
-    const writeOutcome = (calls: readonly CallRecord[], result: ResultRecord, toStore: SampleToStore | undefined): void => {
-      if (toStore) {
-        const { sample } = toStore;
-        this.insertSampleIfMissing.run(
-          result.runId,
-          sample.id,
-          toStore.index,
-          toStore.inputJson ?? JSON.stringify(sample.input),
-          optionalToJson(sample.tools),
-          optionalToJson(sample.target),
-          JSON.stringify(sample.metadata),
-          optionalToJson(sample.hints),
-        );
-      }
+    const writeOutcome = (calls: readonly CallRecord[], result: ResultRecord): void => {
       // The result's output is normally the very object of the last successful call: serialize it
       // once (a provider's rawResponse can be kilobytes).
       let outputObject: unknown = undefined;
@@ -155,7 +139,7 @@ export class SqliteStore implements Store {
     this.saveOutcomeTx = db.transaction(writeOutcome);
 
     this.saveBatchTx = db.transaction((batch: readonly PendingOutcome[]) => {
-      for (const item of batch) writeOutcome(item.calls, item.result, item.sample);
+      for (const item of batch) writeOutcome(item.calls, item.result);
     });
     this.updateScoresTx = db.transaction((runId: string, modelId: string, scores: ReadonlyMap<string, Score>) => {
       for (const [sampleId, score] of scores) {
@@ -217,17 +201,15 @@ export class SqliteStore implements Store {
     return new Set(this.selectFinished.all({ runId, modelId, includeErrors }));
   }
 
+  /** One transaction: every attempt of the sample, then its result (replacing an earlier one). */
   /**
-   * One transaction: the sample if given and not stored yet, every attempt of the sample, then its
-   * result (replacing an earlier one).
-   *
    * Group commit: outcomes saved during one turn of the event loop are written in one transaction
    * (at `setImmediate`), and each promise resolves only once that transaction has committed. So a
    * resolved save is on disk exactly as before, but a burst of answers costs one commit instead of
    * one each. If the batch fails, each outcome is retried alone so one bad record cannot sink the
    * others.
    */
-  saveOutcome(calls: readonly CallRecord[], result: ResultRecord, sample?: SampleToStore): Promise<void> {
+  saveOutcome(calls: readonly CallRecord[], result: ResultRecord): Promise<void> {
     for (const call of calls) {
       if (call.runId !== result.runId || call.sampleId !== result.sampleId) {
         return Promise.reject(
@@ -235,11 +217,8 @@ export class SqliteStore implements Store {
         );
       }
     }
-    if (sample && sample.sample.id !== result.sampleId) {
-      return Promise.reject(new Error(`saveOutcome: sample ${sample.sample.id} does not belong to result ${result.runId}/${result.sampleId}`));
-    }
     return new Promise((resolve, reject) => {
-      this.pending.push({ calls, result, sample, resolve, reject });
+      this.pending.push({ calls, result, resolve, reject });
       if (this.pending.length === 1) setImmediate(() => this.flushPending());
     });
   }
@@ -254,7 +233,7 @@ export class SqliteStore implements Store {
     } catch {
       for (const item of batch) {
         try {
-          this.saveOutcomeTx.immediate(item.calls, item.result, item.sample);
+          this.saveOutcomeTx.immediate(item.calls, item.result);
           item.resolve();
         } catch (error) {
           item.reject(error);

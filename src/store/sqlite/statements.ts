@@ -19,10 +19,6 @@ export const SQL = {
 
   insertSample: 'INSERT INTO samples (run_id, sample_id, idx, input, tools, target, metadata, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
 
-  /** A sample stored with its first outcome; a second model's outcome (or a retry) finds it there. */
-  insertSampleIfMissing: `INSERT INTO samples (run_id, sample_id, idx, input, tools, target, metadata, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                          ON CONFLICT (run_id, sample_id) DO NOTHING`,
-
   insertCall: `INSERT INTO calls (run_id, sample_id, model_id, role, attempt, cache_key, request, output, error,
                                   input_tokens, output_tokens, cost_usd, latency_ms, started_at)
                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
