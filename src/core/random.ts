@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * Seeded randomness. Every random choice in assay goes through an `Rng` derived from the run's
@@ -14,7 +14,8 @@ export interface Rng {
 
 /** sfc32: small, fast, well-distributed; seeded from SHA-256 of (seed, label). */
 export function rngFor(seed: number | string, label: string): Rng {
-  const digest = createHash('sha256').update(`${seed}\u0000${label}`).digest();
+  // One-shot `crypto.hash`: several of these run per sample while a task prepares its samples.
+  const digest = hash('sha256', `${seed}\u0000${label}`, 'buffer');
   let a = digest.readUInt32LE(0);
   let b = digest.readUInt32LE(4);
   let c = digest.readUInt32LE(8);
