@@ -46,7 +46,7 @@ const llamas = new Map<string, Promise<Llama>>();
 const engines = new Map<string, { engine: Promise<LlamaEngine>; users: number }>();
 
 /** One native binding per GPU choice and thread cap, loaded on first use. */
-function sharedLlama(gpu: 'auto' | false, maxThreads: number | undefined): Promise<Llama> {
+export function sharedLlama(gpu: 'auto' | false, maxThreads: number | undefined): Promise<Llama> {
   const key = `${String(gpu)}/${maxThreads ?? 'default'}`;
   let llama = llamas.get(key);
   if (!llama) {

@@ -7,6 +7,7 @@ import { startRun } from '../../../runner/run.js';
 import { openSqliteStore } from '../../../store/sqlite/index.js';
 import { testDataDir } from '../../../testing/test-data.js';
 import { tempTinyGguf, type TinyGgufFile } from '../../../testing/tiny-gguf.js';
+import { createLocalEmbedder } from './local-embedder.js';
 import { createLocalProvider } from './local-provider.js';
 
 // Real inference through node-llama-cpp on generated random-weight models (offline, ~1 s each to
@@ -179,4 +180,18 @@ test('local: failures are ModelCallErrors (unreadable file, abort), never crashe
   stop.abort();
   await assert.rejects(ok.generate(request, { signal: stop.signal }), (e: unknown) => e instanceof ModelCallError && e.kind === 'aborted');
   await ok.close?.();
+});
+
+test('local: embeddings from a local model, one vector per text, deterministic', async () => {
+  const embedder = await createLocalEmbedder({ model: tiny.path });
+  try {
+    const [a, b, again] = await embedder.embed(['The cat sat.', 'Revenue grew 12%.', 'The cat sat.']);
+    assert.equal(a?.length, 64, 'the model width');
+    assert.equal(b?.length, 64);
+    assert.deepEqual(again, a);
+    assert.ok(a?.every(Number.isFinite));
+    assert.deepEqual(await embedder.embed([]), []);
+  } finally {
+    await embedder.close();
+  }
 });
