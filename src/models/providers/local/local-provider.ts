@@ -97,7 +97,13 @@ export async function createLocalProvider(options: LocalProviderOptions): Promis
     if (signal.aborted) throw abortError(signal);
     if (closed) throw new ModelCallError('aborted', `provider ${id} is closed`);
     lease ??= acquireEngine(modelPath, settings);
-    const engine = await lease.engine;
+    let engine: LlamaEngine;
+    try {
+      engine = await lease.engine;
+    } catch (error) {
+      // Cached by the lease: every later call fails the same way at once, without reloading.
+      throw error instanceof ModelCallError ? error : new ModelCallError('bad-request', `cannot load ${modelPath}: ${describeError(error)}`);
+    }
     const warnings: Warning[] = [];
     const tools = request.tools ?? [];
     const native = tools.length > 0 && (toolMode === 'native' || (toolMode === 'auto' && engine.nativeFunctions));
