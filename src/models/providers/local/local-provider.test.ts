@@ -145,6 +145,8 @@ test('local: same seed, same output; parallel requests queue on one shared model
     assert.equal(x.text, z.text);
     assert.deepEqual(x.usage, z.usage);
     assert.equal((x.rawResponse as { threads: number }).threads, 1, 'one CPU thread by default');
+    assert.equal(a.cacheable, false, 'a path can be overwritten by another model: never answered from the call cache');
+    assert.equal(a.billed, false);
   } finally {
     await a.close?.();
     await a.close?.();

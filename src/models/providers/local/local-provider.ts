@@ -189,7 +189,9 @@ export async function createLocalProvider(options: LocalProviderOptions): Promis
   return {
     specVersion: 'v1',
     id,
-    cacheable: true,
+    // The call cache keys on the id: a path can be overwritten by another model, so only a download
+    // pinned by sha256 names its content. Path ids are never answered from the cache.
+    cacheable: ref.kind === 'hf' && ref.sha256 !== undefined,
     billed: false,
     generate,
     async close() {
