@@ -1,5 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { endianness, tmpdir } from 'node:os';
 import path from 'node:path';
 
 /**
@@ -198,6 +198,7 @@ export function buildTinyGguf(options: TinyGgufOptions = {}): { bytes: Buffer; p
   const f16 = options.f16 ?? false;
   const asciiBias = options.asciiBias ?? true;
   const eosBoost = options.eosBoost ?? 1.1;
+  if (endianness() !== 'LE') throw new Error('tiny-gguf writes tensors through typed arrays and needs a little-endian machine');
   const headDim = embd / heads;
   if (!Number.isInteger(headDim)) throw new Error(`embd (${embd}) must be divisible by heads (${heads})`);
   const { tokens, types } = vocabulary();
@@ -304,6 +305,7 @@ export function buildTinyGguf(options: TinyGgufOptions = {}): { bytes: Buffer; p
         }
       }
     }
+    // Typed arrays use the platform's byte order; GGUF is little-endian (checked below).
     if (elementSize(t) === 4) {
       Buffer.from(values.buffer).copy(file, start);
     } else {
