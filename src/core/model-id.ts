@@ -1,6 +1,6 @@
 import { InputError } from './errors.js';
 
-export const PROVIDERS = ['openai', 'anthropic', 'gemini', 'ollama', 'replay', 'baseline', 'scripted'] as const;
+export const PROVIDERS = ['openai', 'anthropic', 'gemini', 'ollama', 'local', 'replay', 'baseline', 'scripted'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
 export interface ModelId {
@@ -15,7 +15,7 @@ export interface ModelId {
 export function parseModelId(id: string): ModelId {
   const colon = id.indexOf(':');
   if (colon <= 0 || colon === id.length - 1) {
-    throw new InputError(`model id "${id}" is not of the form provider:model (e.g. openai:gpt-4o-mini, replay:outputs.jsonl, baseline:lexical)`);
+    throw new InputError(`model id "${id}" is not of the form provider:model (e.g. openai:gpt-4o-mini, local:./model.gguf, replay:outputs.jsonl, baseline:lexical)`);
   }
   const provider = id.slice(0, colon);
   if (!(PROVIDERS as readonly string[]).includes(provider)) {

@@ -67,6 +67,11 @@ const factories = {
       ...(config.connections ? { connections: config.connections } : {}),
     });
   },
+  // node-llama-cpp (a native binding) loads only here, when a `local:` id is used.
+  local: async (model) => {
+    const { createLocalProvider } = await import('./providers/local/local-provider.js');
+    return createLocalProvider({ model });
+  },
   replay: async (model) => {
     const { createReplayProvider } = await import('./providers/replay/replay-provider.js');
     return createReplayProvider({ path: model });
