@@ -15,7 +15,7 @@ describe('createProvider', () => {
   });
 
   it('knows every provider name and refuses unknown ones', async () => {
-    assert.deepEqual([...PROVIDERS], ['openai', 'anthropic', 'gemini', 'ollama', 'replay', 'baseline', 'scripted']);
+    assert.deepEqual([...PROVIDERS], ['openai', 'anthropic', 'gemini', 'ollama', 'local', 'replay', 'baseline', 'scripted']);
     await assert.rejects(createProvider('claude:x', { seed: 1 }), InputError);
   });
 });
