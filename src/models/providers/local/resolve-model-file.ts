@@ -52,7 +52,7 @@ export async function resolveModelFile(ref: LocalModelRef, options: ResolveModel
     const absolute = path.resolve(ref.path);
     if (!(await isFile(absolute))) {
       throw new InputError(
-        `local model file not found: ${absolute}` + (absolute !== ref.path ? ` (from "${ref.path}")` : '') + '; give the path of a .gguf file, e.g. local:./models/model.gguf',
+        `local model file not found: ${absolute}` + (absolute !== ref.path ? ` (from "${ref.path}")` : '') + '; give the path of a .gguf file, e.g. local:./models/model.gguf (no model at hand? baseline:lexical and replay:<file.jsonl> need none)',
         { file: absolute },
       );
     }
@@ -81,7 +81,7 @@ export async function resolveModelFile(ref: LocalModelRef, options: ResolveModel
     await rm(part, { force: true });
     if (error instanceof DownloadError) {
       throw new InputError(
-        `could not download local model ${name} (${error.message}); on a machine without access to the hub, copy the .gguf file over and use local:<path>, or put it at ${target}`,
+        `could not download local model ${name} (${error.message}); on a machine without access to the hub, copy the .gguf file over and use local:<path>, or put it at ${target} (no model at all? baseline:lexical and replay:<file.jsonl> need none)`,
         { file: url },
       );
     }
