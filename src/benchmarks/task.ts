@@ -17,12 +17,29 @@ export interface TaskOptions {
   readonly benchVersion?: string;
   /** A judged task's rubrics replaced by the user's own files, by output type (`--rubric call=my-call.txt`). */
   readonly rubrics?: Readonly<Record<string, string>>;
+  /** metatool/similar on a user's own tool set: path of the tools file (`--tools my-tools.json`). */
+  readonly tools?: string;
+  /** With `tools`: what ranks the nearest tools — `lexical` (BM25, the default) or an embedding model id (`local:./emb.gguf`). */
+  readonly embedder?: string;
+}
+
+/** Texts → vectors (an embedding model), for tasks that rank by similarity. */
+export interface TextEmbedder {
+  readonly id: string;
+  /** One vector per text, in order. */
+  embed(texts: readonly string[]): Promise<number[][]>;
+  close(): Promise<void>;
 }
 
 export interface TaskContext {
   readonly dataDir: string;
   readonly seed: number;
   readonly options: TaskOptions;
+  /**
+   * Builds an embedding model from its id. The runner passes the model layer's factory (tasks
+   * do not import models); a task that needs an embedder and gets none refuses with an InputError.
+   */
+  readonly createEmbedder?: (id: string) => Promise<TextEmbedder>;
 }
 
 /** A metric value: a number, null when undefined (e.g. precision with no positive answer), or a breakdown. */

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Command, Option } from 'commander';
 import { InputError, parseModelId } from '../core/index.js';
 import { findTask } from '../benchmarks/registry.js';
@@ -85,6 +86,24 @@ interface RunFlags extends EngineFlags {
   judgeParseRetries: number;
   exactOnly?: boolean;
   rubric?: Record<string, string>;
+  tools?: string;
+  embedder?: string;
+}
+
+/** The one task that runs on a user's own tool set. */
+const OWN_TOOLS_TASK = 'metatool/similar';
+
+/**
+ * `--tools` / `--embedder` as task options: only metatool/similar takes them, `--embedder` needs
+ * `--tools`, and the embedder is always recorded (`lexical` when not given). The path is made
+ * absolute so a resume from another folder reads the same file.
+ */
+function ownToolsOptions(taskName: string, flags: RunFlags): Pick<TaskOptions, 'tools' | 'embedder'> {
+  if (flags.tools === undefined && flags.embedder === undefined) return {};
+  if (taskName !== OWN_TOOLS_TASK) throw new InputError(`--tools and --embedder are for ${OWN_TOOLS_TASK} only (candidate lists on your own tool set); ${taskName} does not take them`);
+  if (flags.tools === undefined) throw new InputError('--embedder ranks your own tools: give --tools my-tools.json too');
+  if (flags.embedder !== undefined && flags.embedder !== 'lexical') parseModelId(flags.embedder);
+  return { tools: path.resolve(flags.tools), embedder: flags.embedder ?? 'lexical' };
 }
 
 function judgeFrom(flags: RunFlags): JudgeSpec | undefined {
@@ -132,6 +151,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
     ...(flags.limit ? { limit: flags.limit } : {}),
     ...(flags.benchVersion ? { benchVersion: flags.benchVersion } : {}),
     ...(flags.rubric ? { rubrics: flags.rubric } : {}),
+    ...ownToolsOptions(taskName, flags),
   };
   const judge = judgeFrom(flags);
   const spec: RunSpec = {
@@ -150,7 +170,8 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
   };
   const { signal, dispose } = interruptSignal();
   try {
-    const ready = await dataReady(taskName, { dataDir: resolved, download: flags.download, signal });
+    // A user's own tool set replaces the benchmark data: nothing to download.
+    const ready = options.tools !== undefined || (await dataReady(taskName, { dataDir: resolved, download: flags.download, signal }));
     if (!ready) return EXIT.interrupted;
     return await withStore(flags.db, async (store) => {
       const progress = createProgressReporter(taskName);
@@ -206,7 +227,8 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
     const { signal, dispose } = interruptSignal();
     const progress = createProgressReporter(`resume ${run.id}`);
     try {
-      if (!(await dataReady(run.task, { dataDir, download: flags.download, signal }))) return EXIT.interrupted;
+      const ownTools = run.options.tools !== undefined;
+      if (!ownTools && !(await dataReady(run.task, { dataDir, download: flags.download, signal }))) return EXIT.interrupted;
       const summary = await resumeRun(run.id, { retryErrors: Boolean(flags.retryErrors), engine, dataDir: dataDir.dir }, { store, signal, secrets: secretsFrom(flags), onProgress: (e) => progress.update(e) });
       progress.stop();
       printSummary(summary, Boolean(flags.json));
@@ -223,6 +245,7 @@ Examples:
   assay run metatool/similar --model baseline:lexical --per-tool 1
   assay run metatool/awareness --model openai:gpt-4o-mini --limit 50 --json
   assay run metatool/similar --model replay:outputs.jsonl --seed 0 --per-tool 1
+  assay run metatool/similar --model openai:gpt-4o-mini --tools my-tools.json --embedder local:./emb.gguf
   assay run functionchat/singlecall --model openai:gpt-4o-mini --judge openai:gpt-4o --judge-repeats 3
   assay run functionchat/dialog --model replay:outputs.jsonl --exact-only
 
@@ -262,6 +285,8 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
     .addOption(new Option('--judge-max-tokens <n>', 'maximum judge output tokens').argParser(positiveInt('--judge-max-tokens')))
     .addOption(new Option('--judge-parse-retries <n>', 'new judge calls after an unparseable verdict before it counts as no verdict').default(defaultJudgeSpec.maxParseRetries).argParser(nonNegativeInt('--judge-parse-retries')))
     .addOption(new Option('--rubric <type=file>', 'use your own rubric file for one output type (FunctionChat: call, completion, slot, relevance), repeatable').argParser(parseRubric))
+    .addOption(new Option('--tools <file>', 'metatool/similar on your own tool set: a JSON array of {name, description, queries} (see docs/metatool.md)'))
+    .addOption(new Option('--embedder <id>', 'with --tools: what finds each tool\'s 9 nearest tools — lexical (BM25 between descriptions, default) or local:<embedding model.gguf>'))
     .addOption(new Option('--exact-only', 'judged tasks without a judge: tool calls by exact match alone, other items no verdict'))
     .addOption(dataDirOption())
     .addOption(new Option('--no-download', 'never download a missing dataset; fail instead'))

@@ -1,6 +1,7 @@
 import { InputError, parseModelId, type GenerateSettings, type Sample } from '../core/index.js';
 import { findTask } from '../benchmarks/registry.js';
 import type { PreparedTask, Task } from '../benchmarks/task.js';
+import { createEmbedder } from '../models/embedders.js';
 import { Model } from '../models/middleware/model.js';
 import { KNOWN_PRICES } from '../models/pricing.js';
 import { createProvider } from '../models/registry.js';
@@ -33,7 +34,7 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   if (spec.models.length === 0) throw new InputError('give at least one --model');
   if (new Set(spec.models).size !== spec.models.length) throw new InputError('the same --model is given twice');
   const task = findTask(spec.task);
-  const prepared = await task.prepare({ dataDir: spec.dataDir, seed: spec.seed, options: spec.options });
+  const prepared = await task.prepare({ dataDir: spec.dataDir, seed: spec.seed, options: spec.options, createEmbedder });
   if (prepared.samples.length === 0) throw new InputError(`task ${task.name} produced no samples with these options`);
   const judge = judgeConfigFor(task.name, prepared, spec);
   checkBaselines(task.name, prepared, spec.models);
@@ -138,7 +139,7 @@ export async function reopen(store: Store, run: RunRecord, dataDir?: string, opt
   }
   const dir = dataDir ?? (run.engine['dataDir'] as string | undefined);
   if (!dir) throw new InputError(`run ${run.id} does not record its data dir; pass --data-dir`);
-  const prepared = await task.prepare({ dataDir: dir, seed: run.seed, options });
+  const prepared = await task.prepare({ dataDir: dir, seed: run.seed, options, createEmbedder });
   for (const [file, checksum] of Object.entries(run.datasetChecksums)) {
     const now = prepared.datasetChecksums[file];
     if (now !== checksum) throw new InputError(`data file ${file} has changed since run ${run.id} (sha256 ${checksum.slice(0, 12)}… then, ${now ? now.slice(0, 12) + '…' : 'missing'} now)`);

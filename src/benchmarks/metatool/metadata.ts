@@ -43,6 +43,8 @@ export type SelectionMeta = {
   readonly condition?: MultiCondition;
   /** similar: the gold's five nearest other tools, nearest first (for Top@k error analysis). */
   readonly nearest?: readonly string[];
+  /** similar on a user's own tools: what ranked the nearest tools (`lexical` or an embedding model id). */
+  readonly embedder?: string;
   /** The in-context examples, in prompt order (assay five-shot only). */
   readonly examples?: readonly SelectionExample[];
 };

@@ -10,7 +10,13 @@ export interface MetaToolOptions {
   readonly prompts: 'assay' | 'upstream';
   readonly parser: 'strict' | 'paper';
   readonly limit: number | undefined;
+  /** metatool/similar: the user's tools file, and what ranks its nearest tools (undefined: lexical). */
+  readonly tools: string | undefined;
+  readonly embedder: string | undefined;
 }
+
+/** The one MetaTool task that can run on a user's own tool set. */
+const OWN_TOOLS_TASK = 'metatool/similar';
 
 /** Queries per tool when `perTool` is not given (upstream's `sample_number=5`). */
 export const DEFAULT_PER_TOOL = 5;
@@ -20,13 +26,19 @@ export const DEFAULT_PER_TOOL = 5;
  * @throws InputError naming the task and the bad option.
  */
 export function resolveOptions(taskName: string, options: TaskOptions): MetaToolOptions {
-  const { perTool = DEFAULT_PER_TOOL, shots, prompts = 'assay', parser = 'strict', limit } = options;
+  const { perTool = DEFAULT_PER_TOOL, shots, prompts = 'assay', parser = 'strict', limit, tools, embedder } = options;
   if (!Number.isInteger(perTool) || perTool < 1) throw new InputError(`${taskName}: perTool must be a positive integer, got ${String(perTool)}`);
   if (shots !== undefined && shots !== 0 && shots !== 5) throw new InputError(`${taskName}: shots must be 0 or 5, got ${String(shots)}`);
   if (prompts !== 'assay' && prompts !== 'upstream') throw new InputError(`${taskName}: prompts must be "assay" or "upstream", got ${String(prompts)}`);
   if (parser !== 'strict' && parser !== 'paper') throw new InputError(`${taskName}: parser must be "strict" or "paper", got ${String(parser)}`);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw new InputError(`${taskName}: limit must be a non-negative integer, got ${String(limit)}`);
-  return { perTool, shots: shots ?? 0, shotsGiven: shots !== undefined, prompts, parser, limit };
+  if ((tools !== undefined || embedder !== undefined) && taskName !== OWN_TOOLS_TASK) {
+    throw new InputError(`${taskName}: tools and embedder (a user's own tool set) are for ${OWN_TOOLS_TASK} only`);
+  }
+  if (tools !== undefined && (typeof tools !== 'string' || tools === '')) throw new InputError(`${taskName}: tools must be the path of a tools file, got ${String(tools)}`);
+  if (embedder !== undefined && (typeof embedder !== 'string' || embedder === '')) throw new InputError(`${taskName}: embedder must be "lexical" or a model id, got ${String(embedder)}`);
+  if (embedder !== undefined && tools === undefined) throw new InputError(`${taskName}: embedder ranks a user's own tools; give tools (--tools my-tools.json) too`);
+  return { perTool, shots: shots ?? 0, shotsGiven: shots !== undefined, prompts, parser, limit, tools, embedder };
 }
 
 /** The first `limit` items (all when no limit). */

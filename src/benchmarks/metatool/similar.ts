@@ -1,5 +1,5 @@
 import { rngFor, shuffled, type Sample } from '../../core/index.js';
-import { openMetaTool } from '../../datasets/metatool/index.js';
+import { openMetaTool, type Loaded, type ToolCatalogue } from '../../datasets/metatool/index.js';
 import type { Task, TaskContext } from '../task.js';
 import {
   METATOOL_SETTINGS,
@@ -14,6 +14,7 @@ import { singleSelectionMetrics } from './metrics.js';
 import { applyLimit, resolveOptions } from './options.js';
 import { CANDIDATES_SHOWN, chooseQueries } from './sampling.js';
 import { assaySelectionPrompt, selectionSample } from './selection-sample.js';
+import { loadUserToolSet } from './tool-similarity.js';
 
 const NAME = 'metatool/similar';
 
@@ -23,7 +24,9 @@ const TOP_K_MAX = 5;
 /**
  * MetaTool Task 2 subtask 1, selection among similar tools: the gold tool and its 9 nearest tools
  * by embedding cosine, in a seeded random order (upstream put the gold first in every prompt).
- * `perTool` queries per tool; correct iff exactly the gold is chosen.
+ * `perTool` queries per tool; correct iff exactly the gold is chosen. With `tools` (a user's own
+ * tool set), the same samples are built from the user's tools, queries and nearest lists (by the
+ * `embedder`, BM25 by default); the data dir is not read.
  */
 export const similarTask: Task = {
   name: NAME,
@@ -33,12 +36,11 @@ export const similarTask: Task = {
   async prepare(ctx: TaskContext) {
     const options = resolveOptions(NAME, ctx.options);
     if (options.prompts === 'upstream') throw upstreamNotShipped(NAME);
-    const dataset = openMetaTool(ctx.dataDir);
-    const catalogue = await dataset.catalogue();
-    const neighbours = await dataset.neighbours();
+    const source = options.tools === undefined ? await builtInToolSet(ctx.dataDir) : await userSource(options.tools, options.embedder, ctx);
+    const { catalogue, neighbours } = source;
     const samples: Sample[] = [];
     for (const gold of catalogue.value.tools) {
-      const nearest = neighbours.value.get(gold) ?? [gold];
+      const nearest = neighbours.get(gold) ?? [gold];
       chooseQueries(catalogue.value.pool, gold, options.perTool, ctx.seed).forEach((query, k) => {
         const id = `similar/${gold}/${k}`;
         const names = shuffled(nearest.slice(0, CANDIDATES_SHOWN), rngFor(ctx.seed, `candidates:${id}`));
@@ -59,6 +61,7 @@ export const similarTask: Task = {
               maxSelections: 1,
               shots: options.shots,
               nearest: nearest.slice(1, 1 + TOP_K_MAX),
+              ...(source.embedder ? { embedder: source.embedder } : {}),
               ...(examples ? { examples } : {}),
             },
           }),
@@ -67,10 +70,33 @@ export const similarTask: Task = {
     }
     return preparedSelectionTask({
       samples: applyLimit(samples, options.limit),
-      datasetChecksums: mergeChecksums(catalogue, neighbours),
+      datasetChecksums: source.checksums,
       prompts: options.prompts,
       catalogue: catalogue.value,
       metrics: (rows) => singleSelectionMetrics(rows, { byPosition: true, byScenario: false, topK: true }),
     });
   },
 };
+
+/** What the similar task draws from: tools with descriptions and queries, and each tool's nearest tools. */
+interface SimilarSource {
+  readonly catalogue: Loaded<ToolCatalogue>;
+  readonly neighbours: ReadonlyMap<string, readonly string[]>;
+  readonly checksums: Readonly<Record<string, string>>;
+  /** A user's tool set: what ranked the nearest tools (recorded in each sample). */
+  readonly embedder?: string;
+}
+
+/** ToolE's 199 tools and the shipped ada-002 nearest lists. */
+async function builtInToolSet(dataDir: string): Promise<SimilarSource> {
+  const dataset = openMetaTool(dataDir);
+  const catalogue = await dataset.catalogue();
+  const neighbours = await dataset.neighbours();
+  return { catalogue, neighbours: neighbours.value, checksums: mergeChecksums(catalogue, neighbours) };
+}
+
+/** A user's tools file, ranked by the embedder (BM25 when none). */
+async function userSource(file: string, embedder: string | undefined, ctx: TaskContext): Promise<SimilarSource> {
+  const set = await loadUserToolSet(file, embedder, ctx.createEmbedder);
+  return { catalogue: set.catalogue, neighbours: set.neighbours, checksums: set.catalogue.checksums, embedder: set.embedder };
+}
