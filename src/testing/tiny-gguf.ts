@@ -72,7 +72,7 @@ const TOKEN_CONTROL = 3;
 const TOKEN_BYTE = 6;
 const BOS = 1;
 const EOS = 2;
-const IM_START = 259;
+// <|im_start|> is token 259 (written by the vocabulary below); only <|im_end|> needs its id here (the eos boost).
 const IM_END = 260;
 
 const CHATML =

@@ -47,6 +47,20 @@ export function badResponse(status: number, bodyText: string, why: string): Mode
   return new ModelCallError('bad-response', `HTTP ${status} response ${why}: ${oneLine(bodyText, 200)}`, { status, body: bodyText.slice(0, MAX_ERROR_TEXT) });
 }
 
+export const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A 2xx body parsed as a JSON object, or the `bad-response` error saying why it is not one. */
+export function parseJsonObjectBody(bodyText: string, status: number): Record<string, unknown> {
+  let body: unknown;
+  try {
+    body = JSON.parse(bodyText);
+  } catch {
+    throw badResponse(status, bodyText, 'is not JSON');
+  }
+  if (!isJsonObject(body)) throw badResponse(status, bodyText, 'is not a JSON object');
+  return body;
+}
+
 /** undici error codes that mean "the request never got a usable answer because of the connection". */
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 /** undici codes that are programming errors, not network trouble: these are rethrown as they are. */

@@ -1,9 +1,8 @@
 import { toolCallFromRaw, type GenerateResult, type ToolCall, type Usage, type Warning } from '../../../core/index.js';
-import { badResponse } from '../../http/call-errors.js';
+import { badResponse, isJsonObject as isObject, parseJsonObjectBody } from '../../http/call-errors.js';
 import type { AnthropicResponse, AnthropicUsage } from './anthropic-api-types.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
 /**
@@ -36,13 +35,7 @@ export interface AnthropicParseOptions {
  * A body that is not JSON or has no `content` array is a `bad-response` error.
  */
 export function parseAnthropicResponse(bodyText: string, status: number, options: AnthropicParseOptions): GenerateResult {
-  let body: unknown;
-  try {
-    body = JSON.parse(bodyText);
-  } catch {
-    throw badResponse(status, bodyText, 'is not JSON');
-  }
-  if (!isObject(body)) throw badResponse(status, bodyText, 'is not a JSON object');
+  const body = parseJsonObjectBody(bodyText, status);
   const response = body as AnthropicResponse;
   if (!Array.isArray(response.content)) throw badResponse(status, bodyText, 'has no content array');
 

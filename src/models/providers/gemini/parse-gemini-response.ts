@@ -1,9 +1,8 @@
 import { toolCallFromRaw, type GenerateResult, type ToolCall, type Usage, type Warning } from '../../../core/index.js';
-import { badResponse } from '../../http/call-errors.js';
+import { badResponse, isJsonObject as isObject, parseJsonObjectBody } from '../../http/call-errors.js';
 import type { GeminiCandidate, GeminiResponse, GeminiUsageMetadata } from './gemini-api-types.js';
 import { isFilterFinish, mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Input = prompt tokens; output = answer tokens plus hidden "thinking" tokens (billed as output). */
 function readUsage(usage: unknown): Usage {
@@ -49,13 +48,7 @@ export interface GeminiParseOptions {
  * Only a body with neither a candidate nor a block reason is a `bad-response` error.
  */
 export function parseGeminiResponse(bodyText: string, status: number, options: GeminiParseOptions): GenerateResult {
-  let body: unknown;
-  try {
-    body = JSON.parse(bodyText);
-  } catch {
-    throw badResponse(status, bodyText, 'is not JSON');
-  }
-  if (!isObject(body)) throw badResponse(status, bodyText, 'is not a JSON object');
+  const body = parseJsonObjectBody(bodyText, status);
   const response = body as GeminiResponse;
   const warnings: Warning[] = [...(options.requestWarnings ?? [])];
   const usage = readUsage(response.usageMetadata);

@@ -1,9 +1,8 @@
 import { toolCallFromRaw, type GenerateResult, type ToolCall, type Usage, type Warning } from '../../../core/index.js';
 import type { OpenAIChatResponse, OpenAIResponseChoice, OpenAIResponseMessage, OpenAIUsage } from './openai-api-types.js';
 import { mapOpenAIFinishReason } from './map-finish-reason.js';
-import { badResponse } from '../../http/call-errors.js';
+import { badResponse, isJsonObject as isObject, parseJsonObjectBody } from '../../http/call-errors.js';
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `content` is usually a string; some servers send an array of `{type:'text', text}` parts. */
 function readContent(content: unknown): string {
@@ -56,13 +55,7 @@ function readUsage(usage: unknown): Usage {
  * `choices[0].message` is a `bad-response` error.
  */
 export function parseOpenAIResponse(bodyText: string, status: number, requestedModel: string): GenerateResult {
-  let body: unknown;
-  try {
-    body = JSON.parse(bodyText);
-  } catch {
-    throw badResponse(status, bodyText, 'is not JSON');
-  }
-  if (!isObject(body)) throw badResponse(status, bodyText, 'is not a JSON object');
+  const body = parseJsonObjectBody(bodyText, status);
   const response = body as OpenAIChatResponse;
   const choice: unknown = Array.isArray(response.choices) ? response.choices[0] : undefined;
   const message: unknown = isObject(choice) ? (choice as OpenAIResponseChoice).message : undefined;
