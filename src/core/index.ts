@@ -7,3 +7,4 @@ export * from './errors.js';
 export * from './random.js';
 export * from './model-id.js';
 export * from './canonical-json.js';
+export * from './json-object.js';

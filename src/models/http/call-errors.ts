@@ -1,4 +1,4 @@
-import { ModelCallError, describeError, type CallErrorKind } from '../../core/index.js';
+import { ModelCallError, describeError, isJsonObject, type CallErrorKind } from '../../core/index.js';
 
 /** Longest server error text carried in a `ModelCallError`. */
 export const MAX_ERROR_TEXT = 500;
@@ -46,8 +46,6 @@ export function httpCallError(
 export function badResponse(status: number, bodyText: string, why: string): ModelCallError {
   return new ModelCallError('bad-response', `HTTP ${status} response ${why}: ${oneLine(bodyText, 200)}`, { status, body: bodyText.slice(0, MAX_ERROR_TEXT) });
 }
-
-export const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A 2xx body parsed as a JSON object, or the `bad-response` error saying why it is not one. */
 export function parseJsonObjectBody(bodyText: string, status: number): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import { toolCallFromRaw, type GenerateResult, type ToolCall, type Usage, type Warning } from '../../../core/index.js';
-import { badResponse, isJsonObject as isObject, parseJsonObjectBody } from '../../http/call-errors.js';
+import { isJsonObject as isObject } from '../../../core/index.js';
+import { badResponse, parseJsonObjectBody } from '../../http/call-errors.js';
 import type { AnthropicResponse, AnthropicUsage } from './anthropic-api-types.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 

@@ -1,9 +1,7 @@
-import type { CallErrorKind, ModelCallError } from '../../../core/index.js';
+import { isJsonObject as isObject, type CallErrorKind, type ModelCallError } from '../../../core/index.js';
 import { httpCallError, kindForStatus } from '../../http/call-errors.js';
 import { parseRetryAfterMs, type ResponseHeaders } from '../../http/retry-after.js';
 import type { GeminiErrorBody } from './gemini-api-types.js';
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A protobuf Duration in JSON form (`"22s"`, `"1.5s"`, `"0.250s"`) in ms; undefined if unreadable. */
 export function parseDurationMs(text: unknown): number | undefined {

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../../core/index.js';
+import { isJsonObject as isObject, type JsonSchema } from '../../../core/index.js';
 
 /**
  * The schema keywords Gemini accepts in `functionDeclarations[].parameters` and `responseSchema`
@@ -13,8 +13,6 @@ const KEPT = new Set(['type', 'format', 'description', 'nullable', 'enum', 'prop
 
 /** String formats Gemini knows; numeric formats pass (`float`, `double`, `int32`, `int64`). */
 const FORMATS = new Set(['enum', 'date-time', 'float', 'double', 'int32', 'int64']);
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function convert(schema: unknown, dropped: Set<string>): Record<string, unknown> {
   if (!isObject(schema)) return {};

@@ -1,8 +1,8 @@
 import { toolCallFromRaw, type GenerateResult, type ToolCall, type Usage, type Warning } from '../../../core/index.js';
-import { badResponse, isJsonObject as isObject, parseJsonObjectBody } from '../../http/call-errors.js';
+import { isJsonObject as isObject } from '../../../core/index.js';
+import { badResponse, parseJsonObjectBody } from '../../http/call-errors.js';
 import type { GeminiCandidate, GeminiResponse, GeminiUsageMetadata } from './gemini-api-types.js';
 import { isFilterFinish, mapGeminiFinishReason } from './map-gemini-finish-reason.js';
-
 
 /** Input = prompt tokens; output = answer tokens plus hidden "thinking" tokens (billed as output). */
 function readUsage(usage: unknown): Usage {

@@ -1,4 +1,4 @@
-import type { ToolCall, ToolSpec } from '../../../core/index.js';
+import { isJsonObject as isObject, type ToolCall, type ToolSpec } from '../../../core/index.js';
 import { validateJson } from './validate-json.js';
 
 /**
@@ -61,8 +61,6 @@ export function rawMemberText(text: string, key: string): string | undefined {
     i++;
   }
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Reads a grammar-mode answer `{"name": …, "arguments": {…}}` into a canonical `ToolCall`. Never

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../../core/index.js';
+import { isJsonObject as isObject, type JsonSchema } from '../../../core/index.js';
 
 /**
  * The JSON-schema subset node-llama-cpp turns into a grammar (its `GbnfJsonSchema`), written as
@@ -6,7 +6,6 @@ import type { JsonSchema } from '../../../core/index.js';
  */
 export type GrammarSchema = Readonly<Record<string, unknown>>;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null']);
 const FORMATS = new Set(['date-time', 'time', 'date']);
 

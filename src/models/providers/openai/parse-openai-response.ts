@@ -1,8 +1,7 @@
-import { toolCallFromRaw, type GenerateResult, type ToolCall, type Usage, type Warning } from '../../../core/index.js';
+import { isJsonObject as isObject, toolCallFromRaw, type GenerateResult, type ToolCall, type Usage, type Warning } from '../../../core/index.js';
 import type { OpenAIChatResponse, OpenAIResponseChoice, OpenAIResponseMessage, OpenAIUsage } from './openai-api-types.js';
 import { mapOpenAIFinishReason } from './map-finish-reason.js';
-import { badResponse, isJsonObject as isObject, parseJsonObjectBody } from '../../http/call-errors.js';
-
+import { badResponse, parseJsonObjectBody } from '../../http/call-errors.js';
 
 /** `content` is usually a string; some servers send an array of `{type:'text', text}` parts. */
 function readContent(content: unknown): string {
