@@ -25,19 +25,43 @@ const server = spawn(process.execPath, [join(here, 'fake-server-process.js'), St
 const { url } = JSON.parse(await firstLine(server)) as { url: string };
 
 console.log(`MetaTool (metatool/similar) against a loopback server: latency ${LATENCY_MS} ms, concurrency ${CONCURRENCY}, SQLite store, call cache on`);
-console.log('samples   wall s   ideal s   ratio   setup s   calls s   calls/ideal   CPU ms/sample   peak RSS MB   errors');
+console.log('samples   wall s   ideal s   ratio   setup s   calls s   calls/ideal   CPU ms/sample   main busy   peak RSS MB   errors');
 const rows: { samples: number; ratio: number; cpuPerSample: number; rss: number }[] = [];
 for (const n of sizes) {
   const child = spawn(process.execPath, [join(here, 'run-once.js'), String(n), url, dataDir, String(CONCURRENCY)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const result = JSON.parse(await firstLine(child)) as { samples: number; errors: number; wallMs: number; setupMs: number; callsMs: number; cpuMs: number; maxRssMB: number };
+  const result = JSON.parse(await firstLine(child)) as { samples: number; errors: number; wallMs: number; setupMs: number; callsMs: number; cpuMs: number; eventLoopBusy: number; maxRssMB: number };
   await once(child, 'close');
   const ideal = (result.samples * LATENCY_MS) / CONCURRENCY / 1000;
   const wall = result.wallMs / 1000;
   const row = { samples: result.samples, ratio: wall / ideal, cpuPerSample: result.cpuMs / result.samples, rss: result.maxRssMB };
   rows.push(row);
   console.log(
-    `${String(result.samples).padStart(7)}  ${wall.toFixed(2).padStart(7)}  ${ideal.toFixed(2).padStart(8)}  ${row.ratio.toFixed(3).padStart(6)}  ${(result.setupMs / 1000).toFixed(2).padStart(8)}  ${(result.callsMs / 1000).toFixed(2).padStart(8)}  ${(result.callsMs / 1000 / ideal).toFixed(3).padStart(12)}  ${row.cpuPerSample.toFixed(3).padStart(14)}  ${row.rss.toFixed(0).padStart(12)}  ${String(result.errors).padStart(7)}`,
+    `${String(result.samples).padStart(7)}  ${wall.toFixed(2).padStart(7)}  ${ideal.toFixed(2).padStart(8)}  ${row.ratio.toFixed(3).padStart(6)}  ${(result.setupMs / 1000).toFixed(2).padStart(8)}  ${(result.callsMs / 1000).toFixed(2).padStart(8)}  ${(result.callsMs / 1000 / ideal).toFixed(3).padStart(12)}  ${row.cpuPerSample.toFixed(3).padStart(14)}  ${(result.eventLoopBusy * 100).toFixed(0).padStart(8)}%  ${row.rss.toFixed(0).padStart(12)}  ${String(result.errors).padStart(7)}`,
   );
+}
+// The floor: the same requests through less and less of assay (floor-once.ts), at the largest N.
+const floorSamples = sizes[sizes.length - 1] ?? 0;
+const floors: { layer: string; ratio: number }[] = [];
+if (process.env['ASSAY_BENCH_FLOOR'] !== '0' && floorSamples > 0) {
+  console.log('');
+  console.log(`floor on this machine, ${floorSamples} samples, same server and concurrency (what the ratio cannot go below):`);
+  console.log('layer                                           wall s   ratio   CPU ms/sample   main busy   errors');
+  const label: Record<string, string> = {
+    http: 'undici alone (no assay code)',
+    provider: '+ OpenAI provider (wire format, parsing)',
+    engine: '+ middleware and scoring (no store writes)',
+  };
+  for (const layer of ['http', 'provider', 'engine']) {
+    const child = spawn(process.execPath, [join(here, 'floor-once.js'), layer, String(floorSamples), url, dataDir, String(CONCURRENCY)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const result = JSON.parse(await firstLine(child)) as { samples: number; errors: number; wallMs: number; cpuMs: number; eventLoopBusy: number };
+    await once(child, 'close');
+    const ideal = (result.samples * LATENCY_MS) / CONCURRENCY / 1000;
+    const ratio = result.wallMs / 1000 / ideal;
+    floors.push({ layer, ratio });
+    console.log(
+      `${(label[layer] ?? layer).padEnd(46)}  ${(result.wallMs / 1000).toFixed(2).padStart(6)}  ${ratio.toFixed(3).padStart(6)}  ${(result.cpuMs / result.samples).toFixed(3).padStart(14)}  ${(result.eventLoopBusy * 100).toFixed(0).padStart(8)}%  ${String(result.errors).padStart(7)}`,
+    );
+  }
 }
 server.kill('SIGTERM');
 await once(server, 'close');
@@ -45,5 +69,7 @@ const last = rows[rows.length - 1];
 if (last) {
   console.log('');
   console.log(`targets: ratio ≤ 1.15 (got ${last.ratio.toFixed(3)}), CPU < 0.5 ms/sample (got ${last.cpuPerSample.toFixed(3)}), peak RSS < 200 MB (got ${last.rss.toFixed(0)}) and flat as N grows (${rows.map((r) => r.rss.toFixed(0)).join(' → ')} MB)`);
+  const http = floors.find((f) => f.layer === 'http');
+  if (http) console.log(`floor: undici alone reaches ratio ${http.ratio.toFixed(3)} here; assay's own share of the ratio is ${(last.ratio - http.ratio).toFixed(3)}`);
   console.log('reference: a widely used TypeScript eval runner needs ~10 ms CPU/sample and 450 MB on 2,000 such samples (ENVIRONMENT.md)');
 }

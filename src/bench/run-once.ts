@@ -17,6 +17,7 @@ await findTask('metatool/similar').prepare({ dataDir: dataDir as string, seed: 1
 const dir = mkdtempSync(join(tmpdir(), 'assay-bench-'));
 const store = await openSqliteStore(join(dir, 'bench.db'));
 const cpuBefore = process.cpuUsage();
+const eluBefore = performance.eventLoopUtilization();
 const started = performance.now();
 let createdAt = started;
 let lastFinishedAt = started;
@@ -49,6 +50,8 @@ process.stdout.write(
     setupMs: createdAt - started,
     callsMs: lastFinishedAt - createdAt,
     cpuMs: (cpu.user + cpu.system) / 1000,
+    // Share of the wall time the main thread was busy (the rest of the CPU is GC and I/O threads).
+    eventLoopBusy: performance.eventLoopUtilization(eluBefore).utilization,
     maxRssMB: process.resourceUsage().maxRSS / 1024,
   })}\n`,
 );
