@@ -12,6 +12,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const LATENCY_MS = 50;
 const CONCURRENCY = 64;
 const sizes = (process.env['ASSAY_BENCH_SIZES'] ?? '2500,5000,10000').split(',').map(Number);
+// Wall-time ratios move by a few hundredths run to run on a 2-core machine: with repeats, each N
+// runs that many times and the targets are read from the medians.
+const repeats = Math.max(1, Number(process.env['ASSAY_BENCH_REPEATS'] ?? 1) || 1);
 const dataDir = testDataDir();
 
 async function firstLine(child: ReturnType<typeof spawn>): Promise<string> {
@@ -26,18 +29,42 @@ const { url } = JSON.parse(await firstLine(server)) as { url: string };
 
 console.log(`MetaTool (metatool/similar) against a loopback server: latency ${LATENCY_MS} ms, concurrency ${CONCURRENCY}, SQLite store, call cache on`);
 console.log('samples   wall s   ideal s   ratio   setup s   calls s   calls/ideal   CPU ms/sample   main busy   peak RSS MB   errors');
-const rows: { samples: number; ratio: number; cpuPerSample: number; rss: number }[] = [];
+interface Row {
+  readonly samples: number;
+  readonly ratio: number;
+  readonly cpuPerSample: number;
+  readonly rss: number;
+}
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+const rows: Row[] = [];
 for (const n of sizes) {
+  const runs: Row[] = [];
+  for (let r = 0; r < repeats; r++) runs.push(await runOnce(n));
+  if (repeats > 1) {
+    const row = { samples: runs[0]?.samples ?? n, ratio: median(runs.map((x) => x.ratio)), cpuPerSample: median(runs.map((x) => x.cpuPerSample)), rss: median(runs.map((x) => x.rss)) };
+    console.log(`${'median'.padStart(7)}  ${''.padStart(7)}  ${''.padStart(8)}  ${row.ratio.toFixed(3).padStart(6)}  ${''.padStart(8)}  ${''.padStart(8)}  ${''.padStart(12)}  ${row.cpuPerSample.toFixed(3).padStart(14)}  ${''.padStart(9)}  ${row.rss.toFixed(0).padStart(12)}`);
+    rows.push(row);
+  } else if (runs[0]) {
+    rows.push(runs[0]);
+  }
+}
+
+/** One measured run of `n` samples in a fresh process (run-once.ts); prints its row. */
+async function runOnce(n: number): Promise<Row> {
   const child = spawn(process.execPath, [join(here, 'run-once.js'), String(n), url, dataDir, String(CONCURRENCY)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const result = JSON.parse(await firstLine(child)) as { samples: number; errors: number; wallMs: number; setupMs: number; callsMs: number; cpuMs: number; eventLoopBusy: number; maxRssMB: number };
   await once(child, 'close');
   const ideal = (result.samples * LATENCY_MS) / CONCURRENCY / 1000;
   const wall = result.wallMs / 1000;
   const row = { samples: result.samples, ratio: wall / ideal, cpuPerSample: result.cpuMs / result.samples, rss: result.maxRssMB };
-  rows.push(row);
   console.log(
     `${String(result.samples).padStart(7)}  ${wall.toFixed(2).padStart(7)}  ${ideal.toFixed(2).padStart(8)}  ${row.ratio.toFixed(3).padStart(6)}  ${(result.setupMs / 1000).toFixed(2).padStart(8)}  ${(result.callsMs / 1000).toFixed(2).padStart(8)}  ${(result.callsMs / 1000 / ideal).toFixed(3).padStart(12)}  ${row.cpuPerSample.toFixed(3).padStart(14)}  ${(result.eventLoopBusy * 100).toFixed(0).padStart(8)}%  ${row.rss.toFixed(0).padStart(12)}  ${String(result.errors).padStart(7)}`,
   );
+  return row;
 }
 // The floor: the same requests through less and less of assay (floor-once.ts), at the largest N.
 const floorSamples = sizes[sizes.length - 1] ?? 0;
@@ -68,6 +95,7 @@ await once(server, 'close');
 const last = rows[rows.length - 1];
 if (last) {
   console.log('');
+  if (repeats > 1) console.log(`(medians of ${repeats} runs per size)`);
   console.log(`targets: ratio ≤ 1.15 (got ${last.ratio.toFixed(3)}), CPU < 0.5 ms/sample (got ${last.cpuPerSample.toFixed(3)}), peak RSS < 200 MB (got ${last.rss.toFixed(0)}) and flat as N grows (${rows.map((r) => r.rss.toFixed(0)).join(' → ')} MB)`);
   const http = floors.find((f) => f.layer === 'http');
   if (http) console.log(`floor: undici alone reaches ratio ${http.ratio.toFixed(3)} here; assay's own share of the ratio is ${(last.ratio - http.ratio).toFixed(3)}`);
