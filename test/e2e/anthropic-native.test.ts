@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { assistant, system, user, type Message, type ToolSpec } from '../../src/core/index.js';
 import { createAnthropicProvider } from '../../src/models/providers/anthropic/index.js';
-import { startRun } from '../../src/runner/run.js';
-import type { RunSpec } from '../../src/runner/run-spec.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { startFakeAnthropicServer, plannedFault, type FakeAnthropicServer } from '../../src/testing/fake-anthropic-server.js';
 import type { Fault } from '../../src/testing/fault-plan.js';
-import { answerMetaToolPrompt, shownTools } from '../../src/testing/metatool-answerer.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { runFaultedMetaTool } from '../../src/testing/faulted-metatool-run.js';
+import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
 
 const KEY = 'sk-ant-e2e-0123456789abcdef';
 const MODEL = 'anthropic:claude-fake';
@@ -51,56 +48,22 @@ after(async () => {
 });
 
 test('anthropic: a MetaTool run through 429 rate_limit_error (retry-after honoured), 529 overloaded_error and latency ends with every sample scored', async () => {
-  const store = await openSqliteStore(join(dir, 'run.db'));
-  const spec: RunSpec = {
-    task: 'metatool/similar',
-    models: [MODEL],
+  await runFaultedMetaTool({
+    model: MODEL,
     seed: 5,
-    options: { perTool: 1, limit: SAMPLES },
-    dataDir: testDataDir(),
-    engine: { concurrency: 8, timeoutMs: 15_000, retry: { maxRetries: 3, baseDelayMs: 10, maxDelayMs: 100 }, cache: true },
-  };
-  const summary = await startRun(spec, { store });
-  const counts = summary.models[MODEL]?.counts;
-  assert.equal(counts?.done, SAMPLES);
-  assert.equal(counts?.errors, 0);
-
-  const samples = await store.loadSamples(summary.run);
-  const results = await store.results(summary.run);
-  let expectedCorrect = 0;
-  let faulted = 0;
-  for (const sample of samples) {
-    const prompt = sample.input[0]?.content ?? '';
-    const result = results.find((r) => r.sampleId === sample.id);
-    assert.equal(result?.status, 'done');
-    assert.equal(result?.output?.text, answerMetaToolPrompt(prompt), 'the stored output is what the model said, never an error body');
-    assert.deepEqual(result?.output?.finishReason, { unified: 'stop', raw: 'end_turn' });
-    const named = shownTools(prompt).find((t) => answerMetaToolPrompt(prompt) === `I would use ${t} for this query.`);
-    if (named === sample.target) expectedCorrect++;
-    const calls = await store.calls(summary.run, sample.id);
-    const fault = anthropicFault(prompt);
-    if (fault?.type === 'status') {
-      faulted++;
-      assert.equal(calls.length, 2, `${sample.id}: one faulted attempt, then one answered`);
-      assert.equal(calls[0]?.error?.kind, fault.status === 429 ? 'rate-limit' : 'server');
-      assert.equal(calls[1]?.error, null);
-      if (fault.status === 429) {
-        // The server asked for 1 s: the retry came no sooner (measured on the server's clock).
-        const attempts = server.requests.filter((r) => r.key === prompt);
-        assert.ok((attempts[1]?.receivedAt ?? 0) - (attempts[0]?.finishedAt ?? 0) >= 990, `${sample.id}: retry-after honoured`);
-      }
-    } else {
-      assert.equal(calls.length, 1);
-    }
-  }
-  assert.ok(faulted >= 10, `the plan hit ${faulted} samples`);
-  assert.equal(summary.models[MODEL]?.metrics['csr'], expectedCorrect / SAMPLES);
-  assert.ok(server.requests.some((r) => r.status === 429) && server.requests.some((r) => r.status === 529));
+    samples: SAMPLES,
+    dir,
+    apiKey: KEY,
+    requests: server.requests,
+    faultFor: anthropicFault,
+    finishReason: { unified: 'stop', raw: 'end_turn' },
+    // The server asked for 1 s (retry-after in whole seconds, as the API sends it).
+    minRetryGapMs: 990,
+    serverErrorStatus: 529,
+  });
   // Every request carried the key and the version header; none was refused as malformed.
   assert.ok(server.requests.every((r) => r.hadCredential && r.credentialLength === KEY.length && r.headers['anthropic-version'] === '2023-06-01'));
   assert.ok(server.requests.every((r) => r.outcome !== 'invalid'));
-  await store.close();
-  for (const file of readdirSync(dir)) assert.ok(!readFileSync(join(dir, file)).includes(KEY), `${file} must not contain the key`);
 });
 
 test('anthropic: a tool-calling round trip — tool_use becomes a canonical ToolCall, and the follow-up carries tool_use + tool_result on the wire', async () => {
