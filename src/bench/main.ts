@@ -24,6 +24,17 @@ async function firstLine(child: ReturnType<typeof spawn>): Promise<string> {
   return line;
 }
 
+/** Runs one measuring script in a fresh process (so its CPU and peak RSS are its own) and returns its JSON line. */
+async function measureInChild<T>(script: string, args: readonly string[]): Promise<T> {
+  const child = spawn(process.execPath, [join(here, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const result = JSON.parse(await firstLine(child)) as T;
+  await once(child, 'close');
+  return result;
+}
+
+/** N × latency / concurrency, in seconds: the wall time with no overhead at all. */
+const idealSeconds = (samples: number): number => (samples * LATENCY_MS) / CONCURRENCY / 1000;
+
 const server = spawn(process.execPath, [join(here, 'fake-server-process.js'), String(LATENCY_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
 const { url } = JSON.parse(await firstLine(server)) as { url: string };
 
@@ -55,10 +66,11 @@ for (const n of sizes) {
 
 /** One measured run of `n` samples in a fresh process (run-once.ts); prints its row. */
 async function runOnce(n: number): Promise<Row> {
-  const child = spawn(process.execPath, [join(here, 'run-once.js'), String(n), url, dataDir, String(CONCURRENCY)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const result = JSON.parse(await firstLine(child)) as { samples: number; errors: number; wallMs: number; setupMs: number; callsMs: number; cpuMs: number; eventLoopBusy: number; maxRssMB: number };
-  await once(child, 'close');
-  const ideal = (result.samples * LATENCY_MS) / CONCURRENCY / 1000;
+  const result = await measureInChild<{ samples: number; errors: number; wallMs: number; setupMs: number; callsMs: number; cpuMs: number; eventLoopBusy: number; maxRssMB: number }>(
+    'run-once.js',
+    [String(n), url, dataDir, String(CONCURRENCY)],
+  );
+  const ideal = idealSeconds(result.samples);
   const wall = result.wallMs / 1000;
   const row = { samples: result.samples, ratio: wall / ideal, cpuPerSample: result.cpuMs / result.samples, rss: result.maxRssMB };
   console.log(
@@ -68,7 +80,7 @@ async function runOnce(n: number): Promise<Row> {
 }
 // The floor: the same requests through less and less of assay (floor-once.ts), at the largest N.
 const floorSamples = sizes[sizes.length - 1] ?? 0;
-const floors: { layer: string; ratio: number }[] = [];
+let httpFloorRatio: number | undefined;
 if (process.env['ASSAY_BENCH_FLOOR'] !== '0' && floorSamples > 0) {
   console.log('');
   console.log(`floor on this machine, ${floorSamples} samples, same server and concurrency (what the ratio cannot go below):`);
@@ -79,12 +91,9 @@ if (process.env['ASSAY_BENCH_FLOOR'] !== '0' && floorSamples > 0) {
     engine: '+ middleware and scoring (no store writes)',
   };
   for (const layer of ['http', 'provider', 'engine']) {
-    const child = spawn(process.execPath, [join(here, 'floor-once.js'), layer, String(floorSamples), url, dataDir, String(CONCURRENCY)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const result = JSON.parse(await firstLine(child)) as { samples: number; errors: number; wallMs: number; cpuMs: number; eventLoopBusy: number };
-    await once(child, 'close');
-    const ideal = (result.samples * LATENCY_MS) / CONCURRENCY / 1000;
-    const ratio = result.wallMs / 1000 / ideal;
-    floors.push({ layer, ratio });
+    const result = await measureInChild<{ samples: number; errors: number; wallMs: number; cpuMs: number; eventLoopBusy: number }>('floor-once.js', [layer, String(floorSamples), url, dataDir, String(CONCURRENCY)]);
+    const ratio = result.wallMs / 1000 / idealSeconds(result.samples);
+    if (layer === 'http') httpFloorRatio = ratio;
     console.log(
       `${(label[layer] ?? layer).padEnd(46)}  ${(result.wallMs / 1000).toFixed(2).padStart(6)}  ${ratio.toFixed(3).padStart(6)}  ${(result.cpuMs / result.samples).toFixed(3).padStart(14)}  ${(result.eventLoopBusy * 100).toFixed(0).padStart(8)}%  ${String(result.errors).padStart(7)}`,
     );
@@ -97,7 +106,6 @@ if (last) {
   console.log('');
   if (repeats > 1) console.log(`(medians of ${repeats} runs per size)`);
   console.log(`targets: ratio ≤ 1.15 (got ${last.ratio.toFixed(3)}), CPU < 0.5 ms/sample (got ${last.cpuPerSample.toFixed(3)}), peak RSS < 200 MB (got ${last.rss.toFixed(0)}) and flat as N grows (${rows.map((r) => r.rss.toFixed(0)).join(' → ')} MB)`);
-  const http = floors.find((f) => f.layer === 'http');
-  if (http) console.log(`floor: undici alone reaches ratio ${http.ratio.toFixed(3)} here; assay's own share of the ratio is ${(last.ratio - http.ratio).toFixed(3)}`);
+  if (httpFloorRatio !== undefined) console.log(`floor: undici alone reaches ratio ${httpFloorRatio.toFixed(3)} here; assay's own share of the ratio is ${(last.ratio - httpFloorRatio).toFixed(3)}`);
   console.log('reference: a widely used TypeScript eval runner needs ~10 ms CPU/sample and 450 MB on 2,000 such samples (ENVIRONMENT.md)');
 }
