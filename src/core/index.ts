@@ -8,3 +8,4 @@ export * from './random.js';
 export * from './model-id.js';
 export * from './canonical-json.js';
 export * from './json-object.js';
+export * from './text-parts.js';

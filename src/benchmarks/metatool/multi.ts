@@ -5,7 +5,8 @@ import { METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChecksums, preparedSelec
 import type { MultiCondition } from './metadata.js';
 import { multiSelectionMetrics } from './metrics.js';
 import { applyLimit, resolveOptions, type MetaToolOptions } from './options.js';
-import { assaySelectionPrompt, selectionSample } from './selection-sample.js';
+import { selectionPromptParts } from './prompts.js';
+import { selectionSample } from './selection-sample.js';
 import { CANDIDATES_SHOWN, randomToolsExcluding } from './sampling.js';
 import { parseShownTools } from './shipped-tool-list.js';
 
@@ -33,7 +34,7 @@ async function assaySamples(dataset: MetaToolDataset, options: MetaToolOptions, 
       samples.push(
         selectionSample({
           id: `multi/${index}/${condition}`,
-          prompt: () => assaySelectionPrompt(condition, query, shown, undefined),
+          prompt: () => selectionPromptParts(condition, query, shown, undefined),
           shown,
           target: gold,
           allowNone: condition === 'at-most-two',

@@ -11,8 +11,10 @@ import {
   renderSelectionFewShot,
   renderThoughtPrompt,
   renderToolList,
+  selectionPromptParts,
   type ShownTool,
 } from './prompts.js';
+import { joinTextParts, type SharedText } from '../../core/index.js';
 
 // The shipped files, read here directly (not through the loader) so the check is independent of it.
 const readJson = <T>(relative: string): T => JSON.parse(readFileSync(metatoolFile(relative), 'utf8')) as T;
@@ -113,5 +115,41 @@ describe('byte-for-byte against the shipped prompts', () => {
       for (const e of examples) assert.equal(labelOf.get(e.query), e.needsTool ? 'positive' : 'negative', `item ${i}`);
       assert.equal(renderAwarenessFewShot(item.query, examples), item.thought_prompt, `item ${i}`);
     }
+  });
+});
+
+describe('selection prompts as parts (what the store keeps once per run)', () => {
+  const reference = (template: 'single' | 'must-two', query: string, tools: readonly ShownTool[], examples?: { query: string; tool: string | null }[]): string => {
+    const zeroShot = renderActionPrompt(template, query, tools);
+    return examples ? renderSelectionFewShot(zeroShot, query, examples) : zeroShot;
+  };
+
+  it('join to exactly the reference rendering for every shipped prompt, zero- and five-shot', () => {
+    for (const [i, item] of subtask3.entries()) {
+      const tools = shown(namesIn(item.action_prompt));
+      assert.equal(joinTextParts(selectionPromptParts('single', item.query, tools)), reference('single', item.query, tools), `Subtask3 item ${i}`);
+      const examples = [...item.action_prompt.matchAll(/query: "([\s\S]*?)" tool: ([^\n]*)\n/g)].map((m) => ({ query: m[1] as string, tool: m[2] === 'None' ? null : (m[2] as string) }));
+      assert.equal(joinTextParts(selectionPromptParts('single', item.query, tools, examples)), item.action_prompt, `Subtask3 item ${i}, five-shot`);
+    }
+    for (const [i, item] of subtask4.entries()) {
+      const tools = shown(namesIn(item.action_prompt));
+      assert.equal(joinTextParts(selectionPromptParts('must-two', item.query, tools)), item.action_prompt, `Subtask4 item ${i}`);
+    }
+  });
+
+  it('share the template text and each tool line between prompts, and keep the query literal', () => {
+    const tools = shown(namesIn(subtask3[0]?.action_prompt ?? ''));
+    const a = selectionPromptParts('at-most-two', 'first query', tools);
+    const b = selectionPromptParts('at-most-two', 'second query', [...tools].reverse());
+    const sharedOf = (parts: readonly (string | SharedText)[]): Set<SharedText> => new Set(parts.filter((p): p is SharedText => typeof p !== 'string'));
+    assert.equal(sharedOf(a).size, 3 + tools.length); // three template pieces and one line per tool
+    assert.deepEqual(sharedOf(a), sharedOf(b)); // the very same objects, in another order
+    assert.ok(a.includes('first query') && b.includes('second query'));
+  });
+
+  it('a query holding "{tool_list}" is rendered the reference way (Python replaces it too), as one literal', () => {
+    const tools = [{ name: 'A', description: 'd' }];
+    const parts = selectionPromptParts('single', 'q $& {tool_list}', tools);
+    assert.deepEqual(parts, [renderActionPrompt('single', 'q $& {tool_list}', tools)]);
   });
 });

@@ -1,3 +1,5 @@
+import { sharedText, type SharedText, type TextParts } from '../../core/index.js';
+
 /**
  * MetaTool's prompt templates, verbatim from the upstream repository
  * (`src/prompt/prompt_template/`, commit 35e81bb) and from the shipped `tmp_dataset` files,
@@ -86,4 +88,63 @@ export interface SelectionExample {
 export function renderSelectionFewShot(zeroShotPrompt: string, query: string, examples: readonly SelectionExample[]): string {
   const lines = examples.map((e) => `query: "${e.query}" tool: ${e.tool ?? 'None'}\n`).join('');
   return `${zeroShotPrompt}\nHere are some examples:\n[Examples Start]\n${lines}User query: "${query}" tool: `;
+}
+
+/** A selection template cut around its two placeholders, each piece shared by every prompt that uses it. */
+interface SplitTemplate {
+  readonly beforeQuery: SharedText;
+  readonly beforeList: SharedText;
+  readonly afterList: SharedText;
+}
+
+function splitTemplate(template: string): SplitTemplate {
+  const [beforeQuery, rest, ...more] = template.split('{user_query}');
+  const [beforeList, afterList, ...moreLists] = (rest ?? '').split('{tool_list}');
+  // Every template has one query placeholder followed by one list placeholder; anything else would need Python's replace order.
+  if (more.length > 0 || moreLists.length > 0 || beforeList === undefined || afterList === undefined || beforeQuery?.includes('{tool_list}')) {
+    throw new Error('a selection template must hold {user_query} once, then {tool_list} once');
+  }
+  return { beforeQuery: sharedText(beforeQuery ?? ''), beforeList: sharedText(beforeList), afterList: sharedText(afterList) };
+}
+
+const SPLIT_TEMPLATES: Readonly<Record<SelectionTemplate, SplitTemplate>> = {
+  single: splitTemplate(ACTION_PROMPT_SINGLE_TOOL),
+  'at-most-two': splitTemplate(ACTION_PROMPT_MULTI_TOOL),
+  'must-two': splitTemplate(ACTION_PROMPT_MUST_TWO_TOOLS),
+};
+
+const FEW_SHOT_HEADER = sharedText('\nHere are some examples:\n[Examples Start]\n');
+
+// One shared line tail per shown tool object: shown tools are made once per tool set, never changed (readonly), and reused by every sample.
+const lineTails = new WeakMap<ShownTool, SharedText>();
+function lineTail(tool: ShownTool): SharedText {
+  let tail = lineTails.get(tool);
+  if (!tail) {
+    tail = sharedText(`. tool name: ${tool.name}, tool description: ${tool.description}\n`);
+    lineTails.set(tool, tail);
+  }
+  return tail;
+}
+
+/**
+ * The selection prompt assay sends (zero-shot, or five-shot with `examples`), as parts whose join
+ * is exactly `renderSelectionFewShot(renderActionPrompt(…), …)` (tests check it on every shipped
+ * prompt): the template's fixed text and each tool's line are shared, so a store keeps them once
+ * per run. A query holding `{tool_list}` (which Python's replace would substitute too) is
+ * rendered the reference way, as one literal part.
+ */
+export function selectionPromptParts(template: SelectionTemplate, query: string, tools: readonly ShownTool[], examples?: readonly SelectionExample[]): TextParts {
+  if (query.includes('{tool_list}')) {
+    const zeroShot = renderActionPrompt(template, query, tools);
+    return [examples ? renderSelectionFewShot(zeroShot, query, examples) : zeroShot];
+  }
+  const split = SPLIT_TEMPLATES[template];
+  const parts: (string | SharedText)[] = [split.beforeQuery, query, split.beforeList];
+  tools.forEach((tool, i) => parts.push(String(i + 1), lineTail(tool)));
+  parts.push(split.afterList);
+  if (examples) {
+    const lines = examples.map((e) => `query: "${e.query}" tool: ${e.tool ?? 'None'}\n`).join('');
+    parts.push(FEW_SHOT_HEADER, `${lines}User query: "${query}" tool: `);
+  }
+  return parts;
 }

@@ -5,7 +5,8 @@ import { METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChecksums, preparedSelec
 import { singleSelectionMetrics } from './metrics.js';
 import { applyLimit, resolveOptions, type MetaToolOptions } from './options.js';
 import { CANDIDATES_SHOWN, chooseQueries, randomToolsExcluding } from './sampling.js';
-import { assaySelectionPrompt, selectionSample } from './selection-sample.js';
+import { selectionPromptParts } from './prompts.js';
+import { selectionSample } from './selection-sample.js';
 import { parseShownTools } from './shipped-tool-list.js';
 
 const NAME = 'metatool/reliability';
@@ -29,7 +30,7 @@ async function assaySamples(dataset: MetaToolDataset, options: MetaToolOptions, 
       samples.push(
         selectionSample({
           id,
-          prompt: () => assaySelectionPrompt('single', query, shown, examples),
+          prompt: () => selectionPromptParts('single', query, shown, examples),
           shown,
           target: null,
           allowNone: true,

@@ -13,7 +13,8 @@ import {
 import { singleSelectionMetrics } from './metrics.js';
 import { applyLimit, resolveOptions } from './options.js';
 import { chooseQueries } from './sampling.js';
-import { assaySelectionPrompt, selectionSample } from './selection-sample.js';
+import { selectionPromptParts } from './prompts.js';
+import { selectionSample } from './selection-sample.js';
 
 const NAME = 'metatool/scenario';
 
@@ -44,7 +45,7 @@ export const scenarioTask: Task = {
           samples.push(
             selectionSample({
               id,
-              prompt: () => assaySelectionPrompt('single', query, shown, examples),
+              prompt: () => selectionPromptParts('single', query, shown, examples),
               shown,
               target: gold,
               allowNone: true,

@@ -13,7 +13,8 @@ import {
 import { singleSelectionMetrics } from './metrics.js';
 import { applyLimit, resolveOptions } from './options.js';
 import { CANDIDATES_SHOWN, chooseQueries } from './sampling.js';
-import { assaySelectionPrompt, selectionSample } from './selection-sample.js';
+import { selectionPromptParts } from './prompts.js';
+import { selectionSample } from './selection-sample.js';
 import { loadUserToolSet } from './tool-similarity.js';
 
 const NAME = 'metatool/similar';
@@ -49,7 +50,7 @@ export const similarTask: Task = {
         samples.push(
           selectionSample({
             id,
-            prompt: () => assaySelectionPrompt('single', query, shown, examples),
+            prompt: () => selectionPromptParts('single', query, shown, examples),
             shown,
             target: gold,
             allowNone: true,

@@ -56,7 +56,7 @@ test('a fresh database (in a folder that does not exist yet) gets the latest sch
   assert.equal(info.version, LATEST_SCHEMA_VERSION);
   assert.equal(info.applicationId, 0x41535359); // "ASSY"
   assert.equal(info.journalMode, 'wal'); // WAL is persistent, so a new connection sees it
-  assert.deepEqual(info.tables, ['calls', 'results', 'reviews', 'runs', 'samples']);
+  assert.deepEqual(info.tables, ['calls', 'results', 'reviews', 'run_texts', 'runs', 'samples']);
 });
 
 test('reopening an up-to-date database changes nothing', async () => {
@@ -151,7 +151,7 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-test('a version-1 store (made before judging existed) upgrades to version 2 and keeps its runs', async () => {
+test('a version-1 store (made before judging existed) upgrades to the latest version and keeps its runs', async () => {
   const file = join(dir, 'v1.db');
   const db = new Database(file);
   applyMigrations(db, file, MIGRATIONS.slice(0, 1));
@@ -167,5 +167,31 @@ test('a version-1 store (made before judging existed) upgrades to version 2 and 
   assert.equal(run?.judge, null);
   assert.deepEqual(await store.reviews('r1'), []);
   await store.close();
-  assert.equal(inspect(file).version, 2);
+  assert.equal(inspect(file).version, LATEST_SCHEMA_VERSION);
+});
+
+test('a version-2 store (whole prompts in its samples) upgrades and reads its samples and calls as before', async () => {
+  const file = join(dir, 'v2.db');
+  const db = new Database(file);
+  applyMigrations(db, file, MIGRATIONS.slice(0, 2));
+  const prompt = 'Which tool? 1. tool name: A, tool description: d\n';
+  db.prepare(
+    `INSERT INTO runs VALUES ('r2', 'metatool/similar', '1', 'finished', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', '["openai:m"]', '{}', 0, '{}', '{}', 'p', '0.1.0', '{}', NULL)`,
+  ).run();
+  db.prepare(`INSERT INTO samples (run_id, sample_id, idx, input, tools, target, metadata, hints) VALUES ('r2', 's1', 0, ?, NULL, '"A"', '{}', NULL)`).run(
+    JSON.stringify([{ role: 'user', content: prompt }]),
+  );
+  db.prepare(
+    `INSERT INTO calls (run_id, sample_id, model_id, role, attempt, cache_key, request, output, error, input_tokens, output_tokens, cost_usd, latency_ms, started_at, actor)
+     VALUES ('r2', 's1', 'openai:m', 'test', 1, 'k', '{"messages":"$sample.input","settings":{}}', NULL, '{"kind":"http","message":"500"}', NULL, NULL, NULL, 3, '2026-01-01T00:00:00Z', NULL)`,
+  ).run();
+  db.close();
+
+  const store = await openSqliteStore(file);
+  const [sample] = await store.loadSamples('r2');
+  assert.deepEqual(sample?.input, [{ role: 'user', content: prompt }]);
+  const [call] = await store.calls('r2');
+  assert.deepEqual(call?.request, { messages: [{ role: 'user', content: prompt }], settings: {} });
+  await store.close();
+  assert.equal(inspect(file).version, LATEST_SCHEMA_VERSION);
 });

@@ -127,9 +127,24 @@ CREATE TABLE reviews (
 ) STRICT;
 `;
 
+/**
+ * Version 3: texts shared by a run's prompts (template text, tool lines), stored once per run. A
+ * sample's input refers to them by number (see `sample-input.ts`); older rows hold whole texts
+ * and read as before.
+ */
+const V3_SQL = `
+CREATE TABLE run_texts (
+  run_id  TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+  text_id INTEGER NOT NULL,
+  text    TEXT NOT NULL,
+  PRIMARY KEY (run_id, text_id)
+) STRICT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'runs, samples, calls (with call cache index), results', sql: V1_SQL },
   { version: 2, description: 'judge of a run, actor of a call, human reviews', sql: V2_SQL },
+  { version: 3, description: 'texts shared by the prompts of a run', sql: V3_SQL },
 ];
 
 /** The schema version this build of assay writes and understands. */

@@ -1,8 +1,9 @@
 import { SAMPLE_INPUT_REF } from '../records.js';
-import type { GenerateResult, Message, ReferenceHints, Score, ToolSpec, Usage } from '../../core/index.js';
+import type { GenerateResult, ReferenceHints, Score, ToolSpec, Usage } from '../../core/index.js';
 import type { TaskOptions } from '../../benchmarks/task.js';
 import type { CallError, CallRecord, JudgeConfig, ModelRole, ResultRecord, ReviewRecord, RunRecord, RunStatus, StoredSample } from '../records.js';
 import { fromJson, nullableFromJson, optionalFromJson } from './json.js';
+import { inputFromJson } from './sample-input.js';
 
 /** Row shapes exactly as SQLite returns them (see migrations.ts), and their conversion to records. */
 
@@ -136,14 +137,14 @@ export function runToParams(run: RunRecord): unknown[] {
   ];
 }
 
-/** A `samples` row as a StoredSample; absent tools/hints stay absent. */
-export function sampleFromRow(row: SampleRow): StoredSample {
+/** A `samples` row as a StoredSample, its input joined back from the run's `texts`; absent tools/hints stay absent. */
+export function sampleFromRow(row: SampleRow, texts: readonly string[]): StoredSample {
   const tools = optionalFromJson<ToolSpec[]>(row.tools);
   const hints = optionalFromJson<ReferenceHints>(row.hints);
   return {
     id: row.sample_id,
     index: row.idx,
-    input: fromJson<Message[]>(row.input),
+    input: inputFromJson(row.input, texts, `sample ${row.sample_id}`),
     ...(tools !== undefined ? { tools } : {}),
     target: optionalFromJson<unknown>(row.target),
     metadata: fromJson<Record<string, unknown>>(row.metadata),
@@ -159,14 +160,14 @@ function usageFromColumns(inputTokens: number | null, outputTokens: number | nul
   };
 }
 
-/** A `calls` row as a CallRecord. */
 /** Puts the sample's messages back into a stored request that refers to them (see `SAMPLE_INPUT_REF`). */
-function expandSampleInput(request: unknown, sampleInput: string | undefined): unknown {
-  if (!request || typeof request !== 'object' || (request as { messages?: unknown }).messages !== SAMPLE_INPUT_REF || sampleInput === undefined) return request;
-  return { ...request, messages: JSON.parse(sampleInput) as unknown };
+function expandSampleInput(request: unknown, row: CallRow, texts: readonly string[]): unknown {
+  if (!request || typeof request !== 'object' || (request as { messages?: unknown }).messages !== SAMPLE_INPUT_REF || row.sample_input === undefined) return request;
+  return { ...request, messages: inputFromJson(row.sample_input, texts, `sample ${row.sample_id}`) };
 }
 
-export function callFromRow(row: CallRow): CallRecord {
+/** A `calls` row as a CallRecord; `texts` are its run's shared texts (for a request that refers to the sample's input). */
+export function callFromRow(row: CallRow, texts: readonly string[]): CallRecord {
   return {
     runId: row.run_id,
     sampleId: row.sample_id,
@@ -175,7 +176,7 @@ export function callFromRow(row: CallRow): CallRecord {
     ...(row.actor !== null ? { actor: row.actor } : {}),
     attempt: row.attempt,
     cacheKey: row.cache_key,
-    request: expandSampleInput(optionalFromJson<unknown>(row.request), row.sample_input),
+    request: expandSampleInput(optionalFromJson<unknown>(row.request), row, texts),
     output: nullableFromJson<GenerateResult>(row.output),
     error: nullableFromJson<CallError>(row.error),
     usage: usageFromColumns(row.input_tokens, row.output_tokens),

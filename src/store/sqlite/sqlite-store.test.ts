@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { InputError } from '../../core/errors.js';
-import type { GenerateResult, Sample } from '../../core/index.js';
-import type { CallRecord, ResultRecord, RunRecord } from '../records.js';
+import Database from 'better-sqlite3';
+import { composedUserMessage, sharedText, user, type GenerateResult, type Sample } from '../../core/index.js';
+import { SAMPLE_INPUT_REF, type CallRecord, type ResultRecord, type RunRecord } from '../records.js';
 import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'assay-store-test-'));
@@ -148,6 +149,37 @@ describe('round trips', () => {
     );
     assert.deepEqual(await reopened.calls(run.id), [failedCall, okCall, uncacheable]);
     assert.deepEqual(await reopened.results(run.id), [result, baselineResult]);
+    await reopened.close();
+  });
+
+  test('prompts made from shared parts are stored once per run and read back whole, in samples and in calls', async () => {
+    const { store, file } = await freshStore();
+    const template = sharedText('Choose one tool. '.repeat(40));
+    const tool = sharedText('. tool name: spotify, tool description: Plays music\n');
+    const composed = (id: string, query: string): Sample => ({ id, input: [composedUserMessage(() => [template, query, '1', tool])], target: 'spotify', metadata: {} });
+    const prompt = (query: string): string => `${template.shared}${query}1${tool.shared}`;
+    const runA = makeRun({ id: 'run-a' });
+    const runB = makeRun({ id: 'run-b' });
+    await store.createRun(runA, [composed('s1', 'play jazz'), composed('s2', 'play rock')]);
+    await store.createRun(runB, [composed('s1', 'play blues')]);
+    const call = makeCall({ runId: 'run-a', sampleId: 's2', request: { messages: SAMPLE_INPUT_REF, settings: { temperature: 0 } } });
+    await store.saveOutcome([call], makeResult({ runId: 'run-a', sampleId: 's2' }));
+    await store.close();
+
+    const db = new Database(file, { readonly: true });
+    // Each run keeps its own two texts; a sample row holds only its query and the numbers.
+    assert.deepEqual(db.prepare('SELECT run_id, count(*) AS n FROM run_texts GROUP BY run_id ORDER BY run_id').all(), [
+      { run_id: 'run-a', n: 2 },
+      { run_id: 'run-b', n: 2 },
+    ]);
+    assert.equal(db.prepare("SELECT input FROM samples WHERE run_id = 'run-a' AND sample_id = 's2'").pluck().get(), '[{"role":"user","contentParts":[0,"play rock","1",1]}]');
+    db.close();
+
+    const reopened = await openSqliteStore(file);
+    assert.deepEqual((await reopened.loadSamples('run-a')).map((s) => s.input), [[user(prompt('play jazz'))], [user(prompt('play rock'))]]);
+    assert.deepEqual((await reopened.loadSamples('run-b')).map((s) => s.input), [[user(prompt('play blues'))]]);
+    const [stored] = await reopened.calls('run-a', 's2');
+    assert.deepEqual(stored?.request, { messages: [user(prompt('play rock'))], settings: { temperature: 0 } });
     await reopened.close();
   });
 

@@ -5,6 +5,7 @@ import type { CallRecord, ResultRecord, ReviewRecord, RunRecord, RunStatus, Stor
 import type { Store } from '../store.js';
 import { nullableToJson, optionalToJson } from './json.js';
 import { openDatabase } from './open-database.js';
+import { inputToJson, RunTexts } from './sample-input.js';
 import { SQL } from './statements.js';
 import { callFromRow, resultFromRow, reviewFromRow, runFromRow, runToParams, sampleFromRow, type CallRow, type ResultRow, type ReviewRow, type RunRow, type SampleRow } from './rows.js';
 
@@ -32,6 +33,8 @@ interface PendingOutcome {
 export class SqliteStore implements Store {
   private readonly insertRun: Database.Statement<unknown[]>;
   private readonly insertSample: Database.Statement<unknown[]>;
+  private readonly insertRunText: Database.Statement<unknown[]>;
+  private readonly selectRunTexts: Database.Statement<[string], { text_id: number; text: string }>;
   private readonly insertCall: Database.Statement<unknown[]>;
   private readonly upsertResult: Database.Statement<unknown[]>;
   private readonly updateScore: Database.Statement<[string | null, string, string, string]>;
@@ -61,6 +64,8 @@ export class SqliteStore implements Store {
   ) {
     this.insertRun = db.prepare(SQL.insertRun);
     this.insertSample = db.prepare(SQL.insertSample);
+    this.insertRunText = db.prepare(SQL.insertRunText);
+    this.selectRunTexts = db.prepare(SQL.selectRunTexts);
     this.insertCall = db.prepare(SQL.insertCall);
     this.upsertResult = db.prepare(SQL.upsertResult);
     this.updateScore = db.prepare(SQL.updateScore);
@@ -77,12 +82,15 @@ export class SqliteStore implements Store {
 
     this.createRunTx = db.transaction((run: RunRecord, samples: readonly Sample[]) => {
       this.insertRun.run(...runToParams(run));
+      const texts = new RunTexts();
       samples.forEach((sample, index) => {
+        const input = inputToJson(sample.input, texts);
+        for (const { id, text } of texts.takeNew()) this.insertRunText.run(run.id, id, text);
         this.insertSample.run(
           run.id,
           sample.id,
           index,
-          JSON.stringify(sample.input),
+          input,
           optionalToJson(sample.tools),
           optionalToJson(sample.target),
           JSON.stringify(sample.metadata),
@@ -192,9 +200,17 @@ export class SqliteStore implements Store {
     if (changes === 0) throw new InputError(`no run ${id} in ${this.file}`, { file: this.file });
   }
 
+  /** The run's shared prompt texts, by number (see `sample-input.ts`). */
+  private runTexts(runId: string): string[] {
+    const texts: string[] = [];
+    for (const { text_id, text } of this.selectRunTexts.all(runId)) texts[text_id] = text;
+    return texts;
+  }
+
   /** The run's samples in their original order, each with its `index`. */
   async loadSamples(runId: string): Promise<StoredSample[]> {
-    return this.selectSamples.all(runId).map(sampleFromRow);
+    const texts = this.runTexts(runId);
+    return this.selectSamples.all(runId).map((row) => sampleFromRow(row, texts));
   }
 
   async finishedSampleIds(runId: string, modelId: string, opts: { includeErrors?: boolean } = {}): Promise<Set<string>> {
@@ -261,7 +277,8 @@ export class SqliteStore implements Store {
 
   /** Ordered by sample index, then in the order the calls were saved. */
   async calls(runId: string, sampleId?: string): Promise<CallRecord[]> {
-    return this.selectCalls.all({ runId, sampleId: sampleId ?? null }).map(callFromRow);
+    const texts = this.runTexts(runId);
+    return this.selectCalls.all({ runId, sampleId: sampleId ?? null }).map((row) => callFromRow(row, texts));
   }
 
   async saveReviews(reviews: readonly ReviewRecord[]): Promise<void> {

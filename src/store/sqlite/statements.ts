@@ -17,6 +17,10 @@ export const SQL = {
                                 dataset_checksums, prompt_version, toolkit_version, engine, judge)
               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 
+  insertRunText: 'INSERT INTO run_texts (run_id, text_id, text) VALUES (?, ?, ?)',
+
+  selectRunTexts: 'SELECT text_id, text FROM run_texts WHERE run_id = ?',
+
   insertSample: 'INSERT INTO samples (run_id, sample_id, idx, input, tools, target, metadata, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
 
   insertCall: `INSERT INTO calls (run_id, sample_id, model_id, role, attempt, cache_key, request, output, error,

@@ -1,0 +1,50 @@
+import type { UserMessage } from './messages.js';
+
+/**
+ * A stretch of prompt text that many samples share: a template's fixed text, one tool's line in a
+ * candidate list. It is made once and referenced by every prompt that shows it, so that a store
+ * can keep it once per run instead of once per sample. Identity matters (stores key on the
+ * object): make each shared stretch once and reuse it.
+ */
+export interface SharedText {
+  readonly shared: string;
+}
+
+export const sharedText = (text: string): SharedText => Object.freeze({ shared: text });
+
+/** A text as the pieces it is made of, in order: literal strings (a sample's own) and shared stretches. */
+export type TextParts = readonly (string | SharedText)[];
+
+/** The text the parts make. */
+export function joinTextParts(parts: TextParts): string {
+  let text = '';
+  for (const part of parts) text += typeof part === 'string' ? part : part.shared;
+  return text;
+}
+
+/** Where a composed message keeps how to make its parts. A symbol, and not enumerable: not copied by `{...message}`, not serialized, not hashed. */
+const CONTENT_PARTS = Symbol('assay.contentParts');
+
+/**
+ * A user message whose content is made from its parts each time it is read rather than kept.
+ * A rendered MetaTool prompt is ~2.5 KB, mostly shared text (template, tool lines), and a run
+ * holds all of its samples: keeping only the parts keeps memory flat as runs grow, and lets the
+ * store write the shared stretches once per run. The content is the parts joined, by
+ * construction, so what is stored from the parts is exactly what was sent.
+ */
+export function composedUserMessage(parts: () => TextParts): UserMessage {
+  const message = {
+    role: 'user' as const,
+    get content(): string {
+      return joinTextParts(parts());
+    },
+  };
+  Object.defineProperty(message, CONTENT_PARTS, { value: parts, enumerable: false });
+  return Object.freeze(message);
+}
+
+/** The parts of a message made by `composedUserMessage`; undefined for any other message. */
+export function contentPartsOf(message: object): TextParts | undefined {
+  const parts = (message as { [CONTENT_PARTS]?: () => TextParts })[CONTENT_PARTS];
+  return parts?.();
+}
