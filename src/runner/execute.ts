@@ -5,6 +5,7 @@ import type { CallOutcome, Model } from '../models/middleware/model.js';
 import { SAMPLE_INPUT_REF, type CallRecord, type ResultRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { gradeWithJudge, judgeCallRecords, type JudgeStage } from './judging.js';
+import type { SummarizedResult } from './summary.js';
 
 export interface ProgressEvent {
   readonly modelId: string;
@@ -30,6 +31,16 @@ export interface ExecuteOptions {
   readonly judge?: JudgeStage;
   readonly signal?: AbortSignal;
   readonly onProgress?: (event: ProgressEvent) => void;
+  /** Also return what the summary needs of each saved result (see `summarizeRun`'s `known`). */
+  readonly keepResults?: boolean;
+}
+
+export interface ExecuteOutcome {
+  readonly finished: number;
+  readonly errors: number;
+  readonly interrupted: boolean;
+  /** With `keepResults`: per model, the results saved in this session by sample id (outputs left out). */
+  readonly results?: ReadonlyMap<string, ReadonlyMap<string, SummarizedResult>>;
 }
 
 /**
@@ -37,11 +48,12 @@ export interface ExecuteOptions {
  * and stores calls + result in one transaction, so that a crash loses nothing finished and a
  * resume never calls a finished sample again. Each model gets as many workers as its concurrency.
  */
-export async function executeSamples(options: ExecuteOptions): Promise<{ finished: number; errors: number; interrupted: boolean }> {
+export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOutcome> {
   const { store, samples, models, signal } = options;
   // Every in-flight call listens to the run's signal (to stop when the run stops): many listeners is normal here.
   if (signal) setMaxListeners(0, signal);
   const queues: { model: Model; todo: Sample[] }[] = [];
+  const kept = options.keepResults ? new Map<string, Map<string, SummarizedResult>>(models.map((m) => [m.id, new Map()])) : undefined;
   let skipped = 0;
   for (const model of models) {
     const finished = await store.finishedSampleIds(options.runId, model.id, { includeErrors: !options.retryErrors });
@@ -55,6 +67,7 @@ export async function executeSamples(options: ExecuteOptions): Promise<{ finishe
   options.onProgress?.({ modelId: '', finished: 0, errors: 0, total, skipped });
 
   const runQueue = async (model: Model, todo: readonly Sample[]): Promise<void> => {
+    const keep = kept?.get(model.id);
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < todo.length && !signal?.aborted) {
@@ -77,6 +90,8 @@ export async function executeSamples(options: ExecuteOptions): Promise<{ finishe
         }
         const result = judgeError ? toJudgeErrorResult(options.runId, model.id, sample, outcome, judgeError) : toResult(options.runId, model.id, sample, outcome, score);
         await store.saveOutcome(calls, result);
+        // Only what the summary reads: keeping the outputs would hold every raw response until the end.
+        keep?.set(sample.id, { sampleId: sample.id, status: result.status, score: result.score, error: result.error, cached: result.cached, usage: result.usage, costUsd: result.costUsd });
         finishedCount++;
         if (result.status === 'error') errorCount++;
         options.onProgress?.({ modelId: model.id, finished: finishedCount, errors: errorCount, total, skipped });
@@ -87,7 +102,7 @@ export async function executeSamples(options: ExecuteOptions): Promise<{ finishe
   };
 
   await Promise.all(queues.map((q) => runQueue(q.model, q.todo)));
-  return { finished: finishedCount, errors: errorCount, interrupted: Boolean(signal?.aborted) && finishedCount < total };
+  return { finished: finishedCount, errors: errorCount, interrupted: Boolean(signal?.aborted) && finishedCount < total, ...(kept ? { results: kept } : {}) };
 }
 
 /**

@@ -10,7 +10,7 @@ import type { JudgeConfig, RunRecord } from '../store/records.js';
 import { newRunId } from '../store/sqlite/run-id.js';
 import type { Store } from '../store/store.js';
 import { toolkitVersion } from '../version.js';
-import { executeSamples, type ProgressEvent } from './execute.js';
+import { executeSamples, type ExecuteOutcome, type ProgressEvent } from './execute.js';
 import type { JudgeStage } from './judging.js';
 import type { EngineSettings, RunSpec } from './run-spec.js';
 import { summarizeRun, type RunSummary } from './summary.js';
@@ -64,7 +64,7 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   // reads), rebuilt by `reopen` from the same task, and storing them would nearly double each row.
   await deps.store.createRun(run, prepared.samples.map(({ hints: _hints, ...stored }) => stored));
   deps.onRunCreated?.(run);
-  return execute(run, prepared, prepared.samples, models, judgeStage, deps, false);
+  return execute(run, prepared, prepared.samples, models, judgeStage, deps, { retryErrors: false, fresh: true });
 }
 
 /**
@@ -111,7 +111,7 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
   const judgeStage = await buildJudge(run, engine, deps);
   await deps.store.setRunStatus(run.id, 'running');
   deps.onRunCreated?.(run);
-  return execute({ ...run, status: 'running' }, prepared, samples, models, judgeStage, deps, options.retryErrors ?? false);
+  return execute({ ...run, status: 'running' }, prepared, samples, models, judgeStage, deps, { retryErrors: options.retryErrors ?? false, fresh: false });
 }
 
 /** Recomputes the summary of a stored run without calling any model. */
@@ -196,10 +196,15 @@ async function execute(
   models: Model[],
   judge: JudgeStage | undefined,
   deps: RunDependencies,
-  retryErrors: boolean,
+  session: {
+    readonly retryErrors: boolean;
+    /** A new run: every result it will have is saved by this session, so the summary need not read them back. */
+    readonly fresh: boolean;
+  },
 ): Promise<RunSummary> {
   const settings: GenerateSettings = run.settings;
   let status: RunRecord['status'] = 'failed';
+  let results: ExecuteOutcome['results'];
   try {
     const outcome = await executeSamples({
       runId: run.id,
@@ -208,15 +213,17 @@ async function execute(
       samples,
       models,
       settings,
-      retryErrors,
+      retryErrors: session.retryErrors,
+      keepResults: session.fresh,
       ...(judge ? { judge } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
       ...(deps.onProgress ? { onProgress: (e: ProgressEvent) => deps.onProgress?.({ ...e, runId: run.id }) } : {}),
     });
     status = outcome.interrupted ? 'interrupted' : 'finished';
+    results = outcome.results;
   } finally {
     await deps.store.setRunStatus(run.id, status);
     await Promise.all([...models, ...(judge ? [judge.model] : [])].map((m) => m.close()));
   }
-  return summarizeRun(deps.store, { ...run, status }, prepared, samples);
+  return summarizeRun(deps.store, { ...run, status }, prepared, samples, results);
 }

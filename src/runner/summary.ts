@@ -1,6 +1,6 @@
 import type { Metrics, PreparedTask, ScoredSample } from '../benchmarks/task.js';
 import type { Sample } from '../core/index.js';
-import type { ReviewRecord, RunRecord } from '../store/records.js';
+import type { ResultRecord, ReviewRecord, RunRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { judgeMetadataOf } from './judge-metadata.js';
 
@@ -57,12 +57,26 @@ export interface RunSummary {
   readonly models: Readonly<Record<string, ModelSummary>>;
 }
 
-/** Computes metrics and counts from what the store holds: no model is called. */
-export async function summarizeRun(store: Store, run: RunRecord, prepared: PreparedTask, samples: readonly Sample[]): Promise<RunSummary> {
+/** What the summary reads of a sample's result (a stored `ResultRecord` has all of it). */
+export type SummarizedResult = Pick<ResultRecord, 'sampleId' | 'status' | 'score' | 'error' | 'cached' | 'usage' | 'costUsd'>;
+
+/**
+ * Computes metrics and counts from what the store holds: no model is called. `known` gives each
+ * model's results by sample id when the caller has every one of them already (a run that has just
+ * finished in one session saved exactly these): the store is then not read back.
+ */
+export async function summarizeRun(
+  store: Store,
+  run: RunRecord,
+  prepared: PreparedTask,
+  samples: readonly Sample[],
+  known?: ReadonlyMap<string, ReadonlyMap<string, SummarizedResult>>,
+): Promise<RunSummary> {
   const models: Record<string, ModelSummary> = {};
   const reviews = await store.reviews(run.id);
   for (const modelId of run.models) {
-    const results = new Map((await store.results(run.id, modelId, { outputs: false })).map((r) => [r.sampleId, r]));
+    const results: ReadonlyMap<string, SummarizedResult> =
+      known?.get(modelId) ?? new Map((await store.results(run.id, modelId, { outputs: false })).map((r) => [r.sampleId, r]));
     let done = 0, errors = 0, noVerdict = 0, cached = 0, inputTokens = 0, outputTokens = 0;
     let cost: number | null = 0;
     const errorsByKind: Record<string, number> = {};

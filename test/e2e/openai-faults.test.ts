@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { startRun } from '../../src/runner/run.js';
+import { startRun, summarizeStoredRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { answerMetaToolPrompt, shownTools } from '../../src/testing/metatool-answerer.js';
@@ -92,6 +92,7 @@ test('every sample ends scored through 429s with Retry-After, 500s and hung conn
   assert.equal(server.requestCount, before);
   assert.equal(again.models['openai:fake-model']?.counts.cached, 120);
   assert.deepEqual(again.models['openai:fake-model']?.metrics, summary.models['openai:fake-model']?.metrics);
+  assert.deepEqual(await summarizeStoredRun(store, again.run), again);
   await store.close();
 });
 
@@ -107,6 +108,8 @@ test('a sample whose calls keep failing ends as an error, counted apart from the
     assert.deepEqual(counts?.errors_by_kind, { server: 10 });
     const errored = (await store.results(summary.run)).filter((r) => r.status === 'error');
     assert.ok(errored.every((r) => r.output === null && r.score === null && r.error?.kind === 'server'));
+    // A fresh run summarizes from what it saved instead of reading it back: the same as the store's summary.
+    assert.deepEqual(await summarizeStoredRun(store, summary.run), summary);
   } finally {
     await failing.close();
     await store.close();
