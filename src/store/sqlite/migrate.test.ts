@@ -56,7 +56,7 @@ test('a fresh database (in a folder that does not exist yet) gets the latest sch
   assert.equal(info.version, LATEST_SCHEMA_VERSION);
   assert.equal(info.applicationId, 0x41535359); // "ASSY"
   assert.equal(info.journalMode, 'wal'); // WAL is persistent, so a new connection sees it
-  assert.deepEqual(info.tables, ['calls', 'results', 'reviews', 'run_texts', 'runs', 'samples']);
+  assert.deepEqual(info.tables, ['call_cache', 'call_cache_watermark', 'calls', 'results', 'reviews', 'run_texts', 'runs', 'samples']);
 });
 
 test('reopening an up-to-date database changes nothing', async () => {
@@ -170,7 +170,7 @@ test('a version-1 store (made before judging existed) upgrades to the latest ver
   assert.equal(inspect(file).version, LATEST_SCHEMA_VERSION);
 });
 
-test('a version-2 store (whole prompts in its samples) upgrades and reads its samples and calls as before', async () => {
+test('a version-2 store (whole prompts in its samples, an indexed call cache) upgrades and reads its samples, calls and cache as before', async () => {
   const file = join(dir, 'v2.db');
   const db = new Database(file);
   applyMigrations(db, file, MIGRATIONS.slice(0, 2));
@@ -183,7 +183,9 @@ test('a version-2 store (whole prompts in its samples) upgrades and reads its sa
   );
   db.prepare(
     `INSERT INTO calls (run_id, sample_id, model_id, role, attempt, cache_key, request, output, error, input_tokens, output_tokens, cost_usd, latency_ms, started_at, actor)
-     VALUES ('r2', 's1', 'openai:m', 'test', 1, 'k', '{"messages":"$sample.input","settings":{}}', NULL, '{"kind":"http","message":"500"}', NULL, NULL, NULL, 3, '2026-01-01T00:00:00Z', NULL)`,
+     VALUES ('r2', 's1', 'openai:m', 'test', 1, 'k', '{"messages":"$sample.input","settings":{}}', NULL, '{"kind":"http","message":"500"}', NULL, NULL, NULL, 3, '2026-01-01T00:00:00Z', NULL),
+            ('r2', 's1', 'openai:m', 'test', 2, 'k', '{"messages":"$sample.input","settings":{}}', '{"text":"old"}', NULL, NULL, NULL, NULL, 3, '2026-01-01T00:00:00Z', NULL),
+            ('r2', 's1', 'openai:m', 'test', 3, 'k', '{"messages":"$sample.input","settings":{}}', '{"text":"new"}', NULL, NULL, NULL, NULL, 3, '2026-01-01T00:00:00Z', NULL)`,
   ).run();
   db.close();
 
@@ -192,6 +194,8 @@ test('a version-2 store (whole prompts in its samples) upgrades and reads its sa
   assert.deepEqual(sample?.input, [{ role: 'user', content: prompt }]);
   const [call] = await store.calls('r2');
   assert.deepEqual(call?.request, { messages: [{ role: 'user', content: prompt }], settings: {} });
+  // The call cache of the old file answers as before: the newest successful call of the key.
+  assert.deepEqual(await store.lookupCache('k'), { text: 'new' });
   await store.close();
   assert.equal(inspect(file).version, LATEST_SCHEMA_VERSION);
 });

@@ -128,9 +128,13 @@ CREATE TABLE reviews (
 `;
 
 /**
- * Version 3: texts shared by a run's prompts (template text, tool lines), stored once per run. A
- * sample's input refers to them by number (see `sample-input.ts`); older rows hold whole texts
- * and read as before.
+ * Version 3, for the cost of a saved outcome (docs/benchmarks.md):
+ * - `run_texts`: texts shared by a run's prompts (template text, tool lines), stored once per run.
+ *   A sample's input refers to them by number (see `sample-input.ts`); older rows hold whole texts
+ *   and read as before.
+ * - `call_cache` replaces the `calls_cache` index: the newest successful call per cache key, filled
+ *   in sorted batches rather than on every insert; `call_cache_watermark` is the last call id
+ *   merged (see `call-cache.ts`).
  */
 const V3_SQL = `
 CREATE TABLE run_texts (
@@ -139,12 +143,22 @@ CREATE TABLE run_texts (
   text    TEXT NOT NULL,
   PRIMARY KEY (run_id, text_id)
 ) STRICT;
+
+CREATE TABLE call_cache (
+  cache_key TEXT PRIMARY KEY,
+  call_id   INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+INSERT INTO call_cache (cache_key, call_id)
+  SELECT cache_key, max(id) FROM calls WHERE cache_key IS NOT NULL AND output IS NOT NULL AND error IS NULL GROUP BY cache_key;
+DROP INDEX calls_cache;
+CREATE TABLE call_cache_watermark (last_call_id INTEGER NOT NULL) STRICT;
+INSERT INTO call_cache_watermark (last_call_id) SELECT coalesce(max(id), 0) FROM calls;
 `;
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'runs, samples, calls (with call cache index), results', sql: V1_SQL },
   { version: 2, description: 'judge of a run, actor of a call, human reviews', sql: V2_SQL },
-  { version: 3, description: 'texts shared by the prompts of a run', sql: V3_SQL },
+  { version: 3, description: 'texts shared by the prompts of a run; call cache index filled in batches', sql: V3_SQL },
 ];
 
 /** The schema version this build of assay writes and understands. */

@@ -397,6 +397,52 @@ describe('call cache', () => {
     assert.equal(await store.lookupCache('d'.repeat(64)), undefined);
     await store.close();
   });
+
+  test('the same answers come from the merged index: after a reopen, and after 2,000 cached calls', async () => {
+    const { store, file } = await freshStore();
+    const many: Sample[] = Array.from({ length: 2100 }, (_, i) => ({ id: `s${i}`, input: [user(`q${i}`)], target: null, metadata: {} }));
+    await store.createRun(makeRun(), many);
+    const out = (i: number): GenerateResult => ({ ...okOutput, text: `answer ${i}` });
+    const key = (i: number): string => `key-${i % 2050}`; // samples 2050.. repeat the first keys: the newer call must win
+    const save = (i: number) => store.saveOutcome([makeCall({ sampleId: `s${i}`, cacheKey: key(i), output: out(i) })], makeResult({ sampleId: `s${i}`, output: out(i) }));
+    await Promise.all(Array.from({ length: 2100 }, (_, i) => save(i)));
+    const db = new Database(file, { readonly: true });
+    // The batch that reached 2,000 cached calls was merged; nothing is left to merge but what came after.
+    const merged = db.prepare('SELECT count(*) FROM call_cache').pluck().get() as number;
+    assert.ok(merged >= 2000 && merged <= 2050, `merged ${merged}`);
+    db.close();
+    for (const i of [0, 49, 50, 1999, 2049]) assert.equal((await store.lookupCache(key(i)))?.text, `answer ${i < 50 ? i + 2050 : i}`);
+    await store.close();
+
+    const reopened = await openSqliteStore(file);
+    for (const i of [0, 49, 50, 1999, 2049]) assert.equal((await reopened.lookupCache(key(i)))?.text, `answer ${i < 50 ? i + 2050 : i}`);
+    await reopened.close();
+  });
+
+  test('another store on the file sees new cached calls once they are merged; a store that opens catches up on calls never merged', async () => {
+    const { store: writer, file } = await freshStore();
+    await writer.createRun(makeRun(), samples);
+    const reader = await openSqliteStore(file);
+    await writer.saveOutcome([makeCall({ cacheKey: 'k1' })], makeResult());
+    assert.deepEqual(await writer.lookupCache('k1'), okOutput); // its own call, before any merge
+    assert.equal(await reader.lookupCache('k1'), undefined); // not merged yet
+    await writer.close(); // merges
+    assert.deepEqual(await reader.lookupCache('k1'), okOutput);
+
+    // A process killed before its merge: its calls are in `calls` but not in the index.
+    const raw = new Database(file);
+    raw
+      .prepare(
+        `INSERT INTO calls (run_id, sample_id, model_id, role, attempt, cache_key, request, output, error, latency_ms, started_at)
+         VALUES (?, 'q-alpha', 'openai:gpt-4o-mini', 'test', 1, 'k2', NULL, ?, NULL, 1, 'now')`,
+      )
+      .run(makeRun().id, JSON.stringify({ ...okOutput, text: 'unmerged' }));
+    raw.close();
+    assert.equal(await reader.lookupCache('k2'), undefined);
+    const next = await openSqliteStore(file);
+    assert.equal((await next.lookupCache('k2'))?.text, 'unmerged');
+    await Promise.all([next.close(), reader.close()]);
+  });
 });
 
 describe('getRun by prefix', () => {

@@ -4,6 +4,7 @@ import type { GenerateResult, Sample, Score } from '../../core/index.js';
 import type { CallRecord, ResultRecord, ReviewRecord, RunRecord, RunStatus, StoredSample } from '../records.js';
 import type { Store } from '../store.js';
 import { nullableToJson, optionalToJson } from './json.js';
+import { CallCacheIndex } from './call-cache.js';
 import { openDatabase } from './open-database.js';
 import { inputToJson, RunTexts } from './sample-input.js';
 import { SQL } from './statements.js';
@@ -44,7 +45,6 @@ export class SqliteStore implements Store {
   private readonly updateStatus: Database.Statement<[string, string, string]>;
   private readonly selectSamples: Database.Statement<[string], SampleRow>;
   private readonly selectFinished: Database.Statement<[{ runId: string; modelId: string; includeErrors: number }], string>;
-  private readonly selectCached: Database.Statement<[string], string>;
   private readonly selectResults: Database.Statement<[{ runId: string; modelId: string | null }], ResultRow>;
   private readonly selectResultsWithoutOutput: Database.Statement<[{ runId: string; modelId: string | null }], ResultRow>;
   private readonly selectCalls: Database.Statement<[{ runId: string; sampleId: string | null }], CallRow>;
@@ -54,6 +54,9 @@ export class SqliteStore implements Store {
   private readonly saveOutcomeTx: Database.Transaction<(calls: readonly CallRecord[], result: ResultRecord) => void>;
   private readonly saveBatchTx: Database.Transaction<(batch: readonly PendingOutcome[]) => void>;
   private pending: PendingOutcome[] = [];
+  private readonly cacheIndex: CallCacheIndex;
+  /** Cacheable calls written by the transaction in progress, handed to the cache index once it commits. */
+  private writtenCacheable: [cacheKey: string, callId: number][] = [];
   private readonly updateScoresTx: Database.Transaction<(runId: string, modelId: string, scores: ReadonlyMap<string, Score>) => void>;
 
   /** Takes ownership of an open, migrated database (see `openSqliteStore`). */
@@ -75,7 +78,6 @@ export class SqliteStore implements Store {
     this.updateStatus = db.prepare(SQL.updateStatus);
     this.selectSamples = db.prepare(SQL.selectSamples);
     this.selectFinished = db.prepare<[{ runId: string; modelId: string; includeErrors: number }], string>(SQL.selectFinished).pluck();
-    this.selectCached = db.prepare<[string], string>(SQL.selectCached).pluck();
     this.selectResults = db.prepare(SQL.selectResults);
     this.selectResultsWithoutOutput = db.prepare(SQL.selectResultsWithoutOutput);
     this.selectCalls = db.prepare(SQL.selectCalls);
@@ -110,7 +112,7 @@ export class SqliteStore implements Store {
           outputObject = call.output;
           outputText = callOutput;
         }
-        this.insertCall.run(
+        const { lastInsertRowid } = this.insertCall.run(
           call.runId,
           call.sampleId,
           call.modelId,
@@ -127,6 +129,7 @@ export class SqliteStore implements Store {
           call.startedAt,
           call.actor ?? null,
         );
+        if (call.cacheKey !== null && call.output !== null && call.error === null) this.writtenCacheable.push([call.cacheKey, Number(lastInsertRowid)]);
       }
       this.upsertResult.run(
         result.runId,
@@ -150,6 +153,9 @@ export class SqliteStore implements Store {
     this.saveBatchTx = db.transaction((batch: readonly PendingOutcome[]) => {
       for (const item of batch) writeOutcome(item.calls, item.result);
     });
+    this.cacheIndex = new CallCacheIndex(db);
+    // Catch up on calls a killed process saved but never merged.
+    this.tryMergeCache(true);
     this.updateScoresTx = db.transaction((runId: string, modelId: string, scores: ReadonlyMap<string, Score>) => {
       for (const [sampleId, score] of scores) {
         const { changes } = this.updateScore.run(nullableToJson(score), runId, modelId, sampleId);
@@ -245,17 +251,41 @@ export class SqliteStore implements Store {
     this.pending = [];
     if (batch.length === 0) return;
     try {
-      this.saveBatchTx.immediate(batch);
+      this.committing(() => this.saveBatchTx.immediate(batch));
       for (const item of batch) item.resolve();
     } catch {
       for (const item of batch) {
         try {
-          this.saveOutcomeTx.immediate(item.calls, item.result);
+          this.committing(() => this.saveOutcomeTx.immediate(item.calls, item.result));
           item.resolve();
         } catch (error) {
           item.reject(error);
         }
       }
+    }
+    this.tryMergeCache(false);
+  }
+
+  /** Runs an outcome transaction; the cacheable calls it wrote reach the cache index only if it commits. */
+  private committing(transaction: () => void): void {
+    this.writtenCacheable = [];
+    transaction();
+    this.cacheIndex.committed(this.writtenCacheable);
+    this.writtenCacheable = [];
+  }
+
+  /**
+   * Merges the cache index now (`force`) or once enough calls have gathered. Nothing saved depends
+   * on it: a merge that fails (another process holding the write lock past the busy timeout) is
+   * tried again after the next batch, at close, or by the next store to open the file; until then
+   * only other processes miss these calls in the cache.
+   */
+  private tryMergeCache(force: boolean): void {
+    try {
+      if (force) this.cacheIndex.merge();
+      else this.cacheIndex.mergeIfDue();
+    } catch {
+      // see above
     }
   }
 
@@ -265,7 +295,7 @@ export class SqliteStore implements Store {
   }
 
   async lookupCache(cacheKey: string): Promise<GenerateResult | undefined> {
-    const text = this.selectCached.get(cacheKey);
+    const text = this.cacheIndex.lookup(cacheKey);
     return text === undefined ? undefined : (JSON.parse(text) as GenerateResult);
   }
 
@@ -296,7 +326,9 @@ export class SqliteStore implements Store {
 
   /** Closes the connection (checkpointing the WAL into the main file); safe to call twice. */
   async close(): Promise<void> {
+    if (!this.db.open) return;
     this.flushPending();
-    if (this.db.open) this.db.close();
+    this.tryMergeCache(true);
+    this.db.close();
   }
 }

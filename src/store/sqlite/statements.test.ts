@@ -25,7 +25,10 @@ test('the read and update statements use indexes, never a scan of calls or resul
   await (await openSqliteStore(file)).close();
   const db = new Database(file, { readonly: true });
   try {
-    assert.equal(plan(db, SQL.selectCached, 'k'), 'SEARCH calls USING INDEX calls_cache (cache_key=?)');
+    assert.equal(plan(db, SQL.selectCachedMerged, 'k'), 'SEARCH k USING PRIMARY KEY (cache_key=?) | SEARCH c USING INTEGER PRIMARY KEY (rowid=?)');
+    assert.equal(plan(db, SQL.selectCallOutput, 1), 'SEARCH calls USING INTEGER PRIMARY KEY (rowid=?)');
+    // A merge reads only the calls saved since the last one (a rowid range), sorted by key.
+    assert.match(plan(db, SQL.mergeCallCache, { from: 0, to: 1 }), /^SEARCH calls USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\) \| USE TEMP B-TREE FOR ORDER BY/);
     assert.match(plan(db, SQL.selectCalls, { runId: 'r', sampleId: null }), /^SEARCH c USING INDEX calls_by_run \(run_id=\?\)/);
     assert.match(plan(db, SQL.selectResults, { runId: 'r', modelId: null }), /SEARCH r USING INDEX sqlite_autoindex_results_1 \(run_id=\?\)/);
     assert.equal(plan(db, SQL.selectFinished, { runId: 'r', modelId: 'm', includeErrors: 1 }), 'SEARCH results USING INDEX sqlite_autoindex_results_1 (run_id=?)');

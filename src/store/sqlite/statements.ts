@@ -53,8 +53,18 @@ export const SQL = {
 
   selectFinished: "SELECT sample_id FROM results WHERE run_id = @runId AND model_id = @modelId AND (status = 'done' OR @includeErrors)",
 
-  /** Served by the partial index `calls_cache`; rowid order is insertion order, so DESC is "most recent". */
-  selectCached: 'SELECT output FROM calls WHERE cache_key = ? AND output IS NOT NULL AND error IS NULL ORDER BY id DESC LIMIT 1',
+  /** The call cache (see `call-cache.ts`): merged keys, then a call by id for keys not merged yet. */
+  selectCachedMerged: 'SELECT c.output FROM call_cache k JOIN calls c ON c.id = k.call_id WHERE k.cache_key = ?',
+  selectCallOutput: 'SELECT output FROM calls WHERE id = ?',
+  selectCacheWatermark: 'SELECT last_call_id FROM call_cache_watermark',
+  selectLastCallId: 'SELECT max(id) FROM calls',
+  /** Successful calls with a key in (from, to], in key order (one pass over the index's pages); the newest call wins. */
+  mergeCallCache: `INSERT INTO call_cache (cache_key, call_id)
+                     SELECT cache_key, id FROM calls
+                     WHERE id > @from AND id <= @to AND cache_key IS NOT NULL AND output IS NOT NULL AND error IS NULL
+                     ORDER BY cache_key, id
+                   ON CONFLICT (cache_key) DO UPDATE SET call_id = excluded.call_id WHERE excluded.call_id > call_cache.call_id`,
+  updateCacheWatermark: 'UPDATE call_cache_watermark SET last_call_id = ?',
 
   /** Sample order, then the run's model order (position in runs.models), then id for a model the run does not list. */
   selectResults: selectResultsWith('r.*'),
