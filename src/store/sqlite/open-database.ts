@@ -34,6 +34,10 @@ export function openDatabase(file: string, migrations?: readonly Migration[]): D
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
+    // 4 MB of page cache per connection rather than better-sqlite3's 16 MB: a run's writes append
+    // and its reads are single passes, so the hot pages fit, and the process stays ~12 MB smaller
+    // at 10,000 samples with the same wall time (docs/benchmarks.md).
+    db.pragma('cache_size = -4000');
     applyMigrations(db, file, migrations);
     return db;
   } catch (error) {
