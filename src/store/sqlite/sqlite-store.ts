@@ -5,6 +5,7 @@ import type { CallRecord, ResultRecord, ReviewRecord, RunRecord, RunStatus, Stor
 import type { Store } from '../store.js';
 import { nullableToJson, optionalToJson } from './json.js';
 import { CallCacheIndex } from './call-cache.js';
+import { Checkpointer } from './checkpointer.js';
 import { openDatabase } from './open-database.js';
 import { inputToJson, RunTexts } from './sample-input.js';
 import { SQL } from './statements.js';
@@ -13,9 +14,16 @@ import { callFromRow, resultFromRow, reviewFromRow, runFromRow, runToParams, sam
 /** How many matching ids an "ambiguous prefix" error lists before summarizing the rest. */
 const MAX_LISTED_MATCHES = 10;
 
+export interface SqliteStoreOptions {
+  /** Checkpoint the WAL from a worker thread once the store writes a run (default true; see `checkpointer.ts`). */
+  readonly backgroundCheckpoints?: boolean;
+}
+
 /** Opens (creating folders and file if needed) the SQLite store at `path`, or a private one for `:memory:`. */
-export async function openSqliteStore(path: string): Promise<SqliteStore> {
-  return new SqliteStore(openDatabase(path), path);
+export async function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
+  const db = openDatabase(path);
+  const background = options.backgroundCheckpoints !== false && !db.memory;
+  return new SqliteStore(db, path, background ? new Checkpointer(db, path) : undefined);
 }
 
 /** An outcome waiting for the next group commit, and the promise to settle once it is written. */
@@ -64,6 +72,8 @@ export class SqliteStore implements Store {
     private readonly db: Database.Database,
     /** The path the store was opened with, for messages. */
     readonly file: string,
+    /** Started when the store first writes a run; stopped by `close`. */
+    private readonly checkpointer?: Checkpointer,
   ) {
     this.insertRun = db.prepare(SQL.insertRun);
     this.insertSample = db.prepare(SQL.insertSample);
@@ -177,6 +187,7 @@ export class SqliteStore implements Store {
       if (seen.has(sample.id)) throw new Error(`run ${run.id}: sample id "${sample.id}" occurs twice; sample ids must be unique`);
       seen.add(sample.id);
     }
+    this.checkpointer?.start();
     this.createRunTx.immediate(run, samples);
   }
 
@@ -240,6 +251,7 @@ export class SqliteStore implements Store {
         );
       }
     }
+    this.checkpointer?.start();
     return new Promise((resolve, reject) => {
       this.pending.push({ calls, result, resolve, reject });
       if (this.pending.length === 1) setImmediate(() => this.flushPending());
@@ -329,6 +341,8 @@ export class SqliteStore implements Store {
     if (!this.db.open) return;
     this.flushPending();
     this.tryMergeCache(true);
-    this.db.close();
+    await this.checkpointer?.stop();
+    // The last connection to close checkpoints what is left and removes the WAL file.
+    if (this.db.open) this.db.close();
   }
 }
