@@ -235,8 +235,8 @@ export class SqliteStore implements Store {
     return new Set(this.selectFinished.all({ runId, modelId, includeErrors }));
   }
 
-  /** One transaction: every attempt of the sample, then its result (replacing an earlier one). */
   /**
+   * Saves every attempt of a sample, then its result (replacing an earlier one), in one transaction.
    * Group commit: outcomes saved during one turn of the event loop are written in one transaction
    * (at `setImmediate`), and each promise resolves only once that transaction has committed. So a
    * resolved save is on disk exactly as before, but a burst of answers costs one commit instead of
