@@ -51,9 +51,21 @@ export interface ShownTool {
   readonly description: string;
 }
 
+// One shared line tail per shown tool object: shown tools are made once per tool set, never changed (readonly), and reused by every sample.
+const lineTails = new WeakMap<ShownTool, SharedText>();
+/** A tool's line after its number: `. tool name: {name}, tool description: {desc}\n`. */
+function lineTail(tool: ShownTool): SharedText {
+  let tail = lineTails.get(tool);
+  if (!tail) {
+    tail = sharedText(`. tool name: ${tool.name}, tool description: ${tool.description}\n`);
+    lineTails.set(tool, tail);
+  }
+  return tail;
+}
+
 /** `{i}. tool name: {name}, tool description: {desc}\n` for i = 1..n (upstream's `get_tool_list_des`). */
 export function renderToolList(tools: readonly ShownTool[]): string {
-  return tools.map((t, i) => `${i + 1}. tool name: ${t.name}, tool description: ${t.description}\n`).join('');
+  return tools.map((t, i) => `${i + 1}${lineTail(t).shared}`).join('');
 }
 
 /** The awareness prompt, zero-shot (upstream's `construct_thought_prompt`, same substitution order). */
@@ -84,10 +96,18 @@ export interface SelectionExample {
   readonly tool: string | null;
 }
 
+/** What follows the zero-shot prompt in a five-shot selection prompt, before the examples. */
+const FEW_SHOT_HEADER = sharedText('\nHere are some examples:\n[Examples Start]\n');
+
 /** The five-shot selection prompt, in the format of the shipped `Task2-Subtask3.json` (no "[Examples End]"). */
 export function renderSelectionFewShot(zeroShotPrompt: string, query: string, examples: readonly SelectionExample[]): string {
+  return `${zeroShotPrompt}${FEW_SHOT_HEADER.shared}${selectionExamplesTail(query, examples)}`;
+}
+
+/** After the header: one line per example, then the question again, left open for the model's tool. */
+function selectionExamplesTail(query: string, examples: readonly SelectionExample[]): string {
   const lines = examples.map((e) => `query: "${e.query}" tool: ${e.tool ?? 'None'}\n`).join('');
-  return `${zeroShotPrompt}\nHere are some examples:\n[Examples Start]\n${lines}User query: "${query}" tool: `;
+  return `${lines}User query: "${query}" tool: `;
 }
 
 /** A selection template cut around its two placeholders, each piece shared by every prompt that uses it. */
@@ -113,18 +133,6 @@ const SPLIT_TEMPLATES: Readonly<Record<SelectionTemplate, SplitTemplate>> = {
   'must-two': splitTemplate(ACTION_PROMPT_MUST_TWO_TOOLS),
 };
 
-const FEW_SHOT_HEADER = sharedText('\nHere are some examples:\n[Examples Start]\n');
-
-// One shared line tail per shown tool object: shown tools are made once per tool set, never changed (readonly), and reused by every sample.
-const lineTails = new WeakMap<ShownTool, SharedText>();
-function lineTail(tool: ShownTool): SharedText {
-  let tail = lineTails.get(tool);
-  if (!tail) {
-    tail = sharedText(`. tool name: ${tool.name}, tool description: ${tool.description}\n`);
-    lineTails.set(tool, tail);
-  }
-  return tail;
-}
 
 /**
  * The selection prompt assay sends (zero-shot, or five-shot with `examples`), as parts whose join
@@ -142,9 +150,6 @@ export function selectionPromptParts(template: SelectionTemplate, query: string,
   const parts: (string | SharedText)[] = [split.beforeQuery, query, split.beforeList];
   tools.forEach((tool, i) => parts.push(String(i + 1), lineTail(tool)));
   parts.push(split.afterList);
-  if (examples) {
-    const lines = examples.map((e) => `query: "${e.query}" tool: ${e.tool ?? 'None'}\n`).join('');
-    parts.push(FEW_SHOT_HEADER, `${lines}User query: "${query}" tool: `);
-  }
+  if (examples) parts.push(FEW_SHOT_HEADER, selectionExamplesTail(query, examples));
   return parts;
 }
