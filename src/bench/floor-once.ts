@@ -8,6 +8,7 @@
 //              store writes (no setup, no summary)
 import { Pool } from 'undici';
 import { findTask } from '../benchmarks/registry.js';
+import { benchSampleOptions } from './sample-options.js';
 import { Model } from '../models/middleware/model.js';
 import { createProvider } from '../models/registry.js';
 import { requestFor, scoreSafely } from '../runner/execute.js';
@@ -18,7 +19,7 @@ const samples = Number(samplesArg);
 const concurrency = Number(concurrencyArg ?? 64);
 if (layer !== 'http' && layer !== 'provider' && layer !== 'engine') throw new Error(`unknown layer ${layer}`);
 
-const prepared = await findTask('metatool/similar').prepare({ dataDir: dataDir as string, seed: 1, options: { perTool: Math.ceil(samples / 150), limit: samples } });
+const prepared = await findTask('metatool/similar').prepare({ dataDir: dataDir as string, seed: 1, options: benchSampleOptions(samples) });
 const settings = { temperature: 0 };
 const provider = await createProvider('openai:bench-model', { seed: 1, connections: concurrency, openaiBaseURL: url as string });
 const store = await openSqliteStore(':memory:');

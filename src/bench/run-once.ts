@@ -3,13 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findTask } from '../benchmarks/registry.js';
+import { benchSampleOptions } from './sample-options.js';
 import { startRun } from '../runner/run.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 
 const [samplesArg, url, dataDir, concurrencyArg] = process.argv.slice(2);
 const samples = Number(samplesArg);
 const concurrency = Number(concurrencyArg ?? 64);
-const options = { perTool: Math.ceil(samples / 150), limit: samples };
+const options = benchSampleOptions(samples);
 
 // Parsing the MetaTool files is a one-time cost per process, not per sample: done before timing.
 await findTask('metatool/similar').prepare({ dataDir: dataDir as string, seed: 1, options: { perTool: 1, limit: 1 } });
