@@ -12,8 +12,11 @@ const samples = Number(samplesArg);
 const concurrency = Number(concurrencyArg ?? 64);
 const options = benchSampleOptions(samples);
 
-// Parsing the MetaTool files is a one-time cost per process, not per sample: done before timing.
+// One-time costs per process, not per sample, paid before timing: parsing the MetaTool files, and
+// loading the OpenAI provider's code (undici included), which the registry imports on first use
+// where the runner and the store, imported above, load with the process.
 await findTask('metatool/similar').prepare({ dataDir: dataDir as string, seed: 1, options: { perTool: 1, limit: 1 } });
+await import('../models/providers/openai/openai-provider.js');
 
 const dir = mkdtempSync(join(tmpdir(), 'assay-bench-'));
 const store = await openSqliteStore(join(dir, 'bench.db'));
