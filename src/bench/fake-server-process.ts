@@ -3,7 +3,7 @@ import { startFakeOpenAIServer } from '../testing/fake-openai-server.js';
 import { answerMetaToolPrompt } from '../testing/metatool-answerer.js';
 
 const latencyMs = Number(process.argv[2] ?? 50);
-const server = await startFakeOpenAIServer({ respond: (_body, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }), latencyMs, record: false });
+const server = await startFakeOpenAIServer({ respond: (_body, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }), latencyMs, record: false, countByKey: false });
 process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
 process.on('SIGTERM', () => {
   void server.close().then(() => {

@@ -151,6 +151,17 @@ describe('fake OpenAI server', () => {
     assert.equal(server.requestCount, 4);
   });
 
+  it('can skip counting per key: every request is then a first attempt', async () => {
+    const server = await start({ record: false, countByKey: false, faults: faultPlan({ rate500: 1 }) });
+    assert.equal((await post(server.url, chat('y'))).status, 500);
+    assert.equal((await post(server.url, chat('y'))).status, 500, 'without counts the retry is a first attempt again');
+    server.setBehavior({ faults: undefined });
+    assert.equal((await post(server.url, chat('y'))).status, 200);
+    assert.equal(server.attemptsByKey.size, 0);
+    assert.equal(server.answeredByKey.size, 0);
+    assert.equal(server.requestCount, 3);
+  });
+
   it('turns an exception in respond into a 500', async () => {
     const server = await start({ respond: () => { throw new Error('boom'); } });
     const reply = await post(server.url, chat('x'));

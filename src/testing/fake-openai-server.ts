@@ -38,6 +38,8 @@ export interface FakeServerOptions extends FakeBehavior {
   readonly basePath?: string;
   /** Keep a `RecordedRequest` per request (default true). Counters are kept either way. */
   readonly record?: boolean;
+  /** Count requests per key (default true; see `LoopbackOptions.countByKey`). */
+  readonly countByKey?: boolean;
 }
 
 export type FakeServer = LoopbackServer<FakeChatRequestBody, FakeAnswer>;
