@@ -11,3 +11,12 @@ export interface Sample<Target = unknown, Meta extends Record<string, unknown> =
   readonly metadata: Meta;
   readonly hints?: ReferenceHints;
 }
+
+/** Throws when two samples share an id: results, calls and resume all find a sample by its id. */
+export function assertUniqueSampleIds(samples: readonly Sample[], where: string): void {
+  const seen = new Set<string>();
+  for (const sample of samples) {
+    if (seen.has(sample.id)) throw new Error(`${where}: sample id "${sample.id}" occurs twice; sample ids must be unique`);
+    seen.add(sample.id);
+  }
+}

@@ -33,6 +33,11 @@ export interface ExecuteOptions {
   readonly onProgress?: (event: ProgressEvent) => void;
   /** Also return what the summary needs of each saved result (see `summarizeRun`'s `known`). */
   readonly keepResults?: boolean;
+  /**
+   * For a run whose samples are stored as it goes (`SampleFeed`): undefined when the sample at
+   * this position of `samples` is stored, else a promise that settles once it is.
+   */
+  readonly sampleStored?: (index: number) => Promise<void> | undefined;
 }
 
 export interface ExecuteOutcome {
@@ -52,12 +57,16 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
   const { store, samples, models, signal } = options;
   // Every in-flight call listens to the run's signal (to stop when the run stops): many listeners is normal here.
   if (signal) setMaxListeners(0, signal);
-  const queues: { model: Model; todo: Sample[] }[] = [];
+  // Per model, the positions in `samples` still to do.
+  const queues: { model: Model; todo: number[] }[] = [];
   const kept = options.keepResults ? new Map<string, Map<string, SummarizedResult>>(models.map((m) => [m.id, new Map()])) : undefined;
   let skipped = 0;
   for (const model of models) {
     const finished = await store.finishedSampleIds(options.runId, model.id, { includeErrors: !options.retryErrors });
-    const todo = samples.filter((s) => !finished.has(s.id));
+    const todo: number[] = [];
+    samples.forEach((s, i) => {
+      if (!finished.has(s.id)) todo.push(i);
+    });
     skipped += samples.length - todo.length;
     queues.push({ model, todo });
   }
@@ -66,12 +75,15 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
   let errorCount = 0;
   options.onProgress?.({ modelId: '', finished: 0, errors: 0, total, skipped });
 
-  const runQueue = async (model: Model, todo: readonly Sample[]): Promise<void> => {
+  const runQueue = async (model: Model, todo: readonly number[]): Promise<void> => {
     const keep = kept?.get(model.id);
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < todo.length && !signal?.aborted) {
-        const sample = todo[next++] as Sample;
+        const position = todo[next++] as number;
+        const sample = samples[position] as Sample;
+        const stored = options.sampleStored?.(position);
+        if (stored) await stored;
         const request = requestFor(sample, options.settings);
         const context = { sampleId: sample.id, ...(signal ? { signal } : {}) };
         const outcome = await model.generate(request, context);

@@ -1,4 +1,4 @@
-import { InputError, parseModelId, type GenerateSettings, type Sample } from '../core/index.js';
+import { assertUniqueSampleIds, InputError, parseModelId, type GenerateSettings, type Sample } from '../core/index.js';
 import { findTask } from '../benchmarks/registry.js';
 import type { PreparedTask, Task } from '../benchmarks/task.js';
 import { createEmbedder } from '../models/embedders.js';
@@ -11,6 +11,7 @@ import { newRunId } from '../store/sqlite/run-id.js';
 import type { Store } from '../store/store.js';
 import { toolkitVersion } from '../version.js';
 import { executeSamples, type ExecuteOutcome, type ProgressEvent } from './execute.js';
+import { SAMPLE_CHUNK, SampleFeed } from './sample-feed.js';
 import type { JudgeStage } from './judging.js';
 import type { EngineSettings, RunSpec } from './run-spec.js';
 import { summarizeRun, type RunSummary } from './summary.js';
@@ -39,6 +40,10 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   const judge = judgeConfigFor(task.name, prepared, spec);
   checkBaselines(task.name, prepared, spec.models);
   const now = new Date().toISOString();
+  // Hints are left out of the store: they are derived data (the structured question a baseline
+  // reads), rebuilt by `reopen` from the same task, and storing them would nearly double each row.
+  const stored = prepared.samples.map(({ hints: _hints, ...sample }) => sample);
+  assertUniqueSampleIds(stored, `task ${task.name}`);
   const run: RunRecord = {
     id: newRunId(),
     task: task.name,
@@ -55,16 +60,18 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
     toolkitVersion,
     engine: { ...spec.engine, dataDir: spec.dataDir },
     judge,
+    sampleCount: stored.length,
   };
   if (judge?.selfGrading) deps.onWarning?.(`the judge ${judge.model} is also a model under test: it grades its own outputs (recorded with the run)`);
   // Build the providers before recording the run, so a bad model id or missing key fails fast.
   const models = await buildModels(run, spec.engine, deps);
   const judgeStage = await buildJudge(run, spec.engine, deps);
-  // Hints are left out of the store: they are derived data (the structured question a baseline
-  // reads), rebuilt by `reopen` from the same task, and storing them would nearly double each row.
-  await deps.store.createRun(run, prepared.samples.map(({ hints: _hints, ...stored }) => stored));
+  // The first chunk goes with the run; the rest just ahead of the calls (see SampleFeed).
+  const first = Math.min(stored.length, SAMPLE_CHUNK);
+  await deps.store.createRun(run, stored.slice(0, first));
   deps.onRunCreated?.(run);
-  return execute(run, prepared, prepared.samples, models, judgeStage, deps, { retryErrors: false, fresh: true });
+  const feed = new SampleFeed(deps.store, run.id, stored, first);
+  return execute(run, prepared, prepared.samples, models, judgeStage, deps, { retryErrors: false, fresh: true, feed });
 }
 
 /**
@@ -105,7 +112,9 @@ export interface ResumeOptions {
 /** Continues a run: finished samples are neither called again nor lost. */
 export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, deps: RunDependencies): Promise<RunSummary> {
   const run = await requireRun(deps.store, runIdOrPrefix);
-  const { prepared, samples } = await reopen(deps.store, run, options.dataDir);
+  const { prepared, samples, unstored } = await reopen(deps.store, run, options.dataDir);
+  // Samples a stopped run had not stored yet are stored before any call, as a new run's would be.
+  if (unstored.length > 0) await deps.store.addSamples(run.id, unstored.map(({ hints: _hints, ...sample }) => sample));
   const engine = { ...(run.engine as unknown as EngineSettings), ...options.engine };
   const models = await buildModels(run, engine, deps);
   const judgeStage = await buildJudge(run, engine, deps);
@@ -130,9 +139,16 @@ export async function requireRun(store: Store, runIdOrPrefix: string): Promise<R
 /**
  * Rebuilds the scorer of a stored run from the same task, options, seed and data, and checks the
  * data did not change since. The stored samples stay the truth for what was asked; their
- * reference hints (not stored) are taken from the rebuilt task.
+ * reference hints (not stored) are taken from the rebuilt task. A run stopped before it stored
+ * all its samples (see SampleFeed) gets the rest from the rebuilt task, as `unstored`, once the
+ * rebuilt task is checked to reproduce the stored ones.
  */
-export async function reopen(store: Store, run: RunRecord, dataDir?: string, options = run.options): Promise<{ task: Task; prepared: PreparedTask; samples: Sample[] }> {
+export async function reopen(
+  store: Store,
+  run: RunRecord,
+  dataDir?: string,
+  options = run.options,
+): Promise<{ task: Task; prepared: PreparedTask; samples: Sample[]; unstored: Sample[] }> {
   const task = findTask(run.task);
   if (task.version !== run.taskVersion) {
     throw new InputError(`run ${run.id} was made with ${run.task} version ${run.taskVersion}; this assay has version ${task.version}`);
@@ -145,11 +161,22 @@ export async function reopen(store: Store, run: RunRecord, dataDir?: string, opt
     if (now !== checksum) throw new InputError(`data file ${file} has changed since run ${run.id} (sha256 ${checksum.slice(0, 12)}… then, ${now ? now.slice(0, 12) + '…' : 'missing'} now)`);
   }
   const rebuilt = new Map(prepared.samples.map((s) => [s.id, s]));
-  const samples = (await store.loadSamples(run.id)).map((stored) => {
+  const samples: Sample[] = (await store.loadSamples(run.id)).map((stored) => {
     const hints = rebuilt.get(stored.id)?.hints;
     return hints ? { ...stored, hints } : stored;
   });
-  return { task, prepared, samples };
+  const unstored = run.sampleCount !== undefined && samples.length < run.sampleCount ? unstoredSamples(run.id, run.sampleCount, samples, prepared.samples) : [];
+  return { task, prepared, samples: [...samples, ...unstored], unstored };
+}
+
+/** The samples after the stored ones, from a rebuilt task that must reproduce the stored ones in order. */
+function unstoredSamples(runId: string, sampleCount: number, stored: readonly Sample[], rebuilt: readonly Sample[]): Sample[] {
+  const differs = stored.findIndex((sample, i) => rebuilt[i]?.id !== sample.id);
+  if (rebuilt.length !== sampleCount || differs !== -1) {
+    const why = differs !== -1 ? `sample ${differs} is "${rebuilt[differs]?.id ?? 'missing'}" now, "${stored[differs]?.id}" then` : `${rebuilt.length} samples now, ${sampleCount} then`;
+    throw new InputError(`run ${runId} stopped before storing its last ${sampleCount - stored.length} samples, and its task no longer builds the same ones (${why}); they cannot be rebuilt`);
+  }
+  return rebuilt.slice(stored.length);
 }
 
 async function buildModels(run: RunRecord, engine: EngineSettings, deps: RunDependencies): Promise<Model[]> {
@@ -200,6 +227,8 @@ async function execute(
     readonly retryErrors: boolean;
     /** A new run: every result it will have is saved by this session, so the summary need not read them back. */
     readonly fresh: boolean;
+    /** Stores the samples ahead of their calls (a new run). */
+    readonly feed?: SampleFeed;
   },
 ): Promise<RunSummary> {
   const settings: GenerateSettings = run.settings;
@@ -215,6 +244,7 @@ async function execute(
       settings,
       retryErrors: session.retryErrors,
       keepResults: session.fresh,
+      ...(session.feed ? { sampleStored: session.feed.ready.bind(session.feed) } : {}),
       ...(judge ? { judge } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
       ...(deps.onProgress ? { onProgress: (e: ProgressEvent) => deps.onProgress?.({ ...e, runId: run.id }) } : {}),
@@ -222,6 +252,7 @@ async function execute(
     status = outcome.interrupted ? 'interrupted' : 'finished';
     results = outcome.results;
   } finally {
+    await session.feed?.settle();
     await deps.store.setRunStatus(run.id, status);
     await Promise.all([...models, ...(judge ? [judge.model] : [])].map((m) => m.close()));
   }

@@ -23,6 +23,12 @@ export interface RunRecord {
   readonly engine: Readonly<Record<string, unknown>>;
   /** The judge that grades outputs a task cannot score alone; null when there is none (`--exact-only`, or a task without judging). */
   readonly judge: JudgeConfig | null;
+  /**
+   * How many samples the run has, when the store may hold fewer: a run's samples are stored in
+   * chunks as its calls go, so a run stopped early has only the first ones (resume adds the rest).
+   * Absent: all of them were stored with the run (`createRun` with every sample; runs before v4).
+   */
+  readonly sampleCount?: number;
 }
 
 /** How a run's judge grades: recorded with the run so a resume grades the same way. */

@@ -7,7 +7,10 @@ import type { CallRecord, ResultRecord, ReviewRecord, RunRecord, RunStatus, Stor
  * `saveOutcome` is on disk (WAL) and survives kill -9.
  */
 export interface Store {
+  /** Records a run with its samples (in order): all of them, or with `run.sampleCount` set, the first ones. */
   createRun(run: RunRecord, samples: readonly Sample[]): Promise<void>;
+  /** Stores the next samples of a run, in order, after those it has. */
+  addSamples(runId: string, samples: readonly Sample[]): Promise<void>;
   /** Finds a run by its full id or by a unique prefix of it. */
   getRun(idOrPrefix: string): Promise<RunRecord | undefined>;
   listRuns(): Promise<RunRecord[]>;

@@ -10,7 +10,9 @@ import { collect, runAssay, spawnAssay } from '../../src/testing/spawn-cli.js';
 import { testDataDir } from '../../src/testing/test-data.js';
 
 const dataDir = testDataDir();
-const SAMPLES = 240;
+// More than the first chunk of samples stored with the run (256), so the kill lands before the
+// last ones are stored and resume has to store them too.
+const SAMPLES = 600;
 
 let server: FakeServer;
 let dir: string;
@@ -27,7 +29,7 @@ after(async () => {
 
 const runArgs = (db: string): string[] => [
   'run', 'metatool/similar', '--model', 'openai:fake-model', '--base-url', server.url,
-  '--per-tool', '2', '--limit', String(SAMPLES), '--seed', '5', '--concurrency', '4', '--no-cache', '--json', '--db', db,
+  '--per-tool', '4', '--limit', String(SAMPLES), '--seed', '5', '--concurrency', '4', '--no-cache', '--json', '--db', db,
 ];
 const env = { ASSAY_DATA_DIR: dataDir };
 
@@ -56,7 +58,10 @@ test('kill -9 mid-run, then resume: no finished sample is called again and the m
   assert.equal(run.status, 'running');
   const finishedBefore = new Set((await store.results(run.id)).filter((r) => r.status === 'done').map((r) => r.sampleId));
   assert.ok(finishedBefore.size >= 40 && finishedBefore.size < SAMPLES, `finished before kill: ${finishedBefore.size}`);
-  const promptOf = new Map((await store.loadSamples(run.id)).map((s) => [s.id, s.input[0]?.content ?? '']));
+  const storedBefore = await store.loadSamples(run.id);
+  assert.ok(storedBefore.length < SAMPLES, `samples stored before kill: ${storedBefore.length}`);
+  assert.equal(run.sampleCount, SAMPLES);
+  const promptOf = new Map(storedBefore.map((s) => [s.id, s.input[0]?.content ?? '']));
   await store.close();
 
   const resumed = await runAssay(['resume', run.id.slice(0, 15), '--json', '--db', db], env);

@@ -178,6 +178,8 @@ test('a version-1 store (made before judging existed) upgrades to the latest ver
   const run = await store.getRun('r1');
   assert.equal(run?.task, 'metatool/similar');
   assert.equal(run?.judge, null);
+  // Runs made before v4 stored all their samples with the run: no count, nothing to add on resume.
+  assert.equal(run?.sampleCount, undefined);
   assert.deepEqual(await store.reviews('r1'), []);
   await store.close();
   assert.equal(inspect(file).version, LATEST_SCHEMA_VERSION);

@@ -155,10 +155,21 @@ CREATE TABLE call_cache_watermark (last_call_id INTEGER NOT NULL) STRICT;
 INSERT INTO call_cache_watermark (last_call_id) SELECT coalesce(max(id), 0) FROM calls;
 `;
 
+/**
+ * Version 4: `sample_count`, the number of samples a run has. A new run stores its samples in
+ * chunks just ahead of the calls (so the first call does not wait for all of them); a run stopped
+ * before the last chunk has fewer rows, and resume rebuilds the rest from the same task. NULL in
+ * runs made before: their samples were all stored with the run.
+ */
+const V4_SQL = `
+ALTER TABLE runs ADD COLUMN sample_count INTEGER;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'runs, samples, calls (with call cache index), results', sql: V1_SQL },
   { version: 2, description: 'judge of a run, actor of a call, human reviews', sql: V2_SQL },
   { version: 3, description: 'texts shared by the prompts of a run; call cache index filled in batches', sql: V3_SQL },
+  { version: 4, description: 'number of samples of a run (stored in chunks as the run goes)', sql: V4_SQL },
 ];
 
 /** The schema version this build of assay writes and understands. */

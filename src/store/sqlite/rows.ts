@@ -23,6 +23,7 @@ export interface RunRow {
   toolkit_version: string;
   engine: string;
   judge: string | null;
+  sample_count: number | null;
 }
 
 export interface ReviewRow {
@@ -101,6 +102,7 @@ export function runFromRow(row: RunRow): RunRecord {
     toolkitVersion: row.toolkit_version,
     engine: fromJson<Record<string, unknown>>(row.engine),
     judge: row.judge === null ? null : fromJson<JudgeConfig>(row.judge),
+    ...(row.sample_count !== null ? { sampleCount: row.sample_count } : {}),
   };
 }
 
@@ -134,6 +136,7 @@ export function runToParams(run: RunRecord): unknown[] {
     run.toolkitVersion,
     JSON.stringify(run.engine),
     run.judge === null ? null : JSON.stringify(run.judge),
+    run.sampleCount ?? null,
   ];
 }
 

@@ -16,10 +16,13 @@ export class RunTexts {
   /** Texts numbered since the last `takeNew`, to be inserted with the samples that use them. */
   private fresh: { id: number; text: string }[] = [];
 
+  /** `nextId`: the first free number (above those another session stored for the run). */
+  constructor(private nextId = 0) {}
+
   idOf(text: SharedText): number {
     let id = this.ids.get(text);
     if (id === undefined) {
-      id = this.ids.size;
+      id = this.nextId++;
       this.ids.set(text, id);
       this.fresh.push({ id, text: text.shared });
     }

@@ -183,6 +183,45 @@ describe('round trips', () => {
     await reopened.close();
   });
 
+  test('a run stored in chunks: its count is recorded, later chunks continue the order and the texts, also from another session', async () => {
+    const { store, file } = await freshStore();
+    const template = sharedText('Choose one tool. '.repeat(10));
+    const toolA = sharedText('. tool name: a\n');
+    const toolB = sharedText('. tool name: b\n');
+    const composed = (id: string, tool: typeof toolA): Sample => ({ id, input: [composedUserMessage(() => [template, id, tool])], target: null, metadata: {} });
+    const all = [composed('s0', toolA), composed('s1', toolA), composed('s2', toolB), composed('s3', toolA), composed('s4', toolB)];
+    const run = makeRun({ id: 'chunked', sampleCount: all.length });
+    await store.createRun(run, all.slice(0, 2));
+    assert.equal((await store.getRun('chunked'))?.sampleCount, 5);
+    assert.equal((await store.getRun('chunked'))?.status, 'running');
+    await store.addSamples('chunked', all.slice(2, 3));
+    // A later chunk naming a sample the run has is refused whole.
+    await assert.rejects(store.addSamples('chunked', [composed('s3', toolA), composed('s0', toolA)]), /UNIQUE|PRIMARY KEY/);
+    await assert.rejects(store.addSamples('nope', all.slice(3)), (e: unknown) => e instanceof InputError && /no run nope/.test(e.message));
+    await store.close();
+
+    // Another session (after a kill) continues where the first stopped, in order and numbering.
+    const resumed = await openSqliteStore(file);
+    await resumed.addSamples('chunked', all.slice(3));
+    const loaded = await resumed.loadSamples('chunked');
+    assert.deepEqual(loaded.map((s) => [s.id, s.index]), [['s0', 0], ['s1', 1], ['s2', 2], ['s3', 3], ['s4', 4]]);
+    assert.deepEqual(loaded.map((s) => s.input[0]?.content), all.map((s) => `${template.shared}${s.id}${s.id === 's2' || s.id === 's4' ? toolB.shared : toolA.shared}`));
+    await resumed.close();
+    const db = new Database(file, { readonly: true });
+    // The first session stored each text once; the second, not knowing the first's objects, adds its own under new numbers.
+    assert.deepEqual(db.prepare("SELECT text_id FROM run_texts WHERE run_id = 'chunked' ORDER BY text_id").pluck().all(), [0, 1, 2, 3, 4, 5]);
+    db.close();
+  });
+
+  test('a run is refused more samples than it says it has; one created with all of them records no count', async () => {
+    const { store } = await freshStore();
+    await assert.rejects(store.createRun(makeRun({ id: 'short', sampleCount: 1 }), samples), /3 samples given for a run of 1/);
+    assert.equal(await store.getRun('short'), undefined);
+    await store.createRun(makeRun({ id: 'whole' }), samples);
+    assert.equal((await store.getRun('whole'))?.sampleCount, undefined);
+    await store.close();
+  });
+
   test('a result whose output is not its call’s output keeps its own', async () => {
     const { store } = await freshStore();
     const run = makeRun();

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
-import type { GenerateResult, Sample, Score } from '../../core/index.js';
+import { assertUniqueSampleIds, type GenerateResult, type Sample, type Score } from '../../core/index.js';
 import type { CallRecord, ResultRecord, ReviewRecord, RunRecord, RunStatus, StoredSample } from '../records.js';
 import type { Store } from '../store.js';
 import { nullableToJson, optionalToJson } from './json.js';
@@ -58,7 +58,11 @@ export class SqliteStore implements Store {
   private readonly selectCalls: Database.Statement<[{ runId: string; sampleId: string | null }], CallRow>;
   // Write transactions are run with `.immediate()`: BEGIN IMMEDIATE takes the write lock up front,
   // so with a second process on the file we wait (busy_timeout) instead of failing on an upgrade.
+  private readonly selectSampleTail: Database.Statement<[{ runId: string }], { next_idx: number; next_text_id: number }>;
   private readonly createRunTx: Database.Transaction<(run: RunRecord, samples: readonly Sample[]) => void>;
+  private readonly addSamplesTx: Database.Transaction<(runId: string, samples: readonly Sample[]) => void>;
+  /** Per run being stored in chunks: the next sample's index and the shared texts numbered so far. */
+  private readonly sampleTails = new Map<string, { nextIdx: number; texts: RunTexts }>();
   private readonly saveOutcomeTx: Database.Transaction<(calls: readonly CallRecord[], result: ResultRecord) => void>;
   private readonly saveBatchTx: Database.Transaction<(batch: readonly PendingOutcome[]) => void>;
   private pending: PendingOutcome[] = [];
@@ -92,24 +96,31 @@ export class SqliteStore implements Store {
     this.selectResultsWithoutOutput = db.prepare(SQL.selectResultsWithoutOutput);
     this.selectCalls = db.prepare(SQL.selectCalls);
 
-    this.createRunTx = db.transaction((run: RunRecord, samples: readonly Sample[]) => {
-      this.insertRun.run(...runToParams(run));
-      const texts = new RunTexts();
-      samples.forEach((sample, index) => {
-        const input = inputToJson(sample.input, texts);
-        for (const { id, text } of texts.takeNew()) this.insertRunText.run(run.id, id, text);
+    this.selectSampleTail = db.prepare(SQL.selectSampleTail);
+    const insertSamples = (runId: string, samples: readonly Sample[]): void => {
+      const tail = this.sampleTail(runId);
+      for (const sample of samples) {
+        const input = inputToJson(sample.input, tail.texts);
+        for (const { id, text } of tail.texts.takeNew()) this.insertRunText.run(runId, id, text);
         this.insertSample.run(
-          run.id,
+          runId,
           sample.id,
-          index,
+          tail.nextIdx,
           input,
           optionalToJson(sample.tools),
           optionalToJson(sample.target),
           JSON.stringify(sample.metadata),
           optionalToJson(sample.hints),
         );
-      });
+        tail.nextIdx++;
+      }
+    };
+    this.createRunTx = db.transaction((run: RunRecord, samples: readonly Sample[]) => {
+      this.insertRun.run(...runToParams(run));
+      this.sampleTails.set(run.id, { nextIdx: 0, texts: new RunTexts() });
+      insertSamples(run.id, samples);
     });
+    this.addSamplesTx = db.transaction(insertSamples);
 
     const writeOutcome = (calls: readonly CallRecord[], result: ResultRecord): void => {
       // The result's output is normally the very object of the last successful call: serialize it
@@ -177,18 +188,52 @@ export class SqliteStore implements Store {
     });
   }
 
-  /** Stores the run and its samples (in order) in one transaction. */
+  /**
+   * Stores the run and its samples (in order) in one transaction: all of them, or with
+   * `run.sampleCount` set, the first ones (`addSamples` stores the rest).
+   */
   async createRun(run: RunRecord, samples: readonly Sample[]): Promise<void> {
     if (this.selectRun.get(run.id) !== undefined) {
       throw new InputError(`run ${run.id} already exists in ${this.file}`, { file: this.file });
     }
-    const seen = new Set<string>();
-    for (const sample of samples) {
-      if (seen.has(sample.id)) throw new Error(`run ${run.id}: sample id "${sample.id}" occurs twice; sample ids must be unique`);
-      seen.add(sample.id);
+    if (run.sampleCount !== undefined && samples.length > run.sampleCount) {
+      throw new Error(`run ${run.id}: ${samples.length} samples given for a run of ${run.sampleCount}`);
     }
+    assertUniqueSampleIds(samples, `run ${run.id}`);
     this.checkpointer?.start();
-    this.createRunTx.immediate(run, samples);
+    try {
+      this.createRunTx.immediate(run, samples);
+    } catch (error) {
+      this.sampleTails.delete(run.id);
+      throw error;
+    }
+  }
+
+  /**
+   * Stores the next samples of a run (in order, after those stored already) in one transaction.
+   * A sample id the run has already is refused (the primary key), the batch rolled back.
+   */
+  async addSamples(runId: string, samples: readonly Sample[]): Promise<void> {
+    if (this.selectRun.get(runId) === undefined) throw new InputError(`no run ${runId} in ${this.file}`, { file: this.file });
+    assertUniqueSampleIds(samples, `run ${runId}`);
+    try {
+      this.addSamplesTx.immediate(runId, samples);
+    } catch (error) {
+      // The numbering in memory may be ahead of what was rolled back: read it again next time.
+      this.sampleTails.delete(runId);
+      throw error;
+    }
+  }
+
+  /** Where the run's next sample goes: known from this session's writes, else read from the store. */
+  private sampleTail(runId: string): { nextIdx: number; texts: RunTexts } {
+    let tail = this.sampleTails.get(runId);
+    if (!tail) {
+      const row = this.selectSampleTail.get({ runId }) as { next_idx: number; next_text_id: number };
+      tail = { nextIdx: row.next_idx, texts: new RunTexts(row.next_text_id) };
+      this.sampleTails.set(runId, tail);
+    }
+    return tail;
   }
 
   /** Exact id first, else a unique prefix; an ambiguous prefix is an `InputError` listing the matches. */
@@ -213,6 +258,8 @@ export class SqliteStore implements Store {
   }
 
   async setRunStatus(id: string, status: RunStatus): Promise<void> {
+    // A run that stops running adds no more samples in this session (a resume reads where it ended).
+    if (status !== 'running') this.sampleTails.delete(id);
     const { changes } = this.updateStatus.run(status, new Date().toISOString(), id);
     if (changes === 0) throw new InputError(`no run ${id} in ${this.file}`, { file: this.file });
   }
