@@ -25,6 +25,15 @@ export function number(name: string, min: number, max: number) {
   };
 }
 
+/** An amount of USD above zero (`--max-cost 2.50`; a leading `$` is allowed). */
+export function usdAmount(name: string) {
+  return (value: string): number => {
+    const n = Number(value.trim().replace(/^\$/, ''));
+    if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be an amount of USD above 0, e.g. 2.50, got "${value}"`);
+    return n;
+  };
+}
+
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }

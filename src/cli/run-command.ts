@@ -9,7 +9,7 @@ import { requireRun, resumeRun, startRun, type RunDependencies } from '../runner
 import { defaultJudgeSpec, type EngineSettings, type JudgeSpec, type RunSpec } from '../runner/run-spec.js';
 import type { RunSummary } from '../runner/summary.js';
 import type { Store } from '../store/store.js';
-import { collect, nonNegativeInt, number, parsePrice, parseRubric, positiveInt } from './options.js';
+import { collect, nonNegativeInt, number, parsePrice, parseRubric, positiveInt, usdAmount } from './options.js';
 import { createProgressReporter } from './progress.js';
 import { EXIT, dataDirOption, dbOption, exitCodeFor, interruptSignal, jsonOption, printSummary, withStore } from './shared.js';
 import { dataDirForRun, ensureTaskData, type TaskDataOptions } from './task-data.js';
@@ -24,6 +24,7 @@ interface EngineFlags {
   baseUrl?: string;
   apiKeyEnv?: string;
   price?: EngineSettings['prices'];
+  maxCost?: number;
 }
 
 /** The API key named by `--api-key-env` (the key itself never goes on a command line or into the store). */
@@ -45,6 +46,7 @@ function engineFrom(flags: EngineFlags): EngineSettings {
     ...(flags.tpm ? { tokensPerMinute: flags.tpm } : {}),
     ...(baseUrl ? { openaiBaseURL: baseUrl } : {}),
     ...(flags.price ? { prices: flags.price } : {}),
+    ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}),
   };
 }
 
@@ -58,7 +60,10 @@ function addEngineOptions(command: Command): Command {
     .addOption(new Option('--no-cache', 'do not answer identical requests from the call cache'))
     .addOption(new Option('--base-url <url>', 'OpenAI-compatible endpoint (default: $OPENAI_BASE_URL or https://api.openai.com/v1)'))
     .addOption(new Option('--api-key-env <var>', 'read the API key of the OpenAI-compatible endpoint from this environment variable (default OPENAI_API_KEY; anthropic: and gemini: read their own variables)'))
-    .addOption(new Option('--price <model=in/out>', 'USD per million input/output tokens for a model (repeatable)').argParser(parsePrice));
+    .addOption(new Option('--price <model=in/out>', 'USD per million input/output tokens for a model (repeatable)').argParser(parsePrice))
+    .addOption(
+      new Option('--max-cost <usd>', 'stop starting samples once the run has spent this much (all models and the judge; samples in flight finish); the run is then interrupted and resumable').argParser(usdAmount('--max-cost')),
+    );
 }
 
 interface RunFlags extends EngineFlags {
@@ -220,6 +225,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
   if (given('tpm')) Object.assign(engine, { tokensPerMinute: full.tokensPerMinute });
   if (given('baseUrl')) Object.assign(engine, { openaiBaseURL: full.openaiBaseURL });
   if (given('price')) Object.assign(engine, { prices: full.prices });
+  if (given('maxCost')) Object.assign(engine, { maxCostUsd: full.maxCostUsd });
   return withStore(flags.db, async (store) => {
     const run = await requireRun(store, runId);
     const dataDir = dataDirForRun(flags.dataDir, run.engine['dataDir'] as string | undefined);
@@ -229,7 +235,13 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
     try {
       const ownTools = run.options.tools !== undefined;
       if (!ownTools && !(await dataReady(run.task, { dataDir, download: flags.download, signal }))) return EXIT.interrupted;
-      const summary = await resumeRun(run.id, { retryErrors: Boolean(flags.retryErrors), engine, dataDir: dataDir.dir }, { store, signal, secrets: secretsFrom(flags), onProgress: (e) => progress.update(e) });
+      const summary = await resumeRun(run.id, { retryErrors: Boolean(flags.retryErrors), engine, dataDir: dataDir.dir }, {
+        store,
+        signal,
+        secrets: secretsFrom(flags),
+        onProgress: (e) => progress.update(e),
+        onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
+      });
       progress.stop();
       printSummary(summary, Boolean(flags.json));
       return exitCodeFor(summary);

@@ -4,6 +4,7 @@ import type { PreparedTask } from '../benchmarks/task.js';
 import type { CallOutcome, Model } from '../models/middleware/model.js';
 import { SAMPLE_INPUT_REF, type CallRecord, type ResultRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
+import type { Budget } from './budget.js';
 import { gradeWithJudge, judgeCallRecords, type JudgeStage } from './judging.js';
 import type { SummarizedResult } from './summary.js';
 
@@ -38,12 +39,16 @@ export interface ExecuteOptions {
    * this position of `samples` is stored, else a promise that settles once it is.
    */
   readonly sampleStored?: (index: number) => Promise<void> | undefined;
+  /** The run's spending cap: once reached, no new sample starts (those in flight finish). */
+  readonly budget?: Budget;
 }
 
 export interface ExecuteOutcome {
   readonly finished: number;
   readonly errors: number;
   readonly interrupted: boolean;
+  /** Why the run stopped before the end, when its budget stopped it. */
+  readonly stoppedBy?: string;
   /** With `keepResults`: per model, the results saved in this session by sample id (outputs left out). */
   readonly results?: ReadonlyMap<string, ReadonlyMap<string, SummarizedResult>>;
 }
@@ -54,7 +59,7 @@ export interface ExecuteOutcome {
  * resume never calls a finished sample again. Each model gets as many workers as its concurrency.
  */
 export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOutcome> {
-  const { store, samples, models, signal } = options;
+  const { store, samples, models, signal, budget } = options;
   // Every in-flight call listens to the run's signal (to stop when the run stops): many listeners is normal here.
   if (signal) setMaxListeners(0, signal);
   // Per model, the positions in `samples` still to do.
@@ -79,7 +84,7 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
     const keep = kept?.get(model.id);
     let next = 0;
     const worker = async (): Promise<void> => {
-      while (next < todo.length && !signal?.aborted) {
+      while (next < todo.length && !signal?.aborted && budget?.stopReason === undefined) {
         const position = todo[next++] as number;
         const sample = samples[position] as Sample;
         const stored = options.sampleStored?.(position);
@@ -100,6 +105,7 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
           if (graded.calls.length > 0) calls = [...calls, ...judgeCallRecords(options.runId, model.id, sample.id, options.judge.model.id, graded.calls)];
           judgeError = graded.error;
         }
+        budget?.charge(calls);
         const result = judgeError ? toJudgeErrorResult(options.runId, model.id, sample, outcome, judgeError) : toResult(options.runId, model.id, sample, outcome, score);
         await store.saveOutcome(calls, result);
         // Only what the summary reads: keeping the outputs would hold every raw response until the end.
@@ -114,7 +120,14 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
   };
 
   await Promise.all(queues.map((q) => runQueue(q.model, q.todo)));
-  return { finished: finishedCount, errors: errorCount, interrupted: Boolean(signal?.aborted) && finishedCount < total, ...(kept ? { results: kept } : {}) };
+  const stoppedBy = finishedCount < total ? budget?.stopReason : undefined;
+  return {
+    finished: finishedCount,
+    errors: errorCount,
+    interrupted: (Boolean(signal?.aborted) || stoppedBy !== undefined) && finishedCount < total,
+    ...(stoppedBy !== undefined ? { stoppedBy } : {}),
+    ...(kept ? { results: kept } : {}),
+  };
 }
 
 /**

@@ -20,6 +20,8 @@ export interface EngineSettings {
   readonly openaiBaseURL?: string;
   /** Price overrides by model id (USD per million tokens). */
   readonly prices?: Readonly<Record<string, Price>>;
+  /** Spending cap of the run in USD, all models and the judge together (see `Budget`). */
+  readonly maxCostUsd?: number;
 }
 
 /** Everything that defines a run: pure data, validated at the edge (CLI or library caller). */

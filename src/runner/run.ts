@@ -12,6 +12,7 @@ import type { Store } from '../store/store.js';
 import { toolkitVersion } from '../version.js';
 import { executeSamples, type ExecuteOutcome, type ProgressEvent } from './execute.js';
 import { SAMPLE_CHUNK, SampleFeed } from './sample-feed.js';
+import { Budget, formatUsd } from './budget.js';
 import type { JudgeStage } from './judging.js';
 import type { EngineSettings, RunSpec } from './run-spec.js';
 import { summarizeRun, type RunSummary } from './summary.js';
@@ -66,12 +67,13 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   // Build the providers before recording the run, so a bad model id or missing key fails fast.
   const models = await buildModels(run, spec.engine, deps);
   const judgeStage = await buildJudge(run, spec.engine, deps);
+  const budget = await budgetFor(run, spec.engine, models, judgeStage, deps);
   // The first chunk goes with the run; the rest just ahead of the calls (see SampleFeed).
   const first = Math.min(stored.length, SAMPLE_CHUNK);
   await deps.store.createRun(run, stored.slice(0, first));
   deps.onRunCreated?.(run);
   const feed = new SampleFeed(deps.store, run.id, stored, first);
-  return execute(run, prepared, prepared.samples, models, judgeStage, deps, { retryErrors: false, fresh: true, feed });
+  return execute(run, prepared, prepared.samples, models, judgeStage, deps, { retryErrors: false, fresh: true, feed, ...(budget ? { budget } : {}) });
 }
 
 /**
@@ -118,9 +120,14 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
   const engine = { ...(run.engine as unknown as EngineSettings), ...options.engine };
   const models = await buildModels(run, engine, deps);
   const judgeStage = await buildJudge(run, engine, deps);
+  const budget = await budgetFor(run, engine, models, judgeStage, deps);
   await deps.store.setRunStatus(run.id, 'running');
   deps.onRunCreated?.(run);
-  return execute({ ...run, status: 'running' }, prepared, samples, models, judgeStage, deps, { retryErrors: options.retryErrors ?? false, fresh: false });
+  return execute({ ...run, status: 'running' }, prepared, samples, models, judgeStage, deps, {
+    retryErrors: options.retryErrors ?? false,
+    fresh: false,
+    ...(budget ? { budget } : {}),
+  });
 }
 
 /** Recomputes the summary of a stored run without calling any model. */
@@ -179,6 +186,23 @@ function unstoredSamples(runId: string, sampleCount: number, stored: readonly Sa
   return rebuilt.slice(stored.length);
 }
 
+/**
+ * The run's spending cap, when it has one. Every paid model (and the judge) needs a price, or the
+ * cap could not be kept: refused before the run starts. A resumed run counts what it spent before.
+ */
+async function budgetFor(run: RunRecord, engine: EngineSettings, models: readonly Model[], judge: JudgeStage | undefined, deps: RunDependencies): Promise<Budget | undefined> {
+  const cap = engine.maxCostUsd;
+  if (cap === undefined) return undefined;
+  if (!Number.isFinite(cap) || cap <= 0) throw new InputError(`--max-cost must be a positive amount of USD, got ${cap}`);
+  const unpriced = [...models, ...(judge ? [judge.model] : [])].find((m) => m.provider.billed !== false && !m.settings.price);
+  if (unpriced) {
+    throw new InputError(`--max-cost needs the price of every paid model, and ${unpriced.id} has none known: give --price ${unpriced.id}=IN/OUT (USD per million input/output tokens)`);
+  }
+  const before = await deps.store.runSpend(run.id);
+  if (before.unpriced > 0) deps.onWarning?.(`${before.unpriced} earlier calls of run ${run.id} have no known cost: the $${formatUsd(before.usd)} counted against --max-cost leaves them out`);
+  return new Budget(cap, before.usd);
+}
+
 async function buildModels(run: RunRecord, engine: EngineSettings, deps: RunDependencies): Promise<Model[]> {
   const models: Model[] = [];
   for (const id of run.models) models.push(await buildModel(id, run, engine, deps));
@@ -229,6 +253,7 @@ async function execute(
     readonly fresh: boolean;
     /** Stores the samples ahead of their calls (a new run). */
     readonly feed?: SampleFeed;
+    readonly budget?: Budget;
   },
 ): Promise<RunSummary> {
   const settings: GenerateSettings = run.settings;
@@ -245,12 +270,16 @@ async function execute(
       retryErrors: session.retryErrors,
       keepResults: session.fresh,
       ...(session.feed ? { sampleStored: session.feed.ready.bind(session.feed) } : {}),
+      ...(session.budget ? { budget: session.budget } : {}),
       ...(judge ? { judge } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
       ...(deps.onProgress ? { onProgress: (e: ProgressEvent) => deps.onProgress?.({ ...e, runId: run.id }) } : {}),
     });
     status = outcome.interrupted ? 'interrupted' : 'finished';
     results = outcome.results;
+    if (outcome.stoppedBy !== undefined) {
+      deps.onWarning?.(`stopped: ${outcome.stoppedBy}; the samples in flight were finished. To go on: assay resume ${run.id} --max-cost <more USD>`);
+    }
   } finally {
     await session.feed?.settle();
     await deps.store.setRunStatus(run.id, status);

@@ -27,6 +27,8 @@ export interface Store {
   /** Results in sample order; `outputs: false` leaves `output` null (summaries need only scores). */
   results(runId: string, modelId?: string, options?: { outputs?: boolean }): Promise<ResultRecord[]>;
   calls(runId: string, sampleId?: string): Promise<CallRecord[]>;
+  /** What a run's calls cost so far, in USD (all roles), and how many successful calls have no known cost. */
+  runSpend(runId: string): Promise<{ readonly usd: number; readonly unpriced: number }>;
   /** Stores human reviews (all or none); a review of an item that has one already replaces it. */
   saveReviews(reviews: readonly ReviewRecord[]): Promise<void>;
   /** A run's reviews in sample order. */

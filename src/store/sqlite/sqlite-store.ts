@@ -48,6 +48,7 @@ export class SqliteStore implements Store {
   private readonly upsertResult: Database.Statement<unknown[]>;
   private readonly updateScore: Database.Statement<[string | null, string, string, string]>;
   private readonly selectRun: Database.Statement<[string], RunRow>;
+  private readonly selectRunSpend: Database.Statement<[string], { usd: number; unpriced: number }>;
   private readonly selectRunIdsByPrefix: Database.Statement<[{ prefix: string }], string>;
   private readonly selectRuns: Database.Statement<[], RunRow>;
   private readonly updateStatus: Database.Statement<[string, string, string]>;
@@ -87,6 +88,7 @@ export class SqliteStore implements Store {
     this.upsertResult = db.prepare(SQL.upsertResult);
     this.updateScore = db.prepare(SQL.updateScore);
     this.selectRun = db.prepare(SQL.selectRun);
+    this.selectRunSpend = db.prepare(SQL.selectRunSpend);
     this.selectRunIdsByPrefix = db.prepare<[{ prefix: string }], string>(SQL.selectRunIdsByPrefix).pluck();
     this.selectRuns = db.prepare(SQL.selectRuns);
     this.updateStatus = db.prepare(SQL.updateStatus);
@@ -362,6 +364,11 @@ export class SqliteStore implements Store {
   async results(runId: string, modelId?: string, options: { outputs?: boolean } = {}): Promise<ResultRecord[]> {
     const statement = options.outputs === false ? this.selectResultsWithoutOutput : this.selectResults;
     return statement.all({ runId, modelId: modelId ?? null }).map(resultFromRow);
+  }
+
+  async runSpend(runId: string): Promise<{ usd: number; unpriced: number }> {
+    const { usd, unpriced } = this.selectRunSpend.get(runId) as { usd: number; unpriced: number };
+    return { usd, unpriced };
   }
 
   /** Ordered by sample index, then in the order the calls were saved. */

@@ -45,6 +45,9 @@ export const SQL = {
 
   selectRun: 'SELECT * FROM runs WHERE id = ?',
 
+  /** What a run's calls cost (every role), and how many successful ones have no known cost. */
+  selectRunSpend: 'SELECT coalesce(sum(cost_usd), 0) AS usd, coalesce(sum(CASE WHEN cost_usd IS NULL AND output IS NOT NULL THEN 1 ELSE 0 END), 0) AS unpriced FROM calls WHERE run_id = ?',
+
   /** substr rather than LIKE/GLOB, so `%`, `_`, `*` in a user's prefix are plain characters. */
   selectRunIdsByPrefix: 'SELECT id FROM runs WHERE substr(id, 1, length(@prefix)) = @prefix ORDER BY created_at DESC, id DESC',
 
