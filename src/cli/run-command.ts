@@ -7,7 +7,9 @@ import { resolveDataDir } from '../datasets/data-dir.js';
 import { defaultRetryPolicy } from '../models/middleware/retry-policy.js';
 import { requireRun, resumeRun, startRun, type RunDependencies } from '../runner/run.js';
 import { defaultJudgeSpec, type EngineSettings, type JudgeSpec, type RunSpec } from '../runner/run-spec.js';
+import { estimateRun } from '../runner/estimate.js';
 import type { RunSummary } from '../runner/summary.js';
+import { renderEstimate } from '../report/estimate.js';
 import type { Store } from '../store/store.js';
 import { collect, nonNegativeInt, number, parsePrice, parseRubric, positiveInt, usdAmount } from './options.js';
 import { createProgressReporter } from './progress.js';
@@ -80,6 +82,7 @@ interface RunFlags extends EngineFlags {
   maxTokens?: number;
   resume?: boolean;
   retryErrors?: boolean;
+  estimate?: boolean;
   download: boolean;
   db: string;
   benchVersion?: string;
@@ -178,6 +181,11 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
     // A user's own tool set replaces the benchmark data: nothing to download.
     const ready = options.tools !== undefined || (await dataReady(taskName, { dataDir: resolved, download: flags.download, signal }));
     if (!ready) return EXIT.interrupted;
+    if (flags.estimate) {
+      const estimate = await estimateRun(spec);
+      process.stdout.write(flags.json ? `${JSON.stringify(estimate, null, 2)}\n` : renderEstimate(estimate));
+      return EXIT.ok;
+    }
     return await withStore(flags.db, async (store) => {
       const progress = createProgressReporter(taskName);
       const deps: RunDependencies = {
@@ -260,6 +268,8 @@ Examples:
   assay run metatool/similar --model openai:gpt-4o-mini --tools my-tools.json --embedder local:./emb.gguf
   assay run functionchat/singlecall --model openai:gpt-4o-mini --judge openai:gpt-4o --judge-repeats 3
   assay run functionchat/dialog --model replay:outputs.jsonl --exact-only
+  assay run metatool/similar --model openai:gpt-4o-mini --max-tokens 64 --estimate
+  assay run metatool/similar --model openai:gpt-4o-mini --max-cost 2.50
 
 Model ids: openai:<model> (needs OPENAI_API_KEY; --base-url for compatible servers),
 anthropic:<model> (ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL), gemini:<model> (GEMINI_API_KEY or
@@ -304,6 +314,7 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
     .addOption(new Option('--no-download', 'never download a missing dataset; fail instead'))
     .addOption(new Option('--resume', 'continue the newest run with the same task, models, seed and options'))
     .addOption(new Option('--retry-errors', 'with --resume: re-run only the samples that ended in error'))
+    .addOption(new Option('--estimate', 'print what the run would cost (samples, calls, approximate tokens, USD) and stop: no model called, nothing stored'))
     .addOption(jsonOption())
     .addOption(dbOption())
     .addHelpText('after', RUN_EXAMPLES);

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { InputError, PROVIDERS } from '../core/index.js';
-import { createProvider } from './registry.js';
+import { InputError, parseModelId, PROVIDERS } from '../core/index.js';
+import { createProvider, UNBILLED_PROVIDERS } from './registry.js';
 
 describe('createProvider', () => {
   it('builds the native providers from their ids with the configured base URLs and keys', async () => {
@@ -12,6 +12,17 @@ describe('createProvider', () => {
       assert.equal(provider.cacheable, true);
       await provider.close?.();
     }
+  });
+
+  it('names as unbilled exactly the providers that bill nothing', async () => {
+    const config = { seed: 1, openaiBaseURL: 'http://127.0.0.1:1/v1', openaiApiKey: 'k-openai-123', anthropicBaseURL: 'http://127.0.0.1:1', anthropicApiKey: 'k', geminiBaseURL: 'http://127.0.0.1:1/v1beta', geminiApiKey: 'k', ollamaBaseURL: 'http://127.0.0.1:1/v1' };
+    // Replay needs a file and local a model: their flags are checked where they are built (replay-provider.ts, local-provider.ts).
+    for (const id of ['openai:m', 'anthropic:m', 'gemini:m', 'ollama:m', 'baseline:lexical', 'baseline:random']) {
+      const provider = await createProvider(id, config);
+      assert.equal(provider.billed === false, UNBILLED_PROVIDERS.has(parseModelId(id).provider), id);
+      await provider.close?.();
+    }
+    assert.deepEqual([...UNBILLED_PROVIDERS].sort(), ['baseline', 'local', 'replay']);
   });
 
   it('knows every provider name and refuses unknown ones', async () => {

@@ -25,6 +25,12 @@ export interface ProviderConfig {
   readonly custom?: Readonly<Record<string, ModelProvider>>;
 }
 
+/**
+ * Providers whose calls cost nothing (`billed: false`): recorded outputs, reference baselines and
+ * in-process models. Known from the id alone, so an estimate needs no provider built.
+ */
+export const UNBILLED_PROVIDERS: ReadonlySet<ProviderName> = new Set<ProviderName>(['replay', 'baseline', 'local']);
+
 type Factory = (model: string, config: ProviderConfig) => Promise<ModelProvider>;
 
 /**

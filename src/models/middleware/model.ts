@@ -1,4 +1,5 @@
 import { canonicalJson, describeError, ModelCallError, sha256, type GenerateRequest, type GenerateResult, type Usage } from '../../core/index.js';
+import { approxInputTokens } from './token-estimate.js';
 import type { ModelProvider } from '../spec.js';
 import { costOf, type Price } from '../pricing.js';
 import { systemClock, type Clock } from './clock.js';
@@ -162,9 +163,7 @@ function describeCallError(error: unknown): { kind: string; message: string; sta
   return { kind: 'unexpected', message: describeError(error) };
 }
 
-/** A cheap upper-bound guess of a request's tokens (4 characters a token) for the TPM limiter. */
+/** A cheap guess of a request's tokens for the TPM limiter: its input, plus the most it may answer. */
 function estimateTokens(request: GenerateRequest): number {
-  let chars = 0;
-  for (const message of request.messages) chars += message.content.length;
-  return Math.ceil(chars / 4) + (request.settings.maxTokens ?? 0);
+  return approxInputTokens(request) + (request.settings.maxTokens ?? 0);
 }

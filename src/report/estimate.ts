@@ -1,0 +1,25 @@
+import { formatUsd } from '../runner/budget.js';
+import type { ModelEstimate, RunEstimate } from '../runner/estimate.js';
+
+const count = (n: number): string => n.toLocaleString('en-US');
+const usd = (n: number): string => `$${formatUsd(n)}`;
+
+function modelLine(m: ModelEstimate): string {
+  const head = `  ${m.model}: ${count(m.calls)} calls`;
+  if (m.free) return `${head}, free`;
+  const input = `input ≈ ${count(m.input_tokens)} tokens${m.input_cost_usd !== null ? ` (${usd(m.input_cost_usd)})` : ''}`;
+  const output = m.output_tokens_max !== null ? `output ≤ ${count(m.output_tokens_max)} tokens` : 'output not bounded (give --max-tokens to bound it)';
+  let cost: string;
+  if (m.input_cost_usd === null) cost = `price unknown (give --price ${m.model}=IN/OUT, USD per million tokens)`;
+  else if (m.cost_usd_max !== null) cost = `at most ${usd(m.cost_usd_max)}`;
+  else cost = `${usd(m.input_cost_usd)} plus the answers`;
+  return `${head}, ${input}, ${output}: ${cost}`;
+}
+
+/** The human form of `assay run --estimate`. */
+export function renderEstimate(estimate: RunEstimate): string {
+  const lines = [`estimate for ${estimate.task}: ${count(estimate.samples)} samples (no model called, nothing stored)`, ...estimate.models.map(modelLine)];
+  if (estimate.judge) lines.push(`  judge ${estimate.judge.model}: at most ${count(estimate.judge.calls_max)} calls, not priced (its prompts hold the answers)`);
+  lines.push('Tokens ≈ characters / 4. Calls answered from the call cache cost nothing; failed attempts are not billed.');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,65 @@
+import { parseModelId } from '../core/index.js';
+import { findTask } from '../benchmarks/registry.js';
+import { createEmbedder } from '../models/embedders.js';
+import { approxInputTokens } from '../models/middleware/token-estimate.js';
+import { KNOWN_PRICES, type Price } from '../models/pricing.js';
+import { UNBILLED_PROVIDERS } from '../models/registry.js';
+import { requestFor } from './execute.js';
+import type { RunSpec } from './run-spec.js';
+
+export interface ModelEstimate {
+  readonly model: string;
+  /** One per sample: an upper bound (calls answered from the call cache cost nothing; failed attempts are not billed). */
+  readonly calls: number;
+  /** Replay, baselines and local models cost nothing. */
+  readonly free: boolean;
+  /** ≈ characters / 4 of every prompt (messages and tool definitions). */
+  readonly input_tokens: number;
+  /** Samples × the max tokens of an answer; null when no max is set (answers are not bounded). */
+  readonly output_tokens_max: number | null;
+  /** USD of the input tokens; null when the model's price is unknown. */
+  readonly input_cost_usd: number | null;
+  /** USD of the input plus the output bound; null when either is unknown. */
+  readonly cost_usd_max: number | null;
+}
+
+export interface RunEstimate {
+  readonly task: string;
+  readonly samples: number;
+  readonly models: readonly ModelEstimate[];
+  /** The judge's calls at most (every item graded, every repeat, every re-ask); their prompts hold the outputs, so they are not priced. */
+  readonly judge?: { readonly model: string; readonly calls_max: number };
+}
+
+/**
+ * What a run would cost before it is made: the task's samples are built (as the run would build
+ * them) and each model's prompts measured. Nothing is called and nothing stored. Tokens are
+ * approximate (four characters a token), answers are bounded only by a max-tokens setting, and
+ * the judge is counted, not priced.
+ */
+export async function estimateRun(spec: RunSpec): Promise<RunEstimate> {
+  const task = findTask(spec.task);
+  const prepared = await task.prepare({ dataDir: spec.dataDir, seed: spec.seed, options: spec.options, createEmbedder });
+  const settings = { ...task.defaultSettings, ...spec.settings };
+  let inputTokens = 0;
+  for (const sample of prepared.samples) inputTokens += approxInputTokens(requestFor(sample, settings));
+  const samples = prepared.samples.length;
+  const outputMax = settings.maxTokens !== undefined ? samples * settings.maxTokens : null;
+  const models = spec.models.map((model): ModelEstimate => {
+    const free = UNBILLED_PROVIDERS.has(parseModelId(model).provider);
+    const price: Price | undefined = free ? { inputPerMillion: 0, outputPerMillion: 0 } : (spec.engine.prices?.[model] ?? KNOWN_PRICES[model]);
+    const inputCost = price ? (inputTokens * price.inputPerMillion) / 1e6 : null;
+    const outputCost = price && outputMax !== null ? (outputMax * price.outputPerMillion) / 1e6 : free ? 0 : null;
+    return {
+      model,
+      calls: samples,
+      free,
+      input_tokens: inputTokens,
+      output_tokens_max: outputMax,
+      input_cost_usd: inputCost,
+      cost_usd_max: inputCost !== null && outputCost !== null ? inputCost + outputCost : null,
+    };
+  });
+  const judge = spec.judge && prepared.judgeRequest ? { model: spec.judge.model, calls_max: samples * spec.models.length * spec.judge.repeats * (1 + spec.judge.maxParseRetries) } : undefined;
+  return { task: task.name, samples, models, ...(judge ? { judge } : {}) };
+}
