@@ -124,7 +124,7 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
   return {
     finished: finishedCount,
     errors: errorCount,
-    interrupted: (Boolean(signal?.aborted) || stoppedBy !== undefined) && finishedCount < total,
+    interrupted: stoppedBy !== undefined || (Boolean(signal?.aborted) && finishedCount < total),
     ...(stoppedBy !== undefined ? { stoppedBy } : {}),
     ...(kept ? { results: kept } : {}),
   };

@@ -115,12 +115,12 @@ export interface ResumeOptions {
 export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, deps: RunDependencies): Promise<RunSummary> {
   const run = await requireRun(deps.store, runIdOrPrefix);
   const { prepared, samples, unstored } = await reopen(deps.store, run, options.dataDir);
-  // Samples a stopped run had not stored yet are stored before any call, as a new run's would be.
-  if (unstored.length > 0) await deps.store.addSamples(run.id, unstored.map(({ hints: _hints, ...sample }) => sample));
   const engine = { ...(run.engine as unknown as EngineSettings), ...options.engine };
   const models = await buildModels(run, engine, deps);
   const judgeStage = await buildJudge(run, engine, deps);
   const budget = await budgetFor(run, engine, models, judgeStage, deps);
+  // Samples a stopped run had not stored yet are stored before any call, as a new run's would be.
+  if (unstored.length > 0) await deps.store.addSamples(run.id, unstored.map(({ hints: _hints, ...sample }) => sample));
   await deps.store.setRunStatus(run.id, 'running');
   deps.onRunCreated?.(run);
   return execute({ ...run, status: 'running' }, prepared, samples, models, judgeStage, deps, {
