@@ -57,9 +57,9 @@ export class SqliteStore implements Store {
   private readonly selectResults: Database.Statement<[{ runId: string; modelId: string | null }], ResultRow>;
   private readonly selectResultsWithoutOutput: Database.Statement<[{ runId: string; modelId: string | null }], ResultRow>;
   private readonly selectCalls: Database.Statement<[{ runId: string; sampleId: string | null }], CallRow>;
+  private readonly selectSampleTail: Database.Statement<[{ runId: string }], { next_idx: number; next_text_id: number }>;
   // Write transactions are run with `.immediate()`: BEGIN IMMEDIATE takes the write lock up front,
   // so with a second process on the file we wait (busy_timeout) instead of failing on an upgrade.
-  private readonly selectSampleTail: Database.Statement<[{ runId: string }], { next_idx: number; next_text_id: number }>;
   private readonly createRunTx: Database.Transaction<(run: RunRecord, samples: readonly Sample[]) => void>;
   private readonly addSamplesTx: Database.Transaction<(runId: string, samples: readonly Sample[]) => void>;
   /** Per run being stored in chunks: the next sample's index and the shared texts numbered so far. */
