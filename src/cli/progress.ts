@@ -3,6 +3,8 @@ import type { ProgressEvent } from '../runner/execute.js';
 
 export interface ProgressReporter {
   update(event: ProgressEvent): void;
+  /** A line for the user (a warning) that must not end up glued to the bar. */
+  note(line: string): void;
   stop(): void;
 }
 
@@ -26,6 +28,11 @@ export function createProgressReporter(label: string, stream: NodeJS.WriteStream
           begun = true;
         } else bar.update(e.finished, { rate, errors: e.errors });
       },
+      note(line) {
+        // Clear the bar's line, write, and draw the bar again below.
+        stream.write(`\r\x1b[K${line}\n`);
+        if (begun) bar.render();
+      },
       stop: () => begun && bar.stop(),
     };
   }
@@ -47,6 +54,7 @@ export function createProgressReporter(label: string, stream: NodeJS.WriteStream
       const skipped = e.skipped > 0 ? `, ${e.skipped} already done` : '';
       stream.write(`${label}: ${e.finished}/${e.total} (${Math.round(share * 100)}%)${skipped}, ${rate.toFixed(1)}/s, ETA ${eta === undefined ? '?' : `${eta}s`}, errors ${e.errors}\n`);
     },
+    note: (line) => stream.write(`${line}\n`),
     stop() {},
   };
 }

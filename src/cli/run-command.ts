@@ -194,7 +194,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
         secrets: secretsFrom(flags),
         onProgress: (e) => progress.update(e),
         onRunCreated: (run) => process.stderr.write(`run ${run.id}: ${run.task} on ${run.models.join(', ')}${run.judge ? `, judge ${run.judge.model}` : ''} (db ${flags.db})\n`),
-        onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
+        onWarning: (message) => progress.note(`warning: ${message}`),
       };
       try {
         let summary: RunSummary;
@@ -248,7 +248,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
         signal,
         secrets: secretsFrom(flags),
         onProgress: (e) => progress.update(e),
-        onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
+        onWarning: (message) => progress.note(`warning: ${message}`),
       });
       progress.stop();
       printSummary(summary, Boolean(flags.json));
