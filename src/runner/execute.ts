@@ -99,8 +99,14 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
         let judgeError: { kind: string; message: string } | undefined;
         if (outcome.output && score && options.judge) {
           const graded = await gradeWithJudge(options.judge, options.prepared, sample, outcome.output, score, context);
-          // A judgment cut short by the stop would be a false no-verdict: leave the sample for resume.
-          if (signal?.aborted) return;
+          if (signal?.aborted) {
+            // A judgment cut short by the stop would be a false no-verdict: leave the sample for
+            // resume, but keep the calls made (paid for): resume answers them from the cache.
+            const made = [...calls, ...judgeCallRecords(options.runId, model.id, sample.id, options.judge.model.id, graded.calls)];
+            budget?.charge(made);
+            await store.saveCalls(made);
+            return;
+          }
           score = graded.score;
           if (graded.calls.length > 0) calls = [...calls, ...judgeCallRecords(options.runId, model.id, sample.id, options.judge.model.id, graded.calls)];
           judgeError = graded.error;

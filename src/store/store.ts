@@ -20,6 +20,8 @@ export interface Store {
   finishedSampleIds(runId: string, modelId: string, opts?: { includeErrors?: boolean }): Promise<Set<string>>;
   /** Writes the attempts of one sample and its final result in one transaction. */
   saveOutcome(calls: readonly CallRecord[], result: ResultRecord): Promise<void>;
+  /** Writes calls of a sample whose work was cut short, without a result: they serve the cache and the spend; the sample stays unfinished. */
+  saveCalls(calls: readonly CallRecord[]): Promise<void>;
   /** Replaces the scores of stored results (re-scoring without calling a model). */
   updateScores(runId: string, modelId: string, scores: ReadonlyMap<string, Score>): Promise<void>;
   /** A successful output stored under this cache key by any run, if there is one. */

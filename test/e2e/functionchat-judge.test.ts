@@ -293,3 +293,44 @@ test('a judge that is down: judged items end in error (not no verdict); --retry-
   assert.equal(model?.metrics['no_verdict'], 1);
   await store.close();
 });
+
+test('a run stopped while the judge grades: the model calls already made are kept, so resume does not ask the model again', async () => {
+  const store = await openSqliteStore(join(dir, 'stopped-judging.db'));
+  const judge = { model: 'openai:judge', repeats: 1, format: 'text' as const, maxParseRetries: 2, temperature: 0.1 };
+  const controller = new AbortController();
+  const first = server.requests.length;
+  // The judge answers slowly; the run stops as soon as a judge request is in flight.
+  server.setBehavior({ latencyMs: (ctx) => ((ctx.body as FakeChatRequestBody).model === 'judge' ? 400 : 2) });
+  const watcher = setInterval(() => {
+    if (server.requests.slice(first).some((r) => (r.body as FakeChatRequestBody).model === 'judge')) controller.abort();
+  }, 2);
+  let stopped;
+  try {
+    stopped = await startRun(spec({ judge }), { store, signal: controller.signal });
+  } finally {
+    clearInterval(watcher);
+    server.setBehavior({ latencyMs: 2 });
+  }
+  assert.equal(stopped.status, 'interrupted');
+  const finished = new Set((await store.results(stopped.run)).map((r) => r.sampleId));
+  const calls = await store.calls(stopped.run);
+  // Samples cut short in judging: their model call is stored (with its output), they have no result.
+  const cutShort = new Set(calls.filter((c) => c.role === 'test' && !finished.has(c.sampleId)).map((c) => c.sampleId));
+  assert.ok(cutShort.size > 0, 'some samples were being judged when the run stopped');
+  for (const call of calls.filter((c) => cutShort.has(c.sampleId) && c.role === 'test')) assert.ok(call.output !== null, call.sampleId);
+
+  const beforeResume = server.requests.length;
+  const resumed = await resumeRun(stopped.run, {}, { store });
+  assert.equal(resumed.status, 'finished');
+  const askedAgain = server.requests
+    .slice(beforeResume)
+    .filter((r) => (r.body as FakeChatRequestBody).model === 'tested')
+    .map((r) => keyOf((r.body as FakeChatRequestBody).messages as { content?: unknown }[]));
+  const cutShortKeys = new Set([...plan.values()].filter((e) => cutShort.has(e.sample.id)).map((e) => keyOf(e.sample.input)));
+  assert.equal(askedAgain.filter((k) => cutShortKeys.has(k)).length, 0, 'the model is not asked again for a sample it had answered');
+  assert.equal(askedAgain.length, LIMIT - finished.size - cutShort.size);
+  const entries = [...plan.values()];
+  assert.equal(resumed.models['openai:tested']?.metrics['pass'], entries.filter((e) => e.expected === true).length);
+  assert.equal(resumed.models['openai:tested']?.metrics['no_verdict'], 1);
+  await store.close();
+});

@@ -29,7 +29,8 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
 /** An outcome waiting for the next group commit, and the promise to settle once it is written. */
 interface PendingOutcome {
   readonly calls: readonly CallRecord[];
-  readonly result: ResultRecord;
+  /** Null for the calls of a sample whose work was cut short (`saveCalls`). */
+  readonly result: ResultRecord | null;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
 }
@@ -64,7 +65,7 @@ export class SqliteStore implements Store {
   private readonly addSamplesTx: Database.Transaction<(runId: string, samples: readonly Sample[]) => void>;
   /** Per run being stored in chunks: the next sample's index and the shared texts numbered so far. */
   private readonly sampleTails = new Map<string, { nextIdx: number; texts: RunTexts }>();
-  private readonly saveOutcomeTx: Database.Transaction<(calls: readonly CallRecord[], result: ResultRecord) => void>;
+  private readonly saveOutcomeTx: Database.Transaction<(calls: readonly CallRecord[], result: ResultRecord | null) => void>;
   private readonly saveBatchTx: Database.Transaction<(batch: readonly PendingOutcome[]) => void>;
   private pending: PendingOutcome[] = [];
   private readonly cacheIndex: CallCacheIndex;
@@ -124,7 +125,7 @@ export class SqliteStore implements Store {
     });
     this.addSamplesTx = db.transaction(insertSamples);
 
-    const writeOutcome = (calls: readonly CallRecord[], result: ResultRecord): void => {
+    const writeOutcome = (calls: readonly CallRecord[], result: ResultRecord | null): void => {
       // The result's output is normally the very object of the last successful call: serialize it
       // once (a provider's rawResponse can be kilobytes).
       let outputObject: unknown = undefined;
@@ -154,6 +155,7 @@ export class SqliteStore implements Store {
         );
         if (call.cacheKey !== null && call.output !== null && call.error === null) this.writtenCacheable.push([call.cacheKey, Number(lastInsertRowid)]);
       }
+      if (result === null) return;
       this.upsertResult.run(
         result.runId,
         result.sampleId,
@@ -300,6 +302,19 @@ export class SqliteStore implements Store {
         );
       }
     }
+    return this.enqueue(calls, result);
+  }
+
+  /**
+   * Saves the calls of a sample without a result: its work was cut short (the run stopping while
+   * the judge graded it), but what was paid for serves the call cache and the run's spend. The
+   * sample stays unfinished. Same group commit as `saveOutcome`.
+   */
+  saveCalls(calls: readonly CallRecord[]): Promise<void> {
+    return calls.length === 0 ? Promise.resolve() : this.enqueue(calls, null);
+  }
+
+  private enqueue(calls: readonly CallRecord[], result: ResultRecord | null): Promise<void> {
     this.checkpointer?.start();
     return new Promise((resolve, reject) => {
       this.pending.push({ calls, result, resolve, reject });
