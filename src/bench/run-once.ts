@@ -50,7 +50,7 @@ process.stdout.write(
     samples: counts?.done,
     errors: counts?.errors,
     wallMs,
-    // Building and storing the samples, before the first call; then the calls themselves.
+    // Building the samples and storing the first chunk of them, before the first call; then the calls (the rest are stored as they go).
     setupMs: createdAt - started,
     callsMs: lastFinishedAt - createdAt,
     cpuMs: (cpu.user + cpu.system) / 1000,
