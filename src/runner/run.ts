@@ -41,9 +41,7 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   const judge = judgeConfigFor(task.name, prepared, spec);
   checkBaselines(task.name, prepared, spec.models);
   const now = new Date().toISOString();
-  // Hints are left out of the store: they are derived data (the structured question a baseline
-  // reads), rebuilt by `reopen` from the same task, and storing them would nearly double each row.
-  const stored = prepared.samples.map(({ hints: _hints, ...sample }) => sample);
+  const stored = withoutHints(prepared.samples);
   assertUniqueSampleIds(stored, `task ${task.name}`);
   const run: RunRecord = {
     id: newRunId(),
@@ -120,7 +118,7 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
   const judgeStage = await buildJudge(run, engine, deps);
   const budget = await budgetFor(run, engine, models, judgeStage, deps);
   // Samples a stopped run had not stored yet are stored before any call, as a new run's would be.
-  if (unstored.length > 0) await deps.store.addSamples(run.id, unstored.map(({ hints: _hints, ...sample }) => sample));
+  if (unstored.length > 0) await deps.store.addSamples(run.id, withoutHints(unstored));
   await deps.store.setRunStatus(run.id, 'running');
   deps.onRunCreated?.(run);
   return execute({ ...run, status: 'running' }, prepared, samples, models, judgeStage, deps, {
@@ -174,6 +172,15 @@ export async function reopen(
   });
   const unstored = run.sampleCount !== undefined && samples.length < run.sampleCount ? unstoredSamples(run.id, run.sampleCount, samples, prepared.samples) : [];
   return { task, prepared, samples: [...samples, ...unstored], unstored };
+}
+
+/**
+ * Samples as the store keeps them. Hints are left out: they are derived data (the structured
+ * question a baseline reads), rebuilt by `reopen` from the same task, and storing them would nearly
+ * double each row.
+ */
+function withoutHints(samples: readonly Sample[]): Sample[] {
+  return samples.map(({ hints: _hints, ...sample }) => sample);
 }
 
 /** The samples after the stored ones, from a rebuilt task that must reproduce the stored ones in order. */
