@@ -28,11 +28,13 @@ export { createScriptedProvider } from './models/providers/scripted/index.js';
 export * from './judges/index.js';
 
 // Scorers and metrics
-export { parseYesNoStrict, parseYesNoPaper, parseToolSelection, type Selection, type SelectionOptions } from './scorers/index.js';
+export { parseYesNoStrict, parseYesNoPaper, parseToolSelection, parseToolSelectionPaper, type PaperYesNo, type PaperSelection, type Selection, type SelectionOptions } from './scorers/index.js';
 export { binaryClassification, ratio, rateBy } from './metrics/index.js';
 
 // Running, storing, reporting
 export { startRun, resumeRun, summarizeStoredRun, type RunDependencies, type ResumeOptions } from './runner/run.js';
+export { rescoreRun, type RescoreOptions, type RescoreOutcome } from './runner/rescore.js';
+export { readRunBothWays, type RunReadings, type ModelReadings } from './runner/readings.js';
 export { defaultJudgeSpec, type RunSpec, type EngineSettings, type JudgeSpec } from './runner/run-spec.js';
 export type { RunSummary, ModelSummary, ModelCounts, JudgeCounts, ReviewedSummary } from './runner/summary.js';
 export { applyReviewFile, type ReviewOutcome } from './runner/review.js';

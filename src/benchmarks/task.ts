@@ -9,8 +9,8 @@ export interface TaskOptions {
   readonly shots?: 0 | 5;
   /** `assay`: prompts rebuilt by assay with shuffled candidates; `upstream`: the shipped prompt files byte for byte. */
   readonly prompts?: 'assay' | 'upstream';
-  /** Awareness answer parser: `strict` (leading yes/no) or `paper` (the paper's substring rules). */
-  readonly parser?: 'strict' | 'paper';
+  /** How answers are read, for tasks that declare `answerParsers` (MetaTool: `strict`, assay's own rules, or `paper`, the paper's answer matching). */
+  readonly parser?: AnswerParserName;
   /** Keep only the first N samples (after the seeded selection). */
   readonly limit?: number;
   /** Data + rubric + system prompt version of a benchmark that ships several (FunctionChat: `v2.0.0`, `paper-2024-09`). */
@@ -22,6 +22,9 @@ export interface TaskOptions {
   /** With `tools`: what ranks the nearest tools — `lexical` (BM25, the default) or an embedding model id (`local:./emb.gguf`). */
   readonly embedder?: string;
 }
+
+/** The answer readings a task may offer (`--parser`). */
+export type AnswerParserName = 'strict' | 'paper';
 
 /** Texts → vectors (an embedding model), for tasks that rank by similarity. */
 export interface TextEmbedder {
@@ -81,5 +84,10 @@ export interface Task {
   readonly description: string;
   /** Sampling settings used unless the run overrides them (MetaTool: temperature 0). */
   readonly defaultSettings: GenerateSettings;
+  /**
+   * The answer readings the task's scorer offers, default first (`--parser`; `assay rescore
+   * --parser` and `assay show --readings` use them on stored outputs). Absent: one reading.
+   */
+  readonly answerParsers?: readonly AnswerParserName[];
   prepare(ctx: TaskContext): Promise<PreparedTask>;
 }

@@ -6,12 +6,13 @@ import { allTasks } from '../benchmarks/registry.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
 import { exportRows, formatRows, type ExportFormat } from '../report/export.js';
 import { functionchatTsv } from '../report/functionchat-tsv.js';
-import { renderRunList, renderSummary } from '../report/console.js';
+import { renderReadings, renderRunList, renderSummary } from '../report/console.js';
 import { requireRun, summarizeStoredRun } from '../runner/run.js';
 import type { RunRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { registerDataCommands } from './data-command.js';
 import { parserOf, parsersInScores, rescoreRun, type RescoreOutcome } from '../runner/rescore.js';
+import { readRunBothWays } from '../runner/readings.js';
 import { applyReviewFile } from '../runner/review.js';
 import { registerRunCommands } from './run-command.js';
 import { EXIT, dataDirOption, dbOption, jsonOption, printSummary, unusedDbOption, withStore } from './shared.js';
@@ -83,10 +84,16 @@ export function registerCommands(program: Command, setExitCode: (code: number) =
     .description('print the metrics of a stored run (recomputed from the stored scores; no model is called)')
     .argument('<run>', 'run id (or a unique prefix)')
     .addOption(dataDirOption('data folder, if not the one the run was made with'))
+    .addOption(new Option('--readings', "read the stored outputs with every answer parser the task offers (MetaTool: strict and paper) and print the metrics side by side; nothing is stored"))
     .addOption(jsonOption())
     .addOption(dbOption())
-    .action(async (runId: string, flags: { json?: boolean; db: string; dataDir?: string }) => {
+    .action(async (runId: string, flags: { json?: boolean; db: string; dataDir?: string; readings?: boolean }) => {
       await withStore(flags.db, async (store) => {
+        if (flags.readings) {
+          const readings = await readRunBothWays(store, runId, checkedDataDir(flags.dataDir));
+          process.stdout.write(flags.json ? `${JSON.stringify(readings)}\n` : `${renderReadings(readings)}\n`);
+          return;
+        }
         const summary = await summarizeStoredRun(store, runId, checkedDataDir(flags.dataDir));
         const run = await requireRun(store, summary.run);
         const note = await parserNote(store, run);
@@ -99,7 +106,7 @@ export function registerCommands(program: Command, setExitCode: (code: number) =
     .command('rescore')
     .description('re-parse and re-score every stored output of a run with the current scorer, store the new scores and print the new metrics; no model is called')
     .argument('<run>', 'run id (or a unique prefix)')
-    .addOption(new Option('--parser <which>', 'awareness answer parser to score with instead of the run\'s: strict or paper').choices(['strict', 'paper']))
+    .addOption(new Option('--parser <which>', "answer parser to score with instead of the run's (MetaTool tasks): strict (assay's reading) or paper (the paper's answer matching)").choices(['strict', 'paper']))
     .addOption(dataDirOption('data folder, if not the one the run was made with'))
     .addOption(jsonOption())
     .addOption(dbOption())

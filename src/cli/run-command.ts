@@ -296,7 +296,7 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
     .addOption(new Option('--shots <k>', 'in-context examples (default 0; upstream prompts are as shipped)').choices(['0', '5']))
     .addOption(new Option('--seed <s>', 'seed of every random choice (query sampling, candidate order, exemplars)').default(0).argParser(nonNegativeInt('--seed')))
     .addOption(new Option('--prompts <which>', 'assay: rebuilt prompts, shuffled candidates; upstream: the shipped prompt files byte for byte').choices(['assay', 'upstream']).default('assay'))
-    .addOption(new Option('--parser <which>', "awareness answer parser: strict (leading yes/no) or paper (the paper's substring rules)").choices(['strict', 'paper']).default('strict'))
+    .addOption(new Option('--parser <which>', "MetaTool answer reading: strict (assay's rules, docs/metatool.md) or paper (the paper's answer matching; answers it leaves undecided are counted as manual)").choices(['strict', 'paper']).default('strict'))
     .addOption(new Option('--temperature <t>', 'sampling temperature (task default: 0 for MetaTool, 0.1 for FunctionChat)').argParser(number('--temperature', 0, 2)))
     .addOption(new Option('--max-tokens <n>', 'maximum output tokens').argParser(positiveInt('--max-tokens')))
     .addOption(new Option('--bench-version <v>', 'data + rubrics + system prompt version (FunctionChat: v2.0.0 default, paper-2024-09)'))

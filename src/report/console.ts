@@ -1,18 +1,24 @@
 import type { MetricValue } from '../benchmarks/task.js';
 import type { RunRecord } from '../store/records.js';
 import type { RunSummary } from '../runner/summary.js';
+import type { RunReadings } from '../runner/readings.js';
 
 const percent = (v: number): string => `${(v * 100).toFixed(2)}%`;
 
 type MetricObject = { readonly [key: string]: MetricValue };
 
+// Metrics that are counts wherever a task reports them: the answers a paper-faithful reading left
+// to manual analysis, and the decided answers its rates are over (MetaTool `--parser paper`).
+const TOP_LEVEL_COUNTS: ReadonlySet<string> = new Set(['manual', 'decided']);
+
 /**
  * Which keys of a metrics object are counts rather than rates. Rates are fractions (shown as
  * percentages); a tally that reports its size `n` holds counts in `pass`, `fail` and `no_verdict`
- * (FunctionChat), and an `errors` breakdown holds counts only. MetaTool's `no_verdict` is a share.
+ * (FunctionChat), and an `errors` breakdown holds counts only. MetaTool's `no_verdict` is a share;
+ * its paper reading's `manual` and `decided` are counts.
  */
 function isCount(parentKey: string, object: MetricObject, key: string): boolean {
-  if (parentKey === 'errors') return true;
+  if (parentKey === 'errors' || (parentKey === '' && TOP_LEVEL_COUNTS.has(key))) return true;
   return 'n' in object && (key === 'n' || key === 'pass' || key === 'fail' || key === 'no_verdict');
 }
 
@@ -71,4 +77,30 @@ export function renderRunList(runs: readonly RunRecord[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
   return [line(header), ...rows.map(line)].join('\n');
+}
+
+/** Flattens a metrics object to `key` / `parent.key` rows of formatted values. */
+function flatMetrics(metrics: MetricObject, prefix = '', parentKey = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(metrics)) {
+    const name = prefix === '' ? key : `${prefix}.${key}`;
+    if (isObject(value)) for (const [k, v] of flatMetrics(value, name, key)) out.set(k, v);
+    else out.set(name, formatValue(key, value, isCount(parentKey, metrics, key)));
+  }
+  return out;
+}
+
+/** `assay show --readings`: each model's metrics under every answer reading, side by side. */
+export function renderReadings(readings: RunReadings): string {
+  const lines = [`run ${readings.run}  task ${readings.task}  readings ${readings.parsers.join(', ')} (from the stored outputs; no model called, nothing stored)`];
+  for (const [model, { metrics, outputs, differing }] of Object.entries(readings.models)) {
+    const columns = readings.parsers.map((parser) => flatMetrics(metrics[parser] ?? {}));
+    const keys = [...new Set(columns.flatMap((column) => [...column.keys()]))];
+    const header = ['metric', ...readings.parsers];
+    const rows = keys.map((key) => [key, ...columns.map((column) => column.get(key) ?? '—')]);
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+    const line = (cells: readonly string[]): string => `  ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd()}`;
+    lines.push('', model, line(header), ...rows.map(line), `  ${outputs} outputs read; ${differing} get another verdict under another reading`);
+  }
+  return lines.join('\n');
 }

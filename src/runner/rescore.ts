@@ -1,5 +1,7 @@
 import { InputError, canonicalJson, type Score } from '../core/index.js';
-import type { TaskOptions } from '../benchmarks/task.js';
+import { allTasks, findTask } from '../benchmarks/registry.js';
+import type { AnswerParserName, TaskOptions } from '../benchmarks/task.js';
+import type { RunRecord } from '../store/records.js';
 import type { PreparedTask } from '../benchmarks/task.js';
 import type { GenerateResult, Sample } from '../core/index.js';
 import { scoreSafely } from './execute.js';
@@ -8,15 +10,22 @@ import { reopen, requireRun } from './run.js';
 import { summarizeRun, type RunSummary } from './summary.js';
 import type { Store } from '../store/store.js';
 
-/** Tasks whose scorer reads the `parser` option (the others ignore it). */
-const PARSER_TASKS: ReadonlySet<string> = new Set(['metatool/awareness']);
+/** The parser a task options object selects (the default reading is strict). */
+export const parserOf = (options: TaskOptions): AnswerParserName => options.parser ?? 'strict';
 
-/** The parser a task options object selects (the awareness task's default is strict). */
-export const parserOf = (options: TaskOptions): 'strict' | 'paper' => options.parser ?? 'strict';
+/** The answer parsers a run's task offers; refuses a task that has only one reading. */
+export function answerParsersOf(run: RunRecord): readonly AnswerParserName[] {
+  const parsers = findTask(run.task).answerParsers ?? [];
+  if (parsers.length === 0) {
+    const offering = allTasks.filter((t) => (t.answerParsers ?? []).length > 0).map((t) => t.name);
+    throw new InputError(`--parser only applies to ${offering.join(', ')}; run ${run.id} is ${run.task}`);
+  }
+  return parsers;
+}
 
 export interface RescoreOptions {
-  /** Awareness answer parser to score with instead of the run's. */
-  readonly parser?: 'strict' | 'paper';
+  /** Answer parser to score with instead of the run's (tasks that declare `answerParsers`). */
+  readonly parser?: AnswerParserName;
   /** Data dir to rebuild the scorer from, if not the one the run recorded. */
   readonly dataDir?: string;
 }
@@ -43,9 +52,7 @@ const verdictOf = (score: Score): string => canonicalJson({ value: score.value, 
  */
 export async function rescoreRun(store: Store, runIdOrPrefix: string, options: RescoreOptions = {}): Promise<RescoreOutcome> {
   const run = await requireRun(store, runIdOrPrefix);
-  if (options.parser !== undefined && !PARSER_TASKS.has(run.task)) {
-    throw new InputError(`--parser only applies to ${[...PARSER_TASKS].join(', ')}; run ${run.id} is ${run.task}`);
-  }
+  if (options.parser !== undefined) answerParsersOf(run);
   const scoredWith: TaskOptions = options.parser === undefined ? run.options : { ...run.options, parser: options.parser };
   const { prepared, samples } = await reopen(store, run, options.dataDir, scoredWith);
   const byId = new Map(samples.map((s) => [s.id, s]));
@@ -72,7 +79,7 @@ export async function rescoreRun(store: Store, runIdOrPrefix: string, options: R
 
 /**
  * The parsers the stored scores of a run were made with, by count, read from the scores' own
- * `metadata.parser` (awareness scores carry it). Empty for tasks whose scores do not record one.
+ * `metadata.parser` (awareness scores carry it, and selection scores read with the paper's rules). Empty for tasks whose scores do not record one.
  */
 export async function parsersInScores(store: Store, runId: string): Promise<Map<string, number>> {
   const counts = new Map<string, number>();

@@ -1,3 +1,5 @@
 export * from './yes-no.js';
 export * from './tool-selection.js';
 export * from './name-matcher.js';
+export * from './tool-selection-paper.js';
+export { isOrdinaryWord } from './ordinary-words.js';

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { metatoolFile } from '../testing/test-data.js';
+import { isOrdinaryWord } from './ordinary-words.js';
 import { parseToolSelection, selectionSet, type Selection } from './tool-selection.js';
 
 const single = (text: string, candidates: readonly string[], catalogue?: readonly string[]): Selection =>
@@ -65,9 +66,9 @@ describe('parseToolSelection: longest name first', () => {
   });
 
   it('a shorter name that is a prefix of a longer one is dropped at the same place', () => {
-    const shown = ['Finance', 'Finance Staff'];
-    assert.deepEqual(single('Finance Staff', shown), tools(['Finance Staff']));
-    assert.deepEqual(single('Finance staffing', shown), tools(['Finance']));
+    const shown = ['FinTool', 'FinTool Staff'];
+    assert.deepEqual(single('FinTool Staff', shown), tools(['FinTool Staff']));
+    assert.deepEqual(single('FinTool staffing', shown), tools(['FinTool']));
   });
 
   it('prefers the longest name over the leftmost one, then keeps shorter names that no longer overlap', () => {
@@ -135,14 +136,22 @@ describe('parseToolSelection: off-list (hallucinated) names', () => {
     assert.deepEqual(single('MapTool', shown, catalogue), tools(['MapTool'], ['MapTool']));
   });
 
-  it('matches off-list names case-sensitively, so ordinary words are not hallucinations', () => {
-    assert.deepEqual(single('Now I would pick WeatherTool.', shown, catalogue), {
+  it('counts an off-list name that is an ordinary word only where it is written as a name', () => {
+    // "Now" opens a sentence and "search"/"Search" is prose: not names, so not hallucinations.
+    assert.deepEqual(single('Now I would pick WeatherTool.', shown, catalogue), tools(['WeatherTool']));
+    assert.deepEqual(single('now I would pick WeatherTool. Search is not needed.', shown, catalogue), tools(['WeatherTool']));
+    assert.deepEqual(single('I would use WeatherTool to search the forecast.', shown, catalogue), tools(['WeatherTool']));
+    // Capitalised as the catalogue spells it, in mid-sentence: the tool Now.
+    assert.deepEqual(single('I would pick Now or WeatherTool.', shown, catalogue), {
       kind: 'no-verdict',
       reason: 'named 2 tools where at most 1 may be chosen',
       found: ['Now', 'WeatherTool'],
     });
-    assert.deepEqual(single('now I would pick WeatherTool. Search is not needed.', shown, catalogue), tools(['WeatherTool']));
-    assert.deepEqual(single('maptool', shown, catalogue), NO_NAME);
+    assert.deepEqual(single('I would use `search`.', shown, catalogue), tools(['search'], ['search']));
+  });
+
+  it('matches an off-list name that is not an ordinary word in any case: it is written as a tool name', () => {
+    assert.deepEqual(single('maptool', shown, catalogue), tools(['MapTool'], ['MapTool']));
   });
 
   it('mixes shown and off-list names in order of first mention', () => {
@@ -186,12 +195,24 @@ describe('parseToolSelection on the real MetaTool catalogue', () => {
   const file = metatoolFile('plugin_des.json');
   const skip = existsSync(file) ? false : `no MetaTool data at ${file}`;
 
-  it('every tool name, shown among all 199, selects exactly itself', { skip }, () => {
+  it('every tool name, shown among all 199, selects exactly itself when written as a name', { skip }, () => {
     const catalogue = Object.keys(JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>);
     assert.equal(catalogue.length, 199);
     for (const name of catalogue) {
-      assert.deepEqual(single(`I choose ${name}.`, catalogue), tools([name]), name);
+      assert.deepEqual(single(`I choose "${name}".`, catalogue), tools([name]), name);
+      assert.deepEqual(single(name, catalogue), tools([name]), name);
+      // In prose, only the names that are not ordinary words are read as names.
+      const prose = single(`I choose ${name.toLowerCase()} here.`, catalogue);
+      assert.deepEqual(prose, isOrdinaryWord(name) ? NO_NAME : tools([name]), name);
     }
+  });
+
+  it('the catalogue names that are ordinary English words are these fifteen', { skip }, () => {
+    const catalogue = Object.keys(JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>);
+    assert.deepEqual(
+      catalogue.filter(isOrdinaryWord).sort(),
+      ['Checkers', 'Chess', 'Discount', 'Glowing', 'Now', 'Review', 'calculator', 'dart', 'form', 'local', 'placid', 'rephrase', 'search', 'speak', 'universal'],
+    );
   });
 
   it('every tool name, when none is shown, is an off-list (hallucinated) selection of itself', { skip }, () => {

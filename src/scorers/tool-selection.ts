@@ -1,4 +1,6 @@
 import { foldCase, nameMatcher, type NameOccurrence } from './name-matcher.js';
+import { isOrdinaryWord } from './ordinary-words.js';
+import { isWrittenAsName, type Span } from './written-as-name.js';
 
 /** How a free-text answer selects tools from a shown list. */
 export type Selection =
@@ -26,24 +28,32 @@ interface Mention extends NameOccurrence {
 // One shared empty list, so that the matcher cache (keyed by array) also serves calls without a catalogue.
 const NO_NAMES: readonly string[] = Object.freeze([]);
 
-const NONE_WORD = /(?<![A-Za-z0-9_])none(?![A-Za-z0-9_])/i;
+const NONE_WORD = /(?<![A-Za-z0-9_])none(?![A-Za-z0-9_])/gi;
 
 /**
- * Reads which tool(s) a free-text answer selects from the list it was shown (MetaTool tool
- * selection, SPEC.md §2 "Parsing").
+ * Reads which tool(s) a free-text answer selects from the list it was shown: assay's own, strict
+ * reading of MetaTool tool selection (the default `--parser strict`; docs/metatool.md compares it
+ * with the paper's rules, which {@link parseToolSelectionPaper} reproduces).
  *
- * 1. Shown names (`candidates`) are found ignoring case, as whole words: an occurrence may
- *    not touch a character in `[A-Za-z0-9_]` on either side (`NewsTool` is not in `NewsToolkit`).
- *    Names may contain regex metacharacters and spaces (`PDF&URLTool`); they match literally.
- * 2. Longest name first: text taken by a longer name cannot also match a shorter one that overlaps
+ * 1. Names — the shown `candidates` and the other `catalogue` names — are found ignoring case, as
+ *    whole words: an occurrence may not touch a character in `[A-Za-z0-9_]` on either side
+ *    (`NewsTool` is not in `NewsToolkit`). Names may hold regex metacharacters and spaces
+ *    (`PDF&URLTool`); they match literally.
+ * 2. A name that is also an ordinary English word ({@link isOrdinaryWord}: `search`, `form`,
+ *    `local`, `speak`, `Now`, `Review`) counts only where it is written as a name
+ *    ({@link isWrittenAsName}): (a) on a line that holds only names (after a bullet or an
+ *    `Answer:`/`Tool:` label), (b) set off by quotes, backticks or markdown emphasis, or (c) with
+ *    the capital the list spells it with, in mid-sentence. So "I would use ABCmouse to search for
+ *    this." names ABCmouse only. Other names (`ABCmouse`, `web_scraper`, `Zapier`) always count.
+ * 3. Longest name first: text taken by a longer name cannot also match a shorter one that overlaps
  *    it (`PDF&URLTool` does not also select `URLTool`).
- * 3. `catalogue` names that were not shown are found the same way but **case-sensitively**,
- *    because many catalogue names are ordinary words (`Now`, `search`, `speak`, `calculator`) and
- *    ignoring case would flag plain prose as a hallucination. A name found this way is still what
- *    the model chose: it is part of `tools` and also listed in `hallucinated`.
- * 4. No name found: the whole word `none` (any case) → `{ kind: 'none' }`; otherwise no verdict.
- * 5. More distinct names than `maxSelections` → no verdict (the names are in `found`).
- * 6. Otherwise `{ kind: 'tools' }` with the distinct names in order of first mention, spelled as
+ * 4. A counted name that was not shown is still what the model chose: it is part of `tools` and
+ *    also listed in `hallucinated`.
+ * 5. No name: the whole word `none` (any case) → `{ kind: 'none' }`; otherwise no verdict.
+ *    Names and also "None" written as an answer (rules (a)–(c) above, with `None` capitalised) →
+ *    no verdict; a lowercase "none of the others" beside a name is prose, and the name stands.
+ * 6. More distinct names than `maxSelections` → no verdict (the names are in `found`).
+ * 7. Otherwise `{ kind: 'tools' }` with the distinct names in order of first mention, spelled as
  *    in the lists.
  *
  * Cost: about 0.1 ms per answer of ~300 characters against 10 fresh candidates and the 199-name
@@ -62,25 +72,34 @@ export function parseToolSelection(text: string, options: SelectionOptions): Sel
   // The catalogue matcher is prepared once (the array is the same for every sample); shown names
   // are dropped from its matches here rather than from the list, which changes with every sample.
   const shownFolded = new Set(shownMatcher.names.map(foldCase));
-  const mentions: Mention[] = [
+  const found: Mention[] = [
     ...shownMatcher.find(text).map((occurrence) => ({ ...occurrence, shown: true })),
-    ...nameMatcher(catalogue, { caseSensitive: true })
+    ...nameMatcher(catalogue, { caseSensitive: false })
       .find(text)
       .filter((occurrence) => !shownFolded.has(foldCase(occurrence.name)))
       .map((occurrence) => ({ ...occurrence, shown: false })),
   ];
+  const mentions = found.filter((m) => !isOrdinaryWord(m.name) || isWrittenAsName(text, m, m.name, found));
 
   const chosen = longestFirstWithoutOverlap(mentions).sort((a, b) => a.start - b.start);
   const tools = [...new Set(chosen.map((mention) => mention.name))];
   const offList = new Set(chosen.filter((mention) => !mention.shown).map((mention) => mention.name));
 
   if (tools.length === 0) {
-    return NONE_WORD.test(text) ? { kind: 'none' } : { kind: 'no-verdict', reason: 'named no tool and did not answer None', found: [] };
+    return noneWords(text).length > 0 ? { kind: 'none' } : { kind: 'no-verdict', reason: 'named no tool and did not answer None', found: [] };
+  }
+  if (noneWords(text).some((none) => isWrittenAsName(text, none, 'None', [...chosen, none]))) {
+    return { kind: 'no-verdict', reason: `named ${tools.join(', ')} and also answered None`, found: tools };
   }
   if (tools.length > maxSelections) {
     return { kind: 'no-verdict', reason: `named ${tools.length} tools where at most ${maxSelections} may be chosen`, found: tools };
   }
   return { kind: 'tools', tools, hallucinated: tools.filter((name) => offList.has(name)) };
+}
+
+/** Every whole-word "none" of the text, any case. */
+function noneWords(text: string): Span[] {
+  return [...text.matchAll(NONE_WORD)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { PAPER_NEGATIVE_PHRASES, parseYesNoPaper, parseYesNoStrict, type YesNo } from './yes-no.js';
+import { PAPER_NEGATIVE_PHRASES, PAPER_POSITIVE_PHRASES, PAPER_YES_BLOCKERS, parseYesNoPaper, parseYesNoStrict, type PaperYesNo, type YesNo } from './yes-no.js';
 
 function expectAll(parse: (text: string) => YesNo, cases: ReadonlyArray<readonly [string, YesNo]>): void {
   for (const [text, expected] of cases) {
@@ -88,73 +88,62 @@ describe('parseYesNoStrict', () => {
   });
 });
 
-describe('parseYesNoPaper', () => {
-  it('exports the negative phrases the brief requires, as a frozen list', () => {
-    const required = [
-      'no need', 'not need', "don't need", 'do not need', "doesn't need", 'does not need', 'not necessary',
-      'unnecessary', 'no external tool', 'without external tool', 'without the need', 'not require',
-      "doesn't require", 'does not require', 'no.', 'no,', 'answer: no',
-    ];
-    for (const phrase of required) assert.ok(PAPER_NEGATIVE_PHRASES.includes(phrase), phrase);
-    assert.ok(Object.isFrozen(PAPER_NEGATIVE_PHRASES));
+describe('parseYesNoPaper (the authors\' script, MetaTool issue #10)', () => {
+  const paper = (cases: readonly (readonly [string, PaperYesNo])[]): void => {
+    for (const [text, expected] of cases) assert.equal(parseYesNoPaper(text), expected, JSON.stringify(text));
+  };
+
+  it('holds the published phrase lists verbatim, frozen', () => {
+    assert.deepEqual([...PAPER_NEGATIVE_PHRASES], ['not seem necessary', 'not think it is necessary', 'not need to use', 'not necessary to use', 'do not think i need to use']);
+    assert.equal(PAPER_POSITIVE_PHRASES.length, 15);
+    assert.deepEqual([...PAPER_YES_BLOCKERS], ['no', 'not', 'don\u2019t']);
+    for (const list of [PAPER_NEGATIVE_PHRASES, PAPER_POSITIVE_PHRASES, PAPER_YES_BLOCKERS]) assert.ok(Object.isFrozen(list));
   });
 
-  it('rule 1: "yes" anywhere wins, even inside another word or beside a negative phrase', () => {
-    expectAll(parseYesNoPaper, [
+  it('rule 1: "no" without "yes" reads no only with one of the five phrases, else yes (the quirk)', () => {
+    paper([
+      ['No, I do not need to use a tool.', 'no'], // "not need to use"
+      ['It does not seem necessary.', 'no'],
+      ['I do not think it is necessary.', 'no'],
+      ['No. I do not think I need to use any tool.', 'no'],
+      ['Using a tool is not necessary to use here.', 'no'],
+      ['No', 'yes'], // the quirk: a bare "no"
+      ['No.', 'yes'],
+      ['NO', 'yes'],
+      ['There is no need for a tool.', 'yes'], // "no need" is not one of the five
+      ['I know the answer.', 'yes'], // "no" inside "know"
+      ['A tool is not necessary.', 'yes'], // "not necessary" without "to use"
+    ]);
+  });
+
+  it('rule 2: "yes" without "no", "not" or "don’t" reads yes', () => {
+    paper([
       ['Yes', 'yes'],
-      ['I would say YES.', 'yes'],
-      ['No need for tools... just kidding, yes.', 'yes'],
-      ['No. Yes.', 'yes'],
-      ['Yesterday is not necessary.', 'yes'], // "yes" inside "yesterday"
-      ['eyes', 'yes'],
+      ['YES.', 'yes'],
+      ['Yes, it needs real-time data.', 'yes'],
+      ['yesterday\'s weather', 'yes'], // "yes" inside "yesterday"
+      ["Yes, I don't have live data.", 'yes'], // a straight apostrophe is not the published "don’t"
     ]);
   });
 
-  it('rule 2: a listed negative phrase means no', () => {
-    expectAll(parseYesNoPaper, [
-      ['There is no need to use a tool here.', 'no'],
-      ['I do not need any tool.', 'no'],
-      ["The model doesn't need external help.", 'no'],
-      ['Using a tool is not necessary.', 'no'],
-      ['A tool is unnecessary for this.', 'no'],
-      ['This can be solved with no external tool.', 'no'],
-      ['It can be answered without external tools.', 'no'],
-      ['It can be done without the need of a plugin.', 'no'],
-      ['This does not require a tool.', 'no'],
-      ["It doesn't require browsing.", 'no'],
-      ['My answer: No', 'no'],
-      ['I think no.', 'no'], // "no." in the middle
-      ['Well, no, I can do it.', 'no'], // "no," in the middle
+  it('rule 3: with "yes" and a blocker, only one of the fifteen phrases reads yes', () => {
+    paper([
+      ['Yes, I need to use a tool; it is not in my training data.', 'yes'],
+      ['Yes \u2014 I don\u2019t know today\u2019s prices, so I would need access to a tool.', 'yes'],
+      ['Yes, I might need to use a search engine, not my memory.', 'yes'],
+      ['Yes or no? Hard to say.', 'manual'],
+      ['Yes. I don\u2019t know.', 'manual'], // blocker "don’t", no phrase (and "know" has "no")
+      ['Yes, although not strictly.', 'manual'],
     ]);
   });
 
-  it('rule 2: text that starts with the word "no" means no', () => {
-    expectAll(parseYesNoPaper, [
-      ['No', 'no'],
-      ['no', 'no'],
-      ['No I can answer that', 'no'],
-      ['No\nThe question is general knowledge', 'no'],
-      ['  No!', 'no'],
-      ['No;', 'no'],
-    ]);
-  });
-
-  it('rule 3 (the quirk): a "no" without "yes" or a negative phrase counts as yes', () => {
-    expectAll(parseYesNoPaper, [
-      ['I know the answer to this.', 'yes'], // "no" hidden in "know"
-      ['Nothing to add', 'yes'], // starts with "no" but followed by a letter
-      ['Nope', 'yes'],
-      ['The answer is no', 'yes'], // "no" at the end: no "no." / "no," / "answer: no" phrase
-      ['Economy questions', 'yes'], // "no" inside "economy"
-    ]);
-  });
-
-  it('rule 4: neither "yes" nor "no" is no verdict', () => {
-    expectAll(parseYesNoPaper, [
-      ['', null],
-      ['Maybe.', null],
-      ['A tool would help.', null],
-      ['N O', null],
+  it('rule 4: nothing decides → manual analysis', () => {
+    paper([
+      ['', 'manual'],
+      ['Maybe.', 'manual'],
+      ['A tool would help.', 'manual'],
+      ['\uB124, \uB3C4\uAD6C\uAC00 \uD544\uC694\uD569\uB2C8\uB2E4.', 'manual'], // Korean "yes, a tool is needed"
+      ['I would need to use a calculator.', 'yes'], // but a positive phrase alone decides (rule 3)
     ]);
   });
 });

@@ -38,62 +38,66 @@ export function parseYesNoStrict(text: string): YesNo {
   return match[1].toLowerCase() === 'yes' ? 'yes' : 'no';
 }
 
+/** The paper's reading of an awareness answer: yes, no, or **manual analysis** (its rules decide nothing). */
+export type PaperYesNo = 'yes' | 'no' | 'manual';
+
 /**
- * Phrases that make {@link parseYesNoPaper} read an answer without "yes" as `'no'` (matched as
- * lowercase substrings). Without one of them, an answer containing "no" counts as `'yes'`.
+ * With "no" present and "yes" absent, one of these phrases makes the paper read `no`; without one
+ * it reads `yes` (the quirk). Verbatim from the MetaTool authors' evaluation script (MetaTool
+ * repository, issue #10; arXiv 2310.03128v6 Appendix C.2).
  */
 export const PAPER_NEGATIVE_PHRASES: readonly string[] = Object.freeze([
-  'no need',
-  'not need',
-  "don't need",
-  'do not need',
-  "doesn't need",
-  'does not need',
-  'not necessary',
-  'unnecessary',
-  'no external tool',
-  'without external tool',
-  'without the need',
-  'not require',
-  "doesn't require",
-  'does not require',
-  'no.',
-  'no,',
-  'answer: no',
+  'not seem necessary',
+  'not think it is necessary',
+  'not need to use',
+  'not necessary to use',
+  'do not think i need to use',
 ]);
 
-// A lowercase answer that starts with the word "no": "no", "no.", "no,", "no ", "no\n"…
-const STARTS_WITH_NO = /^no(?!\p{L})/u;
+/** Words whose presence stops a "yes" answer from reading `yes` by rule 2 ("don’t" with the typographic apostrophe, as published). */
+export const PAPER_YES_BLOCKERS: readonly string[] = Object.freeze(['no', 'not', 'don\u2019t']);
+
+/** Phrases that make the paper read `yes` when rules 1 and 2 did not decide (rule 3), verbatim from the same script. */
+export const PAPER_POSITIVE_PHRASES: readonly string[] = Object.freeze([
+  'i need to use',
+  'i think it is necessary',
+  'i may need to use',
+  'i would need to use',
+  'i believe it is necessary to use',
+  'would need access',
+  'might be necessary to use',
+  'i might need to use',
+  'tools would be necessary',
+  'may be necessary to use',
+  'be beneficial to use',
+  'i will need to use',
+  'might need to use',
+  'would need to rely',
+  'may need to access',
+]);
 
 /**
- * Reads a yes/no answer with the MetaTool paper's substring rules (Appendix C.2, as SPEC.md §2
- * describes them), so that assay's awareness numbers can be compared with the paper's tables.
+ * Reads an awareness answer exactly as the MetaTool authors' evaluation script does (issue #10 of
+ * the MetaTool repository, Appendix C.2 of the paper), so that assay's numbers compare with the
+ * paper's tables. Substring tests on the lowercased text, in this order:
+ * 1. "no" present and "yes" absent → `no` if a phrase of {@link PAPER_NEGATIVE_PHRASES} is
+ *    present, otherwise **`yes`** (the quirk: a bare "No." reads as yes, and so does "I know");
+ * 2. "yes" present and none of "no", "not", "don’t" → `yes`;
+ * 3. a phrase of {@link PAPER_POSITIVE_PHRASES} present → `yes`;
+ * 4. otherwise → `manual` (the paper sends these to manual analysis; assay stores them as such
+ *    and leaves them out of the metrics' denominators, as the paper does).
  *
- * The rules, in order, on the lowercased text:
- * 1. contains the substring `yes` → `'yes'` (anywhere, whatever else the text says);
- * 2. contains a phrase of {@link PAPER_NEGATIVE_PHRASES}, or starts (after leading whitespace)
- *    with the word `no` → `'no'`;
- * 3. contains the substring `no` → `'yes'`;
- * 4. otherwise → `null` (no verdict).
+ * Substrings, not words, on purpose: "yesterday" contains "yes", "know" and "nothing" contain
+ * "no". "don't" with a straight apostrophe is not a blocker (the script lists only "don’t").
  *
- * Faithful to the paper: substring (not word) matching, "yes" winning over everything, and rule 3,
- * **the quirk**: a "no" that is neither in a listed negative phrase nor at the start counts as
- * "yes". Because matching is by substring, "no" is found inside other words: "I know the answer"
- * or "Nothing else" reads as `'yes'`, and "yesterday" reads as `'yes'` as well.
- *
- * Our additions (the paper's exact phrase list is not published with its code): the phrase list
- * above, and the leading-"no" rule, which skips leading whitespace and also accepts a bare "no"
- * at the end of the text.
- *
- * When to use: reproducing the paper's awareness numbers (`--parser paper`). When not to use:
- * measuring a model; prefer {@link parseYesNoStrict}, which reports unreadable answers as no verdict.
+ * When to use: `--parser paper`, to compare with the paper. When not to use: measuring a model
+ * (prefer {@link parseYesNoStrict}: its rules do not turn a "No." into a yes).
  */
-export function parseYesNoPaper(text: string): YesNo {
+export function parseYesNoPaper(text: string): PaperYesNo {
   const lower = text.toLowerCase();
-  // Substring tests on purpose (see the JSDoc): "i know" contains "no", "yesterday" contains "yes".
-  if (lower.includes('yes')) return 'yes';
-  if (STARTS_WITH_NO.test(lower.trimStart())) return 'no';
-  if (PAPER_NEGATIVE_PHRASES.some((phrase) => lower.includes(phrase))) return 'no';
-  if (lower.includes('no')) return 'yes';
-  return null;
+  const has = (phrase: string): boolean => lower.includes(phrase);
+  if (has('no') && !has('yes')) return PAPER_NEGATIVE_PHRASES.some(has) ? 'no' : 'yes';
+  if (has('yes') && !PAPER_YES_BLOCKERS.some(has)) return 'yes';
+  if (PAPER_POSITIVE_PHRASES.some(has)) return 'yes';
+  return 'manual';
 }

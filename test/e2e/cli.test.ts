@@ -287,13 +287,17 @@ describe('assay rescore', () => {
   const db = freshDb();
   const selection = ['metatool/awareness', '--limit', '6'];
   // Answers chosen for how the two parsers read them (see scorers/yes-no.ts):
-  // "I know the answer": strict finds no leading yes/no (no verdict); paper finds "no" inside "know" → yes.
-  const answers = { positive: ['I know the answer', 'Yes.', 'No.'], negative: ['I know the answer', 'No.', 'Yes'] };
+  // "I know the answer": strict finds no leading yes/no (no verdict); the paper's rule 1 finds "no"
+  // inside "know", no "yes" and none of its five negative phrases → yes. "No." is yes for the
+  // paper too (the same rule). "Maybe so" is no verdict for strict, manual analysis for the paper.
+  const answers = { positive: ['I know the answer', 'Yes.', 'No.'], negative: ['Maybe so', 'No.', 'Yes'] };
   // Hand-computed, positive class = needs a tool, 3 positives and 3 negatives:
   // strict: tp 1 (Yes.), fn 1 (No.), no verdict on one positive; tn 1 (No.), fp 1 (Yes), no verdict on one negative.
   const strict = { accuracy: 2 / 6, precision: 1 / 2, recall: 1 / 3, f1: (2 * 1) / (2 + 3), no_verdict: 2 / 6 };
-  // paper: tp 2, fn 1; fp 2, tn 1; no verdicts none.
-  const paper = { accuracy: 3 / 6, precision: 2 / 4, recall: 2 / 3, f1: (2 * 2) / (4 + 3), no_verdict: 0 };
+  // paper: every positive reads yes (tp 3); of the negatives, "Maybe so" is manual and the two
+  // others read yes (fp 2). Over the 5 decided: accuracy 3/5, precision 3/5, recall 3/3,
+  // F1 = 2·3 / (2·3 + 2 + 0) = 0.75.
+  const paper = { accuracy: 3 / 5, precision: 3 / 5, recall: 1, f1: 6 / 8, manual: 1, decided: 5 };
   let runId = '';
   let file = '';
 
@@ -322,9 +326,9 @@ describe('assay rescore', () => {
     const out = JSON.parse(result.stdout) as { run: string; models: Record<string, { metrics: unknown; counts: Record<string, unknown> }>; rescore: Record<string, unknown> };
     assert.equal(out.run, runId);
     assert.deepEqual(out.models[`replay:${file}`]?.metrics, paper);
-    assert.equal(out.models[`replay:${file}`]?.counts['no_verdict'], 0);
+    assert.equal(out.models[`replay:${file}`]?.counts['no_verdict'], 1, 'the manual one');
     assert.equal(out.rescore['outputs'], 6);
-    assert.equal(out.rescore['changed'], 2, 'the two "I know the answer" outputs');
+    assert.equal(out.rescore['changed'], 3, '"I know the answer" and the two "No."');
     assert.equal((out.rescore['storedOptions'] as { parser: string }).parser, 'strict');
     assert.equal((out.rescore['scoredWith'] as { parser: string }).parser, 'paper');
 
@@ -334,24 +338,35 @@ describe('assay rescore', () => {
     assert.deepEqual((JSON.parse(show.stdout) as typeof out).models[`replay:${file}`]?.metrics, paper);
     assert.match(show.stderr, /made with --parser strict, but its stored scores were computed with --parser paper \(6 scores\)/);
     const know = jsonlRows((await run(['export', runId, '--db', db])).stdout).filter((r) => r.output === 'I know the answer');
-    assert.deepEqual(know.map((r) => [r.answer, r.score]).sort(), [['yes', 'fail'], ['yes', 'pass']]);
+    assert.deepEqual(know.map((r) => [r.answer, r.score]), [['yes', 'pass']]);
 
     const text = await run(['rescore', runId, '--parser', 'strict', '--db', db]);
     assert.equal(text.code, 0);
-    assert.match(text.stdout, /6 stored output\(s\) re-parsed, 2 score\(s\) changed; no model was called/);
+    assert.match(text.stdout, /6 stored output\(s\) re-parsed, 3 score\(s\) changed; no model was called/);
     assert.doesNotMatch(text.stdout, /note:/, 'strict is what the run was made with');
     const back = await run(['show', runId, '--json', '--db', db]);
     assert.deepEqual((JSON.parse(back.stdout) as typeof out).models[`replay:${file}`]?.metrics, strict);
     assert.equal(back.stderr, '');
   });
 
-  test('rescore --parser on a selection task is refused', async () => {
+  test('rescore --parser paper re-reads a selection task with the paper\'s rules; show --readings prints both readings', async () => {
     const similar = await run(['run', 'metatool/similar', '--per-tool', '1', '--limit', '2', '-m', 'baseline:lexical', '--json', '--db', db]);
     const id = (JSON.parse(similar.stdout) as { run: string }).run;
-    assertOneLineError(await run(['rescore', id, '--parser', 'paper', '--db', db]), /--parser only applies to metatool\/awareness/);
     const plain = await run(['rescore', id, '--json', '--db', db]);
     assert.equal(plain.code, 0, plain.stderr);
     assert.equal((JSON.parse(plain.stdout) as { rescore: { changed: number } }).rescore.changed, 0, 'the same scorer gives the same scores');
+    const readings = await run(['show', id, '--readings', '--json', '--db', db]);
+    assert.equal(readings.code, 0, readings.stderr);
+    const both = JSON.parse(readings.stdout) as { parsers: string[]; models: Record<string, { metrics: Record<string, Record<string, unknown>>; outputs: number }> };
+    assert.deepEqual(both.parsers, ['strict', 'paper']);
+    assert.equal(both.models['baseline:lexical']?.outputs, 2);
+    assert.deepEqual(Object.keys(both.models['baseline:lexical']?.metrics['paper'] ?? {}).sort(), ['csr', 'csr_by_position', 'decided', 'manual', 'top1', 'top3', 'top5']);
+    const paper = await run(['rescore', id, '--parser', 'paper', '--json', '--db', db]);
+    assert.equal(paper.code, 0, paper.stderr);
+    assert.deepEqual((JSON.parse(paper.stdout) as { models: Record<string, { metrics: unknown }> }).models['baseline:lexical']?.metrics, both.models['baseline:lexical']?.metrics['paper']);
+    const text = await run(['show', id, '--readings', '--db', db]);
+    assert.match(text.stdout, /metric +strict +paper/);
+    assert.match(text.stdout, /2 outputs read; \d+ get another verdict under another reading/);
   });
 });
 

@@ -7,7 +7,7 @@ import { awarenessMetrics } from './metrics.js';
 import { applyLimit, resolveOptions } from './options.js';
 import { renderAwarenessFewShot, renderThoughtPrompt } from './prompts.js';
 import { chooseAwarenessExamples } from './sampling.js';
-import { scoreAwareness } from './scoring.js';
+import { scoreAwareness, METATOOL_PARSERS } from './scoring.js';
 
 const NAME = 'metatool/awareness';
 
@@ -35,6 +35,7 @@ export const awarenessTask: Task = {
   version: METATOOL_TASK_VERSION,
   description: 'MetaTool tool-usage awareness: answer yes/no whether a query needs an external tool (accuracy, precision, recall, F1).',
   defaultSettings: METATOOL_SETTINGS,
+  answerParsers: METATOOL_PARSERS,
   async prepare(ctx: TaskContext) {
     const options = resolveOptions(NAME, ctx.options);
     if (options.prompts === 'upstream' && options.shotsGiven && options.shots === 0) {

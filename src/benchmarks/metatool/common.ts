@@ -4,10 +4,14 @@ import type { Metrics, PreparedTask, ScoredSample } from '../task.js';
 import type { MetaToolOptions } from './options.js';
 import { PROMPT_VERSION, type SelectionExample, type ShownTool } from './prompts.js';
 import { chooseSelectionExamples } from './sampling.js';
-import { scoreSelection } from './scoring.js';
+import { scoreSelection, type AnswerParser } from './scoring.js';
 
-/** Bump when samples, prompts or scoring of a MetaTool task change the numbers. */
-export const METATOOL_TASK_VERSION = '1';
+/**
+ * Bump when samples, prompts or scoring of a MetaTool task change the numbers.
+ * 2: `--parser paper` is the authors' published answer matching, for selection too; the strict
+ * selection reading no longer takes prose words (`search`, `local`) for tool names.
+ */
+export const METATOOL_TASK_VERSION = '2';
 
 /** The paper samples at temperature 0. */
 export const METATOOL_SETTINGS: GenerateSettings = { temperature: 0 };
@@ -66,14 +70,15 @@ export function preparedSelectionTask(args: {
   readonly datasetChecksums: Readonly<Record<string, string>>;
   readonly prompts: 'assay' | 'upstream';
   readonly catalogue: ToolCatalogue;
+  readonly parser: AnswerParser;
   readonly metrics: (rows: Iterable<ScoredSample>) => Metrics;
 }): PreparedTask {
-  const { samples, datasetChecksums, prompts, catalogue, metrics } = args;
+  const { samples, datasetChecksums, prompts, catalogue, parser, metrics } = args;
   return {
     samples,
     datasetChecksums,
     promptVersion: promptVersionFor(prompts),
-    score: (sample, output) => scoreSelection(sample, output, catalogue.tools),
+    score: (sample, output) => scoreSelection(sample, output, catalogue.tools, parser),
     metrics,
   };
 }

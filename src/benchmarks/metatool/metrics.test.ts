@@ -63,6 +63,61 @@ describe('awarenessMetrics', () => {
   });
 });
 
+describe('the paper reading: rates over decided answers, manual analysis counted apart', () => {
+  const item = (needsTool: boolean): Sample => {
+    const metadata: AwarenessMeta = { task: 'awareness', source: 'assay', query: 'q', needsTool, shots: 0 };
+    return { id: `p${counter++}`, input: [], target: needsTool, metadata };
+  };
+  const paperScore = (value: boolean, answer: 'yes' | 'no'): Score => ({ value, answer, metadata: { parser: 'paper' } });
+  const manual: Score = { value: null, answer: null, explanation: 'manual analysis: x', metadata: { parser: 'paper', manual: true } };
+
+  it('awareness: accuracy, precision, recall and F1 over the decided answers, with manual and decided counts', () => {
+    const rows: ScoredSample[] = [
+      { sample: item(true), score: paperScore(true, 'yes') }, // tp
+      { sample: item(true), score: paperScore(true, 'yes') }, // tp
+      { sample: item(true), score: manual }, // manual: left out of every rate
+      { sample: item(false), score: paperScore(false, 'yes') }, // fp
+      { sample: item(false), score: paperScore(true, 'no') }, // tn
+      { sample: item(false), score: manual },
+      { sample: item(false), score: undefined }, // error: left out
+    ];
+    // Decided 4: accuracy (2 tp + 1 tn)/4; precision 2/3; recall 2/2; F1 = 2·2/(2·2 + 1 + 0) = 0.8.
+    assertMetrics(awarenessMetrics(rows), { accuracy: 0.75, precision: 2 / 3, recall: 1, f1: 0.8, manual: 2, decided: 4 });
+  });
+
+  it('selection: csr and its breakdowns over the decided answers; no hallucination rate (the paper counts none)', () => {
+    const s = (gold: string, position: number): Sample =>
+      selection({ task: 'similar', gold: [gold], candidates: ['c1', 'c2', 'c3'].toSpliced(position - 1, 0, gold), nearest: ['n1'] });
+    const rows: ScoredSample[] = [
+      { sample: s('A', 1), score: { ...paperScore(true, 'yes'), answer: ['A'] } },
+      { sample: s('B', 1), score: { ...paperScore(false, 'yes'), answer: ['n1'] } },
+      { sample: s('C', 2), score: { ...paperScore(false, 'yes'), answer: [] } },
+      { sample: s('D', 2), score: manual },
+    ];
+    // Decided 3, 1 correct; position 1: 1/2, position 2: 0/1; the one wrong single pick is nearest #1.
+    assertMetrics(singleSelectionMetrics(rows, { byPosition: true, byScenario: false, topK: true }), {
+      csr: 1 / 3,
+      csr_by_position: { '1': 0.5, '2': 0 },
+      top1: 1,
+      top3: 1,
+      top5: 1,
+      manual: 1,
+      decided: 3,
+    });
+  });
+
+  it('multi: the partial outcomes over the decided at-most-two answers', () => {
+    const s = (condition: 'at-most-two' | 'must-two'): Sample => selection({ task: 'multi', gold: ['A', 'B'], candidates: ['A', 'B', 'C'], condition });
+    const rows: ScoredSample[] = [
+      { sample: s('at-most-two'), score: { ...paperScore(true, 'yes'), answer: ['B', 'A'] } }, // 2/2
+      { sample: s('at-most-two'), score: { ...paperScore(false, 'yes'), answer: ['A'] } }, // 1/1
+      { sample: s('at-most-two'), score: manual },
+      { sample: s('must-two'), score: { ...paperScore(false, 'yes'), answer: ['A', 'C'] } },
+    ];
+    assertMetrics(multiSelectionMetrics(rows), { csr_2of2: 0.5, csr_1of1: 0.5, csr_1of2: 0, csr_must2: 0, manual: 1, decided: 3 });
+  });
+});
+
 describe('singleSelectionMetrics', () => {
   const cands = (gold: string, position: number): string[] => {
     const list = ['c1', 'c2', 'c3', 'c4'];

@@ -3,12 +3,17 @@ import { binaryClassification } from '../../metrics/classification.js';
 import { rateBy, ratio } from '../../metrics/rates.js';
 import type { Metrics, ScoredSample } from '../task.js';
 import { awarenessMeta, selectionMeta, type SelectionMeta } from './metadata.js';
-import { sameSet } from './scoring.js';
+import { isManual, isPaperScore, sameSet } from './scoring.js';
 
 /**
  * MetaTool metrics. Every rate is a fraction in [0, 1], or null when its denominator is 0.
- * Samples without a score (the model call failed) are left out of every denominator; a no-verdict
- * score stays in and counts as not correct.
+ * Samples without a score (the model call failed) are left out of every denominator.
+ *
+ * Strict reading: a no-verdict score stays in every denominator and counts as not correct.
+ * Paper reading (scores made with `--parser paper`): as the paper reports, rates are over the
+ * **decided** answers; answers the paper's rules leave to manual analysis are counted apart as
+ * `manual` (with `decided` beside it), never as a pass or a fail. The reading is told from the
+ * scores themselves, so a run re-scored with `assay rescore --parser` is summarized right.
  */
 
 interface Scored<M> {
@@ -35,16 +40,27 @@ function hallucinatedAny(score: Score): boolean {
 
 const share = <T>(rows: readonly T[], hit: (row: T) => boolean): number | null => ratio(rows.filter(hit).length, rows.length);
 
+/**
+ * How the scores were read. Paper: the rows the metrics are over (the decided ones) and the two
+ * counts reported beside them; strict: every scored row.
+ */
+function readingOf<M>(scored: readonly Scored<M>[]): { readonly rows: readonly Scored<M>[]; readonly counts: Metrics; readonly paper: boolean } {
+  if (!scored.some((r) => isPaperScore(r.score))) return { rows: scored, counts: {}, paper: false };
+  const decided = scored.filter((r) => !isManual(r.score));
+  return { rows: decided, counts: { manual: scored.length - decided.length, decided: decided.length }, paper: true };
+}
+
 /** `accuracy, precision, recall, f1, no_verdict` with "needs a tool" as the positive class. */
 export function awarenessMetrics(rows: Iterable<ScoredSample>): Metrics {
-  const scored = scoredRows(rows, (r) => awarenessMeta(r.sample));
+  const reading = readingOf(scoredRows(rows, (r) => awarenessMeta(r.sample)));
   const m = binaryClassification(
-    scored.map(({ meta, score }) => ({
+    reading.rows.map(({ meta, score }) => ({
       predicted: score.answer === 'yes' ? true : score.answer === 'no' ? false : null,
       actual: meta.needsTool,
     })),
   );
-  return { accuracy: m.accuracy, precision: m.precision, recall: m.recall, f1: m.f1, no_verdict: m.no_verdict };
+  const rates = { accuracy: m.accuracy, precision: m.precision, recall: m.recall, f1: m.f1 };
+  return reading.paper ? { ...rates, ...reading.counts } : { ...rates, no_verdict: m.no_verdict };
 }
 
 /** What a single-tool task reports beyond `csr`, `no_verdict` and `hallucinated`. */
@@ -66,13 +82,12 @@ export interface SingleSelectionBreakdowns {
  * gold's k nearest *other* tools (`metadata.nearest`).
  */
 export function singleSelectionMetrics(rows: Iterable<ScoredSample>, breakdowns: SingleSelectionBreakdowns): Metrics {
-  const scored = scoredRows(rows, (r) => selectionMeta(r.sample));
+  const reading = readingOf(scoredRows(rows, (r) => selectionMeta(r.sample)));
+  const scored = reading.rows;
   const correct = (r: Scored<SelectionMeta>): boolean => r.score.value === true;
-  const metrics: Record<string, Metrics[string]> = {
-    csr: share(scored, correct),
-    no_verdict: share(scored, (r) => r.score.value === null),
-    hallucinated: share(scored, (r) => hallucinatedAny(r.score)),
-  };
+  const metrics: Record<string, Metrics[string]> = reading.paper
+    ? { csr: share(scored, correct), ...reading.counts }
+    : { csr: share(scored, correct), no_verdict: share(scored, (r) => r.score.value === null), hallucinated: share(scored, (r) => hallucinatedAny(r.score)) };
   if (breakdowns.byPosition) {
     metrics.csr_by_position = rateBy(scored, (r) => (r.meta.goldPositions[0] === undefined ? undefined : String(r.meta.goldPositions[0])), correct);
   }
@@ -95,7 +110,8 @@ export function singleSelectionMetrics(rows: Iterable<ScoredSample>, breakdowns:
  * `hallucinated`.
  */
 export function multiSelectionMetrics(rows: Iterable<ScoredSample>): Metrics {
-  const scored = scoredRows(rows, (r) => selectionMeta(r.sample));
+  const reading = readingOf(scoredRows(rows, (r) => selectionMeta(r.sample)));
+  const scored = reading.rows;
   const atMostTwo = scored.filter((r) => r.meta.condition === 'at-most-two');
   const mustTwo = scored.filter((r) => r.meta.condition === 'must-two');
   const goldsIn = (r: Scored<SelectionMeta>): { tools: readonly string[]; golds: number } | null => {
@@ -117,7 +133,8 @@ export function multiSelectionMetrics(rows: Iterable<ScoredSample>): Metrics {
       return g !== null && g.tools.length === 2 && g.golds === 1;
     }),
     csr_must2: share(mustTwo, bothGolds),
-    no_verdict: share(scored, (r) => r.score.value === null),
-    hallucinated: share(scored, (r) => hallucinatedAny(r.score)),
+    ...(reading.paper
+      ? reading.counts
+      : { no_verdict: share(scored, (r) => r.score.value === null), hallucinated: share(scored, (r) => hallucinatedAny(r.score)) }),
   };
 }

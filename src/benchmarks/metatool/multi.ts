@@ -1,6 +1,7 @@
 import { InputError, rngFor, shuffled, type Sample } from '../../core/index.js';
 import { METATOOL_FILES, openMetaTool, type MetaToolDataset } from '../../datasets/metatool/index.js';
 import type { PreparedTask, Task, TaskContext } from '../task.js';
+import { METATOOL_PARSERS } from './scoring.js';
 import { METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChecksums, preparedSelectionTask, shownTools } from './common.js';
 import type { MultiCondition } from './metadata.js';
 import { multiSelectionMetrics } from './metrics.js';
@@ -44,6 +45,7 @@ async function assaySamples(dataset: MetaToolDataset, options: MetaToolOptions, 
     }
   }
   return preparedSelectionTask({
+    parser: options.parser,
     samples: applyLimit(samples, options.limit),
     datasetChecksums: mergeChecksums(catalogue, neighbours, queries),
     prompts: 'assay',
@@ -75,6 +77,7 @@ async function upstreamSamples(dataset: MetaToolDataset, options: MetaToolOption
     });
   });
   return preparedSelectionTask({
+    parser: options.parser,
     samples: applyLimit(samples, options.limit),
     datasetChecksums: mergeChecksums(catalogue, shipped),
     prompts: 'upstream',
@@ -93,6 +96,7 @@ export const multiTask: Task = {
   version: METATOOL_TASK_VERSION,
   description: 'MetaTool multi-tool selection: choose the two right tools, "at most two" and "must choose two" (CSR 2/2, 1/1, 1/2, must-two).',
   defaultSettings: METATOOL_SETTINGS,
+  answerParsers: METATOOL_PARSERS,
   async prepare(ctx: TaskContext) {
     const options = resolveOptions(NAME, ctx.options);
     if (options.shots === 5) throw new InputError(`${NAME}: five-shot is not available for multi-tool selection (the paper uses few-shot for single-tool tasks only); use --shots 0`);

@@ -1,6 +1,7 @@
 import { InputError, rngFor, type Sample } from '../../core/index.js';
 import { METATOOL_FILES, openMetaTool, type MetaToolDataset } from '../../datasets/metatool/index.js';
 import type { PreparedTask, ScoredSample, Task, TaskContext } from '../task.js';
+import { METATOOL_PARSERS } from './scoring.js';
 import { METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChecksums, preparedSelectionTask, selectionExamplesFor, shownTools } from './common.js';
 import { singleSelectionMetrics } from './metrics.js';
 import { applyLimit, resolveOptions, type MetaToolOptions } from './options.js';
@@ -40,6 +41,7 @@ async function assaySamples(dataset: MetaToolDataset, options: MetaToolOptions, 
     });
   }
   return preparedSelectionTask({
+    parser: options.parser,
     samples: applyLimit(samples, options.limit),
     datasetChecksums: mergeChecksums(catalogue, neighbours),
     prompts: 'assay',
@@ -75,6 +77,7 @@ async function upstreamSamples(dataset: MetaToolDataset, options: MetaToolOption
     });
   });
   return preparedSelectionTask({
+    parser: options.parser,
     samples: applyLimit(samples, options.limit),
     datasetChecksums: mergeChecksums(catalogue, shipped),
     prompts: 'upstream',
@@ -93,6 +96,7 @@ export const reliabilityTask: Task = {
   version: METATOOL_TASK_VERSION,
   description: 'MetaTool reliability: no shown tool fits the query, the right answer is None (CSR, hallucination rate).',
   defaultSettings: METATOOL_SETTINGS,
+  answerParsers: METATOOL_PARSERS,
   async prepare(ctx: TaskContext) {
     const options = resolveOptions(NAME, ctx.options);
     const dataset = openMetaTool(ctx.dataDir);

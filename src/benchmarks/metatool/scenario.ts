@@ -1,5 +1,6 @@
 import { rngFor, shuffled, type Sample } from '../../core/index.js';
 import { openMetaTool } from '../../datasets/metatool/index.js';
+import { METATOOL_PARSERS } from './scoring.js';
 import type { Task, TaskContext } from '../task.js';
 import {
   METATOOL_SETTINGS,
@@ -28,6 +29,7 @@ export const scenarioTask: Task = {
   version: METATOOL_TASK_VERSION,
   description: 'MetaTool scenario selection: choose the right tool from a scenario\'s tool list (CSR per scenario and per gold position).',
   defaultSettings: METATOOL_SETTINGS,
+  answerParsers: METATOOL_PARSERS,
   async prepare(ctx: TaskContext) {
     const options = resolveOptions(NAME, ctx.options);
     if (options.prompts === 'upstream') throw upstreamNotShipped(NAME);
@@ -68,6 +70,7 @@ export const scenarioTask: Task = {
       samples: applyLimit(samples, options.limit),
       datasetChecksums: mergeChecksums(catalogue, scenarios),
       prompts: options.prompts,
+      parser: options.parser,
       catalogue: catalogue.value,
       metrics: (rows) => singleSelectionMetrics(rows, { byPosition: true, byScenario: true, topK: false }),
     });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { GenerateResult, Sample } from '../../core/index.js';
 import type { AwarenessMeta, SelectionMeta } from './metadata.js';
-import { answerText, scoreAwareness, scoreSelection } from './scoring.js';
+import { answerText, isManual, isPaperScore, scoreAwareness, scoreSelection } from './scoring.js';
 
 const output = (text: string, toolNames: string[] = []): GenerateResult => ({
   text,
@@ -72,6 +72,41 @@ describe('scoreSelection', () => {
   });
 });
 
+describe('scoreSelection, paper reading (lowercase substrings of the shown names)', () => {
+  const paper = (task: SelectionMeta['task'], gold: string[], text: string, extra: Partial<SelectionMeta> = {}) =>
+    scoreSelection(selectionSample(task, gold, extra), output(text), catalogue, 'paper');
+
+  it('single tool: one name and no "none" is compared with the gold', () => {
+    assert.deepEqual(paper('similar', ['FinanceTool'], 'I would use financetool.'), { value: true, answer: ['FinanceTool'], metadata: { parser: 'paper' } });
+    assert.deepEqual(paper('similar', ['FinanceTool'], 'MapTool'), { value: false, answer: ['MapTool'], metadata: { parser: 'paper' } });
+    // Substrings: "newstoolkit" contains "newstool".
+    assert.deepEqual(paper('similar', ['NewsTool'], 'NewsToolkit'), { value: true, answer: ['NewsTool'], metadata: { parser: 'paper' } });
+  });
+
+  it('single tool: no name reads as None — right for reliability, wrong elsewhere; off-list names are not looked for', () => {
+    assert.deepEqual(paper('reliability', [], 'WeatherTool is the one.'), { value: true, answer: [], metadata: { parser: 'paper' } });
+    assert.deepEqual(paper('reliability', [], ''), { value: true, answer: [], metadata: { parser: 'paper' } });
+    assert.deepEqual(paper('similar', ['MapTool'], 'None of them.'), { value: false, answer: [], metadata: { parser: 'paper' } });
+  });
+
+  it('single tool: two names, or one name with "none", is manual analysis', () => {
+    const two = paper('similar', ['MapTool'], 'MapTool or NewsTool');
+    assert.equal(two.value, null);
+    assert.deepEqual(two.metadata, { parser: 'paper', manual: true, found: ['NewsTool', 'MapTool'] });
+    const withNone = paper('reliability', [], 'None, though MapTool comes close.');
+    assert.equal(withNone.value, null);
+    assert.ok(isManual(withNone));
+  });
+
+  it('multi: fewer than two names is incorrect, exactly two is correct iff both are golds, more is manual', () => {
+    const extra = { condition: 'must-two' as const };
+    assert.deepEqual(paper('multi', ['FinanceTool', 'NewsTool'], 'FinanceTool', extra), { value: false, answer: ['FinanceTool'], metadata: { parser: 'paper' } });
+    assert.deepEqual(paper('multi', ['FinanceTool', 'NewsTool'], 'newstool + financetool', extra), { value: true, answer: ['NewsTool', 'FinanceTool'], metadata: { parser: 'paper' } });
+    assert.deepEqual(paper('multi', ['FinanceTool', 'NewsTool'], 'NewsTool, MapTool', extra), { value: false, answer: ['NewsTool', 'MapTool'], metadata: { parser: 'paper' } });
+    assert.ok(isManual(paper('multi', ['FinanceTool', 'NewsTool'], 'NewsTool, MapTool, FinanceTool', extra)));
+  });
+});
+
 describe('scoreAwareness', () => {
   const item = (needsTool: boolean): Sample => {
     const metadata: AwarenessMeta = { task: 'awareness', source: 'assay', query: 'q', needsTool, shots: 0 };
@@ -87,9 +122,20 @@ describe('scoreAwareness', () => {
     assert.ok(unsure.explanation?.includes('strict'));
   });
 
-  it('paper: the substring rules, including the quirk that a stray "no" reads as yes', () => {
-    // "I think no tool is needed." has "no" but no "yes", does not start with "no" and contains no
-    // listed negative phrase: the paper's rules read it as "yes" — wrong for an item needing no tool.
+  it('paper: the authors\' rules, including the quirk that a "no" without one of five phrases reads as yes', () => {
+    // "I think no tool is needed." has "no" but no "yes" and none of the five negative phrases:
+    // the paper's rule 1 reads it as "yes" — wrong for an item needing no tool.
     assert.deepEqual(scoreAwareness(item(false), output('I think no tool is needed.'), 'paper'), { value: false, answer: 'yes', metadata: { parser: 'paper' } });
+    assert.deepEqual(scoreAwareness(item(false), output('No, I do not need to use a tool.'), 'paper'), { value: true, answer: 'no', metadata: { parser: 'paper' } });
+  });
+
+  it('paper: an answer its rules cannot decide is manual analysis — no verdict, marked, never a pass or fail', () => {
+    const score = scoreAwareness(item(true), output('Maybe.'), 'paper');
+    assert.equal(score.value, null);
+    assert.equal(score.answer, null);
+    assert.match(score.explanation ?? '', /^manual analysis: /);
+    assert.deepEqual(score.metadata, { parser: 'paper', manual: true });
+    assert.ok(isManual(score) && isPaperScore(score));
+    assert.ok(!isManual(scoreAwareness(item(true), output('Maybe.'), 'strict')));
   });
 });

@@ -1,5 +1,7 @@
 import type { GenerateResult, Sample, Score } from '../../core/index.js';
+import type { AnswerParserName } from '../task.js';
 import { parseToolSelection } from '../../scorers/tool-selection.js';
+import { parseToolSelectionPaper } from '../../scorers/tool-selection-paper.js';
 import { parseYesNoPaper, parseYesNoStrict } from '../../scorers/yes-no.js';
 import { awarenessMeta, selectionMeta } from './metadata.js';
 
@@ -12,13 +14,36 @@ export function answerText(output: GenerateResult): string {
   return output.text;
 }
 
+/** How a MetaTool answer is read: assay's strict rules, or the paper's answer matching (docs/metatool.md). */
+export type AnswerParser = AnswerParserName;
+
+/** The parsers every MetaTool task offers (`--parser`, `assay rescore --parser`). */
+export const METATOOL_PARSERS: readonly AnswerParser[] = ['strict', 'paper'];
+
+/** Marks a paper-mode score the paper's rules leave to manual analysis (`metadata.manual`). */
+const manualAnalysis = (reason: string, metadata: Readonly<Record<string, unknown>> = {}): Score => ({
+  value: null,
+  answer: null,
+  explanation: `manual analysis: ${reason}`,
+  metadata: { parser: 'paper', manual: true, ...metadata },
+});
+
+/** Whether a score is one the paper's rules left to manual analysis (a no verdict of its own kind). */
+export const isManual = (score: Score): boolean => score.metadata?.['manual'] === true;
+
+/** Whether a score was read with the paper's rules (its metrics are then over decided answers). */
+export const isPaperScore = (score: Score): boolean => score.metadata?.['parser'] === 'paper';
+
 /**
  * Scores an awareness answer: `answer` is 'yes' | 'no' | null; the verdict is whether the answer
- * matches the label ("yes" = needs a tool); no yes/no found is no verdict, never a fail.
+ * matches the label ("yes" = needs a tool). Strict: no leading yes/no is no verdict, never a fail.
+ * Paper: an answer the paper's rules cannot decide is manual analysis (also `value: null`).
  */
-export function scoreAwareness(sample: Sample, output: GenerateResult, parser: 'strict' | 'paper'): Score {
+export function scoreAwareness(sample: Sample, output: GenerateResult, parser: AnswerParser): Score {
   const meta = awarenessMeta(sample);
-  const answer = (parser === 'paper' ? parseYesNoPaper : parseYesNoStrict)(answerText(output));
+  const text = answerText(output);
+  const answer = parser === 'paper' ? parseYesNoPaper(text) : parseYesNoStrict(text);
+  if (answer === 'manual') return manualAnalysis("the paper's rules find neither a yes nor a no");
   if (answer === null) {
     return { value: null, answer: null, explanation: `no yes/no answer found (${parser} parser)`, metadata: { parser } };
   }
@@ -35,11 +60,19 @@ export function sameSet(a: readonly string[], b: readonly string[]): boolean {
  * named (`[]` for "None"); the verdict is true iff that list equals the gold set — `{gold}` for
  * similar/scenario, `{}` (None) for reliability, both golds for multi (in both conditions; the
  * partial 1/1 and 1/2 outcomes of "at most two" are counted by the metrics from `answer`).
- * Names of known tools that were not shown are reported in `metadata.hallucinated`.
+ * Strict: names of known tools that were not shown are reported in `metadata.hallucinated`.
+ * Paper: the paper's substring rules; its undecided answers are manual analysis; scores carry
+ * `metadata.parser: 'paper'` (strict scores carry no parser, as before the paper mode existed).
  * @param catalogue - every ToolE tool name, to recognise off-list names.
  */
-export function scoreSelection(sample: Sample, output: GenerateResult, catalogue: readonly string[]): Score {
+export function scoreSelection(sample: Sample, output: GenerateResult, catalogue: readonly string[], parser: AnswerParser = 'strict'): Score {
   const meta = selectionMeta(sample);
+  if (parser === 'paper') {
+    const selection = parseToolSelectionPaper(answerText(output), { candidates: meta.candidates, maxSelections: meta.maxSelections });
+    if (selection.kind === 'manual') return manualAnalysis(selection.reason, { found: selection.found });
+    const tools = selection.kind === 'none' ? [] : selection.tools;
+    return { value: sameSet(tools, meta.gold), answer: tools, metadata: { parser: 'paper' } };
+  }
   const selection = parseToolSelection(answerText(output), { candidates: meta.candidates, catalogue, maxSelections: meta.maxSelections });
   if (selection.kind === 'no-verdict') {
     const hallucinated = selection.found.filter((name) => !meta.candidates.includes(name));

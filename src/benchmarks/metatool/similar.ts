@@ -1,5 +1,6 @@
 import { rngFor, shuffled, type Sample } from '../../core/index.js';
 import { openMetaTool, type Loaded, type ToolCatalogue } from '../../datasets/metatool/index.js';
+import { METATOOL_PARSERS } from './scoring.js';
 import type { Task, TaskContext } from '../task.js';
 import {
   METATOOL_SETTINGS,
@@ -34,6 +35,7 @@ export const similarTask: Task = {
   version: METATOOL_TASK_VERSION,
   description: 'MetaTool similar-tool selection: choose the right tool among it and its 9 most similar tools (CSR, CSR by gold position, Top@k).',
   defaultSettings: METATOOL_SETTINGS,
+  answerParsers: METATOOL_PARSERS,
   async prepare(ctx: TaskContext) {
     const options = resolveOptions(NAME, ctx.options);
     if (options.prompts === 'upstream') throw upstreamNotShipped(NAME);
@@ -73,6 +75,7 @@ export const similarTask: Task = {
       samples: applyLimit(samples, options.limit),
       datasetChecksums: source.checksums,
       prompts: options.prompts,
+      parser: options.parser,
       catalogue: catalogue.value,
       metrics: (rows) => singleSelectionMetrics(rows, { byPosition: true, byScenario: false, topK: true }),
     });

@@ -28,13 +28,14 @@ async function rejectsInput(promise: Promise<unknown>, fragment: string): Promis
 }
 
 describe('registry', () => {
-  it('has the five tasks, temperature 0, version 1', () => {
+  it('has the five tasks, temperature 0, version 2, strict and paper readings', () => {
     assert.deepEqual(
       metatoolTasks.map((t) => t.name),
       ['metatool/awareness', 'metatool/similar', 'metatool/scenario', 'metatool/reliability', 'metatool/multi'],
     );
     for (const t of metatoolTasks) {
-      assert.equal(t.version, '1');
+      assert.equal(t.version, '2');
+      assert.deepEqual(t.answerParsers, ['strict', 'paper']);
       assert.deepEqual(t.defaultSettings, { temperature: 0 });
     }
   });

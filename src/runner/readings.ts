@@ -1,0 +1,58 @@
+import type { AnswerParserName, Metrics, ScoredSample } from '../benchmarks/task.js';
+import type { Score } from '../core/index.js';
+import type { Store } from '../store/store.js';
+import { scoreSafely } from './execute.js';
+import { answerParsersOf } from './rescore.js';
+import { reopen, requireRun } from './run.js';
+
+/** One model's metrics under every reading of its task, from the same stored outputs. */
+export interface ModelReadings {
+  /** Metrics by parser, in the task's order of parsers. */
+  readonly metrics: Readonly<Record<string, Metrics>>;
+  /** Outputs read (results that ended in error have none). */
+  readonly outputs: number;
+  /** Outputs whose verdict (pass, fail, no verdict / manual) differs between the readings. */
+  readonly differing: number;
+}
+
+export interface RunReadings {
+  readonly run: string;
+  readonly task: string;
+  readonly parsers: readonly AnswerParserName[];
+  readonly models: Readonly<Record<string, ModelReadings>>;
+}
+
+const verdict = (score: Score | undefined): string => (score === undefined ? 'error' : String(score.value));
+
+/**
+ * Reads every stored output of a run with each answer parser its task offers and computes the
+ * metrics under each, side by side (`assay show --readings`). No model is called and nothing is
+ * stored: the run's own scores are left as they are.
+ */
+export async function readRunBothWays(store: Store, runIdOrPrefix: string, dataDir?: string): Promise<RunReadings> {
+  const run = await requireRun(store, runIdOrPrefix);
+  const parsers = answerParsersOf(run);
+  const reopened = await Promise.all(parsers.map((parser) => reopen(store, run, dataDir, { ...run.options, parser })));
+  const samples = reopened[0]?.samples ?? [];
+  const models: Record<string, ModelReadings> = {};
+  for (const modelId of run.models) {
+    const results = new Map((await store.results(run.id, modelId)).map((r) => [r.sampleId, r]));
+    const rowsByParser = parsers.map(() => [] as ScoredSample[]);
+    let outputs = 0;
+    let differing = 0;
+    for (const sample of samples) {
+      const result = results.get(sample.id);
+      if (result?.status !== 'done' || !result.output) continue;
+      outputs++;
+      const scores = reopened.map(({ prepared }) => scoreSafely(prepared, sample, result.output!));
+      scores.forEach((score, i) => rowsByParser[i]?.push({ sample, score }));
+      if (new Set(scores.map(verdict)).size > 1) differing++;
+    }
+    const metrics: Record<string, Metrics> = {};
+    parsers.forEach((parser, i) => {
+      metrics[parser] = reopened[i]?.prepared.metrics(rowsByParser[i] ?? []) ?? {};
+    });
+    models[modelId] = { metrics, outputs, differing };
+  }
+  return { run: run.id, task: run.task, parsers, models };
+}
