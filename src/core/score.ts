@@ -17,3 +17,10 @@ export const fail = (answer?: unknown, explanation?: string): Score => ({ value:
 export const noVerdict = (explanation: string, answer?: unknown): Score => ({ value: null, answer, explanation });
 
 export const isNoVerdict = (score: Score): boolean => score.value === null;
+
+/**
+ * A no verdict of its own kind: the answer was left to **manual analysis** by a paper-faithful
+ * reading whose rules decide nothing (MetaTool `--parser paper`). Marked `metadata.manual: true`;
+ * reported as `manual`, never as a pass or a fail.
+ */
+export const isManualAnalysis = (score: Score): boolean => score.value === null && score.metadata?.['manual'] === true;

@@ -100,7 +100,7 @@ export function renderReadings(readings: RunReadings): string {
     const rows = keys.map((key) => [key, ...columns.map((column) => column.get(key) ?? '—')]);
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
     const line = (cells: readonly string[]): string => `  ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd()}`;
-    lines.push('', model, line(header), ...rows.map(line), `  ${outputs} outputs read; ${differing} get another verdict under another reading`);
+    lines.push('', model, line(header), ...rows.map(line), `  outputs read: ${outputs}; with another verdict under another reading: ${differing}`);
   }
   return lines.join('\n');
 }

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import type { Sample, Score } from '../core/index.js';
+import { isManualAnalysis, type Sample, type Score } from '../core/index.js';
 import type { ResultRecord, RunRecord } from '../store/records.js';
 
 export type ExportFormat = 'jsonl' | 'csv' | 'tsv';
@@ -51,6 +51,7 @@ function outputText(text: string, toolCalls: readonly { name: string; rawArgumen
 }
 
 function scoreLabel(score: Score | null): string {
+  if (score && isManualAnalysis(score)) return 'manual';
   if (!score || score.value === null) return 'no-verdict';
   if (typeof score.value === 'number') return String(score.value);
   return score.value ? 'pass' : 'fail';

@@ -339,6 +339,8 @@ describe('assay rescore', () => {
     assert.match(show.stderr, /made with --parser strict, but its stored scores were computed with --parser paper \(6 scores\)/);
     const know = jsonlRows((await run(['export', runId, '--db', db])).stdout).filter((r) => r.output === 'I know the answer');
     assert.deepEqual(know.map((r) => [r.answer, r.score]), [['yes', 'pass']]);
+    const maybe = jsonlRows((await run(['export', runId, '--db', db])).stdout).filter((r) => r.output === 'Maybe so');
+    assert.deepEqual(maybe.map((r) => [r.answer, r.score, String(r.explanation).startsWith('manual analysis:')]), [[null, 'manual', true]]);
 
     const text = await run(['rescore', runId, '--parser', 'strict', '--db', db]);
     assert.equal(text.code, 0);
@@ -366,7 +368,7 @@ describe('assay rescore', () => {
     assert.deepEqual((JSON.parse(paper.stdout) as { models: Record<string, { metrics: unknown }> }).models['baseline:lexical']?.metrics, both.models['baseline:lexical']?.metrics['paper']);
     const text = await run(['show', id, '--readings', '--db', db]);
     assert.match(text.stdout, /metric +strict +paper/);
-    assert.match(text.stdout, /2 outputs read; \d+ get another verdict under another reading/);
+    assert.match(text.stdout, /outputs read: 2; with another verdict under another reading: \d+/);
   });
 });
 

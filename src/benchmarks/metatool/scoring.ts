@@ -1,4 +1,4 @@
-import type { GenerateResult, Sample, Score } from '../../core/index.js';
+import { isManualAnalysis, type GenerateResult, type Sample, type Score } from '../../core/index.js';
 import type { AnswerParserName } from '../task.js';
 import { parseToolSelection } from '../../scorers/tool-selection.js';
 import { parseToolSelectionPaper } from '../../scorers/tool-selection-paper.js';
@@ -29,7 +29,7 @@ const manualAnalysis = (reason: string, metadata: Readonly<Record<string, unknow
 });
 
 /** Whether a score is one the paper's rules left to manual analysis (a no verdict of its own kind). */
-export const isManual = (score: Score): boolean => score.metadata?.['manual'] === true;
+export const isManual = isManualAnalysis;
 
 /** Whether a score was read with the paper's rules (its metrics are then over decided answers). */
 export const isPaperScore = (score: Score): boolean => score.metadata?.['parser'] === 'paper';
