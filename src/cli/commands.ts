@@ -27,7 +27,7 @@ const checkedDataDir = (flag: string | undefined): string | undefined => (flag ?
  * (after `assay rescore --parser`): the numbers shown are the stored scores', so say which.
  */
 async function parserNote(store: Store, run: RunRecord): Promise<string | undefined> {
-  const counts = await parsersInScores(store, run.id);
+  const counts = await parsersInScores(store, run);
   const recorded = parserOf(run.options);
   if (counts.size === 0 || (counts.size === 1 && counts.has(recorded))) return undefined;
   const used = [...counts].map(([parser, n]) => `${parser} (${n} scores)`).join(', ');

@@ -79,13 +79,18 @@ export async function rescoreRun(store: Store, runIdOrPrefix: string, options: R
 
 /**
  * The parsers the stored scores of a run were made with, by count, read from the scores' own
- * `metadata.parser` (awareness scores carry it, and selection scores read with the paper's rules). Empty for tasks whose scores do not record one.
+ * `metadata.parser` (awareness scores carry it, and selection scores read with the paper's rules;
+ * a score of a task with answer parsers that names none was read the default, strict way). Empty
+ * for tasks whose scores do not record one.
  */
-export async function parsersInScores(store: Store, runId: string): Promise<Map<string, number>> {
+export async function parsersInScores(store: Store, run: RunRecord): Promise<Map<string, number>> {
+  const offers = (findTask(run.task).answerParsers ?? []).length > 0;
   const counts = new Map<string, number>();
-  for (const result of await store.results(runId, undefined, { outputs: false })) {
-    const parser = result.score?.metadata?.['parser'];
-    if (typeof parser === 'string') counts.set(parser, (counts.get(parser) ?? 0) + 1);
+  for (const result of await store.results(run.id, undefined, { outputs: false })) {
+    if (!result.score) continue;
+    const named = result.score.metadata?.['parser'];
+    const parser = typeof named === 'string' ? named : offers ? 'strict' : undefined;
+    if (parser !== undefined) counts.set(parser, (counts.get(parser) ?? 0) + 1);
   }
   return counts;
 }

@@ -366,6 +366,9 @@ describe('assay rescore', () => {
     const paper = await run(['rescore', id, '--parser', 'paper', '--json', '--db', db]);
     assert.equal(paper.code, 0, paper.stderr);
     assert.deepEqual((JSON.parse(paper.stdout) as { models: Record<string, { metrics: unknown }> }).models['baseline:lexical']?.metrics, both.models['baseline:lexical']?.metrics['paper']);
+    assert.match((await run(['show', id, '--db', db])).stderr, /made with --parser strict, but its stored scores were computed with --parser paper \(2 scores\)/);
+    assert.equal((await run(['rescore', id, '--parser', 'strict', '--db', db])).code, 0);
+    assert.equal((await run(['show', id, '--db', db])).stderr, '', 'strict selection scores name no parser and are read as strict');
     const text = await run(['show', id, '--readings', '--db', db]);
     assert.match(text.stdout, /metric +strict +paper/);
     assert.match(text.stdout, /outputs read: 2; with another verdict under another reading: \d+/);
