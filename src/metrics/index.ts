@@ -1,2 +1,3 @@
 export * from './classification.js';
 export * from './rates.js';
+export * from './intervals.js';
