@@ -8,3 +8,4 @@ export { parsePassFail, PASS_WORDS, FAIL_WORDS, type ParsedVerdict } from './ver
 export { verdictSchema, JSON_VERDICT_INSTRUCTION, withJsonVerdictInstruction, parseJsonVerdict } from './json-verdict.js';
 export { majority, type MajorityVote } from './vote.js';
 export { judgeOutput, defaultJudgeSettings, type JudgeSettings, type JudgeCall, type Judgment } from './judge.js';
+export { parseJsonAnswer, type JsonAnswer } from './json-answer.js';
