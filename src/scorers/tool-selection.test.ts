@@ -148,6 +148,9 @@ describe('parseToolSelection: off-list (hallucinated) names', () => {
       found: ['Now', 'WeatherTool'],
     });
     assert.deepEqual(single('I would use `search`.', shown, catalogue), tools(['search'], ['search']));
+    // A line of names after a label, including one copied from a template with "(s)".
+    assert.deepEqual(single('Selected tool(s): search', shown, catalogue), tools(['search'], ['search']));
+    assert.deepEqual(single('- Tool name: search.', shown, catalogue), tools(['search'], ['search']));
   });
 
   it('matches an off-list name that is not an ordinary word in any case: it is written as a tool name', () => {

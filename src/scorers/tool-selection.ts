@@ -88,7 +88,8 @@ export function parseToolSelection(text: string, options: SelectionOptions): Sel
   if (tools.length === 0) {
     return noneWords(text).length > 0 ? { kind: 'none' } : { kind: 'no-verdict', reason: 'named no tool and did not answer None', found: [] };
   }
-  if (noneWords(text).some((none) => isWrittenAsName(text, none, 'None', [...chosen, none]))) {
+  // As for names, a line of names is judged against every name found, counted or not ("None or search").
+  if (noneWords(text).some((none) => isWrittenAsName(text, none, 'None', [...found, none]))) {
     return { kind: 'no-verdict', reason: `named ${tools.join(', ')} and also answered None`, found: tools };
   }
   if (tools.length > maxSelections) {

@@ -15,7 +15,8 @@ export function isSetOff(text: string, span: Span): boolean {
 }
 
 // What may precede the names on a line that holds only names: a list bullet or number, then a label.
-const LINE_LEAD = /^\s*(?:[-*•>#]+\s*|\d+[.)]\s*)?(?:(?:final\s+)?answer|(?:(?:selected|chosen|recommended)\s+)?tools?(?:\s+names?)?|choice)?\s*[:\-–—]?/iu;
+// "Tool(s):" as a template prints it counts as a label too.
+const LINE_LEAD = /^\s*(?:[-*•>#]+\s*|\d+[.)]\s*)?(?:(?:final\s+)?answer|(?:(?:selected|chosen|recommended)\s+)?tools?(?:\(s\))?(?:\s+names?(?:\(s\))?)?|choice)?\s*[:\-–—]?/iu;
 // Between and around the names: punctuation, symbols, spaces, and the joining words "and" / "or".
 const NAME_SEPARATORS = /^(?:[\s\p{P}\p{S}]|\b(?:and|or)\b)*$/iu;
 
