@@ -1,0 +1,90 @@
+import { rngFor } from '../../core/index.js';
+import { bootstrapInterval, wilsonInterval, type Interval } from '../../metrics/intervals.js';
+import { ratio } from '../../metrics/rates.js';
+import type { Metrics, MetricValue, ScoredSample } from '../task.js';
+import { isAligned, judgmentOf, summaryCoverage, type SummaryJudgment } from './judgment.js';
+
+/** The bootstrap's seed: fixed, so the same stored scores always give the same intervals. */
+const BOOTSTRAP_SEED = 'summaries-metrics';
+
+const interval = (i: Interval | null): MetricValue => (i === null ? null : { low: i.low, high: i.high });
+
+/** Σ of a per-summary count over the judged summaries. */
+const total = (judged: readonly SummaryJudgment[], count: (j: SummaryJudgment) => number): number => judged.reduce((n, j) => n + count(j), 0);
+const verdicts = (j: SummaryJudgment): number => j.claims.length;
+const labelled = (label: 'yes' | 'idk') => (j: SummaryJudgment): number => j.claims.filter((c) => c.verdict === label).length;
+
+/** A claim-level share (Σ hits / Σ verdicts) as a statistic of a resample of summaries. */
+const claimShare = (hits: (j: SummaryJudgment) => number) => (draw: readonly SummaryJudgment[]): number | null => ratio(total(draw, hits), total(draw, verdicts));
+const meanClaims = (draw: readonly SummaryJudgment[]): number | null => ratio(total(draw, verdicts), draw.length);
+const meanCoverage = (draw: readonly SummaryJudgment[]): number | null => {
+  const values = draw.flatMap((j) => {
+    const c = j.coverage ? summaryCoverage(j.coverage) : null;
+    return c === null ? [] : [c];
+  });
+  return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
+};
+
+/**
+ * The metrics of judged summaries, over the summaries the judge could judge; each with a 95% interval:
+ * - `alignment`: share of judged summaries with no `no` claim (the seed's definition; a summary
+ *   with zero claims counts as aligned and also in `empty_summaries`) — Wilson interval;
+ * - `claim_support` (yes / all verdicts) and `idk_rate` (idk / all verdicts) — claim-level shares;
+ * - `richness`: mean claims per judged summary;
+ * - `coverage`: mean over summaries of the share of article-answerable questions the summary
+ *   answers (summaries without such a question, or without a coverage check, left out);
+ * claim-level shares and means get a seeded percentile bootstrap over **summaries** (the claims of
+ * one summary are not independent). `judged`, `no_verdict` (the judge gave no usable answer) and
+ * `errors` (the summary or a judge call failed) are counts, outside every denominator.
+ */
+function summaryMetrics(rows: readonly ScoredSample[], label: string): Record<string, MetricValue> {
+  const judged: SummaryJudgment[] = [];
+  let noVerdict = 0;
+  let errors = 0;
+  for (const row of rows) {
+    if (row.score === undefined) errors++;
+    else {
+      const judgment = judgmentOf(row.score);
+      if (judgment) judged.push(judgment);
+      else noVerdict++;
+    }
+  }
+  const aligned = judged.filter(isAligned).length;
+  const boot = (name: string, statistic: (draw: readonly SummaryJudgment[]) => number | null): MetricValue =>
+    interval(bootstrapInterval(judged, statistic, { rng: rngFor(BOOTSTRAP_SEED, `${label}:${name}`) }));
+  const coverage = meanCoverage(judged);
+  return {
+    alignment: ratio(aligned, judged.length),
+    alignment_ci95: interval(wilsonInterval(aligned, judged.length)),
+    claim_support: claimShare(labelled('yes'))(judged),
+    claim_support_ci95: boot('claim_support', claimShare(labelled('yes'))),
+    idk_rate: claimShare(labelled('idk'))(judged),
+    idk_rate_ci95: boot('idk_rate', claimShare(labelled('idk'))),
+    richness: meanClaims(judged),
+    richness_ci95: boot('richness', meanClaims),
+    coverage,
+    coverage_ci95: coverage === null ? null : boot('coverage', meanCoverage),
+    empty_summaries: judged.filter((j) => j.claims.length === 0).length,
+    judged: judged.length,
+    no_verdict: noVerdict,
+    errors,
+  };
+}
+
+/** {@link summaryMetrics} overall and per category (`by_category`, categories in name order). */
+export function summariesMetrics(rows: Iterable<ScoredSample>): Metrics {
+  const all = [...rows];
+  const byCategory = new Map<string, ScoredSample[]>();
+  for (const row of all) {
+    const category = row.sample.metadata['category'];
+    if (typeof category !== 'string') continue;
+    const list = byCategory.get(category) ?? [];
+    list.push(row);
+    byCategory.set(category, list);
+  }
+  const categories = [...byCategory.keys()].sort();
+  return {
+    ...summaryMetrics(all, 'all'),
+    ...(categories.length > 0 ? { by_category: Object.fromEntries(categories.map((c) => [c, summaryMetrics(byCategory.get(c) ?? [], `category:${c}`)])) } : {}),
+  };
+}
