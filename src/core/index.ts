@@ -9,3 +9,4 @@ export * from './model-id.js';
 export * from './canonical-json.js';
 export * from './json-object.js';
 export * from './text-parts.js';
+export * from './roles.js';

@@ -9,3 +9,5 @@ export { verdictSchema, JSON_VERDICT_INSTRUCTION, withJsonVerdictInstruction, pa
 export { majority, type MajorityVote } from './vote.js';
 export { judgeOutput, defaultJudgeSettings, type JudgeSettings, type JudgeCall, type Judgment } from './judge.js';
 export { parseJsonAnswer, type JsonAnswer } from './json-answer.js';
+export { askJudgeForJson, type AskJsonOptions, type AskJsonResult } from './ask-json.js';
+export { loadShippedRubric, SHIPPED_RUBRICS_DIR } from './shipped-rubrics.js';
