@@ -1,26 +1,49 @@
 import { InvalidArgumentError } from 'commander';
 
+// `Number()` reads far more than a user means by a count: "1e3", "0x10", "0b11", "1.0", "+5",
+// " 5" and "" (as 0) all pass it. A count on the command line is written in plain decimal digits;
+// anything else is far more likely a typo than a wish, so it is refused with the option's name.
+const PLAIN_INTEGER = /^[0-9]+$/;
+// A decimal amount (temperature, USD): digits with at most one point, nothing else.
+const PLAIN_DECIMAL = /^(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$/;
+
+/** The integer a plain decimal string stands for, or undefined (also past 2^53, where digits would be lost). */
+function plainInteger(value: string): number | undefined {
+  if (!PLAIN_INTEGER.test(value)) return undefined;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/**
+ * For a value `Number()` reads as a whole number in range but that is not written in plain digits
+ * ("1e3", "0x10", "1.0", "+5"): the spelling that was probably meant, so the fix is one edit away.
+ */
+function plainHint(value: string, min: number): string {
+  const n = value.trim() === '' ? Number.NaN : Number(value);
+  return Number.isSafeInteger(n) && n >= min ? ` (plain decimal digits only, e.g. ${n})` : '';
+}
+
 /** Commander argument parsers that reject bad values with a one-line reason. */
 export function positiveInt(name: string) {
   return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a positive integer, got "${value}"`);
+    const n = plainInteger(value);
+    if (n === undefined || n < 1) throw new InvalidArgumentError(`${name} must be a positive integer, got "${value}"${plainHint(value, 1)}`);
     return n;
   };
 }
 
 export function nonNegativeInt(name: string) {
   return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer, got "${value}"`);
+    const n = plainInteger(value);
+    if (n === undefined) throw new InvalidArgumentError(`${name} must be a non-negative integer, got "${value}"${plainHint(value, 0)}`);
     return n;
   };
 }
 
 export function number(name: string, min: number, max: number) {
   return (value: string): number => {
-    const n = Number(value);
-    if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new InvalidArgumentError(`${name} must be a number between ${min} and ${max}, got "${value}"`);
+    const n = PLAIN_DECIMAL.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isFinite(n) || n < min || n > max) throw new InvalidArgumentError(`${name} must be a number between ${min} and ${max} in plain decimal digits, got "${value}"`);
     return n;
   };
 }
@@ -28,8 +51,9 @@ export function number(name: string, min: number, max: number) {
 /** An amount of USD above zero (`--max-cost 2.50`; a leading `$` is allowed). */
 export function usdAmount(name: string) {
   return (value: string): number => {
-    const n = Number(value.trim().replace(/^\$/, ''));
-    if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be an amount of USD above 0, e.g. 2.50, got "${value}"`);
+    const digits = value.replace(/^\$/, '');
+    const n = PLAIN_DECIMAL.test(digits) ? Number(digits) : Number.NaN;
+    if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be an amount of USD above 0, e.g. 2.50, got "${value}"`);
     return n;
   };
 }
@@ -41,7 +65,10 @@ export function collect(value: string, previous: string[] | undefined): string[]
 /** `--price model=IN/OUT` (USD per million tokens). */
 export function parsePrice(value: string, previous: Record<string, { inputPerMillion: number; outputPerMillion: number }> | undefined) {
   const match = /^(.+)=([0-9.]+)\/([0-9.]+)$/.exec(value);
-  if (!match) throw new InvalidArgumentError(`--price must look like openai:gpt-4o-mini=0.15/0.60 (USD per million input/output tokens), got "${value}"`);
+  // "1..2" matches the character class but is no number: checked as a whole, as the other amounts are.
+  if (!match || !PLAIN_DECIMAL.test(match[2] as string) || !PLAIN_DECIMAL.test(match[3] as string)) {
+    throw new InvalidArgumentError(`--price must look like openai:gpt-4o-mini=0.15/0.60 (USD per million input/output tokens), got "${value}"`);
+  }
   return { ...previous, [match[1] as string]: { inputPerMillion: Number(match[2]), outputPerMillion: Number(match[3]) } };
 }
 
