@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
 import { applyMigrations } from './migrate.js';
 import type { Migration } from './migrations.js';
+import { diagnoseDatabasePath, fsReason } from './path-problem.js';
 
 /** True for the paths better-sqlite3 treats as a private in-memory/temporary database. */
 const isMemoryPath = (file: string): boolean => file === ':memory:' || file === '';
@@ -13,12 +14,12 @@ const isMemoryPath = (file: string): boolean => file === ':memory:' || file === 
  * brings the schema up to date. Problems with the file itself become `InputError`s naming it.
  */
 export function openDatabase(file: string, migrations?: readonly Migration[]): Database.Database {
-  if (!isMemoryPath(file)) mkdirSync(dirname(resolve(file)), { recursive: true });
+  if (!isMemoryPath(file)) createFolderOf(file);
   let db: Database.Database;
   try {
     db = new Database(file);
   } catch (error) {
-    throw new InputError(`cannot open database ${file}: ${(error as Error).message}`, { file });
+    throw new InputError(`cannot open database ${file}: ${diagnoseDatabasePath(file) ?? (error as Error).message}`, { file });
   }
   try {
     // Set first: switching to WAL and migrating may have to wait for another process's lock.
@@ -46,6 +47,22 @@ export function openDatabase(file: string, migrations?: readonly Migration[]): D
   }
 }
 
+/**
+ * Creates the folder a database goes in. A path the user cannot have there (a file in the way, no
+ * permission, a read-only disk) is their input to fix, so it is an `InputError` with the folder
+ * and the reason rather than an unexpected failure.
+ */
+function createFolderOf(file: string): void {
+  const folder = dirname(resolve(file));
+  try {
+    mkdirSync(folder, { recursive: true });
+  } catch (error) {
+    const reason = fsReason(error);
+    if (reason === undefined) throw error;
+    throw new InputError(`cannot create folder ${folder} for database ${file}: ${reason}`, { file });
+  }
+}
+
 /** SQLite's own codes for "this is not (or no longer) a database" → one clear line for the user. */
 function translateOpenError(error: unknown, file: string): unknown {
   if (!(error instanceof Database.SqliteError)) return error;
@@ -56,7 +73,7 @@ function translateOpenError(error: unknown, file: string): unknown {
     return new InputError(`database ${file} is damaged: ${error.message}`, { file });
   }
   if (error.code.startsWith('SQLITE_CANTOPEN') || error.code.startsWith('SQLITE_READONLY') || error.code.startsWith('SQLITE_PERM')) {
-    return new InputError(`cannot open database ${file}: ${error.message}`, { file });
+    return new InputError(`cannot open database ${file}: ${diagnoseDatabasePath(file) ?? error.message}`, { file });
   }
   return error;
 }
