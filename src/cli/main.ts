@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { InputError, describeError } from '../core/index.js';
 import { toolkitVersion } from '../version.js';
+import { endQuietlyOnClosedPipe } from './closed-pipe.js';
 import { useOneLineErrors } from './commander-errors.js';
 import { registerCommands } from './commands.js';
 import { EXIT } from './shared.js';
@@ -11,6 +12,8 @@ const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
 
 /** Entry point of the `assay` command: parse, dispatch, turn failures into one line and an exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
+  endQuietlyOnClosedPipe(process.stdout);
+  endQuietlyOnClosedPipe(process.stderr);
   const program = new Command('assay')
     .description('Measure LLMs and LLM applications: tool use, judged quality, harm.')
     .version(toolkitVersion)
