@@ -19,6 +19,12 @@ export interface ModelProvider {
   readonly cacheable: boolean;
   /** False for providers that cost nothing to call (replay, baselines): their cost is 0, not unknown. */
   readonly billed?: boolean;
+  /**
+   * The sample ids a provider has outputs for, when it can answer no others (replay: the ids of
+   * its file). A run checks them against its samples before it is recorded, so a file made for
+   * other samples is refused up front instead of ending as one error per sample.
+   */
+  readonly sampleIds?: readonly string[];
   generate(request: GenerateRequest, options: GenerateOptions): Promise<GenerateResult>;
   close?(): Promise<void>;
 }

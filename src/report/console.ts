@@ -46,6 +46,16 @@ function metricLines(metrics: MetricObject, indent: string, parentKey = ''): str
   return lines;
 }
 
+/**
+ * What to do about a model's errors. A missing output of a replay file comes back on a retry
+ * unless the file gets the line first, so the advice says that before the command.
+ */
+function retryAdvice(run: string, byKind: Readonly<Record<string, number>>): string {
+  const retry = `assay resume ${run} --retry-errors`;
+  if (!byKind['missing-output']) return `retry with: ${retry}`;
+  return `add the missing outputs to the replay file, then retry with: ${retry}`;
+}
+
 /** The human summary printed after a run and by `assay show`. Rates as percentages; n/a = undefined. */
 export function renderSummary(summary: RunSummary): string {
   const lines = [`run ${summary.run}  task ${summary.task}  status ${summary.status}`];
@@ -64,7 +74,7 @@ export function renderSummary(summary: RunSummary): string {
     lines.push(
       `  samples ${counts.samples}: done ${counts.done}, errors ${counts.errors}, pending ${counts.pending}, no verdict ${counts.no_verdict}, cached ${counts.cached}; tokens in ${counts.input_tokens} out ${counts.output_tokens}; cost ${cost}`,
     );
-    if (counts.errors > 0) lines.push(`  errors by kind: ${Object.entries(counts.errors_by_kind).map(([k, n]) => `${k} ${n}`).join(', ')} — retry with: assay resume ${summary.run} --retry-errors`);
+    if (counts.errors > 0) lines.push(`  errors by kind: ${Object.entries(counts.errors_by_kind).map(([k, n]) => `${k} ${n}`).join(', ')} — ${retryAdvice(summary.run, counts.errors_by_kind)}`);
     if (counts.pending > 0) lines.push(`  unfinished — continue with: assay resume ${summary.run}`);
   }
   return lines.join('\n');

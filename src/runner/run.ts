@@ -13,6 +13,7 @@ import { toolkitVersion } from '../version.js';
 import { executeSamples, type ExecuteOutcome, type ProgressEvent } from './execute.js';
 import { SAMPLE_CHUNK, SampleFeed } from './sample-feed.js';
 import { Budget, formatUsd } from './budget.js';
+import { checkRecordedOutputs } from './recorded-outputs.js';
 import type { JudgeStage } from './judging.js';
 import type { EngineSettings, RunSpec } from './run-spec.js';
 import { summarizeRun, type RunSummary } from './summary.js';
@@ -62,8 +63,10 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
     sampleCount: stored.length,
   };
   if (judge?.selfGrading) deps.onWarning?.(`the judge ${judge.model} is also a model under test: it grades its own outputs (recorded with the run)`);
-  // Build the providers before recording the run, so a bad model id or missing key fails fast.
-  const models = await buildModels(run, spec.engine, deps);
+  // Build the providers before recording the run, so a bad model id, a missing key or a replay
+  // file made for other samples fails fast.
+  const ids = stored.map((s) => s.id);
+  const models = await buildModels(run, spec.engine, deps, { sampleIds: ids, toCall: async () => ids });
   const judgeStage = await buildJudge(run, spec.engine, deps);
   const budget = await budgetFor(run, spec.engine, models, judgeStage, deps);
   // The first chunk goes with the run; the rest just ahead of the calls (see SampleFeed).
@@ -114,7 +117,15 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
   const run = await requireRun(deps.store, runIdOrPrefix);
   const { prepared, samples, unstored } = await reopen(deps.store, run, options.dataDir);
   const engine = { ...(run.engine as unknown as EngineSettings), ...options.engine };
-  const models = await buildModels(run, engine, deps);
+  // What each model still has to answer in this session: a replay file is checked against those.
+  const ids = samples.map((s) => s.id);
+  const models = await buildModels(run, engine, deps, {
+    sampleIds: ids,
+    toCall: async (model) => {
+      const finished = await deps.store.finishedSampleIds(run.id, model.id, { includeErrors: !options.retryErrors });
+      return ids.filter((id) => !finished.has(id));
+    },
+  });
   const judgeStage = await buildJudge(run, engine, deps);
   const budget = await budgetFor(run, engine, models, judgeStage, deps);
   // Samples a stopped run had not stored yet are stored before any call, as a new run's would be.
@@ -210,11 +221,36 @@ async function budgetFor(run: RunRecord, engine: EngineSettings, models: readonl
   return new Budget(cap, before.usd);
 }
 
-async function buildModels(run: RunRecord, engine: EngineSettings, deps: RunDependencies): Promise<Model[]> {
-  const models: Model[] = [];
-  for (const id of run.models) models.push(await buildModel(id, run, engine, deps));
-  return models;
+/** The samples a session asks its models for: every sample id of the run, and those each model still has to answer. */
+interface SessionSamples {
+  readonly sampleIds: readonly string[];
+  toCall(model: Model): Promise<readonly string[]>;
 }
+
+/**
+ * Builds the run's models and checks those that answer only recorded samples (replay) against
+ * the samples this session asks each of them for. Replay files are read first: building another
+ * provider can be costly (a `local:hf:` model is downloaded when it is built), and a file made
+ * for other samples must stop the run before that. Warnings are shown only once every check has
+ * passed, so a refused run says one thing.
+ */
+async function buildModels(run: RunRecord, engine: EngineSettings, deps: RunDependencies, session: SessionSamples): Promise<Model[]> {
+  const replayFirst = [...run.models].sort((a, b) => Number(!isReplay(a)) - Number(!isReplay(b)));
+  const built = new Map<string, Model>();
+  const warnings: string[] = [];
+  for (const id of replayFirst) {
+    const model = await buildModel(id, run, engine, deps);
+    if (model.provider.sampleIds !== undefined) {
+      const scope = { task: run.task, seed: run.seed, sampleIds: session.sampleIds, toCall: await session.toCall(model) };
+      warnings.push(...checkRecordedOutputs(model.provider, scope));
+    }
+    built.set(id, model);
+  }
+  for (const warning of warnings) deps.onWarning?.(warning);
+  return run.models.map((id) => built.get(id) as Model);
+}
+
+const isReplay = (id: string): boolean => parseModelId(id).provider === 'replay';
 
 /** The judge's model, with the same middleware as the models under test (cache, limits, retries, cost). */
 async function buildJudge(run: RunRecord, engine: EngineSettings, deps: RunDependencies): Promise<JudgeStage | undefined> {
