@@ -1,8 +1,6 @@
-import path from 'node:path';
 import { Command, Option } from 'commander';
 import { InputError, parseModelId } from '../core/index.js';
 import { findTask } from '../benchmarks/registry.js';
-import type { TaskOptions } from '../benchmarks/task.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
 import { defaultRetryPolicy } from '../models/middleware/retry-policy.js';
 import { requireRun, resumeRun, startRun, type RunDependencies } from '../runner/run.js';
@@ -14,7 +12,8 @@ import type { Store } from '../store/store.js';
 import { collect, nonNegativeInt, number, parsePrice, parseRubric, positiveInt, usdAmount } from './options.js';
 import { createProgressReporter } from './progress.js';
 import { EXIT, dataDirOption, dbOption, exitCodeFor, interruptSignal, jsonOption, printSummary, withStore } from './shared.js';
-import { dataDirForRun, ensureTaskData, type TaskDataOptions } from './task-data.js';
+import { dataDirForRun, dataReady } from './task-data.js';
+import { addTaskOptions, taskOptionsFrom, type TaskFlags } from './task-options.js';
 
 interface EngineFlags {
   concurrency: number;
@@ -68,24 +67,16 @@ function addEngineOptions(command: Command): Command {
     );
 }
 
-interface RunFlags extends EngineFlags {
+interface RunFlags extends EngineFlags, TaskFlags {
   model: string[];
-  limit?: number;
-  perTool: number;
-  shots?: '0' | '5';
-  seed: number;
-  dataDir?: string;
   json?: boolean;
-  prompts: 'assay' | 'upstream';
   parser: 'strict' | 'paper';
   temperature?: number;
   maxTokens?: number;
   resume?: boolean;
   retryErrors?: boolean;
   estimate?: boolean;
-  download: boolean;
   db: string;
-  benchVersion?: string;
   judge?: string;
   judgeRepeats: number;
   judgeFormat: 'text' | 'json';
@@ -93,25 +84,6 @@ interface RunFlags extends EngineFlags {
   judgeMaxTokens?: number;
   judgeParseRetries: number;
   exactOnly?: boolean;
-  rubric?: Record<string, string>;
-  tools?: string;
-  embedder?: string;
-}
-
-/** The one task that runs on a user's own tool set. */
-const OWN_TOOLS_TASK = 'metatool/similar';
-
-/**
- * `--tools` / `--embedder` as task options: only metatool/similar takes them, `--embedder` needs
- * `--tools`, and the embedder is always recorded (`lexical` when not given). The path is made
- * absolute so a resume from another folder reads the same file.
- */
-function ownToolsOptions(taskName: string, flags: RunFlags): Pick<TaskOptions, 'tools' | 'embedder'> {
-  if (flags.tools === undefined && flags.embedder === undefined) return {};
-  if (taskName !== OWN_TOOLS_TASK) throw new InputError(`--tools and --embedder are for ${OWN_TOOLS_TASK} only (candidate lists on your own tool set); ${taskName} does not take them`);
-  if (flags.tools === undefined) throw new InputError('--embedder ranks your own tools: give --tools my-tools.json too');
-  if (flags.embedder !== undefined && flags.embedder !== 'lexical') parseModelId(flags.embedder);
-  return { tools: path.resolve(flags.tools), embedder: flags.embedder ?? 'lexical' };
 }
 
 function judgeFrom(flags: RunFlags): JudgeSpec | undefined {
@@ -134,33 +106,12 @@ async function findResumable(store: Store, spec: RunSpec): Promise<string | unde
   return runs.find((r) => r.task === spec.task && same(r.models, spec.models) && r.seed === spec.seed && same(r.options, spec.options))?.id;
 }
 
-/** `ensureTaskData`, but a download stopped by Ctrl-C is `false` (exit 130), not an error. */
-async function dataReady(taskName: string, options: TaskDataOptions & { signal: AbortSignal }): Promise<boolean> {
-  try {
-    await ensureTaskData(taskName, options);
-    return true;
-  } catch (error) {
-    if (!options.signal.aborted) throw error;
-    process.stderr.write('stopped while downloading the data; nothing was run\n');
-    return false;
-  }
-}
-
 async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
   // Cheap checks first, so a typo fails before any download or database write.
   findTask(taskName);
   flags.model.forEach((id) => parseModelId(id));
   const resolved = resolveDataDir({ ...(flags.dataDir ? { flag: flags.dataDir } : {}) });
-  const options: TaskOptions = {
-    perTool: flags.perTool,
-    ...(flags.shots !== undefined ? { shots: Number(flags.shots) as 0 | 5 } : {}),
-    prompts: flags.prompts,
-    parser: flags.parser,
-    ...(flags.limit ? { limit: flags.limit } : {}),
-    ...(flags.benchVersion ? { benchVersion: flags.benchVersion } : {}),
-    ...(flags.rubric ? { rubrics: flags.rubric } : {}),
-    ...ownToolsOptions(taskName, flags),
-  };
+  const options = taskOptionsFrom(taskName, flags);
   const judge = judgeFrom(flags);
   const spec: RunSpec = {
     task: taskName,
@@ -286,20 +237,16 @@ Exit codes: 0 finished, 2 bad input, 3 finished but some samples ended in error
 
 /** Registers `assay run` and `assay resume`. */
 export function registerRunCommands(program: Command, setExitCode: (code: number) => void): void {
-  const run = program
-    .command('run')
-    .description('run a task on one or more models, store every call and result, and print the metrics')
-    .argument('<task>', 'task name, e.g. metatool/similar (see "assay list")')
-    .requiredOption('-m, --model <id>', 'model under test as provider:model, repeatable (openai:gpt-4o-mini, replay:out.jsonl, baseline:lexical, baseline:random)', collect)
-    .addOption(new Option('-n, --limit <n>', 'keep only the first N samples').argParser(positiveInt('--limit')))
-    .addOption(new Option('--per-tool <n>', 'queries drawn per tool (MetaTool similar/scenario/reliability)').default(5).argParser(positiveInt('--per-tool')))
-    .addOption(new Option('--shots <k>', 'in-context examples (default 0; upstream prompts are as shipped)').choices(['0', '5']))
-    .addOption(new Option('--seed <s>', 'seed of every random choice (query sampling, candidate order, exemplars)').default(0).argParser(nonNegativeInt('--seed')))
-    .addOption(new Option('--prompts <which>', 'assay: rebuilt prompts, shuffled candidates; upstream: the shipped prompt files byte for byte').choices(['assay', 'upstream']).default('assay'))
+  const run = addTaskOptions(
+    program
+      .command('run')
+      .description('run a task on one or more models, store every call and result, and print the metrics')
+      .argument('<task>', 'task name, e.g. metatool/similar (see "assay list")')
+      .requiredOption('-m, --model <id>', 'model under test as provider:model, repeatable (openai:gpt-4o-mini, replay:out.jsonl, baseline:lexical, baseline:random)', collect),
+  )
     .addOption(new Option('--parser <which>', "MetaTool answer reading: strict (assay's rules, docs/metatool.md) or paper (the paper's answer matching; answers it leaves undecided are counted as manual)").choices(['strict', 'paper']).default('strict'))
     .addOption(new Option('--temperature <t>', 'sampling temperature (task default: 0 for MetaTool, 0.1 for FunctionChat)').argParser(number('--temperature', 0, 2)))
     .addOption(new Option('--max-tokens <n>', 'maximum output tokens').argParser(positiveInt('--max-tokens')))
-    .addOption(new Option('--bench-version <v>', 'data + rubrics + system prompt version (FunctionChat: v2.0.0 default, paper-2024-09)'))
     .addOption(new Option('--judge <id>', 'model in the judge role for judged tasks (FunctionChat), as provider:model'))
     .addOption(new Option('--judge-repeats <r>', 'grade each item R times (seeds differ); the verdict is the majority, ties are no verdict').default(defaultJudgeSpec.repeats).argParser(positiveInt('--judge-repeats')))
     .addOption(new Option('--judge-format <f>', 'text: the rubric\'s pass/fail last line; json: reasons-first JSON verdict (structured output)').choices(['text', 'json']).default(defaultJudgeSpec.format))
@@ -307,11 +254,7 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
     .addOption(new Option('--judge-max-tokens <n>', 'maximum judge output tokens').argParser(positiveInt('--judge-max-tokens')))
     .addOption(new Option('--judge-parse-retries <n>', 'new judge calls after an unparseable verdict before it counts as no verdict').default(defaultJudgeSpec.maxParseRetries).argParser(nonNegativeInt('--judge-parse-retries')))
     .addOption(new Option('--rubric <type=file>', 'use your own rubric file for one output type (FunctionChat: call, completion, slot, relevance), repeatable').argParser(parseRubric))
-    .addOption(new Option('--tools <file>', 'metatool/similar on your own tool set: a JSON array of {name, description, queries} (see docs/metatool.md)'))
-    .addOption(new Option('--embedder <id>', 'with --tools: what finds each tool\'s 9 nearest tools — lexical (BM25 between descriptions, default) or local:<embedding model.gguf>'))
     .addOption(new Option('--exact-only', 'judged tasks without a judge: tool calls by exact match alone, other items no verdict'))
-    .addOption(dataDirOption())
-    .addOption(new Option('--no-download', 'never download a missing dataset; fail instead'))
     .addOption(new Option('--resume', 'continue the newest run with the same task, models, seed and options'))
     .addOption(new Option('--retry-errors', 'with --resume: re-run only the samples that ended in error'))
     .addOption(new Option('--estimate', 'print what the run would cost (samples, calls, approximate tokens, USD) and stop: no model called, nothing stored'))

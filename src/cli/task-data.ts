@@ -147,3 +147,15 @@ export function dataDirForRun(flag: string | undefined, recorded: string | undef
   const cache = resolveDataDir({ env: { ...process.env, ASSAY_DATA_DIR: '' } });
   return { dir: recorded, source: path.resolve(recorded) === cache.dir ? 'cache' : 'run' };
 }
+
+/** `ensureTaskData`, but a download stopped by Ctrl-C is `false` (exit 130), not an error. */
+export async function dataReady(taskName: string, options: TaskDataOptions & { signal: AbortSignal }): Promise<boolean> {
+  try {
+    await ensureTaskData(taskName, options);
+    return true;
+  } catch (error) {
+    if (!options.signal.aborted) throw error;
+    process.stderr.write('stopped while downloading the data; nothing was run\n');
+    return false;
+  }
+}

@@ -1,0 +1,74 @@
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import { InputError, parseModelId } from '../core/index.js';
+import type { TaskOptions } from '../benchmarks/task.js';
+import { nonNegativeInt, positiveInt } from './options.js';
+import { dataDirOption } from './shared.js';
+
+/**
+ * The flags that choose a task's samples, shared by `assay run` and `assay samples` so that the
+ * samples listed are the samples run: same options, same defaults, same checks.
+ */
+export interface TaskFlags {
+  limit?: number;
+  perTool: number;
+  shots?: '0' | '5';
+  seed: number;
+  prompts: 'assay' | 'upstream';
+  benchVersion?: string;
+  tools?: string;
+  embedder?: string;
+  dataDir?: string;
+  download: boolean;
+  /** `run` only: they change the scoring, not the samples. */
+  parser?: 'strict' | 'paper';
+  rubric?: Record<string, string>;
+}
+
+/** Adds the options of {@link TaskFlags} that select samples (not `--parser` / `--rubric`). */
+export function addTaskOptions(command: Command): Command {
+  return command
+    .addOption(new Option('-n, --limit <n>', 'keep only the first N samples').argParser(positiveInt('--limit')))
+    .addOption(new Option('--per-tool <n>', 'queries drawn per tool (MetaTool similar/scenario/reliability)').default(5).argParser(positiveInt('--per-tool')))
+    .addOption(new Option('--shots <k>', 'in-context examples (default 0; upstream prompts are as shipped)').choices(['0', '5']))
+    .addOption(new Option('--seed <s>', 'seed of every random choice (query sampling, candidate order, exemplars)').default(0).argParser(nonNegativeInt('--seed')))
+    .addOption(new Option('--prompts <which>', 'assay: rebuilt prompts, shuffled candidates; upstream: the shipped prompt files byte for byte').choices(['assay', 'upstream']).default('assay'))
+    .addOption(new Option('--bench-version <v>', 'data + rubrics + system prompt version (FunctionChat: v2.0.0 default, paper-2024-09)'))
+    .addOption(new Option('--tools <file>', 'metatool/similar on your own tool set: a JSON array of {name, description, queries} (see docs/metatool.md)'))
+    .addOption(new Option('--embedder <id>', 'with --tools: what finds each tool\'s 9 nearest tools — lexical (BM25 between descriptions, default) or local:<embedding model.gguf>'))
+    .addOption(dataDirOption())
+    .addOption(new Option('--no-download', 'never download a missing dataset; fail instead'));
+}
+
+/** The one task that runs on a user's own tool set. */
+const OWN_TOOLS_TASK = 'metatool/similar';
+
+/**
+ * `--tools` / `--embedder` as task options: only metatool/similar takes them, `--embedder` needs
+ * `--tools`, and the embedder is always recorded (`lexical` when not given). The path is made
+ * absolute so a resume from another folder reads the same file.
+ */
+function ownToolsOptions(taskName: string, flags: TaskFlags): Pick<TaskOptions, 'tools' | 'embedder'> {
+  if (flags.tools === undefined && flags.embedder === undefined) return {};
+  if (taskName !== OWN_TOOLS_TASK) throw new InputError(`--tools and --embedder are for ${OWN_TOOLS_TASK} only (candidate lists on your own tool set); ${taskName} does not take them`);
+  if (flags.tools === undefined) throw new InputError('--embedder ranks your own tools: give --tools my-tools.json too');
+  if (flags.embedder !== undefined && flags.embedder !== 'lexical') parseModelId(flags.embedder);
+  return { tools: path.resolve(flags.tools), embedder: flags.embedder ?? 'lexical' };
+}
+
+/**
+ * The task options of the flags. The key order is part of a run's identity: `run --resume` finds
+ * the earlier run by comparing its recorded options as JSON, so it must not change.
+ */
+export function taskOptionsFrom(taskName: string, flags: TaskFlags): TaskOptions {
+  return {
+    perTool: flags.perTool,
+    ...(flags.shots !== undefined ? { shots: Number(flags.shots) as 0 | 5 } : {}),
+    prompts: flags.prompts,
+    ...(flags.parser !== undefined ? { parser: flags.parser } : {}),
+    ...(flags.limit ? { limit: flags.limit } : {}),
+    ...(flags.benchVersion ? { benchVersion: flags.benchVersion } : {}),
+    ...(flags.rubric ? { rubrics: flags.rubric } : {}),
+    ...ownToolsOptions(taskName, flags),
+  };
+}
