@@ -15,6 +15,7 @@ import { parserOf, parsersInScores, rescoreRun, type RescoreOutcome } from '../r
 import { readRunBothWays } from '../runner/readings.js';
 import { applyReviewFile } from '../runner/review.js';
 import { registerRunCommands } from './run-command.js';
+import { registerSamplesCommand } from './samples-command.js';
 import { EXIT, dataDirOption, dbOption, jsonOption, printSummary, unusedDbOption, withStore } from './shared.js';
 
 export { EXIT } from './shared.js';
@@ -66,6 +67,7 @@ export function registerCommands(program: Command, setExitCode: (code: number) =
     });
 
   registerRunCommands(program, setExitCode);
+  registerSamplesCommand(program, setExitCode);
 
   program
     .command('runs')

@@ -225,15 +225,17 @@ Examples:
 Model ids: openai:<model> (needs OPENAI_API_KEY; --base-url for compatible servers),
 anthropic:<model> (ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL), gemini:<model> (GEMINI_API_KEY or
 GOOGLE_API_KEY; GEMINI_BASE_URL), ollama:<model> (OLLAMA_HOST, default 127.0.0.1:11434, no key),
-replay:<file.jsonl> (one {"id": "<sample id>", "output": "<text>"} per line; get the ids
-with "assay export" of a baseline run with the same task, seed and options),
+replay:<file.jsonl> (one {"id": "<sample id>", "output": "<text>"} per line; "assay samples
+<task>" with the same seed and options lists the ids and inputs, for every task; a file that
+matches none of the run's samples is refused before anything is recorded),
 baseline:lexical, baseline:random (reference models, no API).
 
 Data: read from --data-dir, else $ASSAY_DATA_DIR, else the user cache; a missing dataset is
 downloaded and checked against pinned sha256 checksums unless --no-download is given.
 
 Exit codes: 0 finished, 2 bad input, 3 finished but some samples ended in error
-(continue with "assay resume <run> --retry-errors"), 130 interrupted, 1 unexpected failure.`;
+(continue with "assay resume <run> --retry-errors"; for a replay file's missing outputs, add
+their lines first), 130 interrupted, 1 unexpected failure.`;
 
 /** Registers `assay run` and `assay resume`. */
 export function registerRunCommands(program: Command, setExitCode: (code: number) => void): void {
