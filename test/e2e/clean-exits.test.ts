@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { cliEntry, collect } from '../../src/testing/spawn-cli.js';
+import { testDataDir } from '../../src/testing/test-data.js';
+import { assay, linesOf, type CliResult } from '../../src/testing/cli-harness.js';
+
+// How the CLI ends when the world around it says no: a reader that closes the pipe, a --db the
+// file system refuses, a count written as something other than plain digits.
+
+const work = mkdtempSync(path.join(tmpdir(), 'assay-clean-exits-e2e-'));
+const env: NodeJS.ProcessEnv = {
+  ASSAY_DATA_DIR: testDataDir(),
+  XDG_CACHE_HOME: path.join(work, 'cache'),
+  ASSAY_METATOOL_BASE_URL: 'http://127.0.0.1:9/unreachable/',
+  ASSAY_FUNCTIONCHAT_BASE_URL: 'http://127.0.0.1:9/unreachable/',
+};
+const run = (args: readonly string[]): Promise<CliResult> => assay(args, env);
+after(() => {
+  chmodSync(path.join(work, 'read-only'), 0o755);
+  rmSync(work, { recursive: true, force: true });
+});
+mkdirSync(path.join(work, 'read-only'));
+
+/** `assay <args> | head -1` in a real shell: the exit code is assay's, stderr is assay's. */
+function pipedIntoHead(args: readonly string[]): Promise<CliResult> {
+  const script = '"$0" "$@" | head -1 > /dev/null; exit "${PIPESTATUS[0]}"';
+  return collect(spawn('bash', ['-c', script, process.execPath, cliEntry, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
+/** Exit 2, exactly one `assay: …` line on stderr, no stack trace, nothing on stdout. */
+function assertOneLineError(result: CliResult, expected: RegExp): void {
+  assert.equal(result.code, 2, `exit code of a user error (stderr: ${result.stderr})`);
+  const lines = linesOf(result.stderr);
+  assert.equal(lines.length, 1, `exactly one line on stderr, got:\n${result.stderr}`);
+  assert.match(lines[0] as string, expected);
+  assert.doesNotMatch(result.stderr, /\n\s+at |unexpected error/);
+  assert.equal(result.stdout, '');
+}
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+// Linux pipes hold at most 1 MiB (fs.pipe-max-size; 64 KiB by default): output larger than that
+// cannot all be written before `head` exits, so the writer is sure to meet the closed pipe.
+const PIPE_MAX = 1024 * 1024;
+
+describe('a reader that closes the pipe', () => {
+  const db = path.join(work, 'pipe', 'assay.db');
+  let runId = '';
+  before(async () => {
+    const made = await run(['run', 'metatool/similar', '--per-tool', '1', '-m', 'baseline:lexical', '-m', 'baseline:random', '--json', '--db', db]);
+    assert.equal(made.code, 0, made.stderr);
+    runId = (JSON.parse(made.stdout) as { run: string }).run;
+  });
+
+  test('assay export … | head -1: exit 0, nothing on stderr', async () => {
+    const full = await run(['export', runId, '--db', db]);
+    assert.equal(full.code, 0, full.stderr);
+    assert.ok(Buffer.byteLength(full.stdout) > PIPE_MAX, `the export (${Buffer.byteLength(full.stdout)} bytes) is larger than any pipe`);
+    const piped = await pipedIntoHead(['export', runId, '--db', db]);
+    assert.equal(piped.stderr, '', 'no EPIPE stack trace');
+    assert.equal(piped.code, 0);
+  });
+
+  test('assay samples --json … | head -1: exit 0, nothing on stderr', async () => {
+    const args = ['samples', 'functionchat/singlecall', '--json'];
+    const full = await run(args);
+    assert.ok(Buffer.byteLength(full.stdout) > PIPE_MAX, `the listing (${Buffer.byteLength(full.stdout)} bytes) is larger than any pipe`);
+    const piped = await pipedIntoHead(args);
+    assert.equal(piped.stderr, '');
+    assert.equal(piped.code, 0);
+  });
+});
+
+describe('a --db the file system refuses: exit 2 with the path and the reason', () => {
+  const file = path.join(work, 'plain-file');
+  writeFileSync(file, 'not a folder');
+
+  test('under a regular file (ENOTDIR), for a command that reads and one that runs', async () => {
+    const db = path.join(file, 'sub', 'assay.db');
+    const reason = new RegExp(`^assay: cannot create folder ${escape(path.join(file, 'sub'))} for database ${escape(db)}: a path component is a file$`);
+    assertOneLineError(await run(['runs', '--db', db]), reason);
+    assertOneLineError(await run(['run', 'metatool/similar', '--per-tool', '1', '--limit', '1', '-m', 'baseline:lexical', '--db', db]), reason);
+  });
+
+  // Root may write in any folder, so a read-only folder cannot refuse it.
+  const root = process.getuid?.() === 0;
+  test('in a read-only folder (EACCES)', { skip: root ? 'running as root, whom a read-only folder does not stop' : false }, async () => {
+    const folder = path.join(work, 'read-only');
+    chmodSync(folder, 0o555);
+    const db = path.join(folder, 'assay.db');
+    assertOneLineError(await run(['runs', '--db', db]), new RegExp(`^assay: cannot open database ${escape(db)}: cannot write in folder ${escape(folder)}: permission denied$`));
+    assertOneLineError(await run(['runs', '--db', path.join(folder, 'sub', 'assay.db')]), /^assay: cannot create folder .*sub for database .*: permission denied$/);
+  });
+});
+
+describe('counts that are not plain decimal integers are refused, naming the option', { concurrency: 4 }, () => {
+  const db = path.join(work, 'numbers', 'assay.db');
+  const task = ['metatool/similar', '-m', 'baseline:lexical'];
+  const judged = ['functionchat/dialog', '-m', 'openai:m', '--judge', 'openai:j'];
+  const cases: Array<[string, string[]]> = [
+    ['--seed', ['run', ...task, '--seed', '1e3']],
+    ['--concurrency', ['run', ...task, '--concurrency', '0x10']],
+    ['--per-tool', ['run', ...task, '--per-tool', '1.0']],
+    ['--limit', ['run', ...task, '--limit', '+5']],
+    ['--max-tokens', ['run', ...task, '--max-tokens', ' 5']],
+    ['--timeout', ['run', ...task, '--timeout', '1e3']],
+    ['--max-retries', ['run', ...task, '--max-retries', '0b1']],
+    ['--rpm', ['run', ...task, '--rpm', '60.0']],
+    ['--tpm', ['run', ...task, '--tpm', '1e6']],
+    ['--temperature', ['run', ...task, '--temperature', '0x1']],
+    ['--max-cost', ['run', ...task, '--max-cost', '1e1']],
+    ['--judge-repeats', ['run', ...judged, '--judge-repeats', '3.0']],
+    ['--judge-parse-retries', ['run', ...judged, '--judge-parse-retries', '+1']],
+    ['--judge-max-tokens', ['run', ...judged, '--judge-max-tokens', '5e2']],
+    ['--concurrency', ['resume', 'some-run', '--concurrency', '0x10']],
+    ['--limit', ['samples', 'metatool/similar', '--limit', '1e1']],
+  ];
+  for (const [option, args] of cases) {
+    const value = args[args.indexOf(option) + 1] as string;
+    test(`${args[0]} ${option} "${value}"`, async () => {
+      assertOneLineError(await run([...args, '--db', db]), new RegExp(`^assay: ${option} must be .*got "${escape(value)}"`));
+    });
+  }
+  test('and nothing was recorded', async () => {
+    const runs = await run(['runs', '--json', '--db', db]);
+    assert.deepEqual(JSON.parse(runs.stdout), []);
+  });
+});
