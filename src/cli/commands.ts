@@ -9,6 +9,7 @@ import { functionchatTsv } from '../report/functionchat-tsv.js';
 import { renderReadings, renderRunList, renderSummary } from '../report/console.js';
 import { requireRun, summarizeStoredRun } from '../runner/run.js';
 import type { RunRecord } from '../store/records.js';
+import { fsReason } from '../store/sqlite/path-problem.js';
 import type { Store } from '../store/store.js';
 import { registerDataCommands } from './data-command.js';
 import { parserOf, parsersInScores, rescoreRun, type RescoreOutcome } from '../runner/rescore.js';
@@ -19,6 +20,18 @@ import { registerSamplesCommand } from './samples-command.js';
 import { EXIT, dataDirOption, dbOption, jsonOption, printSummary, unusedDbOption, withStore } from './shared.js';
 
 export { EXIT } from './shared.js';
+
+/** `--out`: a path the file system refuses (a file in the way, no permission) is the user's to fix, said in one line. */
+function writeOutFile(file: string, text: string): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  } catch (error) {
+    const reason = fsReason(error);
+    if (reason === undefined) throw error;
+    throw new InputError(`cannot write --out ${file}: ${reason}`, { file });
+  }
+}
 
 /** `--data-dir` checked to exist (as for `run`), or undefined to use the run's recorded one. */
 const checkedDataDir = (flag: string | undefined): string | undefined => (flag ? resolveDataDir({ flag }).dir : undefined);
@@ -149,8 +162,7 @@ Example:
         // FunctionChat's TSV is upstream's report format, so its tools read it as they read their own.
         const text = flags.format === 'tsv' && run.task.startsWith('functionchat/') ? functionchatTsv(samples, results) : formatRows(exportRows(run, samples, results), flags.format);
         if (flags.out) {
-          mkdirSync(dirname(flags.out), { recursive: true });
-          writeFileSync(flags.out, text);
+          writeOutFile(flags.out, text);
           process.stderr.write(`wrote ${results.length} rows to ${flags.out}\n`);
         } else process.stdout.write(text);
       });

@@ -86,6 +86,15 @@ describe('a --db the file system refuses: exit 2 with the path and the reason', 
     assertOneLineError(await run(['run', 'metatool/similar', '--per-tool', '1', '--limit', '1', '-m', 'baseline:lexical', '--db', db]), reason);
   });
 
+  test('export --out under a regular file: exit 2 with the reason', async () => {
+    const db = path.join(work, 'out', 'assay.db');
+    const made = await run(['run', 'metatool/similar', '--per-tool', '1', '--limit', '1', '-m', 'baseline:lexical', '--json', '--db', db]);
+    assert.equal(made.code, 0, made.stderr);
+    const out = path.join(file, 'rows.csv');
+    const result = await run(['export', (JSON.parse(made.stdout) as { run: string }).run, '--format', 'csv', '--out', out, '--db', db]);
+    assertOneLineError(result, new RegExp(`^assay: cannot write --out ${escape(out)}: a path component is a file$`));
+  });
+
   // Root may write in any folder, so a read-only folder cannot refuse it.
   const root = process.getuid?.() === 0;
   test('in a read-only folder (EACCES)', { skip: root ? 'running as root, whom a read-only folder does not stop' : false }, async () => {
