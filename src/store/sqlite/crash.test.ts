@@ -25,6 +25,20 @@ import { writeSync } from 'node:fs';
 import { openSqliteStore } from ${JSON.stringify(storeModuleUrl)};
 const [file, samples] = [process.argv[2], Number(process.argv[3])];
 const store = await openSqliteStore(file);
+// The pipe to the parent is non-blocking: when a loaded parent has not read it yet, writeSync
+// throws EAGAIN. Wait a millisecond and write the rest, so a slow reader never fails the child.
+const pause = new Int32Array(new SharedArrayBuffer(4));
+function report(line) {
+  const bytes = Buffer.from(line);
+  for (let written = 0; written < bytes.length; ) {
+    try {
+      written += writeSync(1, bytes, written);
+    } catch (error) {
+      if (error.code !== 'EAGAIN') throw error;
+      Atomics.wait(pause, 0, 0, 1);
+    }
+  }
+}
 const filler = 'x'.repeat(3000);
 for (let i = 0; i < 1_000_000; i++) {
   const sampleId = 's' + (i % samples);
@@ -36,7 +50,7 @@ for (let i = 0; i < 1_000_000; i++) {
   );
   // writeSync: the line is in the pipe before the next save starts (process.stdout may queue it,
   // and this loop never yields to the event loop that would flush the queue).
-  writeSync(1, 'saved ' + i + '\\n');
+  report('saved ' + i + '\\n');
 }
 `;
 
