@@ -5,7 +5,7 @@ import { loadArticleFolder } from './load-folder.js';
 import { loadArticleTable } from './load-table.js';
 
 export type { Article, ArticleColumns, ArticleSet } from './article.js';
-export { decodeText } from './decode-text.js';
+export { decodeText } from '../decode-text.js';
 
 /**
  * Reads articles from a folder of `.txt` files (sub-folder = category), a `.csv` or a

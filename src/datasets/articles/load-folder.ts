@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError, sha256 } from '../../core/index.js';
 import type { Article, ArticleSet } from './article.js';
-import { decodeText } from './decode-text.js';
+import { decodeText } from '../decode-text.js';
 
 /** Text files are read; anything else in the folder (hidden files, other types) is not an article. */
 const TEXT_FILE = /\.txt$/i;

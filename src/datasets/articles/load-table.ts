@@ -1,14 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { parse } from 'csv-parse/sync';
-import { InputError, sha256 } from '../../core/index.js';
+import { InputError } from '../../core/index.js';
+import { readTable, scalar } from '../table/read-table.js';
 import type { Article, ArticleColumns, ArticleSet } from './article.js';
-import { decodeText } from './decode-text.js';
-
-/** One row of a CSV or JSONL source: its fields and its 1-based line in the file. */
-interface Row {
-  readonly fields: Readonly<Record<string, unknown>>;
-  readonly line: number;
-}
 
 /**
  * Reads articles from a CSV file (a header row names the columns) or a JSONL file (one JSON object
@@ -18,16 +10,7 @@ interface Row {
  * a string, a JSONL line that is not an object, a duplicate id; or an empty file.
  */
 export async function loadArticleTable(file: string, columns: ArticleColumns = {}): Promise<ArticleSet> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    throw new InputError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { file });
-  }
-  const { text, encoding } = decodeText(bytes);
-  const rows = /\.csv$/i.test(file) ? csvRows(file, text) : jsonlRows(file, text);
-  if (rows.length === 0) throw new InputError(`${file}: no articles in this file`, { file });
-  const present = new Set(rows.flatMap((row) => Object.keys(row.fields)));
+  const { rows, encoding, sha256, columns: present } = await readTable(file, 'articles');
   const textColumn = columns.text ?? 'text';
   const idColumn = columns.id ?? (present.has('id') ? 'id' : undefined);
   const categoryColumn = columns.category ?? (present.has('category') ? 'category' : undefined);
@@ -50,39 +33,7 @@ export async function loadArticleTable(file: string, columns: ArticleColumns = {
     const category = categoryColumn === undefined ? undefined : scalar(fields[categoryColumn]);
     articles.push({ id, text: body, ...(category ? { category } : {}), encoding, source: { file, line } });
   }
-  return { articles, sha256: sha256(bytes), latin1: encoding === 'latin1' ? articles.map((a) => a.id) : [] };
+  return { articles, sha256, latin1: encoding === 'latin1' ? articles.map((a) => a.id) : [] };
 }
 
-/** A string or a number as text (ids are often numbers in JSONL); anything else undefined. */
-function scalar(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return undefined;
-}
 
-function csvRows(file: string, text: string): Row[] {
-  try {
-    const records = parse(text, { bom: true, columns: true, skip_empty_lines: true, info: true }) as { record: Record<string, string>; info: { lines: number } }[];
-    return records.map(({ record, info }) => ({ fields: record, line: info.lines }));
-  } catch (error) {
-    const line = (error as { lines?: number }).lines;
-    throw new InputError(`${file}${line === undefined ? '' : `:${line}`}: not valid CSV (${(error as Error).message})`, { file, ...(line === undefined ? {} : { line }) });
-  }
-}
-
-function jsonlRows(file: string, text: string): Row[] {
-  const rows: Row[] = [];
-  text.split(/\r?\n/).forEach((raw, index) => {
-    const line = index + 1;
-    if (raw.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      throw new InputError(`${file}:${line}: not valid JSON; expected one JSON object a line`, { file, line });
-    }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InputError(`${file}:${line}: a JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}, not an object; expected one JSON object a line`, { file, line });
-    rows.push({ fields: value as Record<string, unknown>, line });
-  });
-  return rows;
-}

@@ -1,0 +1,75 @@
+import { readFile } from 'node:fs/promises';
+import { parse } from 'csv-parse/sync';
+import { InputError, sha256 } from '../../core/index.js';
+import { decodeText } from '../decode-text.js';
+
+/** One row of a CSV or JSONL file: its fields and its 1-based line in the file. */
+export interface TableRow {
+  readonly fields: Readonly<Record<string, unknown>>;
+  readonly line: number;
+}
+
+/** A user's CSV or JSONL file, read and checked for shape; its columns are the task's to interpret. */
+export interface Table {
+  readonly rows: readonly TableRow[];
+  /** Every column (key) that appears in some row. */
+  readonly columns: ReadonlySet<string>;
+  readonly encoding: 'utf-8' | 'latin1';
+  /** sha256 of the file's bytes. */
+  readonly sha256: string;
+}
+
+/**
+ * Reads a CSV file (a header row names the columns; quoted multi-line fields allowed) or a JSONL
+ * file (one JSON object a line; blank lines skipped), by extension (`.csv`; anything else is read
+ * as JSONL). Bytes that are not UTF-8 are read as Latin-1 (`encoding` says so).
+ * @param what what the rows are, for the empty-file message (`articles`, `items`).
+ * @throws InputError naming the file and line: unreadable file, invalid CSV, a line that is not
+ * JSON or not an object; or the file has no rows.
+ */
+export async function readTable(file: string, what: string): Promise<Table> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    throw new InputError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { file });
+  }
+  const { text, encoding } = decodeText(bytes);
+  const rows = /\.csv$/i.test(file) ? csvRows(file, text) : jsonlRows(file, text);
+  if (rows.length === 0) throw new InputError(`${file}: no ${what} in this file`, { file });
+  return { rows, columns: new Set(rows.flatMap((row) => Object.keys(row.fields))), encoding, sha256: sha256(bytes) };
+}
+
+/** A string or a number as text (ids are often numbers in JSONL); anything else undefined. */
+export function scalar(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+function csvRows(file: string, text: string): TableRow[] {
+  try {
+    const records = parse(text, { bom: true, columns: true, skip_empty_lines: true, info: true }) as { record: Record<string, string>; info: { lines: number } }[];
+    return records.map(({ record, info }) => ({ fields: record, line: info.lines }));
+  } catch (error) {
+    const line = (error as { lines?: number }).lines;
+    throw new InputError(`${file}${line === undefined ? '' : `:${line}`}: not valid CSV (${(error as Error).message})`, { file, ...(line === undefined ? {} : { line }) });
+  }
+}
+
+function jsonlRows(file: string, text: string): TableRow[] {
+  const rows: TableRow[] = [];
+  text.split(/\r?\n/).forEach((raw, index) => {
+    const line = index + 1;
+    if (raw.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new InputError(`${file}:${line}: not valid JSON; expected one JSON object a line`, { file, line });
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InputError(`${file}:${line}: a JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}, not an object; expected one JSON object a line`, { file, line });
+    rows.push({ fields: value as Record<string, unknown>, line });
+  });
+  return rows;
+}
