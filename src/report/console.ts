@@ -8,8 +8,13 @@ const percent = (v: number): string => `${(v * 100).toFixed(2)}%`;
 type MetricObject = { readonly [key: string]: MetricValue };
 
 // Metrics that are counts wherever a task reports them: the answers a paper-faithful reading left
-// to manual analysis, and the decided answers its rates are over (MetaTool `--parser paper`).
-const TOP_LEVEL_COUNTS: ReadonlySet<string> = new Set(['manual', 'decided']);
+// to manual analysis and the decided answers its rates are over (MetaTool `--parser paper`); the
+// summaries and answers a judge could grade, empty summaries, and items that ended in error.
+const COUNT_KEYS: ReadonlySet<string> = new Set(['manual', 'decided', 'judged', 'graded', 'empty_summaries', 'errors']);
+// Breakdowns whose values are all counts: an error taxonomy, a score distribution.
+const COUNT_BREAKDOWNS: ReadonlySet<string> = new Set(['errors', 'distribution']);
+// Means that are not shares (claims per summary, a 1–5 score): printed as numbers, with their intervals.
+const isMeanKey = (key: string): boolean => key.startsWith('mean') || key.startsWith('richness');
 
 /**
  * Which keys of a metrics object are counts rather than rates. Rates are fractions (shown as
@@ -18,13 +23,13 @@ const TOP_LEVEL_COUNTS: ReadonlySet<string> = new Set(['manual', 'decided']);
  * its paper reading's `manual` and `decided` are counts.
  */
 function isCount(parentKey: string, object: MetricObject, key: string): boolean {
-  if (parentKey === 'errors' || (parentKey === '' && TOP_LEVEL_COUNTS.has(key))) return true;
+  if (COUNT_BREAKDOWNS.has(parentKey) || COUNT_KEYS.has(key)) return true;
   return 'n' in object && (key === 'n' || key === 'pass' || key === 'fail' || key === 'no_verdict');
 }
 
-function formatValue(key: string, value: MetricValue, count: boolean): string {
+function formatValue(key: string, value: MetricValue, count: boolean, parentKey = ''): string {
   if (value === null) return 'n/a';
-  if (typeof value === 'number') return count || key.startsWith('mean') || !Number.isFinite(value) || value > 1 ? String(value) : percent(value);
+  if (typeof value === 'number') return count || isMeanKey(key) || isMeanKey(parentKey) || !Number.isFinite(value) || value > 1 ? String(value) : percent(value);
   return '';
 }
 
@@ -39,7 +44,7 @@ function metricLines(metrics: MetricObject, indent: string, parentKey = ''): str
       // A breakdown of tallies (e.g. by tool-list type): one line per group.
       lines.push(`${indent}${key}:`, ...metricLines(value, `${indent}  `, key));
     } else {
-      const parts = Object.entries(value).map(([k, v]) => `${k}=${formatValue(k, v, isCount(key, value, k))}`);
+      const parts = Object.entries(value).map(([k, v]) => `${k}=${formatValue(k, v, isCount(key, value, k), key)}`);
       lines.push(`${indent}${key}: ${parts.length > 0 ? parts.join('  ') : '(none)'}`);
     }
   }

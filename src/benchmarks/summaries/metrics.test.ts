@@ -44,6 +44,7 @@ describe('summariesMetrics', () => {
     assert.equal(m['judged'], 4);
     assert.equal(m['no_verdict'], 1);
     assert.equal(m['errors'], 1);
+    assert.equal(m['n'], 5);
     for (const key of ['claim_support_ci95', 'idk_rate_ci95', 'richness_ci95', 'coverage_ci95']) {
       const ci = m[key] as { low: number; high: number };
       const point = m[key.replace('_ci95', '')] as number;

@@ -34,8 +34,8 @@ const meanCoverage = (draw: readonly SummaryJudgment[]): number | null => {
  * - `coverage`: mean over summaries of the share of article-answerable questions the summary
  *   answers (summaries without such a question, or without a coverage check, left out);
  * claim-level shares and means get a seeded percentile bootstrap over **summaries** (the claims of
- * one summary are not independent). `judged`, `no_verdict` (the judge gave no usable answer) and
- * `errors` (the summary or a judge call failed) are counts, outside every denominator.
+ * one summary are not independent). `judged`, `no_verdict` (the judge gave no usable answer), `n`
+ * (their sum) and `errors` (the summary or a judge call failed) are counts, outside every denominator.
  */
 function summaryMetrics(rows: readonly ScoredSample[], label: string): Record<string, MetricValue> {
   const judged: SummaryJudgment[] = [];
@@ -67,6 +67,8 @@ function summaryMetrics(rows: readonly ScoredSample[], label: string): Record<st
     empty_summaries: judged.filter((j) => j.claims.length === 0).length,
     judged: judged.length,
     no_verdict: noVerdict,
+    // Summaries the judge was asked about (judged + no verdict): the size beside the counts.
+    n: judged.length + noVerdict,
     errors,
   };
 }

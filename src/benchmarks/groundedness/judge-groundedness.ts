@@ -1,0 +1,74 @@
+import type { RoleGenerate } from '../../core/index.js';
+import { askJudgeForJson } from '../../judges/ask-json.js';
+import { fillRubric } from '../../judges/fill.js';
+import type { Rubric } from '../../judges/judge-request.js';
+import { GROUNDEDNESS_SCHEMA, groundednessAnswer } from './judge-answer.js';
+
+export interface GroundednessJudgeSettings {
+  /** Independent gradings (`--judge-repeats`); the score is their median. */
+  readonly repeats: number;
+  readonly maxParseRetries: number;
+  readonly seed: number;
+  readonly temperature: number;
+  readonly maxTokens?: number;
+}
+
+/** A graded answer: the median of the repeats' scores, each repeat's score and reasoning, and the spread. */
+export interface GroundednessGrade {
+  /** Median of the usable repeats (x.5 when their number is even). */
+  readonly score: number;
+  readonly scores: readonly number[];
+  readonly reasonings: readonly string[];
+  /** Highest minus lowest repeat score (0 with one repeat). */
+  readonly spread: number;
+}
+
+export type GroundednessJudged =
+  | { readonly kind: 'judged'; readonly grade: GroundednessGrade }
+  | { readonly kind: 'no-verdict'; readonly reason: string }
+  | { readonly kind: 'error'; readonly error: { readonly kind: string; readonly message: string } };
+
+/** Median of a non-empty list of numbers. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/**
+ * Grades how well an answer is grounded in its context, 1 (not grounded) … 5 (every statement
+ * grounded), through the judge role. Repeat r's k-th re-ask uses seed `seed + r + R·k`. The grade
+ * is the median of the usable repeats when they are more than half of R; otherwise no verdict. A
+ * judge call that fails after the middleware's retries makes it an error.
+ */
+export async function judgeGroundedness(
+  generate: RoleGenerate,
+  item: { readonly question: string; readonly context: string; readonly answer: string },
+  rubric: Rubric,
+  settings: GroundednessJudgeSettings,
+): Promise<GroundednessJudged> {
+  const R = settings.repeats;
+  const prompt = fillRubric({ rubric, values: { question: item.question, context: item.context, answer: item.answer } });
+  const sampling = { temperature: settings.temperature, ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}) };
+  const repeats = await Promise.all(
+    Array.from({ length: R }, (_, r) =>
+      askJudgeForJson(generate, {
+        step: R > 1 ? `groundedness/repeat-${r + 1}` : 'groundedness',
+        prompt,
+        schema: groundednessAnswer,
+        format: { type: 'json', name: 'groundedness', schema: GROUNDEDNESS_SCHEMA },
+        settings: sampling,
+        seeds: Array.from({ length: settings.maxParseRetries + 1 }, (_, k) => settings.seed + r + R * k),
+      }),
+    ),
+  );
+  const error = repeats.find((a) => a.kind === 'error');
+  if (error?.kind === 'error') return { kind: 'error', error: error.error };
+  const usable = repeats.flatMap((a) => (a.kind === 'answer' ? [a.value] : []));
+  if (usable.length * 2 <= R) {
+    const reason = repeats.find((a) => a.kind === 'no-verdict');
+    return { kind: 'no-verdict', reason: `${usable.length} of ${R} grading(s) usable${reason?.kind === 'no-verdict' ? ` (${reason.reason})` : ''}` };
+  }
+  const scores = usable.map((u) => u.score);
+  return { kind: 'judged', grade: { score: median(scores), scores, reasonings: usable.map((u) => u.reasoning), spread: Math.max(...scores) - Math.min(...scores) } };
+}
