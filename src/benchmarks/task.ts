@@ -1,30 +1,9 @@
 import type { GenerateResult, GenerateSettings, Sample, Score } from '../core/index.js';
 import type { JudgeRequest } from '../judges/judge-request.js';
 
-/** Options a run passes to its task. Each task reads the ones it understands and ignores the rest. */
-export interface TaskOptions {
-  /** Queries drawn per tool (MetaTool similar / scenario / reliability). */
-  readonly perTool?: number;
-  /** Number of in-context examples: 0 or 5. */
-  readonly shots?: 0 | 5;
-  /** `assay`: prompts rebuilt by assay with shuffled candidates; `upstream`: the shipped prompt files byte for byte. */
-  readonly prompts?: 'assay' | 'upstream';
-  /** How answers are read, for tasks that declare `answerParsers` (MetaTool: `strict`, assay's own rules, or `paper`, the paper's answer matching). */
-  readonly parser?: AnswerParserName;
-  /** Keep only the first N samples (after the seeded selection). */
-  readonly limit?: number;
-  /** Data + rubric + system prompt version of a benchmark that ships several (FunctionChat: `v2.0.0`, `paper-2024-09`). */
-  readonly benchVersion?: string;
-  /** A judged task's rubrics replaced by the user's own files, by output type (`--rubric call=my-call.txt`). */
-  readonly rubrics?: Readonly<Record<string, string>>;
-  /** metatool/similar on a user's own tool set: path of the tools file (`--tools my-tools.json`). */
-  readonly tools?: string;
-  /** With `tools`: what ranks the nearest tools — `lexical` (BM25, the default) or an embedding model id (`local:./emb.gguf`). */
-  readonly embedder?: string;
-}
-
-/** The answer readings a task may offer (`--parser`). */
-export type AnswerParserName = 'strict' | 'paper';
+// The options a run records with its task live in core: the store keeps them with the run.
+export type { AnswerParserName, TaskOptions } from '../core/task-options.js';
+import type { AnswerParserName, TaskOptions } from '../core/task-options.js';
 
 /** Texts → vectors (an embedding model), for tasks that rank by similarity. */
 export interface TextEmbedder {

@@ -10,3 +10,4 @@ export * from './canonical-json.js';
 export * from './json-object.js';
 export * from './text-parts.js';
 export * from './roles.js';
+export * from './task-options.js';

@@ -1,5 +1,5 @@
 import type { GenerateResult, GenerateSettings, Sample, Score, Usage } from '../core/index.js';
-import type { TaskOptions } from '../benchmarks/task.js';
+import type { TaskOptions } from '../core/index.js';
 
 export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
 export type ModelRole = 'test' | 'judge' | 'user';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { InputError } from '../../core/errors.js';
 import { ensureDataset, formatVerifyReport, verifyDataset, type DownloadProgress, type EnsureDatasetOptions } from './download.js';
-import type { HttpGet } from './http.js';
+import type { HttpGet } from '../../net/http-get.js';
 import { METATOOL_MANIFEST, type DatasetManifest, type DerivedGroup } from './manifest.js';
 import { MetatoolFileServer } from './test-support/file-server.js';
 import { pickleRecords } from './test-support/pickler.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { InputError } from '../../core/errors.js';
 import { checkEmbeddings, embeddingsFromPickle, nearestNeighbors, serializeEmbeddings, serializeNeighbors } from './derive-embeddings.js';
 import { hashFile } from './file-hash.js';
-import { DownloadError, downloadToFile, type HttpGet } from './http.js';
+import { DownloadError, downloadToFile, type HttpGet } from '../../net/http-get.js';
 import { getManifest, remoteUrl, type DatasetManifest, type DerivedGroup, type DerivedOutput, type PinnedFile } from './manifest.js';
 import { unpickle } from './pickle.js';
 

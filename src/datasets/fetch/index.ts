@@ -4,4 +4,4 @@ export { FUNCTIONCHAT_MANIFEST, METATOOL_MANIFEST, getManifest, remoteUrl } from
 export type { DatasetManifest, DerivedGroup, DerivedOutput, PinnedFile } from './manifest.js';
 export { unpickle, NdArray } from './pickle.js';
 export type { PickleValue, PickleDict, UnpickleOptions } from './pickle.js';
-export type { HttpGet, HttpResponse } from './http.js';
+export type { HttpGet, HttpResponse } from '../../net/http-get.js';

@@ -1,6 +1,6 @@
 import { SAMPLE_INPUT_REF } from '../records.js';
 import type { GenerateResult, ReferenceHints, Score, ToolSpec, Usage } from '../../core/index.js';
-import type { TaskOptions } from '../../benchmarks/task.js';
+import type { TaskOptions } from '../../core/index.js';
 import type { CallError, CallRecord, JudgeConfig, ModelRole, ResultRecord, ReviewRecord, RunRecord, RunStatus, StoredSample } from '../records.js';
 import { fromJson, nullableFromJson, optionalFromJson } from './json.js';
 import { inputFromJson } from './sample-input.js';

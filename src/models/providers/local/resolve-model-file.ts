@@ -1,7 +1,7 @@
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../../../core/index.js';
-import { DownloadError, downloadToFile, type HttpGet } from '../../../datasets/fetch/http.js';
+import { DownloadError, downloadToFile, type HttpGet } from '../../../net/http-get.js';
 import { defaultModelCacheDir, hfCachePath, hfDownloadUrl, type LocalModelRef } from './model-ref.js';
 
 export interface ModelDownloadProgress {
