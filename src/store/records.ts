@@ -116,3 +116,35 @@ export interface StoredSample extends Sample {
   /** Position in the run's sample order. */
   readonly index: number;
 }
+
+/** Who holds (or asks for) a run's lease: one process session. */
+export interface LeaseHolder {
+  /** Unique per session (a random id): a pid alone repeats across hosts and restarts. */
+  readonly id: string;
+  readonly pid: number;
+  readonly host: string;
+}
+
+/**
+ * A run is owned by one process at a time: the holder of its lease. The holder renews it (its
+ * heartbeat) well before it expires; a lease not renewed by `expiresAt` is stale (its holder
+ * stopped without saying so, e.g. kill -9) and the next process may take it over. Times are the
+ * store's clock, so workers on several hosts sharing one store agree on expiry.
+ */
+export interface RunLease {
+  readonly runId: string;
+  readonly holder: LeaseHolder;
+  /** When this holder took the lease (ISO 8601). */
+  readonly acquiredAt: string;
+  /** When it was last renewed. */
+  readonly heartbeatAt: string;
+  /** When it lapses unless renewed before. */
+  readonly expiresAt: string;
+}
+
+/** What `Store.acquireRunLease` did. */
+export type LeaseClaim =
+  /** The lease is the caller's now; `tookOverFrom` is the expired lease it replaced, if any. */
+  | { readonly acquired: true; readonly lease: RunLease; readonly tookOverFrom?: RunLease }
+  /** Another holder's lease is live: the caller must not run the run. */
+  | { readonly acquired: false; readonly heldBy: RunLease };

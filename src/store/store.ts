@@ -1,5 +1,5 @@
 import type { GenerateResult, Sample, Score } from '../core/index.js';
-import type { CallRecord, ResultRecord, ReviewRecord, RunRecord, RunStatus, StoredSample } from './records.js';
+import type { CallRecord, LeaseClaim, LeaseHolder, ResultRecord, ReviewRecord, RunLease, RunRecord, RunStatus, StoredSample } from './records.js';
 
 /**
  * Persistence for runs. Every method is async so that a networked store (PostgreSQL) fits the
@@ -15,6 +15,20 @@ export interface Store {
   getRun(idOrPrefix: string): Promise<RunRecord | undefined>;
   listRuns(): Promise<RunRecord[]>;
   setRunStatus(id: string, status: RunStatus): Promise<void>;
+  /**
+   * Takes the run's lease for `holder` for `ttlMs`, atomically: only when no other holder's lease
+   * is live (none, or expired: then it is taken over). The caller's own lease is renewed.
+   */
+  acquireRunLease(runId: string, holder: LeaseHolder, ttlMs: number): Promise<LeaseClaim>;
+  /** Extends the holder's lease by `ttlMs` from now; false when the lease is no longer this holder's. */
+  renewRunLease(runId: string, holderId: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Ends the holder's lease and, when it was still this holder's, sets the run's final status in
+   * the same transaction. False (status untouched) when another holder has taken the run over.
+   */
+  releaseRunLease(runId: string, holderId: string, finalStatus?: RunStatus): Promise<boolean>;
+  /** The run's lease as stored, if any, and whether it is live (not expired by the store's clock now). */
+  runLease(runId: string): Promise<(RunLease & { readonly live: boolean }) | undefined>;
   loadSamples(runId: string): Promise<StoredSample[]>;
   /** Sample ids that already have a result for this model (`done`, and `error` too unless excluded). */
   finishedSampleIds(runId: string, modelId: string, opts?: { includeErrors?: boolean }): Promise<Set<string>>;

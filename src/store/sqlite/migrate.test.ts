@@ -56,7 +56,7 @@ test('a fresh database (in a folder that does not exist yet) gets the latest sch
   assert.equal(info.version, LATEST_SCHEMA_VERSION);
   assert.equal(info.applicationId, 0x41535359); // "ASSY"
   assert.equal(info.journalMode, 'wal'); // WAL is persistent, so a new connection sees it
-  assert.deepEqual(info.tables, ['call_cache', 'call_cache_watermark', 'calls', 'results', 'reviews', 'run_texts', 'runs', 'samples']);
+  assert.deepEqual(info.tables, ['call_cache', 'call_cache_watermark', 'calls', 'results', 'reviews', 'run_leases', 'run_texts', 'runs', 'samples']);
 });
 
 test('a connection runs with the settings the store relies on (durability, foreign keys, a 4 MB page cache)', () => {
@@ -181,6 +181,8 @@ test('a version-1 store (made before judging existed) upgrades to the latest ver
   // Runs made before v4 stored all their samples with the run: no count, nothing to add on resume.
   assert.equal(run?.sampleCount, undefined);
   assert.deepEqual(await store.reviews('r1'), []);
+  // Runs made before v5 have no lease: one stored as running is shown stale, and a resume may take it.
+  assert.equal(await store.runLease('r1'), undefined);
   await store.close();
   assert.equal(inspect(file).version, LATEST_SCHEMA_VERSION);
 });

@@ -165,11 +165,33 @@ const V4_SQL = `
 ALTER TABLE runs ADD COLUMN sample_count INTEGER;
 `;
 
+/**
+ * Version 5: `run_leases`, which process owns a running run (issue 13: two resumes of one run both
+ * called every pending sample). One row per leased run, taken in one write transaction only when
+ * there is none or it has expired; renewed by its holder's heartbeat, deleted when the run stops.
+ * Times are epoch milliseconds (compared in SQL); `holder_id` is unique per process session, `pid`
+ * and `host` are for the people reading a refusal. A run whose stored status is `running` with no
+ * live lease is shown as stale (its holder died without saying so). The same record serves a later
+ * fleet of workers on a shared store.
+ */
+const V5_SQL = `
+CREATE TABLE run_leases (
+  run_id       TEXT PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
+  holder_id    TEXT NOT NULL,
+  pid          INTEGER NOT NULL,
+  host         TEXT NOT NULL,
+  acquired_at  INTEGER NOT NULL,
+  heartbeat_at INTEGER NOT NULL,
+  expires_at   INTEGER NOT NULL
+) STRICT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'runs, samples, calls (with call cache index), results', sql: V1_SQL },
   { version: 2, description: 'judge of a run, actor of a call, human reviews', sql: V2_SQL },
   { version: 3, description: 'texts shared by the prompts of a run; call cache index filled in batches', sql: V3_SQL },
   { version: 4, description: 'number of samples of a run (stored in chunks as the run goes)', sql: V4_SQL },
+  { version: 5, description: 'run leases: one process owns a running run at a time', sql: V5_SQL },
 ];
 
 /** The schema version this build of assay writes and understands. */

@@ -1,12 +1,13 @@
 import type Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Sample, type Score } from '../../core/index.js';
-import type { CallRecord, ResultRecord, ReviewRecord, RunRecord, RunStatus, StoredSample } from '../records.js';
+import type { CallRecord, LeaseClaim, LeaseHolder, ResultRecord, ReviewRecord, RunLease, RunRecord, RunStatus, StoredSample } from '../records.js';
 import type { Store } from '../store.js';
 import { nullableToJson, optionalToJson } from './json.js';
 import { CallCacheIndex } from './call-cache.js';
 import { Checkpointer } from './checkpointer.js';
 import { openDatabase } from './open-database.js';
+import { RunLeases } from './run-leases.js';
 import { inputToJson, RunTexts } from './sample-input.js';
 import { SQL } from './statements.js';
 import { callFromRow, resultFromRow, reviewFromRow, runFromRow, runToParams, sampleFromRow, type CallRow, type ResultRow, type ReviewRow, type RunRow, type SampleRow } from './rows.js';
@@ -17,13 +18,15 @@ const MAX_LISTED_MATCHES = 10;
 export interface SqliteStoreOptions {
   /** Checkpoint the WAL from a worker thread once the store writes a run (default true; see `checkpointer.ts`). */
   readonly backgroundCheckpoints?: boolean;
+  /** The clock run leases are measured by (ms since the epoch; default `Date.now`): tests expire a lease without waiting. */
+  readonly clock?: () => number;
 }
 
 /** Opens (creating folders and file if needed) the SQLite store at `path`, or a private one for `:memory:`. */
 export async function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
   const db = openDatabase(path);
   const background = options.backgroundCheckpoints !== false && !db.memory;
-  return new SqliteStore(db, path, background ? new Checkpointer(db, path) : undefined);
+  return new SqliteStore(db, path, background ? new Checkpointer(db, path) : undefined, options.clock);
 }
 
 /** An outcome waiting for the next group commit, and the promise to settle once it is written. */
@@ -71,6 +74,7 @@ export class SqliteStore implements Store {
   private readonly cacheIndex: CallCacheIndex;
   /** Cacheable calls written by the transaction in progress, handed to the cache index once it commits. */
   private writtenCacheable: [cacheKey: string, callId: number][] = [];
+  private readonly leases: RunLeases;
   private readonly updateScoresTx: Database.Transaction<(runId: string, modelId: string, scores: ReadonlyMap<string, Score>) => void>;
 
   /** Takes ownership of an open, migrated database (see `openSqliteStore`). */
@@ -80,7 +84,9 @@ export class SqliteStore implements Store {
     readonly file: string,
     /** Started when the store first writes a run; stopped by `close`. */
     private readonly checkpointer?: Checkpointer,
+    clock: () => number = Date.now,
   ) {
+    this.leases = new RunLeases(db, file, clock);
     this.insertRun = db.prepare(SQL.insertRun);
     this.insertSample = db.prepare(SQL.insertSample);
     this.insertRunText = db.prepare(SQL.insertRunText);
@@ -266,6 +272,26 @@ export class SqliteStore implements Store {
     if (status !== 'running') this.sampleTails.delete(id);
     const { changes } = this.updateStatus.run(status, new Date().toISOString(), id);
     if (changes === 0) throw new InputError(`no run ${id} in ${this.file}`, { file: this.file });
+  }
+
+  async acquireRunLease(runId: string, holder: LeaseHolder, ttlMs: number): Promise<LeaseClaim> {
+    return this.leases.acquire(runId, holder, ttlMs);
+  }
+
+  async renewRunLease(runId: string, holderId: string, ttlMs: number): Promise<boolean> {
+    return this.leases.renew(runId, holderId, ttlMs);
+  }
+
+  async releaseRunLease(runId: string, holderId: string, finalStatus?: RunStatus): Promise<boolean> {
+    // Outcomes still waiting for their group commit belong to the session ending here: write them first.
+    this.flushPending();
+    const released = this.leases.release(runId, holderId, finalStatus);
+    if (finalStatus !== undefined && finalStatus !== 'running') this.sampleTails.delete(runId);
+    return released;
+  }
+
+  async runLease(runId: string): Promise<(RunLease & { live: boolean }) | undefined> {
+    return this.leases.get(runId);
   }
 
   /** The run's shared prompt texts, by number (see `sample-input.ts`). */

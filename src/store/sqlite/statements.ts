@@ -55,6 +55,21 @@ export const SQL = {
 
   updateStatus: 'UPDATE runs SET status = ?, updated_at = ? WHERE id = ?',
 
+  selectLease: 'SELECT * FROM run_leases WHERE run_id = ?',
+
+  /** Takes the lease (inside the acquiring transaction, after the check that it is free). */
+  upsertLease: `INSERT INTO run_leases (run_id, holder_id, pid, host, acquired_at, heartbeat_at, expires_at)
+                VALUES (@runId, @holderId, @pid, @host, @now, @now, @expiresAt)
+                ON CONFLICT (run_id) DO UPDATE SET
+                  holder_id = excluded.holder_id, pid = excluded.pid, host = excluded.host,
+                  acquired_at = CASE WHEN run_leases.holder_id = excluded.holder_id THEN run_leases.acquired_at ELSE excluded.acquired_at END,
+                  heartbeat_at = excluded.heartbeat_at, expires_at = excluded.expires_at`,
+
+  /** A renewal touches only the holder's own row: zero changes means the lease was taken over. */
+  renewLease: 'UPDATE run_leases SET heartbeat_at = @now, expires_at = @expiresAt WHERE run_id = @runId AND holder_id = @holderId',
+
+  deleteLease: 'DELETE FROM run_leases WHERE run_id = ? AND holder_id = ?',
+
   selectSamples: 'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = ? ORDER BY idx',
 
   selectFinished: "SELECT sample_id FROM results WHERE run_id = @runId AND model_id = @modelId AND (status = 'done' OR @includeErrors)",
