@@ -40,7 +40,9 @@ export type { RunSummary, ModelSummary, ModelCounts, JudgeCounts, ReviewedSummar
 export { applyReviewFile, type ReviewOutcome } from './runner/review.js';
 export type { JudgeMetadata } from './runner/judge-metadata.js';
 export type { ProgressEvent } from './runner/execute.js';
+export { HeldLease, RunLeasedError, leaseSettings, DEFAULT_LEASE_TTL_MS, type LeaseSettings } from './runner/run-lease.js';
 export type { Store } from './store/store.js';
+export { runState, readRunState, type RunState, type StoredLease } from './store/run-state.js';
 export type * from './store/records.js';
 export { openSqliteStore, SqliteStore } from './store/sqlite/index.js';
 export { exportRows, formatRows, type ExportFormat, type ExportRow } from './report/export.js';

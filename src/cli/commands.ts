@@ -6,7 +6,8 @@ import { allTasks } from '../benchmarks/registry.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
 import { exportRows, formatRows, type ExportFormat } from '../report/export.js';
 import { functionchatTsv } from '../report/functionchat-tsv.js';
-import { renderReadings, renderRunList, renderSummary } from '../report/console.js';
+import { renderLeaseNote, renderReadings, renderRunList, renderSummary } from '../report/console.js';
+import { readRunState } from '../store/run-state.js';
 import { requireRun, summarizeStoredRun } from '../runner/run.js';
 import type { RunRecord } from '../store/records.js';
 import { fsReason } from '../store/sqlite/path-problem.js';
@@ -89,8 +90,12 @@ export function registerCommands(program: Command, setExitCode: (code: number) =
     .addOption(dbOption())
     .action(async (flags: { json?: boolean; db: string }) => {
       await withStore(flags.db, async (store) => {
-        const runs = await store.listRuns();
-        process.stdout.write(flags.json ? `${JSON.stringify(runs)}\n` : `${renderRunList(runs)}\n`);
+        // Whether a process is on a run is read from its lease now (a killed one shows "stale").
+        const runs = await Promise.all((await store.listRuns()).map(async (run) => ({ run, ...(await readRunState(store, run)) })));
+        if (flags.json) {
+          const rows = runs.map(({ run, state, lease }) => ({ ...run, status: state, ...(lease ? { lease } : {}) }));
+          process.stdout.write(`${JSON.stringify(rows)}\n`);
+        } else process.stdout.write(`${renderRunList(runs.map(({ run, state }) => ({ ...run, state })))}\n`);
       });
     });
 
@@ -109,11 +114,18 @@ export function registerCommands(program: Command, setExitCode: (code: number) =
           process.stdout.write(flags.json ? `${JSON.stringify(readings)}\n` : `${renderReadings(readings)}\n`);
           return;
         }
-        const summary = await summarizeStoredRun(store, runId, checkedDataDir(flags.dataDir));
-        const run = await requireRun(store, summary.run);
+        const stored = await summarizeStoredRun(store, runId, checkedDataDir(flags.dataDir));
+        const run = await requireRun(store, stored.run);
         const note = await parserNote(store, run);
         if (note) process.stderr.write(`${note}\n`);
-        printSummary(summary, Boolean(flags.json));
+        const { state, lease } = await readRunState(store, run);
+        const summary = { ...stored, status: state };
+        if (flags.json) {
+          process.stdout.write(`${JSON.stringify({ ...summary, ...(lease ? { lease } : {}) })}\n`);
+          return;
+        }
+        const leaseNote = renderLeaseNote(run.id, state, lease);
+        process.stdout.write(`${renderSummary(summary)}\n${leaseNote ? `${leaseNote}\n` : ''}`);
       });
     });
 

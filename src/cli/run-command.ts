@@ -11,7 +11,7 @@ import { renderEstimate } from '../report/estimate.js';
 import type { Store } from '../store/store.js';
 import { collect, nonNegativeInt, number, parsePrice, parseRubric, positiveInt, usdAmount } from './options.js';
 import { createProgressReporter } from './progress.js';
-import { EXIT, dataDirOption, dbOption, exitCodeFor, interruptSignal, jsonOption, printSummary, withStore } from './shared.js';
+import { EXIT, dataDirOption, dbOption, exitCodeFor, interruptSignal, jsonOption, leaseFromEnv, printSummary, withStore } from './shared.js';
 import { dataDirForRun, dataReady } from './task-data.js';
 import { addTaskOptions, taskOptionsFrom, type TaskFlags } from './task-options.js';
 
@@ -127,10 +127,11 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
     ...(judge ? { judge } : {}),
     ...(flags.exactOnly ? { exactOnly: true } : {}),
   };
-  const { signal, dispose } = interruptSignal();
+  const lease = leaseFromEnv();
+  const { stop, signal, dispose } = interruptSignal();
   try {
-    // A user's own tool set replaces the benchmark data: nothing to download.
-    const ready = options.tools !== undefined || (await dataReady(taskName, { dataDir: resolved, download: flags.download, signal }));
+    // A user's own tool set replaces the benchmark data: nothing to download (a download stops at the first Ctrl-C).
+    const ready = options.tools !== undefined || (await dataReady(taskName, { dataDir: resolved, download: flags.download, signal: stop }));
     if (!ready) return EXIT.interrupted;
     if (flags.estimate) {
       const estimate = await estimateRun(spec);
@@ -142,6 +143,8 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
       const deps: RunDependencies = {
         store,
         signal,
+        stop,
+        ...(lease ? { lease } : {}),
         secrets: secretsFrom(flags),
         onProgress: (e) => progress.update(e),
         onRunCreated: (run) => process.stderr.write(`run ${run.id}: ${run.task} on ${run.models.join(', ')}${run.judge ? `, judge ${run.judge.model}` : ''} (db ${flags.db})\n`),
@@ -189,14 +192,17 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
     const run = await requireRun(store, runId);
     const dataDir = dataDirForRun(flags.dataDir, run.engine['dataDir'] as string | undefined);
     if (!dataDir) throw new InputError(`run ${run.id} does not record its data dir; pass --data-dir`);
-    const { signal, dispose } = interruptSignal();
+    const lease = leaseFromEnv();
+    const { stop, signal, dispose } = interruptSignal();
     const progress = createProgressReporter(`resume ${run.id}`);
     try {
       const ownTools = run.options.tools !== undefined;
-      if (!ownTools && !(await dataReady(run.task, { dataDir, download: flags.download, signal }))) return EXIT.interrupted;
+      if (!ownTools && !(await dataReady(run.task, { dataDir, download: flags.download, signal: stop }))) return EXIT.interrupted;
       const summary = await resumeRun(run.id, { retryErrors: Boolean(flags.retryErrors), engine, dataDir: dataDir.dir }, {
         store,
         signal,
+        stop,
+        ...(lease ? { lease } : {}),
         secrets: secretsFrom(flags),
         onProgress: (e) => progress.update(e),
         onWarning: (message) => progress.note(`warning: ${message}`),
@@ -233,9 +239,18 @@ baseline:lexical, baseline:random (reference models, no API).
 Data: read from --data-dir, else $ASSAY_DATA_DIR, else the user cache; a missing dataset is
 downloaded and checked against pinned sha256 checksums unless --no-download is given.
 
-Exit codes: 0 finished, 2 bad input, 3 finished but some samples ended in error
-(continue with "assay resume <run> --retry-errors"; for a replay file's missing outputs, add
-their lines first), 130 interrupted, 1 unexpected failure.`;
+Ctrl-C: the first stops starting samples and lets the calls in flight finish and be stored
+(a resume does not pay for them again); the second aborts them; the run is interrupted and
+resumable either way.
+
+A run is owned by one process at a time (a lease in the database, renewed every 5 s): a second
+"resume" of a run another process is running is refused. A run whose process died without
+saying so (kill -9, a crash) shows as "stale" in "assay runs" and can be resumed once its
+lease has expired (30 s after its last renewal).
+
+Exit codes: 0 finished, 2 bad input or the run is owned by another process, 3 finished but
+some samples ended in error (continue with "assay resume <run> --retry-errors"; for a replay
+file's missing outputs, add their lines first), 130 interrupted, 1 unexpected failure.`;
 
 /** Registers `assay run` and `assay resume`. */
 export function registerRunCommands(program: Command, setExitCode: (code: number) => void): void {

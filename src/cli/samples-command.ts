@@ -13,7 +13,8 @@ async function samplesCommand(taskName: string, flags: SamplesFlags): Promise<nu
   findTask(taskName); // a typo fails before any download
   const resolved = resolveDataDir({ ...(flags.dataDir ? { flag: flags.dataDir } : {}) });
   const options = taskOptionsFrom(taskName, flags);
-  const { signal, dispose } = interruptSignal();
+  // No model is called here: the first Ctrl-C stops a download at once.
+  const { signal, dispose } = interruptSignal(true);
   try {
     // A user's own tool set replaces the benchmark data: nothing to download.
     const ready = options.tools !== undefined || (await dataReady(taskName, { dataDir: resolved, download: flags.download, signal }));

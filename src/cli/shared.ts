@@ -1,4 +1,5 @@
 import { Option } from 'commander';
+import { InputError } from '../core/index.js';
 import { renderSummary } from '../report/console.js';
 import type { RunSummary } from '../runner/summary.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
@@ -34,15 +35,43 @@ export function exitCodeFor(summary: RunSummary): number {
   return Object.values(summary.models).some((m) => m.counts.errors > 0) ? EXIT.sampleErrors : EXIT.ok;
 }
 
-/** SIGINT/SIGTERM stop the run cleanly: in-flight calls are abandoned, everything finished is kept. */
-export function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
-  const controller = new AbortController();
-  const stop = (): void => {
-    if (controller.signal.aborted) process.exit(EXIT.interrupted);
-    process.stderr.write('\nstopping: finishing writes (press Ctrl-C again to quit at once)…\n');
-    controller.abort();
+/**
+ * SIGINT/SIGTERM stop the run in steps. The first stops starting samples but lets the calls in
+ * flight finish and be stored (`stop`): they are paid for, and a resume would pay for them again.
+ * The second aborts those calls (`signal`); everything finished is kept either way. A third quits
+ * at once. With no model calls to finish (`nothingInFlight`: a command that only downloads), the
+ * first aborts both and the second quits.
+ */
+export function interruptSignal(nothingInFlight = false): { stop: AbortSignal; signal: AbortSignal; dispose: () => void } {
+  const stopping = new AbortController();
+  const aborting = new AbortController();
+  const onSignal = (): void => {
+    if (aborting.signal.aborted) process.exit(EXIT.interrupted);
+    if (nothingInFlight) {
+      process.stderr.write('\nstopping (press Ctrl-C again to quit at once)…\n');
+      stopping.abort();
+      aborting.abort();
+    } else if (stopping.signal.aborted) {
+      process.stderr.write('\naborting the calls in flight (Ctrl-C again quits at once)…\n');
+      aborting.abort();
+    } else {
+      process.stderr.write('\nstopping: no new samples start; the calls in flight finish and are stored (Ctrl-C again aborts them)…\n');
+      stopping.abort();
+    }
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  return { signal: controller.signal, dispose: () => (process.off('SIGINT', stop), process.off('SIGTERM', stop)) };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return { stop: stopping.signal, signal: aborting.signal, dispose: () => (process.off('SIGINT', onSignal), process.off('SIGTERM', onSignal)) };
+}
+
+/**
+ * The run lease's time to live from `ASSAY_LEASE_TTL_MS` (tests use a short one so a killed
+ * holder's lease expires quickly); undefined for the default.
+ */
+export function leaseFromEnv(): { ttlMs: number } | undefined {
+  const text = process.env['ASSAY_LEASE_TTL_MS'];
+  if (text === undefined || text === '') return undefined;
+  const ttlMs = Number(text);
+  if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) throw new InputError(`ASSAY_LEASE_TTL_MS must be a positive whole number of milliseconds, got "${text}"`);
+  return { ttlMs };
 }

@@ -1,5 +1,6 @@
 import type { MetricValue } from '../benchmarks/task.js';
 import type { RunRecord } from '../store/records.js';
+import type { RunState, StoredLease } from '../store/run-state.js';
 import type { RunSummary } from '../runner/summary.js';
 import type { RunReadings } from '../runner/readings.js';
 
@@ -85,9 +86,20 @@ export function renderSummary(summary: RunSummary): string {
   return lines.join('\n');
 }
 
-export function renderRunList(runs: readonly RunRecord[]): string {
+/** One line on who is running a run (`running`) or that its process is gone (`stale`); undefined otherwise. */
+export function renderLeaseNote(runId: string, state: RunState, lease: StoredLease | undefined): string | undefined {
+  if (state === 'running' && lease) {
+    return `running in pid ${lease.holder.pid} on ${lease.holder.host} since ${lease.acquiredAt}; lease renewed ${lease.heartbeatAt}, expires ${lease.expiresAt} unless renewed`;
+  }
+  if (state !== 'stale') return undefined;
+  const why = lease ? `its lease (pid ${lease.holder.pid} on ${lease.holder.host}) expired at ${lease.expiresAt}` : 'no process holds a lease on it';
+  return `stale: stored as running, but ${why} — the process stopped without saying so; continue with: assay resume ${runId}`;
+}
+
+/** `assay runs`: one line per run, with its state (see `RunState`) rather than the bare stored status. */
+export function renderRunList(runs: readonly (RunRecord & { readonly state: RunState })[]): string {
   if (runs.length === 0) return 'no runs yet; start one with: assay run <task> --model <id>';
-  const rows = runs.map((r) => [r.id, r.task, r.status, r.models.join(' '), r.createdAt.replace('T', ' ').slice(0, 19)]);
+  const rows = runs.map((r) => [r.id, r.task, r.state, r.models.join(' '), r.createdAt.replace('T', ' ').slice(0, 19)]);
   const header = ['run', 'task', 'status', 'models', 'created (UTC)'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();

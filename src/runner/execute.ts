@@ -30,7 +30,10 @@ export interface ExecuteOptions {
   readonly retryErrors: boolean;
   /** Grades the outputs the task cannot score alone; without it their deterministic score stands. */
   readonly judge?: JudgeStage;
+  /** Aborts the calls in flight; no new sample starts either. */
   readonly signal?: AbortSignal;
+  /** No new sample starts; those in flight finish and are stored (a graceful interrupt, a lost lease). */
+  readonly stop?: AbortSignal;
   readonly onProgress?: (event: ProgressEvent) => void;
   /** Also return what the summary needs of each saved result (see `summarizeRun`'s `known`). */
   readonly keepResults?: boolean;
@@ -59,7 +62,8 @@ export interface ExecuteOutcome {
  * resume never calls a finished sample again. Each model gets as many workers as its concurrency.
  */
 export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOutcome> {
-  const { store, samples, models, signal, budget } = options;
+  const { store, samples, models, signal, stop, budget } = options;
+  const stopping = (): boolean => Boolean(signal?.aborted) || Boolean(stop?.aborted) || budget?.stopReason !== undefined;
   // Every in-flight call listens to the run's signal (to stop when the run stops): many listeners is normal here.
   if (signal) setMaxListeners(0, signal);
   // Per model, the positions in `samples` still to do.
@@ -84,11 +88,15 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
     const keep = kept?.get(model.id);
     let next = 0;
     const worker = async (): Promise<void> => {
-      while (next < todo.length && !signal?.aborted && budget?.stopReason === undefined) {
+      while (next < todo.length && !stopping()) {
         const position = todo[next++] as number;
         const sample = samples[position] as Sample;
         const stored = options.sampleStored?.(position);
-        if (stored) await stored;
+        if (stored) {
+          await stored;
+          // The stop came while this sample was being stored: it has not started, leave it for resume.
+          if (stopping()) return;
+        }
         const request = requestFor(sample, options.settings);
         const context = { sampleId: sample.id, ...(signal ? { signal } : {}) };
         const outcome = await model.generate(request, context);
@@ -130,7 +138,7 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
   return {
     finished: finishedCount,
     errors: errorCount,
-    interrupted: stoppedBy !== undefined || (Boolean(signal?.aborted) && finishedCount < total),
+    interrupted: stoppedBy !== undefined || ((Boolean(signal?.aborted) || Boolean(stop?.aborted)) && finishedCount < total),
     ...(stoppedBy !== undefined ? { stoppedBy } : {}),
     ...(kept ? { results: kept } : {}),
   };

@@ -14,6 +14,7 @@ import { executeSamples, type ExecuteOutcome, type ProgressEvent } from './execu
 import { SAMPLE_CHUNK, SampleFeed } from './sample-feed.js';
 import { Budget, formatUsd } from './budget.js';
 import { checkRecordedOutputs } from './recorded-outputs.js';
+import { HeldLease, leaseSettings, type LeaseSettings } from './run-lease.js';
 import type { JudgeStage } from './judging.js';
 import type { EngineSettings, RunSpec } from './run-spec.js';
 import { summarizeRun, type RunSummary } from './summary.js';
@@ -22,7 +23,15 @@ export interface RunDependencies {
   readonly store: Store;
   /** Providers built in code, by model id (tests, library users); others come from the registry. */
   readonly providers?: Readonly<Record<string, ModelProvider>>;
+  /** Aborts the calls in flight (and starts no new sample): what a stop must not wait for. */
   readonly signal?: AbortSignal;
+  /**
+   * Starts no new sample but lets the calls in flight finish and be stored, so a resume does not
+   * pay for them again (the CLI's first Ctrl-C). The run then ends `interrupted`.
+   */
+  readonly stop?: AbortSignal;
+  /** The run's lease (see `HeldLease`): default 30 s to live, renewed every 5 s. */
+  readonly lease?: Partial<LeaseSettings>;
   readonly onProgress?: (event: ProgressEvent & { runId: string }) => void;
   /** Credentials for providers; kept out of the run record, the store and the logs. */
   readonly secrets?: { readonly openaiApiKey?: string };
@@ -71,10 +80,13 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   const budget = await budgetFor(run, spec.engine, models, judgeStage, deps);
   // The first chunk goes with the run; the rest just ahead of the calls (see SampleFeed).
   const first = Math.min(stored.length, SAMPLE_CHUNK);
+  const settings = leaseSettings(deps.lease);
   await deps.store.createRun(run, stored.slice(0, first));
+  // Nobody else knows the new run's id yet, but a resume of it may come any time from now on.
+  const lease = await HeldLease.acquire(deps.store, run.id, settings, deps.onWarning);
   deps.onRunCreated?.(run);
   const feed = new SampleFeed(deps.store, run.id, stored, first);
-  return execute(run, prepared, prepared.samples, models, judgeStage, deps, { retryErrors: false, fresh: true, feed, ...(budget ? { budget } : {}) });
+  return execute(run, prepared, prepared.samples, models, judgeStage, deps, { retryErrors: false, fresh: true, feed, lease, ...(budget ? { budget } : {}) });
 }
 
 /**
@@ -112,31 +124,40 @@ export interface ResumeOptions {
   readonly dataDir?: string;
 }
 
-/** Continues a run: finished samples are neither called again nor lost. */
+/**
+ * Continues a run: finished samples are neither called again nor lost. Refused (`RunLeasedError`)
+ * while another process holds the run's lease; a lease its holder left to expire is taken over.
+ */
 export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, deps: RunDependencies): Promise<RunSummary> {
   const run = await requireRun(deps.store, runIdOrPrefix);
-  const { prepared, samples, unstored } = await reopen(deps.store, run, options.dataDir);
-  const engine = { ...(run.engine as unknown as EngineSettings), ...options.engine };
-  // What each model still has to answer in this session: a replay file is checked against those.
-  const ids = samples.map((s) => s.id);
-  const models = await buildModels(run, engine, deps, {
-    sampleIds: ids,
-    toCall: async (model) => {
-      const finished = await deps.store.finishedSampleIds(run.id, model.id, { includeErrors: !options.retryErrors });
-      return ids.filter((id) => !finished.has(id));
-    },
-  });
-  const judgeStage = await buildJudge(run, engine, deps);
-  const budget = await budgetFor(run, engine, models, judgeStage, deps);
-  // Samples a stopped run had not stored yet are stored before any call, as a new run's would be.
-  if (unstored.length > 0) await deps.store.addSamples(run.id, withoutHints(unstored));
-  await deps.store.setRunStatus(run.id, 'running');
+  // First, before anything is read or written: two resumes started together must not both go on.
+  const lease = await HeldLease.acquire(deps.store, run.id, leaseSettings(deps.lease), deps.onWarning);
+  let session: Parameters<typeof execute>;
+  try {
+    const { prepared, samples, unstored } = await reopen(deps.store, run, options.dataDir);
+    const engine = { ...(run.engine as unknown as EngineSettings), ...options.engine };
+    // What each model still has to answer in this session: a replay file is checked against those.
+    const ids = samples.map((s) => s.id);
+    const models = await buildModels(run, engine, deps, {
+      sampleIds: ids,
+      toCall: async (model) => {
+        const finished = await deps.store.finishedSampleIds(run.id, model.id, { includeErrors: !options.retryErrors });
+        return ids.filter((id) => !finished.has(id));
+      },
+    });
+    const judgeStage = await buildJudge(run, engine, deps);
+    const budget = await budgetFor(run, engine, models, judgeStage, deps);
+    // Samples a stopped run had not stored yet are stored before any call, as a new run's would be.
+    if (unstored.length > 0) await deps.store.addSamples(run.id, withoutHints(unstored));
+    await deps.store.setRunStatus(run.id, 'running');
+    session = [{ ...run, status: 'running' }, prepared, samples, models, judgeStage, deps, { retryErrors: options.retryErrors ?? false, fresh: false, lease, ...(budget ? { budget } : {}) }];
+  } catch (error) {
+    // Refused before any call (data changed, a replay file matching nothing, a bad model id…): the run is as it was, and free.
+    await lease.release();
+    throw error;
+  }
   deps.onRunCreated?.(run);
-  return execute({ ...run, status: 'running' }, prepared, samples, models, judgeStage, deps, {
-    retryErrors: options.retryErrors ?? false,
-    fresh: false,
-    ...(budget ? { budget } : {}),
-  });
+  return execute(...session);
 }
 
 /** Recomputes the summary of a stored run without calling any model. */
@@ -297,11 +318,15 @@ async function execute(
     /** Stores the samples ahead of their calls (a new run). */
     readonly feed?: SampleFeed;
     readonly budget?: Budget;
+    /** This process's lease on the run: lost, it stops the run like an interrupt; released at the end with the final status. */
+    readonly lease: HeldLease;
   },
 ): Promise<RunSummary> {
   const settings: GenerateSettings = run.settings;
   let status: RunRecord['status'] = 'failed';
   let results: ExecuteOutcome['results'];
+  const stops = [session.lease.lost, ...(deps.stop ? [deps.stop] : [])];
+  const stop = stops.length === 1 ? session.lease.lost : AbortSignal.any(stops);
   try {
     const outcome = await executeSamples({
       runId: run.id,
@@ -316,6 +341,7 @@ async function execute(
       ...(session.budget ? { budget: session.budget } : {}),
       ...(judge ? { judge } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
+      stop,
       ...(deps.onProgress ? { onProgress: (e: ProgressEvent) => deps.onProgress?.({ ...e, runId: run.id }) } : {}),
     });
     status = outcome.interrupted ? 'interrupted' : 'finished';
@@ -325,7 +351,8 @@ async function execute(
     }
   } finally {
     await session.feed?.settle();
-    await deps.store.setRunStatus(run.id, status);
+    // The status goes with the release: a process that lost the lease leaves it to the new holder.
+    await session.lease.release(status);
     await Promise.all([...models, ...(judge ? [judge.model] : [])].map((m) => m.close()));
   }
   return summarizeRun(deps.store, { ...run, status }, prepared, samples, results);

@@ -1,6 +1,7 @@
 import type { Metrics, PreparedTask, ScoredSample } from '../benchmarks/task.js';
 import type { Sample } from '../core/index.js';
 import type { ResultRecord, ReviewRecord, RunRecord } from '../store/records.js';
+import type { RunState } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
 import { judgeMetadataOf } from './judge-metadata.js';
 
@@ -53,7 +54,8 @@ export interface ModelSummary {
 export interface RunSummary {
   readonly run: string;
   readonly task: string;
-  readonly status: RunRecord['status'];
+  /** How the run stands; `stale` only from `assay show` (stored as running, its process gone: see `RunState`). */
+  readonly status: RunState;
   readonly models: Readonly<Record<string, ModelSummary>>;
 }
 

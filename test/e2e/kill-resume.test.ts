@@ -41,9 +41,18 @@ async function waitFor(condition: () => boolean, timeoutMs: number): Promise<voi
   }
 }
 
+async function waitForAsync(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 test('kill -9 mid-run, then resume: no finished sample is called again and the metrics equal an uninterrupted run', async () => {
   const db = join(dir, 'killed.db');
-  const child = spawnAssay(runArgs(db), env);
+  // A short lease, so the killed process's lease expires soon and the resume may take the run over.
+  const child = spawnAssay(runArgs(db), { ...env, ASSAY_LEASE_TTL_MS: '1000' });
   const exited = collect(child);
   await waitFor(() => server.requestCount >= 80, 60_000);
   child.kill('SIGKILL');
@@ -62,6 +71,7 @@ test('kill -9 mid-run, then resume: no finished sample is called again and the m
   assert.ok(storedBefore.length < SAMPLES, `samples stored before kill: ${storedBefore.length}`);
   assert.equal(run.sampleCount, SAMPLES);
   const promptOf = new Map(storedBefore.map((s) => [s.id, s.input[0]?.content ?? '']));
+  await waitForAsync(async () => (await store.runLease(run.id))?.live === false, 60_000);
   await store.close();
 
   const resumed = await runAssay(['resume', run.id.slice(0, 15), '--json', '--db', db], env);
