@@ -88,6 +88,13 @@ export function registerCommands(program: Command, setExitCode: (code: number) =
     .description('list the runs in the database, newest first')
     .addOption(jsonOption())
     .addOption(dbOption())
+    .addHelpText(
+      'after',
+      `
+Status: running (a process holds the run's lease now), stale (stored as running, but no
+process holds a live lease: it stopped without saying so, e.g. kill -9; "assay resume" it),
+interrupted, finished, failed. With --json, "status" is that state and "lease" the stored lease.`,
+    )
     .action(async (flags: { json?: boolean; db: string }) => {
       await withStore(flags.db, async (store) => {
         // Whether a process is on a run is read from its lease now (a killed one shows "stale").

@@ -289,6 +289,15 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
     .addOption(new Option('--no-download', 'never download a missing dataset; fail instead'))
     .addOption(jsonOption())
     .addOption(dbOption())
-    .addHelpText('after', '\nEngine options given here (concurrency, timeouts, retries…) replace the run\'s own for this session only.\n\nExample:\n  assay resume 20250101-120000-ab12 --retry-errors');
+    .addHelpText(
+      'after',
+      '\nEngine options given here (concurrency, timeouts, retries…) replace the run\'s own for this session only.\n\n' +
+        'A run is owned by one process at a time: while another process runs it (its lease in the database is live), resume is\n' +
+        'refused with one line naming that process, exit code 2. A run whose process died (kill -9; "stale" in "assay runs")\n' +
+        'is taken over once its lease has expired, 30 s after its last renewal.\n\n' +
+        'Ctrl-C: the first lets the calls in flight finish and be stored; the second aborts them.\n\n' +
+        'Exit codes: 0 finished, 2 bad input or the run is owned by another process, 3 some samples ended in error, 130 interrupted, 1 unexpected failure.\n\n' +
+        'Example:\n  assay resume 20250101-120000-ab12 --retry-errors',
+    );
   addEngineOptions(resume).action(async (runId: string, flags: ResumeFlags, command: Command) => setExitCode(await resumeCommand(runId, flags, command)));
 }
