@@ -18,7 +18,7 @@ import { readRunBothWays } from '../runner/readings.js';
 import { applyReviewFile } from '../runner/review.js';
 import { registerRunCommands } from './run-command.js';
 import { registerSamplesCommand } from './samples-command.js';
-import { EXIT, dataDirOption, dbOption, jsonOption, printSummary, unusedDbOption, withStore } from './shared.js';
+import { EXIT, dataDirOption, dbOption, jsonOption, unusedDbOption, withStore } from './shared.js';
 
 export { EXIT } from './shared.js';
 
