@@ -79,6 +79,8 @@ export interface CallRecord {
   readonly role: ModelRole;
   /** The model that made this call when it is not `modelId` (a judge grading `modelId`'s output). */
   readonly actor?: string;
+  /** Its label in the sample's transcript when the sample takes several calls (`claims`, `verdicts#2`); absent for a single call. */
+  readonly step?: string;
   readonly attempt: number;
   /** Key of the call cache (sha256 of the canonical request); null when the provider is not cacheable. */
   readonly cacheKey: string | null;

@@ -186,12 +186,22 @@ CREATE TABLE run_leases (
 ) STRICT;
 `;
 
+/**
+ * Version 6: a call's `step`, its label in the sample's transcript when a sample takes several
+ * calls (judged summaries: `claims`, `verdicts`, `coverage/questions` …). NULL for the one call of
+ * a single-call sample and for the calls of runs made before.
+ */
+const V6_SQL = `
+ALTER TABLE calls ADD COLUMN step TEXT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'runs, samples, calls (with call cache index), results', sql: V1_SQL },
   { version: 2, description: 'judge of a run, actor of a call, human reviews', sql: V2_SQL },
   { version: 3, description: 'texts shared by the prompts of a run; call cache index filled in batches', sql: V3_SQL },
   { version: 4, description: 'number of samples of a run (stored in chunks as the run goes)', sql: V4_SQL },
   { version: 5, description: 'run leases: one process owns a running run at a time', sql: V5_SQL },
+  { version: 6, description: "a call's step in its sample's transcript", sql: V6_SQL },
 ];
 
 /** The schema version this build of assay writes and understands. */

@@ -63,6 +63,7 @@ export interface CallRow {
   latency_ms: number;
   started_at: string;
   actor: string | null;
+  step: string | null;
   /** The sample's input, joined in: a stored request refers to it instead of repeating it. */
   sample_input?: string;
 }
@@ -177,6 +178,7 @@ export function callFromRow(row: CallRow, texts: readonly string[]): CallRecord 
     modelId: row.model_id,
     role: row.role as ModelRole,
     ...(row.actor !== null ? { actor: row.actor } : {}),
+    ...(row.step !== null && row.step !== undefined ? { step: row.step } : {}),
     attempt: row.attempt,
     cacheKey: row.cache_key,
     request: expandSampleInput(optionalFromJson<unknown>(row.request), row, texts),

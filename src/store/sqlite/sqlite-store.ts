@@ -158,6 +158,7 @@ export class SqliteStore implements Store {
           call.latencyMs,
           call.startedAt,
           call.actor ?? null,
+          call.step ?? null,
         );
         if (call.cacheKey !== null && call.output !== null && call.error === null) this.writtenCacheable.push([call.cacheKey, Number(lastInsertRowid)]);
       }
