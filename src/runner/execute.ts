@@ -5,7 +5,7 @@ import type { CallOutcome, Model } from '../models/middleware/model.js';
 import { SAMPLE_INPUT_REF, type CallRecord, type ResultRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import type { Budget } from './budget.js';
-import { gradeWithJudge, judgeCallRecords, type JudgeStage } from './judging.js';
+import { judgeOutputForRun, type JudgeStage } from './judging.js';
 import type { SummarizedResult } from './summary.js';
 
 export interface ProgressEvent {
@@ -106,17 +106,17 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
         let calls = toCallRecords(options.runId, model.id, sample.id, outcome, request);
         let judgeError: { kind: string; message: string } | undefined;
         if (outcome.output && score && options.judge) {
-          const graded = await gradeWithJudge(options.judge, options.prepared, sample, outcome.output, score, context);
+          const graded = await judgeOutputForRun(options.judge, options.prepared, sample, outcome.output, score, context, { runId: options.runId, modelId: model.id });
           if (signal?.aborted) {
             // A judgment cut short by the stop would be a false no-verdict: leave the sample for
             // resume, but keep the calls made (paid for): resume answers them from the cache.
-            const made = [...calls, ...judgeCallRecords(options.runId, model.id, sample.id, options.judge.model.id, graded.calls)];
+            const made = [...calls, ...graded.calls];
             budget?.charge(made);
             await store.saveCalls(made);
             return;
           }
           score = graded.score;
-          if (graded.calls.length > 0) calls = [...calls, ...judgeCallRecords(options.runId, model.id, sample.id, options.judge.model.id, graded.calls)];
+          if (graded.calls.length > 0) calls = [...calls, ...graded.calls];
           judgeError = graded.error;
         }
         budget?.charge(calls);

@@ -1,7 +1,7 @@
-import { describeError, noVerdict, type GenerateResult, type Sample, type Score } from '../core/index.js';
+import { describeError, noVerdict, type GenerateRequest, type GenerateResult, type RoleGenerate, type Sample, type Score } from '../core/index.js';
 import type { PreparedTask } from '../benchmarks/task.js';
 import { judgeOutput, type JudgeCall, type JudgeSettings, type Judgment } from '../judges/index.js';
-import type { CallContext, Model } from '../models/middleware/model.js';
+import type { CallContext, CallOutcome, Model } from '../models/middleware/model.js';
 import type { CallRecord } from '../store/records.js';
 import type { DeterministicMetadata, JudgeMetadata } from './judge-metadata.js';
 
@@ -83,17 +83,117 @@ function judgedScore(judgeModel: string, score: Score, judgment: Judgment): Scor
  * sits with its item even when an earlier run paid for it.
  */
 export function judgeCallRecords(runId: string, modelId: string, sampleId: string, judgeId: string, calls: readonly JudgeCall[]): CallRecord[] {
+  return judgeRoleRecords(runId, modelId, sampleId, judgeId, calls);
+}
+
+/** One call a model-graded scorer made through the judge role, with its transcript label. */
+interface StepCall {
+  readonly step: string;
+  readonly request: GenerateRequest;
+  readonly outcome: CallOutcome;
+}
+
+/** What grading through the judge role gave, with every call made (stored with the sample). */
+export interface RoleGraded {
+  readonly score: Score;
+  readonly records: (runId: string, modelId: string, sampleId: string) => CallRecord[];
+  readonly error?: { readonly kind: string; readonly message: string };
+}
+
+/**
+ * Grades an output with a task's model-graded scorer (`PreparedTask.gradeWithJudge`, several
+ * judge calls per sample): the scorer gets a `generate` restricted to the judge role, each call
+ * goes through the judge's middleware (cache, retries, limits, cost) and is kept with its step
+ * label, to be stored with the sample. The judge's totals go in `metadata.judge` (as for a rubric
+ * judgment), so summaries count the judge's calls, tokens and cost. A scorer that throws gives no
+ * verdict with the reason; a call that failed outright makes the sample an error (retryable).
+ */
+export async function gradeThroughJudgeRole(stage: JudgeStage, prepared: PreparedTask, sample: Sample, output: GenerateResult, context: CallContext): Promise<RoleGraded> {
+  const made: StepCall[] = [];
+  const generate: RoleGenerate = async (role, request, step) => {
+    if (role !== 'judge') throw new Error(`a scorer may call the judge role only, not ${role}`);
+    const outcome = await stage.model.generate(request, context);
+    made.push({ step, request, outcome });
+    return { output: outcome.output, error: outcome.error };
+  };
+  let graded: Awaited<ReturnType<NonNullable<PreparedTask['gradeWithJudge']>>>;
+  try {
+    graded = await (prepared.gradeWithJudge as NonNullable<PreparedTask['gradeWithJudge']>)(sample, output, generate, stage.settings);
+  } catch (error) {
+    graded = { score: noVerdict(`the judge's scorer failed: ${describeError(error)}`) };
+  }
+  const records = (runId: string, modelId: string, sampleId: string): CallRecord[] => judgeRoleRecords(runId, modelId, sampleId, stage.model.id, made);
+  const judge = judgeTotals(stage.model.id, made);
+  if ('error' in graded) return { score: noVerdict(graded.error.message), records, error: graded.error };
+  return { score: { ...graded.score, metadata: { ...graded.score.metadata, judge } }, records };
+}
+
+/** The judge's calls, tokens and cost over a model-graded scorer's calls (`metadata.judge`). */
+function judgeTotals(model: string, made: readonly StepCall[]): Pick<JudgeMetadata, 'model' | 'calls' | 'inputTokens' | 'outputTokens' | 'costUsd'> {
+  let calls = 0, inputTokens = 0, outputTokens = 0;
+  let cost: number | null = 0;
+  for (const { outcome } of made) {
+    calls += Math.max(1, outcome.attempts.length);
+    inputTokens += outcome.usage.inputTokens ?? 0;
+    outputTokens += outcome.usage.outputTokens ?? 0;
+    cost = cost === null || outcome.costUsd === null ? null : cost + outcome.costUsd;
+  }
+  return { model, calls, inputTokens, outputTokens, costUsd: cost };
+}
+
+/**
+ * Calls in the judge role as stored call records: role `judge`, `actor` the judge, `modelId` the
+ * model whose output was graded, one record per attempt, with the call's step when it has one. A
+ * cache hit is stored too (latency 0), so every judgment's transcript sits with its item even when
+ * an earlier run paid for it.
+ */
+function judgeRoleRecords(
+  runId: string,
+  modelId: string,
+  sampleId: string,
+  judgeId: string,
+  made: readonly { readonly step?: string; readonly request: unknown; readonly outcome: CallOutcome }[],
+): CallRecord[] {
   const records: CallRecord[] = [];
   let attempt = 0;
-  for (const call of calls) {
-    const base = { runId, sampleId, modelId, role: 'judge' as const, actor: judgeId, cacheKey: call.outcome.cacheKey, request: call.request };
-    if (call.outcome.attempts.length === 0) {
-      records.push({ ...base, attempt: ++attempt, output: call.outcome.output, error: call.outcome.error, usage: call.outcome.usage, costUsd: call.outcome.costUsd, latencyMs: 0, startedAt: new Date().toISOString() });
+  for (const { step, request, outcome } of made) {
+    const base = { runId, sampleId, modelId, role: 'judge' as const, actor: judgeId, ...(step !== undefined ? { step } : {}), cacheKey: outcome.cacheKey, request };
+    if (outcome.attempts.length === 0) {
+      records.push({ ...base, attempt: ++attempt, output: outcome.output, error: outcome.error, usage: outcome.usage, costUsd: outcome.costUsd, latencyMs: 0, startedAt: new Date().toISOString() });
       continue;
     }
-    for (const a of call.outcome.attempts) {
+    for (const a of outcome.attempts) {
       records.push({ ...base, attempt: ++attempt, output: a.output, error: a.error, usage: a.output?.usage ?? {}, costUsd: a.costUsd, latencyMs: a.latencyMs, startedAt: a.startedAt });
     }
   }
   return records;
+}
+
+/** What the judge stage gave one output, whichever way the task is judged: the score, the judge's calls as records, an error. */
+export interface JudgedOutput {
+  readonly score: Score;
+  readonly calls: readonly CallRecord[];
+  readonly error?: { readonly kind: string; readonly message: string };
+}
+
+/**
+ * The run's judge stage for one output: a task with a model-graded scorer (`gradeWithJudge`,
+ * several calls) is graded through the judge role; a task with a rubric (`judgeRequest`) gets one
+ * rubric judgment (repeats and re-asks included); the judge's calls come back as call records.
+ */
+export async function judgeOutputForRun(
+  stage: JudgeStage,
+  prepared: PreparedTask,
+  sample: Sample,
+  output: GenerateResult,
+  score: Score,
+  context: CallContext,
+  ids: { readonly runId: string; readonly modelId: string },
+): Promise<JudgedOutput> {
+  if (prepared.gradeWithJudge) {
+    const graded = await gradeThroughJudgeRole(stage, prepared, sample, output, context);
+    return { score: graded.score, calls: graded.records(ids.runId, ids.modelId, sample.id), ...(graded.error ? { error: graded.error } : {}) };
+  }
+  const graded = await gradeWithJudge(stage, prepared, sample, output, score, context);
+  return { score: graded.score, calls: judgeCallRecords(ids.runId, ids.modelId, sample.id, stage.model.id, graded.calls), ...(graded.error ? { error: graded.error } : {}) };
 }

@@ -96,6 +96,8 @@ export async function parsersInScores(store: Store, run: RunRecord): Promise<Map
 }
 
 function needsJudge(prepared: PreparedTask, sample: Sample, output: GenerateResult, score: Score): boolean {
+  // A model-graded scorer's verdict is the judge's alone: no deterministic rule can replace it.
+  if (prepared.gradeWithJudge) return true;
   try {
     return prepared.judgeRequest?.(sample, output, score) !== undefined;
   } catch {

@@ -102,9 +102,11 @@ function checkBaselines(taskName: string, prepared: PreparedTask, models: readon
 
 /** Checks the judge options against the task and records whether the judge grades itself. */
 function judgeConfigFor(taskName: string, prepared: PreparedTask, spec: RunSpec): JudgeConfig | null {
-  const judged = prepared.judgeRequest !== undefined;
+  const judged = prepared.judgeRequest !== undefined || prepared.gradeWithJudge !== undefined;
   if (!judged && spec.judge) throw new InputError(`${taskName} is scored without a judge; drop --judge`);
   if (!judged && spec.exactOnly) throw new InputError(`${taskName} is scored without a judge; drop --exact-only`);
+  // Only a rubric-judged task has a deterministic part to fall back on (FunctionChat's exact match).
+  if (prepared.judgeRequest === undefined && judged && !spec.judge) throw new InputError(`${taskName} is graded by an LLM judge: give --judge <model id> (e.g. openai:gpt-4o)`);
   if (judged && spec.judge && spec.exactOnly) throw new InputError('give either --judge or --exact-only, not both');
   if (judged && !spec.judge && !spec.exactOnly) {
     throw new InputError(`${taskName} is graded by an LLM judge: give --judge <model id> (e.g. openai:gpt-4o), or --exact-only to score tool calls by exact match alone`);
