@@ -1,4 +1,5 @@
-import type { GenerateResult, GenerateSettings, Sample, Score } from '../core/index.js';
+import type { GenerateResult, GenerateSettings, RoleGenerate, Sample, Score } from '../core/index.js';
+import type { JudgeSettings } from '../judges/judge.js';
 import type { JudgeRequest } from '../judges/judge-request.js';
 
 // The options a run records with its task live in core: the store keeps them with the run.
@@ -51,8 +52,36 @@ export interface PreparedTask {
    * (a non-matching call fails; a text answer that only a judge can grade is no verdict).
    */
   judgeRequest?(sample: Sample, output: GenerateResult, score: Score): JudgeRequest | undefined;
+  /**
+   * Model-graded scoring of a task whose judging takes several calls (judged summaries: claims →
+   * verdicts → coverage): grades the output through `judge`, which makes calls in the judge role
+   * only (through the run's judge model and its middleware; every call is stored with the sample,
+   * labelled by its step). Returns the score — its value `null` with the reason for a no verdict —
+   * or an error when a judge call failed outright (the sample then ends in error, retryable).
+   * Without a judge (the task requires one) it is never called.
+   */
+  gradeWithJudge?(sample: Sample, output: GenerateResult, judge: RoleGenerate, settings: JudgeSettings): Promise<JudgeGraded>;
   /** Aggregates scores into the task's metrics. Samples without a score (errors) are left out. */
   metrics(rows: Iterable<ScoredSample>): Metrics;
+}
+
+/** What {@link PreparedTask.gradeWithJudge} gives: the judged score, or the error of a judge call that failed. */
+export type JudgeGraded = { readonly score: Score } | { readonly error: { readonly kind: string; readonly message: string } };
+
+/**
+ * A command-line option a task declares for itself (`--articles <path>`): the CLI offers it on
+ * `run` and `samples` and passes its value in `TaskOptions.task[key]`; the task validates it.
+ */
+export interface TaskOptionSpec {
+  /** The key in `TaskOptions.task`, camelCase (`textColumn`); the flag is its kebab-case (`--text-column`). */
+  readonly key: string;
+  /** The value's name in help (`<path>`). */
+  readonly value: string;
+  readonly description: string;
+  /** `count`: a plain decimal integer ≥ 0; `path`: a file or folder, made absolute (a resume from elsewhere reads the same); `text` (default): any string. */
+  readonly kind?: 'text' | 'count' | 'path';
+  /** Allowed values, when only a few are. */
+  readonly choices?: readonly string[];
 }
 
 /** A benchmark task: a name, a version, default settings, and how to build its samples and scorer. */
@@ -68,5 +97,13 @@ export interface Task {
    * --parser` and `assay show --readings` use them on stored outputs). Absent: one reading.
    */
   readonly answerParsers?: readonly AnswerParserName[];
+  /**
+   * The data-dir folder the task reads (`metatool`, `functionchat`): the CLI makes sure it is
+   * there (downloading it when assay can) before the task prepares. Absent for a task that reads
+   * only files the user names (summaries' `--articles`).
+   */
+  readonly dataset?: string;
+  /** Options of this task's own (see {@link TaskOptionSpec}). */
+  readonly ownOptions?: readonly TaskOptionSpec[];
   prepare(ctx: TaskContext): Promise<PreparedTask>;
 }

@@ -1,14 +1,15 @@
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { InputError, describeError } from '../core/index.js';
+import { findTask } from '../benchmarks/registry.js';
 import { resolveDataDir, type ResolvedDataDir } from '../datasets/data-dir.js';
 import type { EnsureDatasetResult } from '../datasets/fetch/download.js';
 import { getManifest, type DatasetManifest } from '../datasets/fetch/manifest.js';
 import { createDownloadReporter } from './download-progress.js';
 
-/** The dataset a task reads: the part of its name before `/` (`metatool/similar` → `metatool`). */
-export function datasetOf(taskName: string): string {
-  return taskName.split('/')[0] ?? taskName;
+/** The data-dir folder a task reads (`metatool`, `functionchat`), as the task declares it; undefined for a task that reads only the user's own files. */
+export function datasetOf(taskName: string): string | undefined {
+  return findTask(taskName).dataset;
 }
 
 /**
@@ -103,6 +104,7 @@ export interface TaskDataOptions {
  */
 export async function ensureTaskData(taskName: string, options: TaskDataOptions): Promise<void> {
   const dataset = datasetOf(taskName);
+  if (dataset === undefined) return;
   const { dir, source } = options.dataDir;
   const manifest = manifestOf(dataset);
   const folderMissing = !existsSync(path.join(dir, dataset));

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { InputError, parseModelId } from '../core/index.js';
-import type { TaskOptions } from '../benchmarks/task.js';
+import { allTasks, findTask } from '../benchmarks/registry.js';
+import type { TaskOptions, TaskOptionSpec } from '../benchmarks/task.js';
 import { nonNegativeInt, positiveInt } from './options.js';
 import { dataDirOption } from './shared.js';
 
@@ -27,7 +28,7 @@ export interface TaskFlags {
 
 /** Adds the options of {@link TaskFlags} that select samples (not `--parser` / `--rubric`). */
 export function addTaskOptions(command: Command): Command {
-  return command
+  command
     .addOption(new Option('-n, --limit <n>', 'keep only the first N samples').argParser(positiveInt('--limit')))
     .addOption(new Option('--per-tool <n>', 'queries drawn per tool (MetaTool similar/scenario/reliability)').default(5).argParser(positiveInt('--per-tool')))
     .addOption(new Option('--shots <k>', 'in-context examples (default 0; upstream prompts are as shipped)').choices(['0', '5']))
@@ -38,6 +39,46 @@ export function addTaskOptions(command: Command): Command {
     .addOption(new Option('--embedder <id>', 'with --tools: what finds each tool\'s 9 nearest tools — lexical (BM25 between descriptions, default) or local:<embedding model.gguf>'))
     .addOption(dataDirOption())
     .addOption(new Option('--no-download', 'never download a missing dataset; fail instead'));
+  for (const option of ownTaskOptions()) command.addOption(option);
+  return command;
+}
+
+/** `textColumn` → `--text-column`. */
+const flagOf = (key: string): string => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+/** Every option the tasks declare for themselves, once each (`TaskOptionSpec`): the CLI does not know them by task. */
+function ownTaskOptions(): Option[] {
+  const seen = new Map<string, TaskOptionSpec>();
+  for (const task of allTasks) for (const spec of task.ownOptions ?? []) if (!seen.has(spec.key)) seen.set(spec.key, spec);
+  return [...seen.values()].map((spec) => {
+    const option = new Option(`${flagOf(spec.key)} ${spec.value}`, spec.description);
+    if (spec.choices) option.choices(spec.choices);
+    if (spec.kind === 'count') option.argParser(nonNegativeInt(flagOf(spec.key)));
+    return option;
+  });
+}
+
+/**
+ * The values of the options tasks declare, for the chosen task, in `TaskOptions.task` (paths made
+ * absolute); one declared by another task only is refused, naming the tasks that take it.
+ */
+function ownOptionValues(taskName: string, flags: TaskFlags): Pick<TaskOptions, 'task'> {
+  const given = flags as unknown as Record<string, unknown>;
+  const mine = findTask(taskName).ownOptions ?? [];
+  const values: Record<string, string | number> = {};
+  for (const task of allTasks) {
+    for (const spec of task.ownOptions ?? []) {
+      const value = given[spec.key];
+      if (value === undefined || mine.some((m) => m.key === spec.key)) continue;
+      const takers = allTasks.filter((t) => t.ownOptions?.some((o) => o.key === spec.key)).map((t) => t.name);
+      throw new InputError(`${flagOf(spec.key)} is an option of ${takers.join(', ')}; ${taskName} does not take it`);
+    }
+  }
+  for (const spec of mine) {
+    const value = given[spec.key];
+    if (typeof value === 'string' || typeof value === 'number') values[spec.key] = spec.kind === 'path' && typeof value === 'string' ? path.resolve(value) : value;
+  }
+  return Object.keys(values).length > 0 ? { task: values } : {};
 }
 
 /** The one task that runs on a user's own tool set. */
@@ -70,5 +111,6 @@ export function taskOptionsFrom(taskName: string, flags: TaskFlags): TaskOptions
     ...(flags.benchVersion ? { benchVersion: flags.benchVersion } : {}),
     ...(flags.rubric ? { rubrics: flags.rubric } : {}),
     ...ownToolsOptions(taskName, flags),
+    ...ownOptionValues(taskName, flags),
   };
 }

@@ -19,6 +19,11 @@ export interface TaskOptions {
   readonly rubrics?: Readonly<Record<string, string>>;
   /** metatool/similar on a user's own tool set: path of the tools file (`--tools my-tools.json`). */
   readonly tools?: string;
+  /**
+   * The options a task declares for itself (`Task.ownOptions`: e.g. summaries' `--articles`), by
+   * key, as given; the task validates them. Absent for tasks that declare none.
+   */
+  readonly task?: Readonly<Record<string, string | number>>;
   /** With `tools`: what ranks the nearest tools — `lexical` (BM25, the default) or an embedding model id (`local:./emb.gguf`). */
   readonly embedder?: string;
 }

@@ -46,6 +46,7 @@ function functionchatTask(set: FunctionChatSet, description: string, build: Buil
     version: FUNCTIONCHAT_TASK_VERSION,
     description,
     defaultSettings: FUNCTIONCHAT_SETTINGS,
+    dataset: 'functionchat',
     async prepare(ctx: TaskContext): Promise<PreparedTask> {
       const version = resolveVersion(name, ctx.options.benchVersion, set);
       const limit = checkedLimit(name, ctx.options);

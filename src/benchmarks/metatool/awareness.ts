@@ -36,6 +36,7 @@ export const awarenessTask: Task = {
   description: 'MetaTool tool-usage awareness: answer yes/no whether a query needs an external tool (accuracy, precision, recall, F1).',
   defaultSettings: METATOOL_SETTINGS,
   answerParsers: METATOOL_PARSERS,
+  dataset: 'metatool',
   async prepare(ctx: TaskContext) {
     const options = resolveOptions(NAME, ctx.options);
     if (options.prompts === 'upstream' && options.shotsGiven && options.shots === 0) {

@@ -97,6 +97,7 @@ export const multiTask: Task = {
   description: 'MetaTool multi-tool selection: choose the two right tools, "at most two" and "must choose two" (CSR 2/2, 1/1, 1/2, must-two).',
   defaultSettings: METATOOL_SETTINGS,
   answerParsers: METATOOL_PARSERS,
+  dataset: 'metatool',
   async prepare(ctx: TaskContext) {
     const options = resolveOptions(NAME, ctx.options);
     if (options.shots === 5) throw new InputError(`${NAME}: five-shot is not available for multi-tool selection (the paper uses few-shot for single-tool tasks only); use --shots 0`);

@@ -97,6 +97,7 @@ export const reliabilityTask: Task = {
   description: 'MetaTool reliability: no shown tool fits the query, the right answer is None (CSR, hallucination rate).',
   defaultSettings: METATOOL_SETTINGS,
   answerParsers: METATOOL_PARSERS,
+  dataset: 'metatool',
   async prepare(ctx: TaskContext) {
     const options = resolveOptions(NAME, ctx.options);
     const dataset = openMetaTool(ctx.dataDir);

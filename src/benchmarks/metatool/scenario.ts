@@ -30,6 +30,7 @@ export const scenarioTask: Task = {
   description: 'MetaTool scenario selection: choose the right tool from a scenario\'s tool list (CSR per scenario and per gold position).',
   defaultSettings: METATOOL_SETTINGS,
   answerParsers: METATOOL_PARSERS,
+  dataset: 'metatool',
   async prepare(ctx: TaskContext) {
     const options = resolveOptions(NAME, ctx.options);
     if (options.prompts === 'upstream') throw upstreamNotShipped(NAME);

@@ -36,6 +36,7 @@ export const similarTask: Task = {
   description: 'MetaTool similar-tool selection: choose the right tool among it and its 9 most similar tools (CSR, CSR by gold position, Top@k).',
   defaultSettings: METATOOL_SETTINGS,
   answerParsers: METATOOL_PARSERS,
+  dataset: 'metatool',
   async prepare(ctx: TaskContext) {
     const options = resolveOptions(NAME, ctx.options);
     if (options.prompts === 'upstream') throw upstreamNotShipped(NAME);
