@@ -39,6 +39,7 @@ const ALL_TASKS = [
   'functionchat/singlecall',
   'functionchat/dialog',
   'functionchat/calldecision',
+  'summaries/alignment',
 ];
 
 /** One exported row, as `assay export --format jsonl` writes it. */
@@ -80,7 +81,7 @@ function assertRate(value: unknown, name: string): void {
 }
 
 describe('assay list', () => {
-  test('text and --json show the MetaTool and FunctionChat tasks', async () => {
+  test('text and --json show the MetaTool, FunctionChat and summaries tasks', async () => {
     const text = await run(['list']);
     assert.equal(text.code, 0);
     assert.deepEqual(linesOf(text.stdout).map((l) => l.split(/\s+/)[0]), ALL_TASKS);

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { InputError } from '../../core/index.js';
+import type { TaskOptionSpec } from '../task.js';
+
+export const DEFAULT_SUMMARY_PROMPT = 'Summarize the article in one paragraph.';
+export const DEFAULT_COVERAGE_QUESTIONS = 5;
+
+/** The options `summaries/alignment` declares (offered by `assay run` and `assay samples`). */
+export const SUMMARIES_OPTIONS: readonly TaskOptionSpec[] = [
+  { key: 'articles', value: '<path>', kind: 'path', description: 'summaries: the articles — a folder of .txt files (sub-folder = category), a .csv or a .jsonl file' },
+  { key: 'textColumn', value: '<name>', description: 'summaries: CSV/JSONL column holding the article text (default text)' },
+  { key: 'idColumn', value: '<name>', description: 'summaries: CSV/JSONL column holding a stable id (default id when present, else the line number)' },
+  { key: 'categoryColumn', value: '<name>', description: 'summaries: CSV/JSONL column holding the category (default category when present)' },
+  { key: 'prompt', value: '<text>', description: `summaries: what every model is asked before the article (default "${DEFAULT_SUMMARY_PROMPT}")` },
+  { key: 'verdicts', value: '<mode>', choices: ['batch', 'per-claim'], description: 'summaries: one verdict call per summary for all its claims (batch, default) or one per claim' },
+  { key: 'coverageQuestions', value: '<k>', kind: 'count', description: `summaries: coverage questions written from each article (default ${DEFAULT_COVERAGE_QUESTIONS}; 0 turns coverage off)` },
+];
+
+const schema = z.strictObject({
+  articles: z.string().min(1),
+  textColumn: z.string().min(1).optional(),
+  idColumn: z.string().min(1).optional(),
+  categoryColumn: z.string().min(1).optional(),
+  prompt: z.string().refine((p) => p.trim() !== '', 'must not be empty').default(DEFAULT_SUMMARY_PROMPT),
+  verdicts: z.enum(['batch', 'per-claim']).default('batch'),
+  coverageQuestions: z.int().min(0).max(50).default(DEFAULT_COVERAGE_QUESTIONS),
+});
+
+export type SummariesOptions = z.infer<typeof schema>;
+
+/** The task's own options, checked; `--articles` is required. */
+export function summariesOptions(taskName: string, given: Readonly<Record<string, string | number>> | undefined): SummariesOptions {
+  if (given?.['articles'] === undefined) throw new InputError(`${taskName} needs --articles <path>: a folder of .txt articles (sub-folder = category), a .csv or a .jsonl file`);
+  const parsed = schema.safeParse(given);
+  if (!parsed.success) {
+    const problem = parsed.error.issues[0];
+    throw new InputError(`${taskName}: --${String(problem?.path[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${problem?.message ?? 'is not valid'}`);
+  }
+  return parsed.data;
+}
