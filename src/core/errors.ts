@@ -15,8 +15,9 @@ export type CallErrorKind =
   | 'server' // 5xx: retried
   | 'timeout' // no answer in time: retried
   | 'network' // connection refused/reset: retried
-  | 'bad-request' // 4xx other than 429: not retried
+  | 'bad-request' // 4xx other than 401/403/404/408/429: not retried
   | 'auth' // 401/403: not retried
+  | 'not-found' // 404 (a model or endpoint that does not exist): not retried
   | 'bad-response' // 2xx whose body we cannot read: retried once like a server error
   | 'missing-output' // replay file has no line for this sample
   | 'unsupported' // the provider cannot answer this kind of request

@@ -13,6 +13,10 @@ export function oneLine(text: string, max: number = MAX_ERROR_TEXT): string {
 export function kindForStatus(status: number): CallErrorKind {
   if (status === 429) return 'rate-limit';
   if (status === 401 || status === 403) return 'auth';
+  // A model that does not exist (OpenAI model_not_found, Anthropic not_found_error, Gemini
+  // NOT_FOUND, Ollama "model not found, try pulling it") or a base URL without the API's route:
+  // the same answer for every request, which the runner's fail-fast stop needs to tell apart.
+  if (status === 404) return 'not-found';
   // 408 means the server gave up waiting for us: a timeout, worth retrying like one.
   if (status === 408) return 'timeout';
   // 5xx includes Anthropic's 529 "overloaded".

@@ -32,6 +32,7 @@ describe('anthropicErrorFromStatus', () => {
     assert.equal(anthropicErrorFromStatus(403, {}, body('permission_error', 'no'), URL).kind, 'auth');
     assert.equal(anthropicErrorFromStatus(400, {}, body('invalid_request_error', 'max_tokens: Field required'), URL).kind, 'bad-request');
     assert.equal(anthropicErrorFromStatus(413, {}, body('request_too_large', 'too big'), URL).kind, 'bad-request');
+    assert.equal(anthropicErrorFromStatus(404, {}, body('not_found_error', 'model: claude-nine'), URL).kind, 'not-found');
     const html = anthropicErrorFromStatus(502, {}, '<html>Bad gateway</html>', URL);
     assert.equal(html.kind, 'server');
     assert.match(html.message, /<html>Bad gateway<\/html>$/);

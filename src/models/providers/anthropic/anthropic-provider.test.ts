@@ -64,9 +64,9 @@ describe('anthropic provider against the loopback Messages server', () => {
     }
   });
 
-  it('reports a wrong base URL (404) as bad-request, and an aborted or closed provider as aborted', async () => {
+  it('reports a wrong base URL (404) as not-found, and an aborted or closed provider as aborted', async () => {
     const provider = createAnthropicProvider({ model: 'claude-test', baseURL: `${server.url}/nowhere`, apiKey: KEY });
-    await assert.rejects(provider.generate({ messages: [user('x')], settings: {} }, live()), isCallError('bad-request'));
+    await assert.rejects(provider.generate({ messages: [user('x')], settings: {} }, live()), isCallError('not-found'));
     await provider.close?.();
     const ok = createAnthropicProvider({ model: 'claude-test', baseURL: server.url, apiKey: KEY });
     const controller = new AbortController();

@@ -40,6 +40,8 @@ describe('geminiErrorFromStatus', () => {
     const badSchema = JSON.stringify({ error: { code: 400, message: 'Invalid JSON payload received. Unknown name "additionalProperties"', status: 'INVALID_ARGUMENT' } });
     assert.equal(geminiErrorFromStatus(400, {}, badSchema, URL).kind, 'bad-request');
     assert.equal(geminiErrorFromStatus(403, {}, JSON.stringify({ error: { code: 403, status: 'PERMISSION_DENIED', message: 'no' } }), URL).kind, 'auth');
+    const noModel = JSON.stringify({ error: { code: 404, message: 'models/gemini-9 is not found for API version v1beta, or is not supported for generateContent.', status: 'NOT_FOUND' } });
+    assert.equal(geminiErrorFromStatus(404, {}, noModel, URL).kind, 'not-found');
     assert.equal(geminiErrorFromStatus(500, {}, 'plain text', URL).message, `HTTP 500 from POST ${URL}: plain text`);
   });
 });

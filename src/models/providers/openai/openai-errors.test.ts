@@ -11,7 +11,14 @@ const coded = (message: string, code: string): Error => Object.assign(new Error(
 describe('errorFromStatus', () => {
   it('classifies statuses the retry policy cares about', () => {
     const kinds = [400, 401, 403, 404, 408, 422, 429, 500, 502, 503, 302].map((status) => errorFromStatus(status, {}, '', URL).kind);
-    assert.deepEqual(kinds, ['bad-request', 'auth', 'auth', 'bad-request', 'timeout', 'bad-request', 'rate-limit', 'server', 'server', 'server', 'bad-response']);
+    assert.deepEqual(kinds, ['bad-request', 'auth', 'auth', 'not-found', 'timeout', 'bad-request', 'rate-limit', 'server', 'server', 'server', 'bad-response']);
+  });
+
+  it('reads model_not_found as not-found whatever the status', () => {
+    const body = JSON.stringify({ error: { message: 'The model `gpt-9` does not exist or you do not have access to it.', type: 'invalid_request_error', code: 'model_not_found' } });
+    assert.equal(errorFromStatus(404, {}, body, URL).kind, 'not-found');
+    assert.equal(errorFromStatus(400, {}, body, URL).kind, 'not-found');
+    assert.equal(errorFromStatus(400, {}, JSON.stringify({ error: { message: 'bad', code: 'invalid_value' } }), URL).kind, 'bad-request');
   });
 
   it('carries retryAfterMs only for 429 and 5xx', () => {

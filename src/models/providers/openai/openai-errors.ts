@@ -1,5 +1,5 @@
 import type { ModelCallError } from '../../../core/index.js';
-import { httpCallError } from '../../http/call-errors.js';
+import { httpCallError, kindForStatus } from '../../http/call-errors.js';
 import { parseRetryAfterMs, type ResponseHeaders } from '../../http/retry-after.js';
 import type { OpenAIErrorBody } from './openai-api-types.js';
 
@@ -20,10 +20,24 @@ export function serverErrorText(bodyText: string): string {
   return bodyText;
 }
 
+/** `error.code` of an OpenAI error body, when it has one. */
+function serverErrorCode(bodyText: string): string | undefined {
+  try {
+    const body = JSON.parse(bodyText) as OpenAIErrorBody | null;
+    if (body && typeof body === 'object' && body.error && typeof body.error === 'object' && typeof body.error.code === 'string') return body.error.code;
+  } catch {
+    // Not JSON: no code.
+  }
+  return undefined;
+}
+
 /**
  * The `ModelCallError` for a non-2xx response. `bodyText` and `url` must already be redacted.
  * `retryAfterMs` is carried for 429 and 5xx, the statuses the retry policy retries.
  */
 export function errorFromStatus(status: number, headers: ResponseHeaders, bodyText: string, url: string): ModelCallError {
-  return httpCallError(status, url, bodyText, serverErrorText(bodyText), parseRetryAfterMs(headers));
+  // `model_not_found` is a missing model whatever the status (OpenAI sends 404; some compatible
+  // servers and proxies send 400).
+  const kind = serverErrorCode(bodyText) === 'model_not_found' ? 'not-found' : kindForStatus(status);
+  return httpCallError(status, url, bodyText, serverErrorText(bodyText), parseRetryAfterMs(headers), kind);
 }

@@ -203,7 +203,7 @@ describe('openai provider over HTTP', () => {
     { status: 400, kind: 'bad-request' },
     { status: 401, kind: 'auth' },
     { status: 403, kind: 'auth' },
-    { status: 404, kind: 'bad-request' },
+    { status: 404, kind: 'not-found' },
     { status: 429, kind: 'rate-limit' },
     { status: 500, kind: 'server' },
     { status: 503, kind: 'server' },
