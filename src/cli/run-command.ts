@@ -26,6 +26,7 @@ interface EngineFlags {
   apiKeyEnv?: string;
   price?: EngineSettings['prices'];
   maxCost?: number;
+  failFast: boolean;
 }
 
 /** The API key named by `--api-key-env` (the key itself never goes on a command line or into the store). */
@@ -48,6 +49,8 @@ function engineFrom(flags: EngineFlags): EngineSettings {
     ...(baseUrl ? { openaiBaseURL: baseUrl } : {}),
     ...(flags.price ? { prices: flags.price } : {}),
     ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}),
+    // Recorded only when turned off, so runs made with the default keep their engine record.
+    ...(flags.failFast === false ? { failFast: false } : {}),
   };
 }
 
@@ -64,6 +67,12 @@ function addEngineOptions(command: Command): Command {
     .addOption(new Option('--price <model=in/out>', 'USD per million input/output tokens for a model (repeatable)').argParser(parsePrice))
     .addOption(
       new Option('--max-cost <usd>', 'stop starting samples once the run has spent this much (all models and the judge; samples in flight finish); the run is then interrupted and resumable').argParser(usdAmount('--max-cost')),
+    )
+    .addOption(
+      new Option(
+        '--no-fail-fast',
+        'keep calling a model after errors that repeat for every sample (by default a model stops at its first 401/403 or 404, or at 3 identical 400s in a row) and store each as the sample\'s error',
+      ),
     );
 }
 
@@ -188,6 +197,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
   if (given('baseUrl')) Object.assign(engine, { openaiBaseURL: full.openaiBaseURL });
   if (given('price')) Object.assign(engine, { prices: full.prices });
   if (given('maxCost')) Object.assign(engine, { maxCostUsd: full.maxCostUsd });
+  if (given('failFast')) Object.assign(engine, { failFast: flags.failFast });
   return withStore(flags.db, async (store) => {
     const run = await requireRun(store, runId);
     const dataDir = dataDirForRun(flags.dataDir, run.engine['dataDir'] as string | undefined);
@@ -248,9 +258,18 @@ A run is owned by one process at a time (a lease in the database, renewed every 
 saying so (kill -9, a crash) shows as "stale" in "assay runs" and can be resumed once its
 lease has expired (30 s after its last renewal).
 
+Errors that repeat for every sample stop a model early: its first auth error (401/403, a refused
+key), its first not-found (404, a model or endpoint that does not exist), or 3 identical
+bad-request errors (400) in a row with no success between. Calls in flight finish (so at most
+that many + --concurrency - 1 calls are made), no new sample of that model starts (a judge's
+stop stops the run), the samples that got the error are left unfinished, and the run ends
+interrupted (exit 130) with the provider's message. Fix the cause, then "assay resume <run>"
+calls them again. --no-fail-fast turns this off.
+
 Exit codes: 0 finished, 2 bad input or the run is owned by another process, 3 finished but
 some samples ended in error (continue with "assay resume <run> --retry-errors"; for a replay
-file's missing outputs, add their lines first), 130 interrupted, 1 unexpected failure.`;
+file's missing outputs, add their lines first), 130 interrupted (a Ctrl-C, --max-cost, or an
+error that repeats for every sample: "assay resume <run>"), 1 unexpected failure.`;
 
 /** Registers `assay run` and `assay resume`. */
 export function registerRunCommands(program: Command, setExitCode: (code: number) => void): void {

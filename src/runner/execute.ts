@@ -5,6 +5,7 @@ import type { CallOutcome, Model } from '../models/middleware/model.js';
 import { SAMPLE_INPUT_REF, type CallRecord, type ResultRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import type { Budget } from './budget.js';
+import { FailFast, type FailedCall, type FailFastStop } from './fail-fast.js';
 import { judgeOutputForRun, type JudgeStage } from './judging.js';
 import type { SummarizedResult } from './summary.js';
 
@@ -44,6 +45,8 @@ export interface ExecuteOptions {
   readonly sampleStored?: (index: number) => Promise<void> | undefined;
   /** The run's spending cap: once reached, no new sample starts (those in flight finish). */
   readonly budget?: Budget;
+  /** Stop a model after errors that repeat for every sample (see `FailFast`); default true. */
+  readonly failFast?: boolean;
 }
 
 export interface ExecuteOutcome {
@@ -52,6 +55,8 @@ export interface ExecuteOutcome {
   readonly interrupted: boolean;
   /** Why the run stopped before the end, when its budget stopped it. */
   readonly stoppedBy?: string;
+  /** Models (or the judge) stopped after errors that repeat for every sample; their samples left unfinished. */
+  readonly failedFast?: readonly FailFastStop[];
   /** With `keepResults`: per model, the results saved in this session by sample id (outputs left out). */
   readonly results?: ReadonlyMap<string, ReadonlyMap<string, SummarizedResult>>;
 }
@@ -83,19 +88,28 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
   let finishedCount = 0;
   let errorCount = 0;
   options.onProgress?.({ modelId: '', finished: 0, errors: 0, total, skipped });
+  const failFast = new FailFast(options.failFast ?? true);
+  /** Stores a result (its calls were stored before, or go with it) and counts it. */
+  const saveResult = async (calls: readonly CallRecord[], result: ResultRecord): Promise<void> => {
+    await store.saveOutcome(calls, result);
+    // Only what the summary reads: keeping the outputs would hold every raw response until the end.
+    kept?.get(result.modelId)?.set(result.sampleId, { sampleId: result.sampleId, status: result.status, score: result.score, error: result.error, cached: result.cached, usage: result.usage, costUsd: result.costUsd });
+    finishedCount++;
+    if (result.status === 'error') errorCount++;
+    options.onProgress?.({ modelId: result.modelId, finished: finishedCount, errors: errorCount, total, skipped });
+  };
 
   const runQueue = async (model: Model, todo: readonly number[]): Promise<void> => {
-    const keep = kept?.get(model.id);
     let next = 0;
     const worker = async (): Promise<void> => {
-      while (next < todo.length && !stopping()) {
+      while (next < todo.length && !stopping() && !failFast.stopped(model.id)) {
         const position = todo[next++] as number;
         const sample = samples[position] as Sample;
         const stored = options.sampleStored?.(position);
         if (stored) {
           await stored;
           // The stop came while this sample was being stored: it has not started, leave it for resume.
-          if (stopping()) return;
+          if (stopping() || failFast.stopped(model.id)) return;
         }
         const request = requestFor(sample, options.settings);
         const context = { sampleId: sample.id, ...(signal ? { signal } : {}) };
@@ -105,6 +119,8 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
         let score = outcome.output ? scoreSafely(options.prepared, sample, outcome.output) : undefined;
         let calls = toCallRecords(options.runId, model.id, sample.id, outcome, request);
         let judgeError: { kind: string; message: string } | undefined;
+        // Results of an earlier error streak this sample shows were about their own samples.
+        const released: ResultRecord[] = outcome.output && !outcome.cached ? [...failFast.succeeded(model.id, 'test')] : [];
         if (outcome.output && score && options.judge) {
           const graded = await judgeOutputForRun(options.judge, options.prepared, sample, outcome.output, score, context, { runId: options.runId, modelId: model.id });
           if (signal?.aborted) {
@@ -113,20 +129,24 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
             const made = [...calls, ...graded.calls];
             budget?.charge(made);
             await store.saveCalls(made);
+            for (const r of released) await saveResult([], r);
             return;
           }
           score = graded.score;
           if (graded.calls.length > 0) calls = [...calls, ...graded.calls];
           judgeError = graded.error;
+          if (graded.freshSuccess) released.push(...failFast.succeeded(options.judge.model.id, 'judge'));
         }
         budget?.charge(calls);
         const result = judgeError ? toJudgeErrorResult(options.runId, model.id, sample, outcome, judgeError) : toResult(options.runId, model.id, sample, outcome, score);
-        await store.saveOutcome(calls, result);
-        // Only what the summary reads: keeping the outputs would hold every raw response until the end.
-        keep?.set(sample.id, { sampleId: sample.id, status: result.status, score: result.score, error: result.error, cached: result.cached, usage: result.usage, costUsd: result.costUsd });
-        finishedCount++;
-        if (result.status === 'error') errorCount++;
-        options.onProgress?.({ modelId: model.id, finished: finishedCount, errors: errorCount, total, skipped });
+        const failed = result.error ? failedCall(model.id, options.judge?.model.id, judgeError, result.error) : undefined;
+        const verdict = failed ? failFast.failed(failed, result) : { hold: false, release: [] };
+        released.push(...verdict.release);
+        // A held sample keeps its calls (the ledger, the cache, the spend) but no result yet: if its
+        // streak stops the model, it stays unfinished and a plain resume calls it again.
+        if (verdict.hold) await store.saveCalls(calls);
+        else await saveResult(calls, result);
+        for (const r of released) await saveResult([], r);
       }
     };
     const workers = Math.max(1, Math.min(model.settings.concurrency, todo.length));
@@ -134,14 +154,28 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
   };
 
   await Promise.all(queues.map((q) => runQueue(q.model, q.todo)));
+  // Streaks still open at the end stopped nothing: their samples' errors are their results.
+  for (const r of failFast.drain()) await saveResult([], r);
   const stoppedBy = finishedCount < total ? budget?.stopReason : undefined;
+  // A stop always leaves its streak's samples unfinished, so it always interrupts the run.
+  const failedFast = failFast.stops;
   return {
     finished: finishedCount,
     errors: errorCount,
-    interrupted: stoppedBy !== undefined || ((Boolean(signal?.aborted) || Boolean(stop?.aborted)) && finishedCount < total),
+    interrupted: stoppedBy !== undefined || failedFast.length > 0 || ((Boolean(signal?.aborted) || Boolean(stop?.aborted)) && finishedCount < total),
     ...(stoppedBy !== undefined ? { stoppedBy } : {}),
+    ...(failedFast.length > 0 ? { failedFast } : {}),
     ...(kept ? { results: kept } : {}),
   };
+}
+
+/**
+ * Whose call failed, as `FailFast` counts it: the judge's when the judge failed (its kind without
+ * the `judge-` prefix `gradeWithJudge` gives it), else the model's.
+ */
+function failedCall(modelId: string, judgeId: string | undefined, judgeError: { kind: string; message: string } | undefined, error: { kind: string; message: string }): FailedCall {
+  if (judgeError && judgeId) return { actor: judgeId, role: 'judge', kind: judgeError.kind.replace(/^judge-/, ''), message: judgeError.message };
+  return { actor: modelId, role: 'test', kind: error.kind, message: error.message };
 }
 
 /**

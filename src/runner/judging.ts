@@ -96,6 +96,8 @@ interface StepCall {
 /** What grading through the judge role gave, with every call made (stored with the sample). */
 export interface RoleGraded {
   readonly score: Score;
+  /** Whether some call was answered by the judge itself (not the cache). */
+  readonly freshSuccess: boolean;
   readonly records: (runId: string, modelId: string, sampleId: string) => CallRecord[];
   readonly error?: { readonly kind: string; readonly message: string };
 }
@@ -124,8 +126,9 @@ export async function gradeThroughJudgeRole(stage: JudgeStage, prepared: Prepare
   }
   const records = (runId: string, modelId: string, sampleId: string): CallRecord[] => judgeRoleRecords(runId, modelId, sampleId, stage.model.id, made);
   const judge = judgeTotals(stage.model.id, made);
-  if ('error' in graded) return { score: noVerdict(graded.error.message), records, error: graded.error };
-  return { score: { ...graded.score, metadata: { ...graded.score.metadata, judge } }, records };
+  const freshSuccess = made.some(({ outcome }) => outcome.output !== null && !outcome.cached);
+  if ('error' in graded) return { score: noVerdict(graded.error.message), records, freshSuccess, error: graded.error };
+  return { score: { ...graded.score, metadata: { ...graded.score.metadata, judge } }, records, freshSuccess };
 }
 
 /** The judge's calls, tokens and cost over a model-graded scorer's calls (`metadata.judge`). */
@@ -173,6 +176,8 @@ function judgeRoleRecords(
 export interface JudgedOutput {
   readonly score: Score;
   readonly calls: readonly CallRecord[];
+  /** Whether some judge call was answered by the judge itself (not the cache): it shows the judge works (fail-fast). */
+  readonly freshSuccess: boolean;
   readonly error?: { readonly kind: string; readonly message: string };
 }
 
@@ -192,8 +197,9 @@ export async function judgeOutputForRun(
 ): Promise<JudgedOutput> {
   if (prepared.gradeWithJudge) {
     const graded = await gradeThroughJudgeRole(stage, prepared, sample, output, context);
-    return { score: graded.score, calls: graded.records(ids.runId, ids.modelId, sample.id), ...(graded.error ? { error: graded.error } : {}) };
+    return { score: graded.score, calls: graded.records(ids.runId, ids.modelId, sample.id), freshSuccess: graded.freshSuccess, ...(graded.error ? { error: graded.error } : {}) };
   }
   const graded = await gradeWithJudge(stage, prepared, sample, output, score, context);
-  return { score: graded.score, calls: judgeCallRecords(ids.runId, ids.modelId, sample.id, stage.model.id, graded.calls), ...(graded.error ? { error: graded.error } : {}) };
+  const freshSuccess = graded.calls.some((c) => c.outcome.output !== null && !c.outcome.cached);
+  return { score: graded.score, calls: judgeCallRecords(ids.runId, ids.modelId, sample.id, stage.model.id, graded.calls), freshSuccess, ...(graded.error ? { error: graded.error } : {}) };
 }

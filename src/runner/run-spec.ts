@@ -22,6 +22,12 @@ export interface EngineSettings {
   readonly prices?: Readonly<Record<string, Price>>;
   /** Spending cap of the run in USD, all models and the judge together (see `Budget`). */
   readonly maxCostUsd?: number;
+  /**
+   * Stop a model after errors that repeat for every sample (a refused key, a model that does not
+   * exist, a refused request shape; see `runner/fail-fast.ts`). Absent: on. `false`
+   * (`--no-fail-fast`) calls every sample and stores such errors as results.
+   */
+  readonly failFast?: boolean;
 }
 
 /** Everything that defines a run: pure data, validated at the edge (CLI or library caller). */

@@ -15,6 +15,7 @@ import { SAMPLE_CHUNK, SampleFeed } from './sample-feed.js';
 import { Budget, formatUsd } from './budget.js';
 import { checkRecordedOutputs } from './recorded-outputs.js';
 import { HeldLease, leaseSettings, type LeaseSettings } from './run-lease.js';
+import { describeStop } from './fail-fast.js';
 import type { JudgeStage } from './judging.js';
 import type { EngineSettings, RunSpec } from './run-spec.js';
 import { summarizeRun, type RunSummary } from './summary.js';
@@ -86,7 +87,7 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   const lease = await HeldLease.acquire(deps.store, run.id, settings, deps.onWarning);
   deps.onRunCreated?.(run);
   const feed = new SampleFeed(deps.store, run.id, stored, first);
-  return execute(run, prepared, prepared.samples, models, judgeStage, deps, { retryErrors: false, fresh: true, feed, lease, ...(budget ? { budget } : {}) });
+  return execute(run, prepared, prepared.samples, models, judgeStage, deps, { retryErrors: false, fresh: true, feed, lease, failFast: spec.engine.failFast ?? true, ...(budget ? { budget } : {}) });
 }
 
 /**
@@ -152,7 +153,7 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
     // Samples a stopped run had not stored yet are stored before any call, as a new run's would be.
     if (unstored.length > 0) await deps.store.addSamples(run.id, withoutHints(unstored));
     await deps.store.setRunStatus(run.id, 'running');
-    session = [{ ...run, status: 'running' }, prepared, samples, models, judgeStage, deps, { retryErrors: options.retryErrors ?? false, fresh: false, lease, ...(budget ? { budget } : {}) }];
+    session = [{ ...run, status: 'running' }, prepared, samples, models, judgeStage, deps, { retryErrors: options.retryErrors ?? false, fresh: false, lease, failFast: engine.failFast ?? true, ...(budget ? { budget } : {}) }];
   } catch (error) {
     // Refused before any call (data changed, a replay file matching nothing, a bad model id…): the run is as it was, and free.
     await lease.release();
@@ -322,6 +323,7 @@ async function execute(
     readonly budget?: Budget;
     /** This process's lease on the run: lost, it stops the run like an interrupt; released at the end with the final status. */
     readonly lease: HeldLease;
+    readonly failFast: boolean;
   },
 ): Promise<RunSummary> {
   const settings: GenerateSettings = run.settings;
@@ -339,6 +341,7 @@ async function execute(
       settings,
       retryErrors: session.retryErrors,
       keepResults: session.fresh,
+      failFast: session.failFast,
       ...(session.feed ? { sampleStored: session.feed.ready.bind(session.feed) } : {}),
       ...(session.budget ? { budget: session.budget } : {}),
       ...(judge ? { judge } : {}),
@@ -351,6 +354,7 @@ async function execute(
     if (outcome.stoppedBy !== undefined) {
       deps.onWarning?.(`stopped: ${outcome.stoppedBy}; the samples in flight were finished. To go on: assay resume ${run.id} --max-cost <more USD>`);
     }
+    for (const stop of outcome.failedFast ?? []) deps.onWarning?.(describeStop(stop, run.id));
   } finally {
     await session.feed?.settle();
     // The status goes with the release: a process that lost the lease leaves it to the new holder.

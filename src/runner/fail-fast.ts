@@ -1,0 +1,145 @@
+import type { ResultRecord } from '../store/records.js';
+
+/**
+ * How many errors of one kind in a row (for one model, no success between) stop that model.
+ * Only kinds that say nothing about the sample and everything about the setup count:
+ *
+ * - `auth` (401/403, Gemini's API_KEY_INVALID): 1. The key and the account are the same for every
+ *   request and a 401 never depends on the prompt, so the next call can only get the same answer.
+ * - `not-found` (404, `model_not_found`): 1. The model id and the base URL are the same for every
+ *   request too.
+ * - `bad-request` (other 4xx): 3 with the identical message. A 400 may be about one sample (a
+ *   prompt over the context window, a tool schema the provider refuses), and then its message
+ *   usually names that sample's numbers or tools; the same message three times in a row means the
+ *   request's shape is refused (a parameter the model does not take), which no sample escapes.
+ *   Three keeps a false stop unlikely while wasting at most two calls more than a bad key does.
+ *
+ * Other kinds (429, 5xx, timeouts, network) are retried by the middleware and come and go: they
+ * neither count nor break a streak. Calls already in flight when a model stops still finish, so a
+ * stopped model has made at most `STOP_AFTER[kind] + concurrency - 1` calls.
+ */
+export const STOP_AFTER: Readonly<Record<string, number>> = { auth: 1, 'not-found': 1, 'bad-request': 3 };
+
+/** Why a model (or the judge, and with it the whole run) was stopped. */
+export interface FailFastStop {
+  /** The model whose calls failed: a model under test, or the judge. */
+  readonly actor: string;
+  readonly role: 'test' | 'judge';
+  readonly kind: string;
+  /** The provider's message, as the middleware recorded it (keys already redacted). */
+  readonly message: string;
+  /** The errors in a row that stopped it. */
+  readonly count: number;
+}
+
+export interface FailedCall {
+  readonly actor: string;
+  readonly role: 'test' | 'judge';
+  /** The call's error kind (for the judge, its own call's kind, not `judge-…`). */
+  readonly kind: string;
+  readonly message: string;
+}
+
+interface Streak {
+  readonly kind: string;
+  readonly message: string;
+  /** Results of the samples in the streak, not stored yet: stored if the streak breaks, never if it stops the model. */
+  readonly held: ResultRecord[];
+  stopped: boolean;
+}
+
+/**
+ * Stops a model early when its errors say every sample will fail the same way (a wrong key, a
+ * model that does not exist, a request shape the provider refuses): paying for or waiting on the
+ * rest of the run cannot help. The samples in the streak that stopped it get no result (their
+ * calls are stored), so a plain `assay resume` calls them again once the cause is fixed. A streak
+ * that breaks (a success, or a different error) was about those samples after all: their results
+ * are handed back to be stored as errors, as they would have been without this.
+ */
+export class FailFast {
+  private readonly streaks = new Map<string, Streak>();
+  private readonly stopList: FailFastStop[] = [];
+
+  /** `enabled: false` (`--no-fail-fast`) stores every error as the sample's result and never stops. */
+  constructor(private readonly enabled = true) {}
+
+  /** The stops so far, in the order they happened. */
+  get stops(): readonly FailFastStop[] {
+    return this.stopList;
+  }
+
+  /** Whether `modelId` may start no new sample: it was stopped, or the judge was (every model's samples need it). */
+  stopped(modelId: string): boolean {
+    return this.stopList.some((s) => (s.role === 'test' && s.actor === modelId) || s.role === 'judge');
+  }
+
+  /**
+   * A sample ended in this error. `hold`: do not store `result` (its calls are stored by the
+   * caller): it is part of a streak. `release`: results of an earlier streak that this error
+   * broke, to store now.
+   */
+  failed(call: FailedCall, result: ResultRecord): { readonly hold: boolean; readonly release: readonly ResultRecord[] } {
+    const bound = STOP_AFTER[call.kind];
+    if (!this.enabled || bound === undefined) return { hold: false, release: [] };
+    const key = `${call.role}\n${call.actor}`;
+    const streak = this.streaks.get(key);
+    // Once stopped, whatever still comes back failing is left for the resume, like the streak.
+    if (streak?.stopped) return { hold: true, release: [] };
+    let release: readonly ResultRecord[] = [];
+    let current = streak;
+    if (!current || current.kind !== call.kind || current.message !== call.message) {
+      release = current?.held ?? [];
+      current = { kind: call.kind, message: call.message, held: [], stopped: false };
+      this.streaks.set(key, current);
+    }
+    current.held.push(result);
+    if (current.held.length >= bound) {
+      current.stopped = true;
+      this.stopList.push({ actor: call.actor, role: call.role, kind: call.kind, message: call.message, count: current.held.length });
+    }
+    return { hold: true, release };
+  }
+
+  /** A call of `actor` got an answer from the provider: its streak, if any, was about those samples. Returns their results to store. */
+  succeeded(actor: string, role: 'test' | 'judge'): readonly ResultRecord[] {
+    const key = `${role}\n${actor}`;
+    const streak = this.streaks.get(key);
+    if (!streak || streak.stopped) return [];
+    this.streaks.delete(key);
+    return streak.held;
+  }
+
+  /** At the end of a session: the held results of streaks that did not stop anything, to store. */
+  drain(): readonly ResultRecord[] {
+    const open: ResultRecord[] = [];
+    for (const [key, streak] of this.streaks) {
+      if (streak.stopped) continue;
+      open.push(...streak.held);
+      this.streaks.delete(key);
+    }
+    return open;
+  }
+}
+
+const WHY: Readonly<Record<string, string>> = {
+  auth: 'the provider refuses the credentials',
+  'not-found': 'the model (or the endpoint) does not exist',
+  'bad-request': 'the provider refuses the request itself',
+};
+
+const FIX: Readonly<Record<string, string>> = {
+  auth: 'fix the API key (OPENAI_API_KEY or --api-key-env, ANTHROPIC_API_KEY, GEMINI_API_KEY) or its permissions',
+  'not-found': 'check the model id and the base URL (--base-url can be given to resume)',
+  'bad-request': 'fix what the message names (a setting the model does not take needs a new run without it)',
+};
+
+/** The one-line warning for a stop, with what to do next. */
+export function describeStop(stop: FailFastStop, runId: string): string {
+  const who = stop.role === 'judge' ? `the judge ${stop.actor} (and with it the run)` : stop.actor;
+  const errors = stop.count === 1 ? `1 ${stop.kind} error` : `${stop.count} identical ${stop.kind} errors in a row`;
+  return (
+    `stopped ${who} after ${errors} — ${WHY[stop.kind] ?? stop.kind}: ${stop.message}. ` +
+    `No new sample was started; the samples that got this error are left unfinished. ` +
+    `To go on: ${FIX[stop.kind] ?? 'fix the cause'}, then assay resume ${runId}`
+  );
+}
