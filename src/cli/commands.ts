@@ -6,8 +6,9 @@ import { allTasks } from '../benchmarks/registry.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
 import { exportRows, formatRows, type ExportFormat } from '../report/export.js';
 import { functionchatTsv } from '../report/functionchat-tsv.js';
-import { renderLeaseNote, renderReadings, renderRunList, renderSummary } from '../report/console.js';
+import { modifiedDataLine, modifiedDataList, renderLeaseNote, renderReadings, renderRunList, renderSummary } from '../report/console.js';
 import { readRunState } from '../store/run-state.js';
+import { recordedModifiedData } from '../runner/data-check.js';
 import { requireRun, summarizeStoredRun } from '../runner/run.js';
 import type { RunRecord } from '../store/records.js';
 import { fsReason } from '../store/sqlite/path-problem.js';
@@ -179,7 +180,11 @@ Example:
         const samples = await store.loadSamples(run.id);
         const results = await store.results(run.id, flags.model);
         // FunctionChat's TSV is upstream's report format, so its tools read it as they read their own.
-        const text = flags.format === 'tsv' && run.task.startsWith('functionchat/') ? functionchatTsv(samples, results) : formatRows(exportRows(run, samples, results), flags.format);
+        const modified = recordedModifiedData(run);
+        // Said on stderr too: FunctionChat's TSV has upstream's columns only.
+        if (modified.length > 0) process.stderr.write(`note: run ${run.id}: ${modifiedDataLine(modified)}\n`);
+        const dataModified = modified.length > 0 ? modifiedDataList(modified) : undefined;
+        const text = flags.format === 'tsv' && run.task.startsWith('functionchat/') ? functionchatTsv(samples, results) : formatRows(exportRows(run, samples, results, dataModified), flags.format);
         if (flags.out) {
           writeOutFile(flags.out, text);
           process.stderr.write(`wrote ${results.length} rows to ${flags.out}\n`);

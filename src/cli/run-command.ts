@@ -93,6 +93,7 @@ interface RunFlags extends EngineFlags, TaskFlags {
   judgeMaxTokens?: number;
   judgeParseRetries: number;
   exactOnly?: boolean;
+  allowModifiedData?: boolean;
 }
 
 function judgeFrom(flags: RunFlags): JudgeSpec | undefined {
@@ -135,6 +136,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
     engine: engineFrom(flags),
     ...(judge ? { judge } : {}),
     ...(flags.exactOnly ? { exactOnly: true } : {}),
+    ...(flags.allowModifiedData ? { allowModifiedData: true } : {}),
   };
   const lease = leaseFromEnv();
   const { stop, signal, dispose } = interruptSignal();
@@ -164,7 +166,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
         const previous = flags.resume || flags.retryErrors ? await findResumable(store, spec) : undefined;
         if (previous) {
           process.stderr.write(`resuming run ${previous}\n`);
-          summary = await resumeRun(previous, { retryErrors: Boolean(flags.retryErrors), engine: spec.engine, dataDir: resolved.dir }, deps);
+          summary = await resumeRun(previous, { retryErrors: Boolean(flags.retryErrors), engine: spec.engine, dataDir: resolved.dir, allowModifiedData: Boolean(flags.allowModifiedData) }, deps);
         } else {
           if (flags.resume || flags.retryErrors) process.stderr.write('no earlier run with these settings to resume; starting a new one\n');
           summary = await startRun(spec, deps);
@@ -181,7 +183,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
   }
 }
 
-type ResumeFlags = EngineFlags & { retryErrors?: boolean; dataDir?: string; json?: boolean; download: boolean; db: string };
+type ResumeFlags = EngineFlags & { retryErrors?: boolean; dataDir?: string; json?: boolean; download: boolean; db: string; allowModifiedData?: boolean };
 
 async function resumeCommand(runId: string, flags: ResumeFlags, command: Command): Promise<number> {
   // Only the engine settings given on this command line replace the run's own.
@@ -208,7 +210,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
     try {
       const ownTools = run.options.tools !== undefined;
       if (!ownTools && !(await dataReady(run.task, { dataDir, download: flags.download, signal: stop }))) return EXIT.interrupted;
-      const summary = await resumeRun(run.id, { retryErrors: Boolean(flags.retryErrors), engine, dataDir: dataDir.dir }, {
+      const summary = await resumeRun(run.id, { retryErrors: Boolean(flags.retryErrors), engine, dataDir: dataDir.dir, allowModifiedData: Boolean(flags.allowModifiedData) }, {
         store,
         signal,
         stop,
@@ -247,7 +249,11 @@ matches none of the run's samples is refused before anything is recorded),
 baseline:lexical, baseline:random (reference models, no API).
 
 Data: read from --data-dir, else $ASSAY_DATA_DIR, else the user cache; a missing dataset is
-downloaded and checked against pinned sha256 checksums unless --no-download is given.
+downloaded and checked against pinned sha256 checksums unless --no-download is given. Every
+built-in data file a task reads is checked against its pinned sha256 before anything is
+recorded or called: a modified file is refused (exit 2, the file named) unless
+--allow-modified-data is given, and then the run records it and its summary, "assay show" and
+"assay export" say "data modified". Your own files (--tools, --rubric) are not pinned.
 
 Ctrl-C: the first stops starting samples and lets the calls in flight finish and be stored
 (a resume does not pay for them again); the second aborts them; the run is interrupted and
@@ -291,6 +297,7 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
     .addOption(new Option('--judge-parse-retries <n>', 'new judge calls after an unparseable verdict before it counts as no verdict').default(defaultJudgeSpec.maxParseRetries).argParser(nonNegativeInt('--judge-parse-retries')))
     .addOption(new Option('--rubric <type=file>', 'use your own rubric file for one output type (FunctionChat: call, completion, slot, relevance), repeatable').argParser(parseRubric))
     .addOption(new Option('--exact-only', 'judged tasks without a judge: tool calls by exact match alone, other items no verdict'))
+    .addOption(new Option('--allow-modified-data', "run although a file of the built-in data differs from its pinned sha256 (refused otherwise, exit 2); the run records the files, and show/export print them"))
     .addOption(new Option('--resume', 'continue the newest run with the same task, models, seed and options'))
     .addOption(new Option('--retry-errors', 'with --resume: re-run only the samples that ended in error'))
     .addOption(new Option('--estimate', 'print what the run would cost (samples, calls, approximate tokens, USD) and stop: no model called, nothing stored'))
@@ -306,6 +313,7 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
     .addOption(new Option('--retry-errors', 're-run the samples that ended in error'))
     .addOption(dataDirOption('data folder, if not the one the run was made with'))
     .addOption(new Option('--no-download', 'never download a missing dataset; fail instead'))
+    .addOption(new Option('--allow-modified-data', 'resume although a built-in data file differs from its pinned sha256 and the run did not record that (a run made before assay checked)'))
     .addOption(jsonOption())
     .addOption(dbOption())
     .addHelpText(

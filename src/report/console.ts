@@ -62,9 +62,21 @@ function retryAdvice(run: string, byKind: Readonly<Record<string, number>>): str
   return `add the missing outputs to the replay file, then retry with: ${retry}`;
 }
 
+/** `<file> (pinned <sha>…, read <sha>…), …`: the pinned files a run read with other bytes. */
+export function modifiedDataList(files: NonNullable<RunSummary['modified_data']>): string {
+  return files.map((f) => `${f.file} (pinned ${f.pinned.slice(0, 12)}…, read ${f.actual.slice(0, 12)}…)`).join(', ');
+}
+
+/** The line a run on modified data (`--allow-modified-data`) is shown with. */
+export function modifiedDataLine(files: NonNullable<RunSummary['modified_data']>): string {
+  return `data modified: ${modifiedDataList(files)} — run with --allow-modified-data, so these are not the benchmark's numbers`;
+}
+
 /** The human summary printed after a run and by `assay show`. Rates as percentages; n/a = undefined. */
 export function renderSummary(summary: RunSummary): string {
   const lines = [`run ${summary.run}  task ${summary.task}  status ${summary.status}`];
+  // First, so nobody reads the numbers without knowing they are not on the benchmark's own data.
+  if (summary.modified_data) lines.push(modifiedDataLine(summary.modified_data));
   for (const [model, { metrics, counts, judge, reviewed }] of Object.entries(summary.models)) {
     lines.push('', `${model}`);
     lines.push(...metricLines(metrics, '  '));

@@ -20,9 +20,12 @@ export interface ExportRow {
   readonly score: string;
   readonly explanation: string | null;
   readonly error: string | null;
+  /** Only for a run on modified data (`--allow-modified-data`): the pinned files it read with other bytes. */
+  readonly data_modified?: string;
 }
 
-export function exportRows(run: RunRecord, samples: readonly Sample[], results: readonly ResultRecord[]): ExportRow[] {
+/** `dataModified`: for a run on modified data, the files (see `modifiedDataList`), put on every row so no row leaves without it. */
+export function exportRows(run: RunRecord, samples: readonly Sample[], results: readonly ResultRecord[], dataModified?: string): ExportRow[] {
   const byId = new Map(samples.map((s) => [s.id, s]));
   return results.map((r) => {
     const sample = byId.get(r.sampleId);
@@ -41,6 +44,7 @@ export function exportRows(run: RunRecord, samples: readonly Sample[], results: 
       score: r.status === 'error' ? 'error' : scoreLabel(r.score),
       explanation: r.score?.explanation ?? null,
       error: r.error ? `${r.error.kind}: ${r.error.message}` : null,
+      ...(dataModified !== undefined ? { data_modified: dataModified } : {}),
     };
   });
 }
@@ -80,6 +84,8 @@ export function delimited(columns: readonly string[], rows: readonly (readonly u
 /** Serializes rows; CSV/TSV cells holding lists or objects carry them as JSON. */
 export function formatRows(rows: readonly ExportRow[], format: ExportFormat): string {
   if (format === 'jsonl') return rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
-  const columns = ['sample_id', 'task', 'model', 'prompt', 'candidates', 'gold', 'output', 'answer', 'score', 'explanation', 'error'] as const;
+  const base = ['sample_id', 'task', 'model', 'prompt', 'candidates', 'gold', 'output', 'answer', 'score', 'explanation', 'error'] as const;
+  // The extra column only for a run on modified data, so every other export keeps its columns.
+  const columns: readonly (keyof ExportRow)[] = rows.some((r) => r.data_modified !== undefined) ? [...base, 'data_modified'] : base;
   return delimited(columns, rows.map((r) => columns.map((c) => r[c])), format);
 }

@@ -44,4 +44,6 @@ export interface RunSpec {
   readonly judge?: JudgeSpec;
   /** Run a judged task without a judge: only its deterministic scores (non-matching calls fail, the rest no verdict). */
   readonly exactOnly?: boolean;
+  /** Run although a pinned data file differs from its sha256 (recorded with the run); refused otherwise. */
+  readonly allowModifiedData?: boolean;
 }

@@ -16,6 +16,8 @@ import { Budget, formatUsd } from './budget.js';
 import { checkRecordedOutputs } from './recorded-outputs.js';
 import { HeldLease, leaseSettings, type LeaseSettings } from './run-lease.js';
 import { describeStop } from './fail-fast.js';
+import { checkPinnedData, MODIFIED_DATA_FIELD, recordedModifiedData } from './data-check.js';
+import { describeModified } from '../datasets/pinned.js';
 import type { JudgeStage } from './judging.js';
 import type { EngineSettings, RunSpec } from './run-spec.js';
 import { summarizeRun, type RunSummary } from './summary.js';
@@ -49,6 +51,7 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   const task = findTask(spec.task);
   const prepared = await task.prepare({ dataDir: spec.dataDir, seed: spec.seed, options: spec.options, createEmbedder });
   if (prepared.samples.length === 0) throw new InputError(`task ${task.name} produced no samples with these options`);
+  const modifiedData = checkPinnedData(prepared.datasetChecksums, spec.dataDir, spec.allowModifiedData ?? false);
   const judge = judgeConfigFor(task.name, prepared, spec);
   checkBaselines(task.name, prepared, spec.models);
   const now = new Date().toISOString();
@@ -68,10 +71,11 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
     datasetChecksums: prepared.datasetChecksums,
     promptVersion: prepared.promptVersion,
     toolkitVersion,
-    engine: { ...spec.engine, dataDir: spec.dataDir },
+    engine: { ...spec.engine, dataDir: spec.dataDir, ...(modifiedData.length > 0 ? { [MODIFIED_DATA_FIELD]: modifiedData } : {}) },
     judge,
     sampleCount: stored.length,
   };
+  if (modifiedData.length > 0) deps.onWarning?.(`--allow-modified-data: running on data that differs from the pinned files (recorded with the run): ${describeModified(modifiedData)}`);
   if (judge?.selfGrading) deps.onWarning?.(`the judge ${judge.model} is also a model under test: it grades its own outputs (recorded with the run)`);
   // Build the providers before recording the run, so a bad model id, a missing key or a replay
   // file made for other samples fails fast.
@@ -125,6 +129,8 @@ export interface ResumeOptions {
   readonly engine?: Partial<EngineSettings>;
   /** Data dir to rebuild the scorer from, if not the one the run was created with. */
   readonly dataDir?: string;
+  /** Go on although a pinned data file differs, and the run did not record that (a run made before assay checked). */
+  readonly allowModifiedData?: boolean;
 }
 
 /**
@@ -138,6 +144,12 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
   let session: Parameters<typeof execute>;
   try {
     const { prepared, samples, unstored } = await reopen(deps.store, run, options.dataDir);
+    // `reopen` holds the data to what the run read; this holds a run that did not know it read
+    // modified data to the pinned sums. A run made with --allow-modified-data recorded them.
+    const known = recordedModifiedData(run);
+    const modified = checkPinnedData(prepared.datasetChecksums, options.dataDir ?? String(run.engine['dataDir']), options.allowModifiedData ?? false, known);
+    const unrecorded = modified.filter((m) => !known.some((k) => k.file === m.file));
+    if (unrecorded.length > 0) deps.onWarning?.(`--allow-modified-data: resuming on data that differs from the pinned files, which run ${run.id} did not record (it was made before assay checked): ${describeModified(unrecorded)}`);
     const engine = { ...(run.engine as unknown as EngineSettings), ...options.engine };
     // What each model still has to answer in this session: a replay file is checked against those.
     const ids = samples.map((s) => s.id);

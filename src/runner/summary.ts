@@ -3,6 +3,8 @@ import type { Sample } from '../core/index.js';
 import type { ResultRecord, ReviewRecord, RunRecord } from '../store/records.js';
 import type { RunState } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
+import type { ModifiedDataFile } from '../datasets/pinned.js';
+import { recordedModifiedData } from './data-check.js';
 import { judgeMetadataOf } from './judge-metadata.js';
 
 export interface ModelCounts {
@@ -56,6 +58,8 @@ export interface RunSummary {
   readonly task: string;
   /** How the run stands; `stale` only from `assay show` (stored as running, its process gone: see `RunState`). */
   readonly status: RunState;
+  /** Pinned data files the run read with other bytes (`--allow-modified-data`); absent on the pinned data. */
+  readonly modified_data?: readonly ModifiedDataFile[];
   readonly models: Readonly<Record<string, ModelSummary>>;
 }
 
@@ -122,7 +126,8 @@ export async function summarizeRun(
       },
     };
   }
-  return { run: run.id, task: run.task, status: run.status, models };
+  const modified = recordedModifiedData(run);
+  return { run: run.id, task: run.task, status: run.status, ...(modified.length > 0 ? { modified_data: modified } : {}), models };
 }
 
 function judgeCounts(model: string, rows: readonly ScoredSample[]): JudgeCounts {

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { InputError } from '../core/errors.js';
+import { allTasks } from '../benchmarks/registry.js';
+import { isPinned, modifiedDataFiles } from '../datasets/pinned.js';
+import { createEmbedder } from '../models/embedders.js';
+import { testDataDir } from '../testing/test-data.js';
+import { checkPinnedData, recordedModifiedData } from './data-check.js';
+
+const READ = { 'metatool/plugin_des.json': 'ab'.repeat(32), 'metatool/plugin_info.json': '864bf25bd5494feca861acb98f69d260f212d9c098a2dc68b4b2ee357d6fb2f5', '/abs/my-tools.json': 'cd'.repeat(32) };
+
+test('a modified pinned file is refused with its name, both short sums and the two ways out', () => {
+  assert.throws(
+    () => checkPinnedData(READ, '/data', false),
+    (e: unknown) =>
+      e instanceof InputError &&
+      e.message.startsWith('a data file differs from the sha256 assay pins for it in /data: metatool/plugin_des.json (pinned c446ade5acfb…, read abababababab…); ') &&
+      e.message.includes('assay data fetch metatool --data-dir /data') &&
+      e.message.includes('--allow-modified-data') &&
+      e.details?.file === '/data/metatool/plugin_des.json',
+  );
+});
+
+test('allowed, the modified files are returned to record; a recorded one is not refused again', () => {
+  const modified = checkPinnedData(READ, '/data', true);
+  assert.deepEqual(modified.map((m) => m.file), ['metatool/plugin_des.json']);
+  assert.deepEqual(checkPinnedData(READ, '/data', false, modified), modified);
+  // Recorded with other bytes than those read now: refused.
+  assert.throws(() => checkPinnedData(READ, '/data', false, [{ ...modified[0]!, actual: 'ef'.repeat(32) }]), InputError);
+});
+
+test('the recorded list is read back from the engine record, ignoring what is not one', () => {
+  const entry = { file: 'metatool/plugin_des.json', pinned: 'a', actual: 'b' };
+  assert.deepEqual(recordedModifiedData({ engine: { modifiedData: [entry, { file: 1 }, null] } }), [entry]);
+  assert.deepEqual(recordedModifiedData({ engine: {} }), []);
+});
+
+// Every file a built-in task reads must be one the check knows, or a changed byte in it would pass.
+for (const task of allTasks) {
+  test(`every data file ${task.name} reads is pinned, and the shared copy matches`, async () => {
+    const prepared = await task.prepare({ dataDir: testDataDir(), seed: 0, options: { perTool: 1, limit: 2 }, createEmbedder });
+    const files = Object.keys(prepared.datasetChecksums);
+    assert.ok(files.length > 0);
+    assert.deepEqual(files.filter((f) => !isPinned(f)), []);
+    assert.deepEqual(modifiedDataFiles(prepared.datasetChecksums), []);
+  });
+}
