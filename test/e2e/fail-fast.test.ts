@@ -27,6 +27,9 @@ function provider(ctx: FakeRequestContext): Fault | undefined {
     const message = `Incorrect API key provided: ${(auth ?? '').replace('Bearer ', '')}. You can find your API key at https://platform.openai.com/account/api-keys.`;
     return { type: 'status', status: 401, body: JSON.stringify({ error: { message, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }) };
   }
+  if (ctx.body.model === 'judge' && judgeRefused) {
+    return { type: 'status', status: 403, body: JSON.stringify({ error: { message: 'You are not allowed to sample from this model', type: 'invalid_request_error', param: null, code: null } }) };
+  }
   if (ctx.body.model === 'missing-model') {
     return { type: 'status', status: 404, body: JSON.stringify({ error: { message: 'The model `missing-model` does not exist or you do not have access to it.', type: 'invalid_request_error', param: null, code: 'model_not_found' } }) };
   }
@@ -38,10 +41,16 @@ function provider(ctx: FakeRequestContext): Fault | undefined {
 
 let server: FakeServer;
 let dir: string;
+/** Whether `openai:judge` is refused (403): a judge the account may not use, until the test "fixes" it. */
+let judgeRefused = false;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'assay-failfast-'));
-  server = await startFakeOpenAIServer({ respond: (_body, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }), faults: provider });
+  server = await startFakeOpenAIServer({
+    // The model under test of the FunctionChat run answers in text (so the judge grades it); the judge fails it.
+    respond: (body, ctx) => (body.model === 'judge' ? { text: 'no call was made\nfail' } : body.model === 'tested' ? { text: 'no call' } : { text: answerMetaToolPrompt(ctx.key) }),
+    faults: provider,
+  });
 });
 
 after(async () => {
@@ -122,6 +131,42 @@ test('a model that does not exist stops only itself; a request shape refused 3 t
   const all = await startRun({ ...spec(['openai:missing-model'], 2), engine: { ...spec([], 2).engine, failFast: false } }, { store, secrets: { openaiApiKey: GOOD_KEY } });
   assert.equal(all.status, 'finished');
   assert.deepEqual(all.models['openai:missing-model']?.counts.errors_by_kind, { 'not-found': SAMPLES });
+  await store.close();
+});
+
+test("a judge refused by the provider stops the run at its first 403; resume pays for no model call twice (the stopped sample's comes from the cache)", async () => {
+  const store = await openSqliteStore(join(dir, 'judge.db'));
+  const LIMIT = 6;
+  const judged: RunSpec = {
+    task: 'functionchat/singlecall',
+    models: ['openai:tested'],
+    seed: 0,
+    options: { limit: LIMIT },
+    dataDir,
+    engine: { concurrency: 1, timeoutMs: 5000, retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 1 }, cache: true, openaiBaseURL: server.url },
+    judge: { model: 'openai:judge', repeats: 1, format: 'text', maxParseRetries: 0, temperature: 0.1 },
+  };
+  const mark = server.requests.length;
+  judgeRefused = true;
+  const warnings: string[] = [];
+  let runId = '';
+  try {
+    const stopped = await startRun(judged, { store, secrets: { openaiApiKey: GOOD_KEY }, onWarning: (w) => warnings.push(w) });
+    runId = stopped.run;
+    assert.equal(stopped.status, 'interrupted');
+    // One worker: the first sample's model call, then its judge call, refused; nothing after.
+    assert.equal(requestsFor('tested', mark), 1);
+    assert.equal(requestsFor('judge', mark), 1);
+    assert.equal(stopped.models['openai:tested']?.counts.pending, LIMIT);
+    assert.match(warnings.join('\n'), /^stopped the judge openai:judge \(and with it the run\) after 1 auth error — .*HTTP 403/m);
+    assert.equal((await store.calls(stopped.run)).length, 2, 'both calls are in the ledger, without a result');
+  } finally {
+    judgeRefused = false;
+  }
+  const finished = await resumeRun(runId, {}, { store, secrets: { openaiApiKey: GOOD_KEY } });
+  assert.equal(finished.status, 'finished');
+  assert.equal(finished.models['openai:tested']?.counts.done, LIMIT);
+  assert.equal(requestsFor('tested', mark), LIMIT, 'each sample\'s model call was paid for once');
   await store.close();
 });
 
