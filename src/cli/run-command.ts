@@ -318,13 +318,16 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
     .addOption(dbOption())
     .addHelpText(
       'after',
-      '\nEngine options given here (concurrency, timeouts, retries…) replace the run\'s own for this session only.\n\n' +
+      "\nEngine options given here (concurrency, timeouts, retries…) replace the run's own for this session only.\n\n" +
         'A run is owned by one process at a time: while another process runs it (its lease in the database is live), resume is\n' +
         'refused with one line naming that process, exit code 2. A run whose process died (kill -9; "stale" in "assay runs")\n' +
         'is taken over once its lease has expired, 30 s after its last renewal.\n\n' +
         'Ctrl-C: the first lets the calls in flight finish and be stored; the second aborts them.\n\n' +
+        'A run stopped by an error that repeats for every sample (a refused key, a model that does not exist, a refused request shape) left the\n' +
+        'samples that got it unfinished: fix the cause and resume, no --retry-errors needed (a key comes from the environment; --base-url can be\n' +
+        'given here). Samples that ended in other errors are called again only with --retry-errors.\n\n' +
         'Exit codes: 0 finished, 2 bad input or the run is owned by another process, 3 some samples ended in error, 130 interrupted, 1 unexpected failure.\n\n' +
-        'Example:\n  assay resume 20250101-120000-ab12 --retry-errors',
+        'Examples:\n  assay resume 20250101-120000-ab12\n  assay resume 20250101-120000-ab12 --retry-errors',
     );
   addEngineOptions(resume).action(async (runId: string, flags: ResumeFlags, command: Command) => setExitCode(await resumeCommand(runId, flags, command)));
 }
