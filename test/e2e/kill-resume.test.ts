@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -97,7 +98,10 @@ test('kill -9 mid-run, then resume: no finished sample is called again and the m
 test('run --resume --retry-errors calls again only the samples that ended in error', async () => {
   const db = join(dir, 'retry.db');
   const failing = (key: string): boolean => answerMetaToolPrompt(key).startsWith('None');
-  server.setBehavior({ faults: (ctx) => (failing(ctx.key) ? { type: 'status', status: 400 } : undefined) });
+  // A 400 about the sample itself names it, as a real one names the prompt's length or tool: the
+  // same message for every sample would be the request's shape refused, which stops the model.
+  const refusal = (key: string): string => JSON.stringify({ error: { message: `prompt ${createHash('sha256').update(key).digest('hex').slice(0, 12)} is refused`, type: 'invalid_request_error' } });
+  server.setBehavior({ faults: (ctx) => (failing(ctx.key) ? { type: 'status', status: 400, body: refusal(ctx.key) } : undefined) });
   const args = ['run', 'metatool/reliability', '--model', 'openai:fake-model', '--base-url', server.url, '--per-tool', '1', '--limit', '40', '--seed', '2', '--json', '--db', db];
   const first = await runAssay(args, env);
   assert.equal(first.code, 3, 'finished with sample errors');
