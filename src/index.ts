@@ -41,6 +41,8 @@ export { applyReviewFile, type ReviewOutcome } from './runner/review.js';
 export type { JudgeMetadata } from './runner/judge-metadata.js';
 export type { ProgressEvent } from './runner/execute.js';
 export { HeldLease, RunLeasedError, leaseSettings, DEFAULT_LEASE_TTL_MS, type LeaseSettings } from './runner/run-lease.js';
+export { STOP_AFTER, type FailFastStop } from './runner/fail-fast.js';
+export { modifiedDataFiles, type ModifiedDataFile } from './datasets/pinned.js';
 export type { Store } from './store/store.js';
 export { runState, readRunState, type RunState, type StoredLease } from './store/run-state.js';
 export type * from './store/records.js';
