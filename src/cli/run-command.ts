@@ -266,9 +266,9 @@ lease has expired (30 s after its last renewal).
 
 Errors that repeat for every sample stop a model early: its first auth error (401/403, a refused
 key), its first not-found (404, a model or endpoint that does not exist), or 3 identical
-bad-request errors (400) in a row with no success between. Calls in flight finish (so at most
-that many + --concurrency - 1 calls are made), no new sample of that model starts (a judge's
-stop stops the run), the samples that got the error are left unfinished, and the run ends
+bad-request errors (400) in a row with no success between. Calls in flight then finish (at
+most --concurrency - 1 after the one that stopped it), no new sample of that model starts (a
+judge's stop stops the run), the samples that got the error are left unfinished, and the run ends
 interrupted (exit 130) with the provider's message. Fix the cause, then "assay resume <run>"
 calls them again. --no-fail-fast turns this off.
 

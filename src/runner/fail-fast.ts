@@ -15,8 +15,9 @@ import type { ResultRecord } from '../store/records.js';
  *   Three keeps a false stop unlikely while wasting at most two calls more than a bad key does.
  *
  * Other kinds (429, 5xx, timeouts, network) are retried by the middleware and come and go: they
- * neither count nor break a streak. Calls already in flight when a model stops still finish, so a
- * stopped model has made at most `STOP_AFTER[kind] + concurrency - 1` calls.
+ * neither count nor break a streak. Calls already in flight when a model stops still finish: at
+ * most `concurrency - 1` after the one that stopped it, so a streak costs at most
+ * `STOP_AFTER[kind] + concurrency - 1` calls (with a wrong key from the start: `concurrency`).
  */
 export const STOP_AFTER: Readonly<Record<string, number>> = { auth: 1, 'not-found': 1, 'bad-request': 3 };
 

@@ -148,7 +148,7 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
     // modified data to the pinned sums. A run made with --allow-modified-data recorded them.
     const known = recordedModifiedData(run);
     const modified = checkPinnedData(prepared.datasetChecksums, options.dataDir ?? String(run.engine['dataDir']), options.allowModifiedData ?? false, known);
-    const unrecorded = modified.filter((m) => !known.some((k) => k.file === m.file));
+    const unrecorded = modified.filter((m) => !known.some((k) => k.file === m.file && k.actual === m.actual));
     if (unrecorded.length > 0) deps.onWarning?.(`--allow-modified-data: resuming on data that differs from the pinned files, which run ${run.id} did not record (it was made before assay checked): ${describeModified(unrecorded)}`);
     const engine = { ...(run.engine as unknown as EngineSettings), ...options.engine };
     // What each model still has to answer in this session: a replay file is checked against those.
