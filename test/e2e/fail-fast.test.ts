@@ -64,7 +64,7 @@ const spec = (models: string[], concurrency: number): RunSpec => ({
   seed: 5,
   options: { perTool: 1, limit: SAMPLES },
   dataDir,
-  engine: { concurrency, timeoutMs: 5000, retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 1 }, cache: true, openaiBaseURL: server.url },
+  engine: { concurrency, timeoutMs: 60_000, retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 1 }, cache: true, openaiBaseURL: server.url },
 });
 
 /** Requests the server got for a model since `from`. */
@@ -143,7 +143,7 @@ test("a judge refused by the provider stops the run at its first 403; resume pay
     seed: 0,
     options: { limit: LIMIT },
     dataDir,
-    engine: { concurrency: 1, timeoutMs: 5000, retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 1 }, cache: true, openaiBaseURL: server.url },
+    engine: { concurrency: 1, timeoutMs: 60_000, retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 1 }, cache: true, openaiBaseURL: server.url },
     judge: { model: 'openai:judge', repeats: 1, format: 'text', maxParseRetries: 0, temperature: 0.1 },
   };
   const mark = server.requests.length;
