@@ -116,7 +116,15 @@ describe('scripted provider', () => {
     byUser.abort();
     await assert.rejects(stopped, { name: 'ModelCallError', kind: 'aborted' });
 
-    await assert.rejects(never.generate(ask('x'), { signal: AbortSignal.timeout(5) }), { name: 'ModelCallError', kind: 'timeout' });
+    // AbortSignal.timeout's timer is unref'd: with nothing else pending, the test process could see
+    // its event loop empty before the timer fires (it did on a loaded machine: "Promise resolution
+    // is still pending but the event loop has already resolved"). A ref'd timer keeps it alive.
+    const keepAlive = setTimeout(() => {}, 10_000);
+    try {
+      await assert.rejects(never.generate(ask('x'), { signal: AbortSignal.timeout(5) }), { name: 'ModelCallError', kind: 'timeout' });
+    } finally {
+      clearTimeout(keepAlive);
+    }
   });
 
   it('refuses an already aborted call but still records it', async () => {
