@@ -99,6 +99,13 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
     options.onProgress?.({ modelId: result.modelId, finished: finishedCount, errors: errorCount, total, skipped });
   };
 
+  /** Stores calls ahead of their sample's result, charged to the budget. */
+  const persistCalls = async (records: readonly CallRecord[]): Promise<void> => {
+    if (records.length === 0) return;
+    budget?.charge(records);
+    await store.saveCalls(records);
+  };
+
   const runQueue = async (model: Model, todo: readonly number[]): Promise<void> => {
     let next = 0;
     const worker = async (): Promise<void> => {
@@ -122,7 +129,14 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
         // Results of an earlier error streak this sample shows were about their own samples.
         const released: ResultRecord[] = outcome.output && !outcome.cached ? [...failFast.succeeded(model.id, 'test')] : [];
         if (outcome.output && score && options.judge) {
-          const graded = await judgeOutputForRun(options.judge, options.prepared, sample, outcome.output, score, context, { runId: options.runId, modelId: model.id });
+          // A sample graded in several judge calls stores each call as it is made, the model's own
+          // first: a kill -9 mid-judgment loses no paid call (the resume answers them from the cache).
+          const persist = options.prepared.gradeWithJudge ? persistCalls : undefined;
+          if (persist) {
+            await persist(calls);
+            calls = [];
+          }
+          const graded = await judgeOutputForRun(options.judge, options.prepared, sample, outcome.output, score, context, { runId: options.runId, modelId: model.id }, persist);
           if (signal?.aborted) {
             // A judgment cut short by the stop would be a false no-verdict: leave the sample for
             // resume, but keep the calls made (paid for): resume answers them from the cache.

@@ -110,12 +110,28 @@ export interface RoleGraded {
  * judgment), so summaries count the judge's calls, tokens and cost. A scorer that throws gives no
  * verdict with the reason; a call that failed outright makes the sample an error (retryable).
  */
-export async function gradeThroughJudgeRole(stage: JudgeStage, prepared: PreparedTask, sample: Sample, output: GenerateResult, context: CallContext): Promise<RoleGraded> {
+export async function gradeThroughJudgeRole(
+  stage: JudgeStage,
+  prepared: PreparedTask,
+  sample: Sample,
+  output: GenerateResult,
+  context: CallContext,
+  persist?: Persist,
+): Promise<RoleGraded> {
   const made: StepCall[] = [];
+  let stored = 0;
+  let attempts = 0;
   const generate: RoleGenerate = async (role, request, step) => {
     if (role !== 'judge') throw new Error(`a scorer may call the judge role only, not ${role}`);
     const outcome = await stage.model.generate(request, context);
     made.push({ step, request, outcome });
+    if (persist) {
+      // Stored as it is made: a kill -9 during a later step loses no paid call (resume answers it from the cache).
+      const records = judgeRoleRecords(persist.runId, persist.modelId, sample.id, stage.model.id, [{ step, request, outcome }], attempts + 1);
+      attempts += records.length;
+      stored = made.length;
+      await persist.save(records);
+    }
     return { output: outcome.output, error: outcome.error };
   };
   let graded: Awaited<ReturnType<NonNullable<PreparedTask['gradeWithJudge']>>>;
@@ -124,11 +140,19 @@ export async function gradeThroughJudgeRole(stage: JudgeStage, prepared: Prepare
   } catch (error) {
     graded = { score: noVerdict(`the judge's scorer failed: ${describeError(error)}`) };
   }
-  const records = (runId: string, modelId: string, sampleId: string): CallRecord[] => judgeRoleRecords(runId, modelId, sampleId, stage.model.id, made);
+  // What was not stored yet (all of it without `persist`).
+  const records = (runId: string, modelId: string, sampleId: string): CallRecord[] => judgeRoleRecords(runId, modelId, sampleId, stage.model.id, made.slice(stored), attempts + 1);
   const judge = judgeTotals(stage.model.id, made);
   const freshSuccess = made.some(({ outcome }) => outcome.output !== null && !outcome.cached);
   if ('error' in graded) return { score: noVerdict(graded.error.message), records, freshSuccess, error: graded.error };
   return { score: { ...graded.score, metadata: { ...graded.score.metadata, judge } }, records, freshSuccess };
+}
+
+/** Where a model-graded scorer's calls are stored as they are made (and charged to the run's budget). */
+export interface Persist {
+  readonly runId: string;
+  readonly modelId: string;
+  save(records: readonly CallRecord[]): Promise<void>;
 }
 
 /** The judge's calls, tokens and cost over a model-graded scorer's calls (`metadata.judge`). */
@@ -156,9 +180,10 @@ function judgeRoleRecords(
   sampleId: string,
   judgeId: string,
   made: readonly { readonly step?: string; readonly request: unknown; readonly outcome: CallOutcome }[],
+  firstAttempt = 1,
 ): CallRecord[] {
   const records: CallRecord[] = [];
-  let attempt = 0;
+  let attempt = firstAttempt - 1;
   for (const { step, request, outcome } of made) {
     const base = { runId, sampleId, modelId, role: 'judge' as const, actor: judgeId, ...(step !== undefined ? { step } : {}), cacheKey: outcome.cacheKey, request };
     if (outcome.attempts.length === 0) {
@@ -194,9 +219,10 @@ export async function judgeOutputForRun(
   score: Score,
   context: CallContext,
   ids: { readonly runId: string; readonly modelId: string },
+  save?: Persist['save'],
 ): Promise<JudgedOutput> {
   if (prepared.gradeWithJudge) {
-    const graded = await gradeThroughJudgeRole(stage, prepared, sample, output, context);
+    const graded = await gradeThroughJudgeRole(stage, prepared, sample, output, context, save ? { ...ids, save } : undefined);
     return { score: graded.score, calls: graded.records(ids.runId, ids.modelId, sample.id), freshSuccess: graded.freshSuccess, ...(graded.error ? { error: graded.error } : {}) };
   }
   const graded = await gradeWithJudge(stage, prepared, sample, output, score, context);
