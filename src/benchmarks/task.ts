@@ -103,6 +103,11 @@ export interface Task {
    * only files the user names (summaries' `--articles`).
    */
   readonly dataset?: string;
+  /**
+   * Columns of the task's own for `assay export`, from a sample and its stored score (judged
+   * summaries: the claims, their verdicts and reasons); appended after the common columns.
+   */
+  exportColumns?(sample: Sample, score: Score | null): Readonly<Record<string, unknown>>;
   /** Options of this task's own (see {@link TaskOptionSpec}). */
   readonly ownOptions?: readonly TaskOptionSpec[];
   prepare(ctx: TaskContext): Promise<PreparedTask>;

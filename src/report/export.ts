@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { isManualAnalysis, type Sample, type Score } from '../core/index.js';
+import { allTasks } from '../benchmarks/registry.js';
 import type { ResultRecord, RunRecord } from '../store/records.js';
 
 export type ExportFormat = 'jsonl' | 'csv' | 'tsv';
@@ -22,11 +23,14 @@ export interface ExportRow {
   readonly error: string | null;
   /** Only for a run on modified data (`--allow-modified-data`): the pinned files it read with other bytes. */
   readonly data_modified?: string;
+  /** The task's own columns (`Task.exportColumns`), after the common ones. */
+  readonly [column: string]: unknown;
 }
 
 /** `dataModified`: for a run on modified data, the files (see `modifiedDataList`), put on every row so no row leaves without it. */
 export function exportRows(run: RunRecord, samples: readonly Sample[], results: readonly ResultRecord[], dataModified?: string): ExportRow[] {
   const byId = new Map(samples.map((s) => [s.id, s]));
+  const ownColumns = allTasks.find((t) => t.name === run.task)?.exportColumns;
   return results.map((r) => {
     const sample = byId.get(r.sampleId);
     const input = sample?.input ?? [];
@@ -45,6 +49,7 @@ export function exportRows(run: RunRecord, samples: readonly Sample[], results: 
       explanation: r.score?.explanation ?? null,
       error: r.error ? `${r.error.kind}: ${r.error.message}` : null,
       ...(dataModified !== undefined ? { data_modified: dataModified } : {}),
+      ...(ownColumns && sample ? ownColumns(sample, r.score) : {}),
     };
   });
 }
@@ -86,6 +91,8 @@ export function formatRows(rows: readonly ExportRow[], format: ExportFormat): st
   if (format === 'jsonl') return rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
   const base = ['sample_id', 'task', 'model', 'prompt', 'candidates', 'gold', 'output', 'answer', 'score', 'explanation', 'error'] as const;
   // The extra column only for a run on modified data, so every other export keeps its columns.
-  const columns: readonly (keyof ExportRow)[] = rows.some((r) => r.data_modified !== undefined) ? [...base, 'data_modified'] : base;
+  const common: readonly string[] = rows.some((r) => r.data_modified !== undefined) ? [...base, 'data_modified'] : base;
+  // Then the task's own columns, in the order its first row gives them.
+  const columns = [...common, ...Object.keys(rows[0] ?? {}).filter((c) => !common.includes(c) && c !== 'data_modified')];
   return delimited(columns, rows.map((r) => columns.map((c) => r[c])), format);
 }

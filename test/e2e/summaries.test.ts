@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { SummaryJudgment } from '../../src/benchmarks/summaries/judgment.js';
+import { exportRows, formatRows } from '../../src/report/export.js';
 import { startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -127,6 +128,14 @@ test('summaries through real HTTP: one summary call per article, claims → verd
       ['The mayor opened the bridge on Monday.', 'yes'],
       ['It cost nine million dollars.', 'no'],
     ]);
+    // The export: one row per summary with its claims, verdicts and reasons (JSONL and CSV).
+    const run = await store.getRun(summary.run);
+    assert.ok(run);
+    const rows = exportRows(run, await store.loadSamples(summary.run), results);
+    const bridgeRow = rows.find((r) => r.sample_id === 'news/bridge.txt');
+    assert.deepEqual([bridgeRow?.['category'], bridgeRow?.['verdicts'], bridgeRow?.['reasons'], bridgeRow?.['coverage'], bridgeRow?.score], ['news', ['yes', 'no'], ['stated', 'the article says four'], 1, 'fail']);
+    const csvHeader = formatRows(rows, 'csv').split('\n')[0];
+    assert.equal(csvHeader, 'sample_id,task,model,prompt,candidates,gold,output,answer,score,explanation,error,category,claims,verdicts,reasons,coverage');
     const calls = await store.calls(summary.run, 'news/bridge.txt');
     assert.deepEqual(
       calls.map((c) => [c.role, c.step ?? null]).sort(),
@@ -144,6 +153,22 @@ test('a second run with the same judge is answered from the cache: no call goes 
     const summary = await startRun(spec(), { store });
     assert.equal(summary.models['openai:writer']?.metrics['alignment'], 2 / 3);
     assert.equal(server.requests.length, before);
+  } finally {
+    await store.close();
+  }
+});
+
+test('a changed verdict rubric makes verdict calls only: the claims come back from the cache', async () => {
+  const rubric = join(dir, 'my-verdicts.txt');
+  writeFileSync(rubric, 'Check each claim against the article.\n\nArticle:\n{article}\n\nClaims:\n{claims}\n\nAnswer {"verdicts": [{"verdict": "yes", "reason": "..."}]}, one per claim.');
+  const store = await openSqliteStore(join(dir, 'summaries.db'));
+  try {
+    const before = server.requests.length;
+    const base = spec();
+    const summary = await startRun({ ...base, options: { ...base.options, rubrics: { verdicts: rubric } } }, { store });
+    assert.equal(summary.models['openai:writer']?.metrics['alignment'], 2 / 3);
+    const formats = server.requests.slice(before).map((r) => ((r.body as FakeChatRequestBody)['response_format'] as { json_schema?: { name?: string } } | undefined)?.json_schema?.name ?? 'summary');
+    assert.deepEqual(formats, ['verdicts', 'verdicts', 'verdicts']);
   } finally {
     await store.close();
   }

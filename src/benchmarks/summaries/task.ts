@@ -1,12 +1,12 @@
 import path from 'node:path';
-import { InputError, user, type Sample } from '../../core/index.js';
+import { InputError, user, type Sample, type Score } from '../../core/index.js';
 import { loadArticles } from '../../datasets/articles/index.js';
 import type { Rubric } from '../../judges/judge-request.js';
 import { loadRubric, rubricPlaceholders } from '../../judges/rubric.js';
 import { loadShippedRubric } from '../../judges/shipped-rubrics.js';
 import type { Task, TaskContext } from '../task.js';
 import { judgeSummary, type SummaryRubrics } from './judge-summary.js';
-import { isAligned } from './judgment.js';
+import { isAligned, judgmentOf, summaryCoverage } from './judgment.js';
 import { summariesMetrics } from './metrics.js';
 import { SUMMARIES_OPTIONS, summariesOptions } from './options.js';
 
@@ -38,6 +38,18 @@ async function summaryRubrics(overrides: Readonly<Record<string, string>> = {}):
   return loaded as SummaryRubrics;
 }
 
+/** One export row per summary: its claims with their verdicts and reasons, in order, and its coverage. */
+function summaryExportColumns(sample: Sample, score: Score | null): Record<string, unknown> {
+  const judgment = judgmentOf(score ?? undefined);
+  return {
+    category: sample.metadata['category'] ?? null,
+    claims: judgment ? judgment.claims.map((c) => c.claim) : null,
+    verdicts: judgment ? judgment.claims.map((c) => c.verdict) : null,
+    reasons: judgment ? judgment.claims.map((c) => c.reason) : null,
+    coverage: judgment?.coverage ? summaryCoverage(judgment.coverage) : null,
+  };
+}
+
 /**
  * Summaries judged by an LLM (the Chrome for Developers method, SPEC §4): every model under test
  * summarizes each article with the same prompt; the judge splits each summary into atomic claims
@@ -50,6 +62,7 @@ export const summariesTask: Task = {
   description: 'Summaries judged by an LLM: claims of each summary checked against the article (alignment, claim support, richness, coverage), per category.',
   defaultSettings: { temperature: 0 },
   ownOptions: SUMMARIES_OPTIONS,
+  exportColumns: summaryExportColumns,
   async prepare(ctx: TaskContext) {
     const options = summariesOptions(NAME, ctx.options.task);
     const set = await loadArticles(options.articles, {
