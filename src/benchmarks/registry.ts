@@ -1,11 +1,12 @@
 import { InputError } from '../core/index.js';
 import { functionchatTasks } from './functionchat/index.js';
 import { metatoolTasks } from './metatool/index.js';
+import { groundednessTask } from './groundedness/task.js';
 import { summariesTask } from './summaries/task.js';
 import type { Task } from './task.js';
 
 /** Every task assay can run, in the order `assay list` shows them. */
-export const allTasks: readonly Task[] = [...metatoolTasks, ...functionchatTasks, summariesTask];
+export const allTasks: readonly Task[] = [...metatoolTasks, ...functionchatTasks, summariesTask, groundednessTask];
 
 export function findTask(name: string): Task {
   const task = allTasks.find((t) => t.name === name);

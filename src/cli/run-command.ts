@@ -246,7 +246,8 @@ GOOGLE_API_KEY; GEMINI_BASE_URL), ollama:<model> (OLLAMA_HOST, default 127.0.0.1
 replay:<file.jsonl> (one {"id": "<sample id>", "output": "<text>"} per line; "assay samples
 <task>" with the same seed and options lists the ids and inputs, for every task; a file that
 matches none of the run's samples is refused before anything is recorded),
-baseline:lexical, baseline:random (reference models, no API).
+baseline:lexical, baseline:random (reference models, no API), given:answers (the answers a
+task's own data holds, e.g. a groundedness file's answer column).
 
 Data: read from --data-dir, else $ASSAY_DATA_DIR, else the user cache; a missing dataset is
 downloaded and checked against pinned sha256 checksums unless --no-download is given. Every

@@ -16,6 +16,8 @@ export interface GenerateSettings {
  */
 export type ReferenceHints =
   | { readonly kind: 'yes-no'; readonly query: string }
+  /** An answer the task's data already holds (graded as given, by the `given:answers` model). */
+  | { readonly kind: 'given'; readonly text: string }
   | {
       readonly kind: 'select';
       readonly query: string;

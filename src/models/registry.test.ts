@@ -17,16 +17,17 @@ describe('createProvider', () => {
   it('names as unbilled exactly the providers that bill nothing', async () => {
     const config = { seed: 1, openaiBaseURL: 'http://127.0.0.1:1/v1', openaiApiKey: 'k-openai-123', anthropicBaseURL: 'http://127.0.0.1:1', anthropicApiKey: 'k', geminiBaseURL: 'http://127.0.0.1:1/v1beta', geminiApiKey: 'k', ollamaBaseURL: 'http://127.0.0.1:1/v1' };
     // Replay needs a file and local a model: their flags are checked where they are built (replay-provider.ts, local-provider.ts).
-    for (const id of ['openai:m', 'anthropic:m', 'gemini:m', 'ollama:m', 'baseline:lexical', 'baseline:random']) {
+    for (const id of ['openai:m', 'anthropic:m', 'gemini:m', 'ollama:m', 'baseline:lexical', 'baseline:random', 'given:answers']) {
       const provider = await createProvider(id, config);
       assert.equal(provider.billed === false, UNBILLED_PROVIDERS.has(parseModelId(id).provider), id);
       await provider.close?.();
     }
-    assert.deepEqual([...UNBILLED_PROVIDERS].sort(), ['baseline', 'local', 'replay']);
+    assert.deepEqual([...UNBILLED_PROVIDERS].sort(), ['baseline', 'given', 'local', 'replay']);
   });
 
   it('knows every provider name and refuses unknown ones', async () => {
-    assert.deepEqual([...PROVIDERS], ['openai', 'anthropic', 'gemini', 'ollama', 'local', 'replay', 'baseline', 'scripted']);
+    assert.deepEqual([...PROVIDERS], ['openai', 'anthropic', 'gemini', 'ollama', 'local', 'replay', 'baseline', 'given', 'scripted']);
     await assert.rejects(createProvider('claude:x', { seed: 1 }), InputError);
+    await assert.rejects(createProvider('given:other', { seed: 1 }), /given:answers/);
   });
 });

@@ -29,7 +29,7 @@ export interface ProviderConfig {
  * Providers whose calls cost nothing (`billed: false`): recorded outputs, reference baselines and
  * in-process models. Known from the id alone, so an estimate needs no provider built.
  */
-export const UNBILLED_PROVIDERS: ReadonlySet<ProviderName> = new Set<ProviderName>(['replay', 'baseline', 'local']);
+export const UNBILLED_PROVIDERS: ReadonlySet<ProviderName> = new Set<ProviderName>(['replay', 'baseline', 'given', 'local']);
 
 type Factory = (model: string, config: ProviderConfig) => Promise<ModelProvider>;
 
@@ -86,6 +86,11 @@ const factories = {
     if (model !== 'random' && model !== 'lexical') throw new InputError(`unknown baseline "${model}"; use baseline:random or baseline:lexical`);
     const { createBaselineProvider } = await import('./providers/baseline/baseline-provider.js');
     return createBaselineProvider({ name: model, seed: config.seed });
+  },
+  given: async (model) => {
+    if (model !== 'answers') throw new InputError(`unknown given:${model}; the answers a task's data holds are given:answers`);
+    const { createGivenProvider } = await import('./providers/given/given-provider.js');
+    return createGivenProvider(model);
   },
   scripted: async (model) => {
     throw new InputError(`scripted:${model} is only available through the library API (pass the provider in code)`);

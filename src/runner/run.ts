@@ -100,7 +100,7 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
  */
 function checkBaselines(taskName: string, prepared: PreparedTask, models: readonly string[]): void {
   const baseline = models.find((id) => parseModelId(id).provider === 'baseline');
-  if (baseline && prepared.samples.some((s) => s.hints === undefined)) {
+  if (baseline && prepared.samples.some((s) => s.hints === undefined || s.hints.kind === 'given')) {
     throw new InputError(`${baseline} is a reference point for MetaTool's questions; ${taskName} has none for it to answer (use replay: or a real model)`);
   }
 }

@@ -40,6 +40,7 @@ const ALL_TASKS = [
   'functionchat/dialog',
   'functionchat/calldecision',
   'summaries/alignment',
+  'quality/groundedness',
 ];
 
 /** One exported row, as `assay export --format jsonl` writes it. */

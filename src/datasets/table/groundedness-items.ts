@@ -22,12 +22,14 @@ export interface GroundednessColumns {
 /**
  * Reads groundedness items from a CSV or JSONL file. With `answers: 'required'` every row must
  * carry an answer (the answers are graded as given); with `'ignored'` a model will answer, and an
- * answer column is not read.
+ * answer column is not read; with `'if-present'`, answers are read (every row's) when the file has
+ * the answer column, else none.
  * @throws InputError naming the file and line for a missing column, an empty value, a duplicate id.
  */
-export async function loadGroundednessItems(file: string, answers: 'required' | 'ignored', columns: GroundednessColumns = {}): Promise<{ items: GroundednessItem[]; sha256: string }> {
+export async function loadGroundednessItems(file: string, mode: 'required' | 'ignored' | 'if-present', columns: GroundednessColumns = {}): Promise<{ items: GroundednessItem[]; sha256: string }> {
   const table = await readTable(file, 'items');
   const names = { question: columns.question ?? 'question', context: columns.context ?? 'context', answer: columns.answer ?? 'answer' };
+  const answers = mode === 'if-present' ? (table.columns.has(names.answer) ? 'required' : 'ignored') : mode;
   const idColumn = columns.id ?? (table.columns.has('id') ? 'id' : undefined);
   const needed = [names.question, names.context, ...(answers === 'required' ? [names.answer] : []), ...(columns.id ? [columns.id] : [])];
   for (const name of needed) {

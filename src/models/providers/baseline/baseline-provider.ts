@@ -24,7 +24,10 @@ export interface BaselineProviderOptions {
 /** sha256 of the hints in canonical JSON: names the question independently of call order. */
 export const hintsHash = (hints: ReferenceHints): string => sha256(canonicalJson(hints));
 
-function answer(name: BaselineName, hints: ReferenceHints, seed: number | string): LexicalAnswer {
+/** The questions a baseline answers: yes/no and tool selection (not a task's given answers). */
+type BaselineQuestion = Exclude<ReferenceHints, { kind: 'given' }>;
+
+function answer(name: BaselineName, hints: BaselineQuestion, seed: number | string): LexicalAnswer {
   if (name === 'lexical') return hints.kind === 'yes-no' ? lexicalYesNo(hints.query) : lexicalSelect(hints);
   // One generator per question, labelled by its content: the same question gets the same answer
   // whatever the order, concurrency or resumption of the run.
@@ -54,7 +57,7 @@ export function createBaselineProvider(options: BaselineProviderOptions): ModelP
     async generate(request: GenerateRequest, callOptions: GenerateOptions): Promise<GenerateResult> {
       if (callOptions.signal.aborted) throw new ModelCallError('aborted', `${id}: call aborted before it started`);
       const hints = request.hints;
-      if (!hints) {
+      if (!hints || hints.kind === 'given') {
         throw new ModelCallError(
           'unsupported',
           `${id} needs a task with structured hints (yes/no or tool-selection questions, e.g. the MetaTool tasks); this request has none`,

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { InputError, user, type Sample } from '../../core/index.js';
+import { loadGroundednessItems } from '../../datasets/table/groundedness-items.js';
+import { loadRubric, rubricPlaceholders } from '../../judges/rubric.js';
+import { loadShippedRubric } from '../../judges/shipped-rubrics.js';
+import type { Task, TaskContext, TaskOptionSpec } from '../task.js';
+import { judgeGroundedness } from './judge-groundedness.js';
+import { groundednessMetrics } from './metrics.js';
+
+const NAME = 'quality/groundedness';
+const DEFAULT_THRESHOLD = 3;
+
+const OPTIONS: readonly TaskOptionSpec[] = [
+  { key: 'items', value: '<path>', kind: 'path', description: 'groundedness: a .csv or .jsonl file of question, context and (unless a model answers) answer' },
+  { key: 'questionColumn', value: '<name>', description: 'groundedness: the question column (default question)' },
+  { key: 'contextColumn', value: '<name>', description: 'groundedness: the context column (default context)' },
+  { key: 'answerColumn', value: '<name>', description: 'groundedness: the answer column, graded with -m given:answers (default answer)' },
+  { key: 'idColumn', value: '<name>', description: 'CSV/JSONL column holding a stable id (default id when present, else the line number)' },
+  { key: 'threshold', value: '<score>', kind: 'count', description: `groundedness: an answer scored below this is a defect (1–5, default ${DEFAULT_THRESHOLD})` },
+];
+
+const schema = z.strictObject({
+  items: z.string().min(1),
+  questionColumn: z.string().min(1).optional(),
+  contextColumn: z.string().min(1).optional(),
+  answerColumn: z.string().min(1).optional(),
+  idColumn: z.string().min(1).optional(),
+  threshold: z.int().min(1).max(5).default(DEFAULT_THRESHOLD),
+});
+
+/** What a model under test is asked when it answers the question itself. */
+export const answerPrompt = (question: string, context: string): string =>
+  `Answer the question using only the context.\n\nContext:\n${context}\n\nQuestion: ${question}`;
+
+/**
+ * Groundedness (SPEC §4): is every statement of an answer supported by its context? The judge
+ * scores 1 (not grounded) … 5 (fully grounded) with its reasoning; `defect_rate` is the share
+ * below `--threshold`. The answers are the file's own (`-m given:answers`) or a model's, asked
+ * the question with the context (`-m openai:…`); both can be measured side by side.
+ */
+export const groundednessTask: Task = {
+  name: NAME,
+  version: '1',
+  description: 'Groundedness: the judge scores 1–5 how well each answer is supported by its context (defect rate below a threshold, mean, distribution).',
+  defaultSettings: { temperature: 0 },
+  ownOptions: OPTIONS,
+  async prepare(ctx: TaskContext) {
+    if (ctx.options.task?.['items'] === undefined) throw new InputError(`${NAME} needs --items <path>: a .csv or .jsonl file of question, context and answer`);
+    const parsed = schema.safeParse(ctx.options.task);
+    if (!parsed.success) throw new InputError(`${NAME}: ${parsed.error.issues.map((i) => `--${String(i.path[0]).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${i.message}`).join('; ')}`);
+    const options = parsed.data;
+    const columns = {
+      ...(options.idColumn ? { id: options.idColumn } : {}),
+      ...(options.questionColumn ? { question: options.questionColumn } : {}),
+      ...(options.contextColumn ? { context: options.contextColumn } : {}),
+      ...(options.answerColumn ? { answer: options.answerColumn } : {}),
+    };
+    // Answers are read when the file has the column (graded with -m given:answers); a model can answer either way.
+    const { items, sha256 } = await loadGroundednessItems(options.items, 'if-present', columns);
+    const overridden = ctx.options.rubrics?.['groundedness'];
+    const unknown = Object.keys(ctx.options.rubrics ?? {}).filter((k) => k !== 'groundedness');
+    if (unknown.length > 0) throw new InputError(`${NAME}: no rubric ${unknown.join(', ')}; its rubric is groundedness`);
+    const rubric = overridden ? await loadRubric(`${NAME}/groundedness`, overridden) : await loadShippedRubric('groundedness/groundedness');
+    if (rubricPlaceholders(rubric.template).sort().join() !== 'answer,context,question') {
+      throw new InputError(`rubric groundedness (${rubric.source}) must use exactly {question}, {context}, {answer}`, { file: rubric.source });
+    }
+    const byId = new Map(items.map((i) => [i.id, i]));
+    const samples: Sample[] = items.map((item) => ({
+      id: item.id,
+      input: [user(answerPrompt(item.question, item.context))],
+      target: null,
+      metadata: { task: 'groundedness' },
+      ...(item.answer !== undefined ? { hints: { kind: 'given' as const, text: item.answer } } : {}),
+    }));
+    return {
+      samples: ctx.options.limit ? samples.slice(0, ctx.options.limit) : samples,
+      datasetChecksums: { items: sha256, 'rubric:groundedness': rubric.sha256 },
+      promptVersion: 'groundedness/1',
+      score: () => ({ value: null, explanation: 'an answer is graded by the judge: run with --judge <model id>' }),
+      async gradeWithJudge(sample, output, judge, settings) {
+        const item = byId.get(sample.id);
+        if (!item) return { score: { value: null, explanation: `no item ${sample.id} in ${options.items}` } };
+        const judged = await judgeGroundedness(judge, { question: item.question, context: item.context, answer: output.text }, rubric, {
+          repeats: settings.repeats,
+          maxParseRetries: settings.maxParseRetries,
+          seed: settings.seed,
+          temperature: settings.temperature,
+          ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}),
+        });
+        if (judged.kind === 'error') return { error: { kind: `judge-${judged.error.kind}`, message: `the judge failed: ${judged.error.message}` } };
+        if (judged.kind === 'no-verdict') return { score: { value: null, answer: null, explanation: `judge: no verdict — ${judged.reason}` } };
+        const { grade } = judged;
+        return { score: { value: grade.score, answer: grade, explanation: `grounded ${grade.score}/5${grade.score < options.threshold ? ' (defect)' : ''}` } };
+      },
+      metrics: (rows) => groundednessMetrics(rows, options.threshold),
+    };
+  },
+};

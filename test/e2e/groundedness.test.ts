@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { startRun } from '../../src/runner/run.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { startFakeOpenAIServer, type FakeAnswer, type FakeChatRequestBody, type FakeServer } from '../../src/testing/fake-openai-server.js';
+import { packageRoot } from '../../src/version.js';
+
+/**
+ * quality/groundedness end to end through real HTTP, on the shipped example file
+ * (examples/groundedness.jsonl, 8 items): the file's own answers (`given:answers`) beside a model
+ * that answers with the context's first sentence (`openai:answerer`); the judge (`openai:judge`)
+ * scores 1 when the answer states one of three facts planted in the file that its context does not
+ * hold ("2.4 million", "wifi", "180 degrees"), else 5.
+ */
+const PLANTED = ['2.4 million', 'wifi', '180 degrees'];
+let server: FakeServer;
+let dir: string;
+
+const fenced = (prompt: string, label: string): string => new RegExp(`<<<${label} ([0-9a-f]+)>>>\\n([\\s\\S]*?)\\n<<<end ${label} \\1>>>`).exec(prompt)?.[2] ?? '';
+
+function answer(body: FakeChatRequestBody): FakeAnswer {
+  const prompt = String(body.messages[0]?.content ?? '');
+  if (body.model === 'answerer') return { text: `${(/Context:\n([^.]*\.)/.exec(prompt)?.[1] ?? '').trim()}` };
+  const given = fenced(prompt, 'answer');
+  const score = PLANTED.some((fact) => given.includes(fact)) ? 1 : 5;
+  return { text: JSON.stringify({ reasoning: score === 1 ? 'states a fact the context lacks' : 'every statement is in the context', score }) };
+}
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'assay-grounded-'));
+  server = await startFakeOpenAIServer({ respond: answer, latencyMs: 2 });
+});
+after(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('groundedness: the file\'s answers and a model\'s, graded 1–5 by the judge; defect rate, mean and distribution by hand', async () => {
+  const store = await openSqliteStore(join(dir, 'g.db'));
+  try {
+    const summary = await startRun(
+      {
+        task: 'quality/groundedness',
+        models: ['given:answers', 'openai:answerer'],
+        seed: 0,
+        options: { task: { items: join(packageRoot, 'examples', 'groundedness.jsonl') } },
+        dataDir: dir,
+        engine: { concurrency: 4, timeoutMs: 5000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: true, openaiBaseURL: server.url },
+        judge: { model: 'openai:judge', repeats: 1, format: 'json', maxParseRetries: 1, temperature: 0 },
+      },
+      { store },
+    );
+    // The file: bridge-cost, library-wifi and recipe-temp state a planted fact → 1; the other five → 5.
+    const given = summary.models['given:answers']?.metrics;
+    assert.equal(given?.['defect_rate'], 3 / 8);
+    assert.equal(given?.['mean_score'], (5 * 5 + 3 * 1) / 8);
+    assert.deepEqual(given?.['distribution'], { '1': 3, '5': 5 });
+    assert.deepEqual([given?.['graded'], given?.['no_verdict'], given?.['errors']], [8, 0, 0]);
+    // The model quotes the context: every answer grounded.
+    assert.equal(summary.models['openai:answerer']?.metrics['defect_rate'], 0);
+    // Only the model under test and the judge went over the wire: 8 answers, 16 gradings.
+    const bodies = server.requests.map((r) => r.body as FakeChatRequestBody);
+    assert.deepEqual([bodies.filter((b) => b.model === 'answerer').length, bodies.filter((b) => b.model === 'judge').length], [8, 16]);
+    const calls = await store.calls(summary.run, 'bridge-cost');
+    assert.deepEqual(calls.map((c) => [c.modelId, c.role, c.step ?? null]).sort(), [['given:answers', 'judge', 'groundedness'], ['given:answers', 'test', null], ['openai:answerer', 'judge', 'groundedness'], ['openai:answerer', 'test', null]]);
+  } finally {
+    await store.close();
+  }
+});
