@@ -61,6 +61,12 @@ export interface PreparedTask {
    * Without a judge (the task requires one) it is never called.
    */
   gradeWithJudge?(sample: Sample, output: GenerateResult, judge: RoleGenerate, settings: JudgeSettings): Promise<JudgeGraded>;
+  /**
+   * How many judge calls grading one output makes at most, for `--estimate` (every re-ask
+   * included), given the run's judge settings; null when it cannot be bounded ahead (one call per
+   * claim of a summary not yet written). Absent: one rubric judgment, `repeats × (1 + re-asks)`.
+   */
+  judgeCallsPerSample?(settings: Pick<JudgeSettings, 'repeats' | 'maxParseRetries'>): number | null;
   /** Aggregates scores into the task's metrics. Samples without a score (errors) are left out. */
   metrics(rows: Iterable<ScoredSample>): Metrics;
 }

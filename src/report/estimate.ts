@@ -19,7 +19,10 @@ function modelLine(m: ModelEstimate): string {
 /** The human form of `assay run --estimate`. */
 export function renderEstimate(estimate: RunEstimate): string {
   const lines = [`estimate for ${estimate.task}: ${count(estimate.samples)} samples (no model called, nothing stored)`, ...estimate.models.map(modelLine)];
-  if (estimate.judge) lines.push(`  judge ${estimate.judge.model}: at most ${count(estimate.judge.calls_max)} calls, not priced (its prompts hold the answers)`);
+  if (estimate.judge) {
+    const calls = estimate.judge.calls_max === null ? 'a number of calls that depends on the answers (one per claim)' : `at most ${count(estimate.judge.calls_max)} calls`;
+    lines.push(`  judge ${estimate.judge.model}: ${calls}, not priced (its prompts hold the answers)`);
+  }
   lines.push('Tokens ≈ characters / 4. Calls answered from the call cache cost nothing; failed attempts are not billed.');
   return `${lines.join('\n')}\n`;
 }

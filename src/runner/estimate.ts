@@ -27,8 +27,12 @@ export interface RunEstimate {
   readonly task: string;
   readonly samples: number;
   readonly models: readonly ModelEstimate[];
-  /** The judge's calls at most (every item graded, every repeat, every re-ask); their prompts hold the outputs, so they are not priced. */
-  readonly judge?: { readonly model: string; readonly calls_max: number };
+  /**
+   * The judge's calls at most (every item graded, every repeat, every re-ask, every step of a
+   * multi-step judgment); null when the task cannot bound them ahead. Their prompts hold the
+   * outputs, so they are not priced.
+   */
+  readonly judge?: { readonly model: string; readonly calls_max: number | null };
 }
 
 /**
@@ -60,6 +64,9 @@ export async function estimateRun(spec: RunSpec): Promise<RunEstimate> {
       cost_usd_max: inputCost !== null && outputCost !== null ? inputCost + outputCost : null,
     };
   });
-  const judge = spec.judge && prepared.judgeRequest ? { model: spec.judge.model, calls_max: samples * spec.models.length * spec.judge.repeats * (1 + spec.judge.maxParseRetries) } : undefined;
+  const judged = prepared.judgeRequest !== undefined || prepared.gradeWithJudge !== undefined;
+  // A task's own count when it gives one (null: not boundable ahead), else one rubric judgment.
+  const perSample = !spec.judge ? null : prepared.judgeCallsPerSample ? prepared.judgeCallsPerSample(spec.judge) : spec.judge.repeats * (1 + spec.judge.maxParseRetries);
+  const judge = spec.judge && judged ? { model: spec.judge.model, calls_max: perSample === null ? null : samples * spec.models.length * perSample } : undefined;
   return { task: task.name, samples, models, ...(judge ? { judge } : {}) };
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { SummaryJudgment } from '../../src/benchmarks/summaries/judgment.js';
 import { exportRows, formatRows } from '../../src/report/export.js';
+import { estimateRun } from '../../src/runner/estimate.js';
 import { startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -172,4 +173,13 @@ test('a changed verdict rubric makes verdict calls only: the claims come back fr
   } finally {
     await store.close();
   }
+});
+
+test('--estimate bounds the judge calls of a multi-step judgment: (claims + R verdicts + 3 coverage) × (1 + re-asks) per summary', async () => {
+  const estimate = await estimateRun(spec());
+  // R = 1, one re-ask, coverage on: (1 + 1 + 3) × 2 = 10 per summary, 3 summaries → 30 (the run made 15).
+  assert.equal(estimate.judge?.calls_max, 30);
+  const base = spec();
+  const perClaim = await estimateRun({ ...base, options: { task: { ...base.options.task, verdicts: 'per-claim' } } });
+  assert.equal(perClaim.judge?.calls_max, null, 'one call per claim cannot be bounded before the summaries exist');
 });

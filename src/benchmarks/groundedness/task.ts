@@ -92,6 +92,7 @@ export const groundednessTask: Task = {
         const { grade } = judged;
         return { score: { value: grade.score, answer: grade, explanation: `grounded ${grade.score}/5${grade.score < options.threshold ? ' (defect)' : ''}` } };
       },
+      judgeCallsPerSample: ({ repeats, maxParseRetries }) => repeats * (1 + maxParseRetries),
       metrics: (rows) => groundednessMetrics(rows, options.threshold),
     };
   },

@@ -109,6 +109,10 @@ export const summariesTask: Task = {
           },
         };
       },
+      // Claims once, verdicts R times (one call per summary, or one per claim: unknown ahead),
+      // coverage three calls; each may be re-asked.
+      judgeCallsPerSample: ({ repeats, maxParseRetries }) =>
+        options.verdicts === 'per-claim' ? null : (1 + repeats + (options.coverageQuestions > 0 ? 3 : 0)) * (1 + maxParseRetries),
       metrics: summariesMetrics,
     };
   },
