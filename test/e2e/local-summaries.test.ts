@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { createLocalProvider } from '../../src/models/providers/local/local-provider.js';
+import type { ModelProvider } from '../../src/models/spec.js';
+import { startRun } from '../../src/runner/run.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { tempTinyGguf, type TinyGgufFile } from '../../src/testing/tiny-gguf.js';
+
+/**
+ * Judged summaries with a real in-process model as summarizer and judge: the tiny random-weight
+ * GGUF the test writes, through node-llama-cpp. Its words mean nothing; what is checked is the
+ * plumbing: each summary ends judged or an explained no verdict (never an error), the judge's
+ * steps are stored with their labels, and structured output (a JSON-schema grammar) gives claims
+ * in the documented shape.
+ */
+let dir: string;
+let tiny: TinyGgufFile & { dispose(): Promise<void> };
+let id: string;
+let model: ModelProvider;
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'assay-local-summaries-'));
+  tiny = await tempTinyGguf({ contextLength: 4096 });
+  id = `local:${tiny.path}`;
+  model = await createLocalProvider({ model: tiny.path, contextSize: 4096 });
+});
+
+after(async () => {
+  await model.close?.();
+  await tiny.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('a tiny local model summarizes and judges: judged or no verdict, never an error; claims come back in their JSON shape', async () => {
+  mkdirSync(join(dir, 'articles'));
+  writeFileSync(join(dir, 'articles', 'a.txt'), 'The bridge opened on Monday.');
+  writeFileSync(join(dir, 'articles', 'b.txt'), 'The school has twelve rooms.');
+  // Short rubrics of our own keep the tiny model's prompts small (same placeholders as the shipped ones).
+  const rubrics: Record<string, string> = {};
+  for (const [key, text] of Object.entries({ claims: 'Claims of: {summary}', verdicts: 'Article: {article}\nClaims: {claims}\nVerdicts?' })) {
+    rubrics[key] = join(dir, `${key}.txt`);
+    writeFileSync(rubrics[key] as string, text);
+  }
+  const store = await openSqliteStore(join(dir, 'local.db'));
+  try {
+    const summary = await startRun(
+      {
+        task: 'summaries/alignment',
+        models: [id],
+        seed: 1,
+        options: { task: { articles: join(dir, 'articles'), coverageQuestions: 0 }, rubrics },
+        settings: { maxTokens: 24 },
+        dataDir: dir,
+        engine: { concurrency: 1, timeoutMs: 120_000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: true },
+        judge: { model: id, repeats: 1, format: 'json', maxParseRetries: 1, temperature: 0, maxTokens: 96 },
+      },
+      { store, providers: { [id]: model } },
+    );
+    const counts = summary.models[id]?.counts;
+    assert.equal(counts?.done, 2);
+    assert.equal(counts?.errors, 0);
+    const metrics = summary.models[id]?.metrics;
+    assert.equal(Number(metrics?.['judged']) + Number(metrics?.['no_verdict']), 2);
+    for (const result of await store.results(summary.run)) {
+      if (result.score?.value === null) assert.match(result.score.explanation ?? '', /^judge: no verdict — /, result.sampleId);
+      const calls = await store.calls(summary.run, result.sampleId);
+      const claims = calls.filter((c) => c.step?.startsWith('claims'));
+      assert.ok(claims.length >= 1, `${result.sampleId}: a claims call is stored`);
+      for (const call of claims) {
+        const text = call.output?.text ?? '';
+        // The grammar holds the model to the schema unless the answer was cut off at the token limit.
+        if (call.output?.finishReason.unified !== 'length') assert.ok(Array.isArray((JSON.parse(text) as { claims: unknown }).claims), text);
+      }
+    }
+  } finally {
+    await store.close();
+  }
+});
