@@ -80,13 +80,7 @@ export const groundednessTask: Task = {
       async gradeWithJudge(sample, output, judge, settings) {
         const item = byId.get(sample.id);
         if (!item) return { score: { value: null, explanation: `no item ${sample.id} in ${options.items}` } };
-        const judged = await judgeGroundedness(judge, { question: item.question, context: item.context, answer: output.text }, rubric, {
-          repeats: settings.repeats,
-          maxParseRetries: settings.maxParseRetries,
-          seed: settings.seed,
-          temperature: settings.temperature,
-          ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}),
-        });
+        const judged = await judgeGroundedness(judge, { question: item.question, context: item.context, answer: output.text }, rubric, settings);
         if (judged.kind === 'error') return { error: { kind: `judge-${judged.error.kind}`, message: `the judge failed: ${judged.error.message}` } };
         if (judged.kind === 'no-verdict') return { score: { value: null, answer: null, explanation: `judge: no verdict — ${judged.reason}` } };
         const { grade } = judged;

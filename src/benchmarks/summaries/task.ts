@@ -88,15 +88,7 @@ export const summariesTask: Task = {
       async gradeWithJudge(sample, output, judge, settings) {
         const article = articles.get(sample.id);
         if (article === undefined) return { score: { value: null, explanation: `no article ${sample.id} in ${options.articles}` } };
-        const judged = await judgeSummary(judge, article, output.text, rubrics, {
-          repeats: settings.repeats,
-          maxParseRetries: settings.maxParseRetries,
-          seed: settings.seed,
-          temperature: settings.temperature,
-          ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}),
-          verdicts: options.verdicts,
-          coverageQuestions: options.coverageQuestions,
-        });
+        const judged = await judgeSummary(judge, article, output.text, rubrics, { ...settings, verdicts: options.verdicts, coverageQuestions: options.coverageQuestions });
         if (judged.kind === 'error') return { error: { kind: `judge-${judged.error.kind}`, message: `the judge failed: ${judged.error.message}` } };
         if (judged.kind === 'no-verdict') return { score: { value: null, answer: null, explanation: `judge: no verdict — ${judged.reason}` } };
         const { judgment } = judged;

@@ -1,8 +1,8 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError, sha256 } from '../../core/index.js';
 import type { Article, ArticleSet } from './article.js';
-import { decodeText } from '../decode-text.js';
+import { readTextFile } from '../read-text-file.js';
 
 /** Text files are read; anything else in the folder (hidden files, other types) is not an article. */
 const TEXT_FILE = /\.txt$/i;
@@ -22,13 +22,7 @@ export async function loadArticleFolder(folder: string): Promise<ArticleSet> {
   const sums: string[] = [];
   for (const id of relative) {
     const file = path.join(folder, ...id.split('/'));
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(file);
-    } catch (error) {
-      throw new InputError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { file });
-    }
-    const { text, encoding } = decodeText(bytes);
+    const { bytes, text, encoding } = await readTextFile(file);
     if (text.trim() === '') throw new InputError(`${file}: the article is empty; expected its text`, { file });
     const parts = id.split('/');
     articles.push({ id, text, ...(parts.length > 1 ? { category: parts[0] as string } : {}), encoding, source: { file } });

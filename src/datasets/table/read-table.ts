@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { InputError, sha256 } from '../../core/index.js';
-import { decodeText } from '../decode-text.js';
+import { readTextFile } from '../read-text-file.js';
 
 /** One row of a CSV or JSONL file: its fields and its 1-based line in the file. */
 export interface TableRow {
@@ -28,13 +27,7 @@ export interface Table {
  * JSON or not an object; or the file has no rows.
  */
 export async function readTable(file: string, what: string): Promise<Table> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    throw new InputError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { file });
-  }
-  const { text, encoding } = decodeText(bytes);
+  const { bytes, text, encoding } = await readTextFile(file);
   const rows = /\.csv$/i.test(file) ? csvRows(file, text) : jsonlRows(file, text);
   if (rows.length === 0) throw new InputError(`${file}: no ${what} in this file`, { file });
   return { rows, columns: new Set(rows.flatMap((row) => Object.keys(row.fields))), encoding, sha256: sha256(bytes) };
