@@ -52,12 +52,22 @@ async function firstLine(child: ChildProcess): Promise<string> {
 const server = spawn(process.execPath, [join(here, 'summaries-server-process.js'), String(LATENCY_MS)], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
 const { url } = JSON.parse(await firstLine(server)) as { url: string };
 
-/** Requests the server has received so far. */
-async function serverRequests(): Promise<number> {
+interface ServerCounts {
+  /** Requests received so far. */
+  readonly requests: number;
+  /** The judge's requests held by the server (arrived, not answered), integrated over time. */
+  readonly judgeHeldMs: number;
+  /** Sum over answered requests of how much later than the latency they were answered (the server's timer lag). */
+  readonly lateMs: number;
+  readonly answered: number;
+}
+
+/** What the server has counted so far. */
+async function serverCounts(): Promise<ServerCounts> {
   server.send({ type: 'count' });
   for (;;) {
-    const [message] = (await once(server, 'message')) as [{ type?: string; requests?: number }];
-    if (message.type === 'count') return message.requests as number;
+    const [message] = (await once(server, 'message')) as [ServerCounts & { type?: string }];
+    if (message.type === 'count') return message;
   }
 }
 
@@ -75,11 +85,12 @@ const dbPath = join(dir, 'summaries.db');
 try {
   console.log(`summaries/alignment on ${join(dataDir, 'bbc')}${limit ? ` (first ${limit} articles)` : ''} × ${MODELS} models (openai:writer-a, openai:writer-b), judge openai:judge, all scripted on a loopback server in its own process`);
   console.log(`latency ${LATENCY_MS} ms, concurrency ${CONCURRENCY}, coverage questions K = ${K}, SQLite store in a temp dir, call cache on`);
-  const before = await serverRequests();
+  const start = await serverCounts();
   const first = await runOnce(dbPath);
-  const afterFirst = await serverRequests();
+  const mid = await serverCounts();
   const second = await runOnce(dbPath);
-  const afterSecond = await serverRequests();
+  const end = await serverCounts();
+  const [before, afterFirst, afterSecond] = [start.requests, mid.requests, end.requests];
 
   const n = Object.values(first.models).reduce((sum, m) => sum + m.done + m.errors, 0);
   const perModel = n / MODELS;
@@ -130,6 +141,11 @@ try {
   const cachedSummaries = Object.values(first.models).reduce((sum, m) => sum + m.cached, 0);
   console.log(
     `requests seen by the server: first run ${firstCalls} (at most ${CALLS_PER_SUMMARY} × (N − ${cachedSummaries} summaries answered from the cache) = ${CALLS_PER_SUMMARY * (n - cachedSummaries)}; fewer where the two models' judge calls coincide), second run ${afterSecond - afterFirst} (must be 0)`,
+  );
+  const held = (mid.judgeHeldMs - start.judgeHeldMs) / first.wallMs;
+  const late = (mid.lateMs - start.lateMs) / Math.max(1, mid.answered - start.answered);
+  console.log(
+    `first run, at the server: the judge's requests held ${held.toFixed(1)} on average of the ${CONCURRENCY} the judge may have in flight (${((held / CONCURRENCY) * 100).toFixed(0)}%; the rest of each judge call is the client's work and the loopback), answered ${late.toFixed(1)} ms after the latency on average (the server's timer lag)`,
   );
   console.log(
     `targets: ratio ≤ 1.3 (got ${(first.wallMs / 1000 / ideal).toFixed(3)}), peak RSS < 250 MB (got ${first.maxRssMB.toFixed(0)}; second run ${second.maxRssMB.toFixed(0)}), second run makes no call (${afterSecond - afterFirst === 0 ? 'met' : 'NOT met'})`,
