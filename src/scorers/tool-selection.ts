@@ -1,5 +1,5 @@
 import { foldCase, nameMatcher, type NameOccurrence } from './name-matcher.js';
-import { isOrdinaryWord } from './ordinary-words.js';
+import { allClassified, classifyNames, isOrdinaryWord } from './ordinary-words.js';
 import { isWrittenAsName, type Span } from './written-as-name.js';
 
 /** How a free-text answer selects tools from a shown list. */
@@ -79,6 +79,8 @@ export function parseToolSelection(text: string, options: SelectionOptions): Sel
       .filter((occurrence) => !shownFolded.has(foldCase(occurrence.name)))
       .map((occurrence) => ({ ...occurrence, shown: false })),
   ];
+  // Names met for the first time: classify the whole lists at once (one read of the word lists).
+  if (!allClassified(found.map((m) => m.name))) classifyNames([...candidates, ...catalogue]);
   const mentions = found.filter((m) => !isOrdinaryWord(m.name) || isWrittenAsName(text, m, m.name, found));
 
   const chosen = longestFirstWithoutOverlap(mentions).sort((a, b) => a.start - b.start);
