@@ -51,14 +51,15 @@ async function parserNote(store: Store, run: RunRecord): Promise<string | undefi
 }
 
 function printRescore(outcome: RescoreOutcome, json: boolean): void {
-  const { summary, rescored, changed, storedOptions, scoredWith } = outcome;
+  const { summary, rescored, changed, keptJudged, storedOptions, scoredWith } = outcome;
   const parserChanged = parserOf(storedOptions) !== parserOf(scoredWith);
   if (json) {
-    const rescore = { outputs: rescored, changed, storedOptions, scoredWith };
+    const rescore = { outputs: rescored, changed, ...(keptJudged > 0 ? { keptJudged } : {}), storedOptions, scoredWith };
     process.stdout.write(`${JSON.stringify({ ...summary, rescore })}\n`);
     return;
   }
   const lines = [`rescored run ${summary.run}: ${rescored} stored output(s) re-parsed, ${changed} score(s) changed; no model was called`];
+  if (keptJudged > 0) lines.push(`note: ${keptJudged} output(s) kept their stored judgment: a judge prompt they need is not in the call cache (it changed, or was never answered)`);
   if (parserChanged) {
     lines.push(`note: the run's options say --parser ${parserOf(storedOptions)}; these scores were recomputed with --parser ${parserOf(scoredWith)} (the run record is unchanged)`);
   }

@@ -1,4 +1,5 @@
-import { InputError, canonicalJson, type Score } from '../core/index.js';
+import { InputError, canonicalJson, type RoleGenerate, type Score } from '../core/index.js';
+import { callCacheKey } from '../models/middleware/model.js';
 import { allTasks, findTask } from '../benchmarks/registry.js';
 import type { AnswerParserName, TaskOptions } from '../benchmarks/task.js';
 import type { RunRecord } from '../store/records.js';
@@ -36,6 +37,11 @@ export interface RescoreOutcome {
   readonly rescored: number;
   /** Of those, how many got another verdict or parsed answer than the stored score had. */
   readonly changed: number;
+  /**
+   * Outputs of a model-graded task whose judgment could not be made again from the call cache
+   * alone (a judge prompt that changed, or a judge answer never cached): they keep their stored score.
+   */
+  readonly keptJudged: number;
   /** The task options the run was recorded with. */
   readonly storedOptions: TaskOptions;
   /** The task options the new scores were computed with. */
@@ -58,15 +64,24 @@ export async function rescoreRun(store: Store, runIdOrPrefix: string, options: R
   const byId = new Map(samples.map((s) => [s.id, s]));
   let rescored = 0;
   let changed = 0;
+  let keptJudged = 0;
   for (const modelId of run.models) {
     const scores = new Map<string, Score>();
     for (const result of await store.results(run.id, modelId)) {
       const sample = byId.get(result.sampleId);
       if (result.status !== 'done' || !result.output || !sample) continue;
-      const fresh = scoreSafely(prepared, sample, result.output);
-      // No model is called here: a judged verdict stands while the output still needs the judge
-      // (only a change of the deterministic rules, e.g. now an exact match, replaces it).
-      const score = judgeMetadataOf(result.score) && needsJudge(prepared, sample, result.output, fresh) ? (result.score as Score) : fresh;
+      let score: Score;
+      if (prepared.gradeWithJudge && run.judge) {
+        // A model-graded scorer runs again, its judge calls answered from the cache alone.
+        const regraded = await regradeFromCache(store, run, prepared, sample, result.output);
+        if (regraded === undefined) keptJudged++;
+        score = regraded === undefined ? (result.score as Score) : { ...regraded, metadata: { ...regraded.metadata, ...(result.score?.metadata?.['judge'] !== undefined ? { judge: result.score.metadata['judge'] } : {}) } };
+      } else {
+        const fresh = scoreSafely(prepared, sample, result.output);
+        // No model is called here: a judged verdict stands while the output still needs the judge
+        // (only a change of the deterministic rules, e.g. now an exact match, replaces it).
+        score = judgeMetadataOf(result.score) && needsJudge(prepared, sample, result.output, fresh) ? (result.score as Score) : fresh;
+      }
       rescored++;
       if (result.score === null || verdictOf(score) !== verdictOf(result.score)) changed++;
       scores.set(result.sampleId, score);
@@ -74,7 +89,28 @@ export async function rescoreRun(store: Store, runIdOrPrefix: string, options: R
     if (scores.size > 0) await store.updateScores(run.id, modelId, scores);
   }
   const summary = await summarizeRun(store, run, prepared, samples);
-  return { summary, rescored, changed, storedOptions: run.options, scoredWith };
+  return { summary, rescored, changed, keptJudged, storedOptions: run.options, scoredWith };
+}
+
+/**
+ * Runs a task's model-graded scorer again with a judge that answers from the call cache only (no
+ * model is called): the new score, or undefined when a judge call was not in the cache (its
+ * prompt changed, or it was never answered) or the judgment otherwise failed.
+ */
+async function regradeFromCache(store: Store, run: RunRecord, prepared: PreparedTask, sample: Sample, output: GenerateResult): Promise<Score | undefined> {
+  const judge = run.judge as NonNullable<RunRecord['judge']>;
+  const fromCache: RoleGenerate = async (role, request) => {
+    if (role !== 'judge') return { output: null, error: { kind: 'unsupported', message: `a scorer may call the judge role only, not ${role}` } };
+    const hit = await store.lookupCache(callCacheKey(judge.model, request));
+    return hit ? { output: hit, error: null } : { output: null, error: { kind: 'not-cached', message: 'the judge has not answered this prompt' } };
+  };
+  const settings = { repeats: judge.repeats, format: judge.format, maxParseRetries: judge.maxParseRetries, temperature: judge.temperature, seed: run.seed, ...(judge.maxTokens !== undefined ? { maxTokens: judge.maxTokens } : {}) };
+  try {
+    const graded = await (prepared.gradeWithJudge as NonNullable<PreparedTask['gradeWithJudge']>)(sample, output, fromCache, settings);
+    return 'score' in graded ? graded.score : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import type { SummaryJudgment } from '../../src/benchmarks/summaries/judgment.js';
 import { exportRows, formatRows } from '../../src/report/export.js';
 import { estimateRun } from '../../src/runner/estimate.js';
+import { rescoreRun } from '../../src/runner/rescore.js';
 import { startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -182,4 +183,20 @@ test('--estimate bounds the judge calls of a multi-step judgment: (claims + R ve
   const base = spec();
   const perClaim = await estimateRun({ ...base, options: { task: { ...base.options.task, verdicts: 'per-claim' } } });
   assert.equal(perClaim.judge?.calls_max, null, 'one call per claim cannot be bounded before the summaries exist');
+});
+
+test('rescore runs the judge pipeline again from the call cache alone: same judgments, no call over the wire', async () => {
+  const store = await openSqliteStore(join(dir, 'summaries.db'));
+  try {
+    const [latest] = await store.listRuns();
+    assert.ok(latest);
+    const before = server.requests.length;
+    const outcome = await rescoreRun(store, latest.id);
+    assert.deepEqual([outcome.rescored, outcome.changed, outcome.keptJudged], [3, 0, 0]);
+    assert.equal(outcome.summary.models['openai:writer']?.metrics['alignment'], 2 / 3);
+    assert.equal(outcome.summary.models['openai:writer']?.judge?.calls, 15, 'the judge totals stay those of the run');
+    assert.equal(server.requests.length, before);
+  } finally {
+    await store.close();
+  }
 });

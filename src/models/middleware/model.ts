@@ -55,6 +55,16 @@ export interface CallContext {
 }
 
 /**
+ * The call cache's key of a request to a model (see `Model.cacheKey`): sha256 of the model id and
+ * the canonical request as a model sees it (messages, tools, settings, response format; not the
+ * reference hints). Exported so a re-score can answer a model-graded scorer from the cache alone.
+ */
+export function callCacheKey(modelId: string, request: GenerateRequest): string {
+  const { messages, tools, settings, responseFormat } = request;
+  return sha256(`${modelId}\n${canonicalJson({ messages, tools, settings, responseFormat })}`);
+}
+
+/**
  * A provider wrapped in the cross-cutting middleware, the same for every provider: call cache,
  * concurrency limit, requests/tokens-per-minute limits, per-attempt timeout, bounded retries with
  * exponential backoff + jitter honouring Retry-After, and token/cost accounting. It never throws
@@ -89,9 +99,7 @@ export class Model {
    * request without one hashes exactly as before it existed, since undefined members are dropped.
    */
   cacheKey(request: GenerateRequest): string | null {
-    if (!this.provider.cacheable) return null;
-    const { messages, tools, settings, responseFormat } = request;
-    return sha256(`${this.provider.id}\n${canonicalJson({ messages, tools, settings, responseFormat })}`);
+    return this.provider.cacheable ? callCacheKey(this.provider.id, request) : null;
   }
 
   async generate(request: GenerateRequest, context: CallContext): Promise<CallOutcome> {
