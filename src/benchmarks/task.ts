@@ -1,5 +1,4 @@
-import type { GenerateResult, GenerateSettings, RoleGenerate, Sample, Score } from '../core/index.js';
-import type { JudgeSettings } from '../judges/judge.js';
+import type { GenerateResult, GenerateSettings, JudgeSettings, RoleGenerate, Sample, Score, SeededJudgeSettings } from '../core/index.js';
 import type { JudgeRequest } from '../judges/judge-request.js';
 
 // The options a run records with its task live in core: the store keeps them with the run.
@@ -60,7 +59,7 @@ export interface PreparedTask {
    * or an error when a judge call failed outright (the sample then ends in error, retryable).
    * Without a judge (the task requires one) it is never called.
    */
-  gradeWithJudge?(sample: Sample, output: GenerateResult, judge: RoleGenerate, settings: JudgeSettings): Promise<JudgeGraded>;
+  gradeWithJudge?(sample: Sample, output: GenerateResult, judge: RoleGenerate, settings: SeededJudgeSettings): Promise<JudgeGraded>;
   /**
    * How many judge calls grading one output makes at most, for `--estimate` (every re-ask
    * included), given the run's judge settings; null when it cannot be bounded ahead (one call per

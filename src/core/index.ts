@@ -11,3 +11,4 @@ export * from './json-object.js';
 export * from './text-parts.js';
 export * from './roles.js';
 export * from './task-options.js';
+export * from './judge-settings.js';

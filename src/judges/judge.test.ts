@@ -6,7 +6,8 @@ import { Model, type CallCache, type ModelSettings } from '../models/middleware/
 import { createScriptedProvider, type ScriptFn } from '../models/providers/scripted/index.js';
 import { testDataDir } from '../testing/test-data.js';
 import { fillRubric } from './fill.js';
-import { defaultJudgeSettings, judgeOutput, type JudgeSettings } from './judge.js';
+import type { SeededJudgeSettings as JudgeSettings } from '../core/index.js';
+import { defaultJudgeSettings, judgeOutput } from './judge.js';
 import type { JudgeRequest, Rubric } from './judge-request.js';
 import { JSON_VERDICT_INSTRUCTION, verdictSchema } from './json-verdict.js';
 import { loadRubric } from './rubric.js';

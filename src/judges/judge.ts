@@ -1,4 +1,4 @@
-import { InputError, user, type GenerateRequest, type GenerateResult, type GenerateSettings } from '../core/index.js';
+import { InputError, user, type GenerateRequest, type GenerateResult, type GenerateSettings, type SeededJudgeSettings } from '../core/index.js';
 import type { CallContext, CallOutcome, Model } from '../models/middleware/model.js';
 import { fillRubric } from './fill.js';
 import type { JudgeRequest } from './judge-request.js';
@@ -6,26 +6,13 @@ import { parseJsonVerdict, verdictSchema, withJsonVerdictInstruction } from './j
 import { parsePassFail, type ParsedVerdict } from './verdict.js';
 import { majority } from './vote.js';
 
-export interface JudgeSettings {
-  /** Independent judgments per output (`--judge-repeats`); the verdict is their majority. */
-  readonly repeats: number;
-  /** `text`: the rubric's own "pass/fail on the last line"; `json`: structured output with {@link verdictSchema}. */
-  readonly format: 'text' | 'json';
-  /** New calls (with a new seed) for an unreadable verdict before it counts as a no-verdict vote. */
-  readonly maxParseRetries: number;
-  /** Base seed: repeat r's first call uses seed + r. */
-  readonly seed: number;
-  /** Upstream FunctionChat-Bench grades at 0.1. */
-  readonly temperature: number;
-  readonly maxTokens?: number;
-}
 
 /**
  * Defaults: one judgment (`--judge-repeats 1`), the rubric's own text verdict, two parse retries,
  * and temperature 0.1 as upstream FunctionChat-Bench's judge (`config/openai.cfg`; its `n` and
  * `max_tokens` there are never sent, so no token cap here either).
  */
-export const defaultJudgeSettings: JudgeSettings = Object.freeze({ repeats: 1, format: 'text', maxParseRetries: 2, seed: 0, temperature: 0.1 });
+export const defaultJudgeSettings: SeededJudgeSettings = Object.freeze({ repeats: 1, format: 'text', maxParseRetries: 2, seed: 0, temperature: 0.1 });
 
 /** One judge call: which repeat, which parse attempt, what was sent, what came back and how it read. */
 export interface JudgeCall {
@@ -73,7 +60,7 @@ export interface Judgment {
  * into pass or fail.
  * @throws InputError for invalid settings, or a rubric and values that do not match (see fillRubric).
  */
-export async function judgeOutput(model: Model, request: JudgeRequest, settings: JudgeSettings, ctx: CallContext): Promise<Judgment> {
+export async function judgeOutput(model: Model, request: JudgeRequest, settings: SeededJudgeSettings, ctx: CallContext): Promise<Judgment> {
   checkSettings(settings);
   const filled = fillRubric(request);
   const json = settings.format === 'json';
@@ -143,7 +130,7 @@ function explain(vote: ReturnType<typeof majority>, repeats: number, noVerdictRe
   return `judge: no verdict — ${vote.pass} pass, ${vote.fail} fail${unreadable}${tie}`;
 }
 
-function checkSettings(settings: JudgeSettings): void {
+function checkSettings(settings: SeededJudgeSettings): void {
   const { repeats, maxParseRetries, seed, temperature, maxTokens } = settings;
   if (!Number.isInteger(repeats) || repeats < 1) throw new InputError(`judge repeats must be a positive integer, got ${String(repeats)}`);
   if (!Number.isInteger(maxParseRetries) || maxParseRetries < 0) {

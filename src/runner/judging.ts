@@ -1,6 +1,6 @@
-import { describeError, noVerdict, type GenerateRequest, type GenerateResult, type RoleGenerate, type Sample, type Score } from '../core/index.js';
+import { describeError, noVerdict, type GenerateRequest, type GenerateResult, type RoleGenerate, type Sample, type Score, type SeededJudgeSettings } from '../core/index.js';
 import type { PreparedTask } from '../benchmarks/task.js';
-import { judgeOutput, type JudgeCall, type JudgeSettings, type Judgment } from '../judges/index.js';
+import { judgeOutput, type JudgeCall, type Judgment } from '../judges/index.js';
 import type { CallContext, CallOutcome, Model } from '../models/middleware/model.js';
 import type { CallRecord } from '../store/records.js';
 import type { DeterministicMetadata, JudgeMetadata } from './judge-metadata.js';
@@ -8,7 +8,7 @@ import type { DeterministicMetadata, JudgeMetadata } from './judge-metadata.js';
 /** The judge of a run: a model in the judge role (its own middleware: cache, limits, retries) and how it grades. */
 export interface JudgeStage {
   readonly model: Model;
-  readonly settings: JudgeSettings;
+  readonly settings: SeededJudgeSettings;
 }
 
 export interface Graded {

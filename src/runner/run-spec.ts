@@ -1,11 +1,10 @@
-import type { GenerateSettings } from '../core/index.js';
+import type { GenerateSettings, JudgeSettings } from '../core/index.js';
 import type { TaskOptions } from '../benchmarks/task.js';
 import type { RetryPolicy } from '../models/middleware/retry-policy.js';
 import type { Price } from '../models/pricing.js';
-import type { JudgeConfig } from '../store/records.js';
 
-/** The judge a run asks for (whether it grades itself is worked out by the run). */
-export type JudgeSpec = Omit<JudgeConfig, 'selfGrading'>;
+/** The judge a run asks for: its model and the judge settings (whether it grades itself is worked out by the run). */
+export type JudgeSpec = JudgeSettings & { readonly model: string };
 
 export const defaultJudgeSpec = { repeats: 1, format: 'text', maxParseRetries: 2, temperature: 0.1 } as const satisfies Omit<JudgeSpec, 'model'>;
 

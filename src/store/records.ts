@@ -1,4 +1,4 @@
-import type { GenerateResult, GenerateSettings, Sample, Score, Usage } from '../core/index.js';
+import type { GenerateResult, GenerateSettings, JudgeSettings, Sample, Score, Usage } from '../core/index.js';
 import type { TaskOptions } from '../core/index.js';
 
 export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
@@ -32,17 +32,9 @@ export interface RunRecord {
 }
 
 /** How a run's judge grades: recorded with the run so a resume grades the same way. */
-export interface JudgeConfig {
+export interface JudgeConfig extends JudgeSettings {
   /** Model id in the judge role. */
   readonly model: string;
-  /** Gradings per item; the item's verdict is their majority. */
-  readonly repeats: number;
-  /** `text`: the rubric's own "pass/fail on the last line"; `json`: a reasons-first JSON verdict (structured output). */
-  readonly format: 'text' | 'json';
-  /** New calls (another seed) after an unparseable verdict, before it counts as no verdict. */
-  readonly maxParseRetries: number;
-  readonly temperature: number;
-  readonly maxTokens?: number;
   /** True when the judge is also one of the models under test (it grades itself: recorded, and warned about). */
   readonly selfGrading: boolean;
 }

@@ -1,17 +1,11 @@
-import type { RoleGenerate } from '../../core/index.js';
+import type { RoleGenerate, SeededJudgeSettings } from '../../core/index.js';
 import { askJudgeForJson } from '../../judges/ask-json.js';
 import { fillRubric } from '../../judges/fill.js';
 import type { Rubric } from '../../judges/judge-request.js';
 import { GROUNDEDNESS_SCHEMA, groundednessAnswer } from './judge-answer.js';
 
-export interface GroundednessJudgeSettings {
-  /** Independent gradings (`--judge-repeats`); the score is their median. */
-  readonly repeats: number;
-  readonly maxParseRetries: number;
-  readonly seed: number;
-  readonly temperature: number;
-  readonly maxTokens?: number;
-}
+/** The run's judge settings (the score is the median of `repeats` gradings; the answer format is always JSON). */
+export type GroundednessJudgeSettings = Omit<SeededJudgeSettings, 'format'>;
 
 /** A graded answer: the median of the repeats' scores, each repeat's score and reasoning, and the spread. */
 export interface GroundednessGrade {

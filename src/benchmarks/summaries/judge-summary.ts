@@ -1,4 +1,4 @@
-import type { RoleGenerate } from '../../core/index.js';
+import type { RoleGenerate, SeededJudgeSettings } from '../../core/index.js';
 import { askJudgeForJson, type AskJsonResult } from '../../judges/ask-json.js';
 import { fillRubric } from '../../judges/fill.js';
 import type { Rubric } from '../../judges/judge-request.js';
@@ -19,19 +19,17 @@ export interface SummaryRubrics {
   readonly coverageAnswers: Rubric;
 }
 
-export interface SummaryJudgeSettings {
-  /** Verdict repeats (`--judge-repeats`): each claim's verdict is the strict majority of R. Claims are extracted once. */
-  readonly repeats: number;
-  /** Re-asks of an unusable answer (`--judge-parse-retries`) before the summary is no verdict. */
-  readonly maxParseRetries: number;
-  readonly seed: number;
-  readonly temperature: number;
-  readonly maxTokens?: number;
+/**
+ * The judge settings of a run (R = `--judge-repeats`: verdict repeats, each claim's verdict the
+ * strict majority of R; claims are extracted once; `--judge-parse-retries` re-asks; the seed), and
+ * the task's own: how verdicts are asked for and how many coverage questions.
+ */
+export type SummaryJudgeSettings = Omit<SeededJudgeSettings, 'format'> & {
   /** `batch`: one verdict call per summary for all its claims; `per-claim`: one call per claim. */
   readonly verdicts: 'batch' | 'per-claim';
   /** Coverage questions to write from the article (`--coverage-questions`); 0 turns coverage off. */
   readonly coverageQuestions: number;
-}
+};
 
 /** How judging one summary ended. */
 export type SummaryJudged =

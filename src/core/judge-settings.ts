@@ -1,0 +1,22 @@
+/**
+ * How a judge grades: the one judge-settings type. The run spec asks for it (with the judge's
+ * model id), the run record keeps it (with whether the judge grades itself), and the judge
+ * subsystem runs with it (with the run's seed): each of those adds its field to this one.
+ */
+export interface JudgeSettings {
+  /** Independent judgments per output (`--judge-repeats`); the verdict is their majority (a score, their median). */
+  readonly repeats: number;
+  /** `text`: a rubric's own "pass/fail on the last line"; `json`: a reasons-first JSON verdict through structured output. */
+  readonly format: 'text' | 'json';
+  /** New calls (another seed) for an unusable answer before it counts as no verdict (`--judge-parse-retries`). */
+  readonly maxParseRetries: number;
+  /** Upstream FunctionChat-Bench grades at 0.1. */
+  readonly temperature: number;
+  readonly maxTokens?: number;
+}
+
+/** The settings a judgment runs with: the judge settings and the seed its calls start from (the run's). */
+export type SeededJudgeSettings = JudgeSettings & {
+  /** Base seed: repeat r's first call uses seed + r. */
+  readonly seed: number;
+};
