@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { startFakeOpenAIServer, type FakeServer } from '../../src/testing/fake-openai-server.js';
-import { Gate, waitUntil } from '../../src/testing/gate.js';
-import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
+import type { FakeServer } from '../../src/testing/fake-openai-server.js';
+import { type Gate, waitUntil } from '../../src/testing/gate.js';
+import { startGatedMetaToolServer, type GatedMetaToolServer } from '../../src/testing/gated-metatool-server.js';
 import { collect, runAssay, spawnAssay } from '../../src/testing/spawn-cli.js';
 import { testDataDir } from '../../src/testing/test-data.js';
 
@@ -18,25 +16,15 @@ const STOPPING = 'stopping: no new samples start; the calls in flight finish and
 
 let server: FakeServer;
 let dir: string;
-/** Closed, the server holds its answers: the calls in flight stay in flight as long as the test needs. */
-const gate = new Gate();
+let gate: Gate;
+let fixture: GatedMetaToolServer;
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'assay-ctrl-c-'));
-  server = await startFakeOpenAIServer({
-    respond: async (_body, ctx) => {
-      await gate.pass();
-      return { text: answerMetaToolPrompt(ctx.key) };
-    },
-    latencyMs: 5,
-  });
+  fixture = await startGatedMetaToolServer('assay-ctrl-c-');
+  ({ server, gate, dir } = fixture);
 });
 
-after(async () => {
-  gate.open();
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => fixture.close());
 
 const runArgs = (db: string): string[] => [
   'run', 'metatool/similar', '--model', MODEL, '--base-url', server.url,

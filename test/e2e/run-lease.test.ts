@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { startFakeOpenAIServer, type FakeServer } from '../../src/testing/fake-openai-server.js';
-import { Gate, waitUntil } from '../../src/testing/gate.js';
-import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
+import type { FakeServer } from '../../src/testing/fake-openai-server.js';
+import { type Gate, waitUntil } from '../../src/testing/gate.js';
+import { startGatedMetaToolServer, type GatedMetaToolServer } from '../../src/testing/gated-metatool-server.js';
 import { collect, runAssay, spawnAssay, type CliResult } from '../../src/testing/spawn-cli.js';
 import { testDataDir } from '../../src/testing/test-data.js';
 
@@ -18,25 +17,15 @@ const env = { ASSAY_DATA_DIR: testDataDir() };
 
 let server: FakeServer;
 let dir: string;
-/** Closed, the server holds its answers: calls stay in flight while the test looks. */
-const gate = new Gate();
+let gate: Gate;
+let fixture: GatedMetaToolServer;
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'assay-lease-e2e-'));
-  server = await startFakeOpenAIServer({
-    respond: async (_body, ctx) => {
-      await gate.pass();
-      return { text: answerMetaToolPrompt(ctx.key) };
-    },
-    latencyMs: 5,
-  });
+  fixture = await startGatedMetaToolServer('assay-lease-e2e-');
+  ({ server, gate, dir } = fixture);
 });
 
-after(async () => {
-  gate.open();
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => fixture.close());
 
 const runArgs = (db: string): string[] => [
   'run', 'metatool/similar', '--model', MODEL, '--base-url', server.url,
