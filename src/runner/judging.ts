@@ -11,7 +11,7 @@ export interface JudgeStage {
   readonly settings: SeededJudgeSettings;
 }
 
-export interface Graded {
+interface Graded {
   readonly score: Score;
   readonly calls: readonly JudgeCall[];
   /**
@@ -28,7 +28,7 @@ export interface Graded {
  * the judgment's audit trail go in the metadata. A task whose judge request throws gets no verdict
  * with the reason (never a crash, never a silent fail).
  */
-export async function gradeWithJudge(stage: JudgeStage, prepared: PreparedTask, sample: Sample, output: GenerateResult, score: Score, context: CallContext): Promise<Graded> {
+async function gradeWithJudge(stage: JudgeStage, prepared: PreparedTask, sample: Sample, output: GenerateResult, score: Score, context: CallContext): Promise<Graded> {
   let request;
   try {
     request = prepared.judgeRequest?.(sample, output, score);
@@ -77,15 +77,6 @@ function judgedScore(judgeModel: string, score: Score, judgment: Judgment): Scor
   };
 }
 
-/**
- * The judge's calls as stored call records: role `judge`, `actor` the judge, `modelId` the model
- * whose output was graded. A cache hit is stored too (latency 0), so every judgment's transcript
- * sits with its item even when an earlier run paid for it.
- */
-export function judgeCallRecords(runId: string, modelId: string, sampleId: string, judgeId: string, calls: readonly JudgeCall[]): CallRecord[] {
-  return judgeRoleRecords(runId, modelId, sampleId, judgeId, calls);
-}
-
 /** One call a model-graded scorer made through the judge role, with its transcript label. */
 interface StepCall {
   readonly step: string;
@@ -94,7 +85,7 @@ interface StepCall {
 }
 
 /** What grading through the judge role gave, with every call made (stored with the sample). */
-export interface RoleGraded {
+interface RoleGraded {
   readonly score: Score;
   /** Whether some call was answered by the judge itself (not the cache). */
   readonly freshSuccess: boolean;
@@ -110,7 +101,7 @@ export interface RoleGraded {
  * judgment), so summaries count the judge's calls, tokens and cost. A scorer that throws gives no
  * verdict with the reason; a call that failed outright makes the sample an error (retryable).
  */
-export async function gradeThroughJudgeRole(
+async function gradeThroughJudgeRole(
   stage: JudgeStage,
   prepared: PreparedTask,
   sample: Sample,
@@ -227,5 +218,5 @@ export async function judgeOutputForRun(
   }
   const graded = await gradeWithJudge(stage, prepared, sample, output, score, context);
   const freshSuccess = graded.calls.some((c) => c.outcome.output !== null && !c.outcome.cached);
-  return { score: graded.score, calls: judgeCallRecords(ids.runId, ids.modelId, sample.id, stage.model.id, graded.calls), freshSuccess, ...(graded.error ? { error: graded.error } : {}) };
+  return { score: graded.score, calls: judgeRoleRecords(ids.runId, ids.modelId, sample.id, stage.model.id, graded.calls), freshSuccess, ...(graded.error ? { error: graded.error } : {}) };
 }

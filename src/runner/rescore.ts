@@ -7,7 +7,7 @@ import type { PreparedTask } from '../benchmarks/task.js';
 import type { GenerateResult, Sample } from '../core/index.js';
 import { scoreSafely } from './execute.js';
 import { judgeMetadataOf } from './judge-metadata.js';
-import { reopen, requireRun } from './run.js';
+import { judgeSettingsOf, reopen, requireRun } from './run.js';
 import { summarizeRun, type RunSummary } from './summary.js';
 import type { Store } from '../store/store.js';
 
@@ -104,9 +104,8 @@ async function regradeFromCache(store: Store, run: RunRecord, prepared: Prepared
     const hit = await store.lookupCache(callCacheKey(judge.model, request));
     return hit ? { output: hit, error: null } : { output: null, error: { kind: 'not-cached', message: 'the judge has not answered this prompt' } };
   };
-  const settings = { repeats: judge.repeats, format: judge.format, maxParseRetries: judge.maxParseRetries, temperature: judge.temperature, seed: run.seed, ...(judge.maxTokens !== undefined ? { maxTokens: judge.maxTokens } : {}) };
   try {
-    const graded = await (prepared.gradeWithJudge as NonNullable<PreparedTask['gradeWithJudge']>)(sample, output, fromCache, settings);
+    const graded = await (prepared.gradeWithJudge as NonNullable<PreparedTask['gradeWithJudge']>)(sample, output, fromCache, judgeSettingsOf(run.seed, judge));
     return 'score' in graded ? graded.score : undefined;
   } catch {
     return undefined;
@@ -132,8 +131,6 @@ export async function parsersInScores(store: Store, run: RunRecord): Promise<Map
 }
 
 function needsJudge(prepared: PreparedTask, sample: Sample, output: GenerateResult, score: Score): boolean {
-  // A model-graded scorer's verdict is the judge's alone: no deterministic rule can replace it.
-  if (prepared.gradeWithJudge) return true;
   try {
     return prepared.judgeRequest?.(sample, output, score) !== undefined;
   } catch {

@@ -1,4 +1,4 @@
-import { assertUniqueSampleIds, InputError, parseModelId, type GenerateSettings, type Sample } from '../core/index.js';
+import { assertUniqueSampleIds, InputError, parseModelId, type GenerateSettings, type Sample, type SeededJudgeSettings } from '../core/index.js';
 import { findTask } from '../benchmarks/registry.js';
 import type { PreparedTask, Task } from '../benchmarks/task.js';
 import { createEmbedder } from '../models/embedders.js';
@@ -291,11 +291,13 @@ const isReplay = (id: string): boolean => parseModelId(id).provider === 'replay'
 /** The judge's model, with the same middleware as the models under test (cache, limits, retries, cost). */
 async function buildJudge(run: RunRecord, engine: EngineSettings, deps: RunDependencies): Promise<JudgeStage | undefined> {
   if (!run.judge) return undefined;
-  const { model, repeats, format, maxParseRetries, temperature, maxTokens } = run.judge;
-  return {
-    model: await buildModel(model, run, engine, deps),
-    settings: { repeats, format, maxParseRetries, temperature, seed: run.seed, ...(maxTokens !== undefined ? { maxTokens } : {}) },
-  };
+  return { model: await buildModel(run.judge.model, run, engine, deps), settings: judgeSettingsOf(run.seed, run.judge) };
+}
+
+/** How a run's judge grades, with the seed its calls start from (the run's): for the run itself and for a re-score. */
+export function judgeSettingsOf(seed: number, judge: JudgeConfig): SeededJudgeSettings {
+  const { repeats, format, maxParseRetries, temperature, maxTokens } = judge;
+  return { repeats, format, maxParseRetries, temperature, seed, ...(maxTokens !== undefined ? { maxTokens } : {}) };
 }
 
 async function buildModel(id: string, run: RunRecord, engine: EngineSettings, deps: RunDependencies): Promise<Model> {

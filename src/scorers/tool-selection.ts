@@ -87,11 +87,12 @@ export function parseToolSelection(text: string, options: SelectionOptions): Sel
   const tools = [...new Set(chosen.map((mention) => mention.name))];
   const offList = new Set(chosen.filter((mention) => !mention.shown).map((mention) => mention.name));
 
+  const nones = noneWords(text);
   if (tools.length === 0) {
-    return noneWords(text).length > 0 ? { kind: 'none' } : { kind: 'no-verdict', reason: 'named no tool and did not answer None', found: [] };
+    return nones.length > 0 ? { kind: 'none' } : { kind: 'no-verdict', reason: 'named no tool and did not answer None', found: [] };
   }
   // As for names, a line of names is judged against every name found, counted or not ("None or search").
-  if (noneWords(text).some((none) => isWrittenAsName(text, none, 'None', [...found, none]))) {
+  if (nones.some((none) => isWrittenAsName(text, none, 'None', [...found, none]))) {
     return { kind: 'no-verdict', reason: `named ${tools.join(', ')} and also answered None`, found: tools };
   }
   if (tools.length > maxSelections) {

@@ -1,10 +1,10 @@
 import { InputError, rngFor, type GenerateSettings, type Sample } from '../../core/index.js';
 import type { Loaded, ToolCatalogue } from '../../datasets/metatool/index.js';
-import type { Metrics, PreparedTask, ScoredSample } from '../task.js';
+import type { AnswerParserName, Metrics, PreparedTask, ScoredSample } from '../task.js';
 import type { MetaToolOptions } from './options.js';
 import { PROMPT_VERSION, type SelectionExample, type ShownTool } from './prompts.js';
 import { chooseSelectionExamples } from './sampling.js';
-import { scoreSelection, type AnswerParser } from './scoring.js';
+import { scoreSelection } from './scoring.js';
 
 /**
  * Bump when samples, prompts or scoring of a MetaTool task change the numbers.
@@ -70,7 +70,7 @@ export function preparedSelectionTask(args: {
   readonly datasetChecksums: Readonly<Record<string, string>>;
   readonly prompts: 'assay' | 'upstream';
   readonly catalogue: ToolCatalogue;
-  readonly parser: AnswerParser;
+  readonly parser: AnswerParserName;
   readonly metrics: (rows: Iterable<ScoredSample>) => Metrics;
 }): PreparedTask {
   const { samples, datasetChecksums, prompts, catalogue, parser, metrics } = args;

@@ -1,9 +1,9 @@
-import type { Score } from '../../core/index.js';
+import { isManualAnalysis, type Score } from '../../core/index.js';
 import { binaryClassification } from '../../metrics/classification.js';
 import { rateBy, ratio } from '../../metrics/rates.js';
 import type { Metrics, ScoredSample } from '../task.js';
 import { awarenessMeta, selectionMeta, type SelectionMeta } from './metadata.js';
-import { isManual, isPaperScore, sameSet } from './scoring.js';
+import { isPaperScore, sameSet } from './scoring.js';
 
 /**
  * MetaTool metrics. Every rate is a fraction in [0, 1], or null when its denominator is 0.
@@ -46,7 +46,7 @@ const share = <T>(rows: readonly T[], hit: (row: T) => boolean): number | null =
  */
 function readingOf<M>(scored: readonly Scored<M>[]): { readonly rows: readonly Scored<M>[]; readonly counts: Metrics; readonly paper: boolean } {
   if (!scored.some((r) => isPaperScore(r.score))) return { rows: scored, counts: {}, paper: false };
-  const decided = scored.filter((r) => !isManual(r.score));
+  const decided = scored.filter((r) => !isManualAnalysis(r.score));
   return { rows: decided, counts: { manual: scored.length - decided.length, decided: decided.length }, paper: true };
 }
 

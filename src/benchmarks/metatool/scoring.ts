@@ -1,4 +1,4 @@
-import { isManualAnalysis, type GenerateResult, type Sample, type Score } from '../../core/index.js';
+import type { GenerateResult, Sample, Score } from '../../core/index.js';
 import type { AnswerParserName } from '../task.js';
 import { parseToolSelection } from '../../scorers/tool-selection.js';
 import { parseToolSelectionPaper } from '../../scorers/tool-selection-paper.js';
@@ -14,11 +14,8 @@ export function answerText(output: GenerateResult): string {
   return output.text;
 }
 
-/** How a MetaTool answer is read: assay's strict rules, or the paper's answer matching (docs/metatool.md). */
-export type AnswerParser = AnswerParserName;
-
 /** The parsers every MetaTool task offers (`--parser`, `assay rescore --parser`). */
-export const METATOOL_PARSERS: readonly AnswerParser[] = ['strict', 'paper'];
+export const METATOOL_PARSERS: readonly AnswerParserName[] = ['strict', 'paper'];
 
 /** Marks a paper-mode score the paper's rules leave to manual analysis (`metadata.manual`). */
 const manualAnalysis = (reason: string, metadata: Readonly<Record<string, unknown>> = {}): Score => ({
@@ -28,9 +25,6 @@ const manualAnalysis = (reason: string, metadata: Readonly<Record<string, unknow
   metadata: { parser: 'paper', manual: true, ...metadata },
 });
 
-/** Whether a score is one the paper's rules left to manual analysis (a no verdict of its own kind). */
-export const isManual = isManualAnalysis;
-
 /** Whether a score was read with the paper's rules (its metrics are then over decided answers). */
 export const isPaperScore = (score: Score): boolean => score.metadata?.['parser'] === 'paper';
 
@@ -39,7 +33,7 @@ export const isPaperScore = (score: Score): boolean => score.metadata?.['parser'
  * matches the label ("yes" = needs a tool). Strict: no leading yes/no is no verdict, never a fail.
  * Paper: an answer the paper's rules cannot decide is manual analysis (also `value: null`).
  */
-export function scoreAwareness(sample: Sample, output: GenerateResult, parser: AnswerParser): Score {
+export function scoreAwareness(sample: Sample, output: GenerateResult, parser: AnswerParserName): Score {
   const meta = awarenessMeta(sample);
   const text = answerText(output);
   const answer = parser === 'paper' ? parseYesNoPaper(text) : parseYesNoStrict(text);
@@ -65,7 +59,7 @@ export function sameSet(a: readonly string[], b: readonly string[]): boolean {
  * `metadata.parser: 'paper'` (strict scores carry no parser, as before the paper mode existed).
  * @param catalogue - every ToolE tool name, to recognise off-list names.
  */
-export function scoreSelection(sample: Sample, output: GenerateResult, catalogue: readonly string[], parser: AnswerParser = 'strict'): Score {
+export function scoreSelection(sample: Sample, output: GenerateResult, catalogue: readonly string[], parser: AnswerParserName = 'strict'): Score {
   const meta = selectionMeta(sample);
   if (parser === 'paper') {
     const selection = parseToolSelectionPaper(answerText(output), { candidates: meta.candidates, maxSelections: meta.maxSelections });
