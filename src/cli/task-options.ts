@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { InputError, parseModelId } from '../core/index.js';
 import { allTasks, findTask } from '../benchmarks/registry.js';
+import { flagOf } from '../benchmarks/own-options.js';
 import type { TaskOptions, TaskOptionSpec } from '../benchmarks/task.js';
 import { nonNegativeInt, positiveInt } from './options.js';
 import { dataDirOption } from './shared.js';
@@ -42,9 +43,6 @@ export function addTaskOptions(command: Command): Command {
   for (const option of ownTaskOptions()) command.addOption(option);
   return command;
 }
-
-/** `textColumn` → `--text-column`. */
-const flagOf = (key: string): string => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** Every option the tasks declare for themselves, once each (`TaskOptionSpec`): the CLI does not know them by task. */
 function ownTaskOptions(): Option[] {

@@ -11,3 +11,4 @@ export { judgeOutput, defaultJudgeSettings, type JudgeCall, type Judgment } from
 export { parseJsonAnswer, type JsonAnswer } from './json-answer.js';
 export { askJudgeForJson, type AskJsonOptions, type AskJsonResult } from './ask-json.js';
 export { loadShippedRubric, SHIPPED_RUBRICS_DIR } from './shipped-rubrics.js';
+export { loadTaskRubrics, type TaskRubricSpec } from './task-rubrics.js';

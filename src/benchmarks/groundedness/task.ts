@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { InputError, user, type Sample } from '../../core/index.js';
+import { user, type Sample } from '../../core/index.js';
 import { loadGroundednessItems } from '../../datasets/table/groundedness-items.js';
-import { loadRubric, rubricPlaceholders } from '../../judges/rubric.js';
-import { loadShippedRubric } from '../../judges/shipped-rubrics.js';
+import type { Rubric } from '../../judges/judge-request.js';
+import { loadTaskRubrics } from '../../judges/task-rubrics.js';
+import { parseOwnOptions } from '../own-options.js';
 import type { Task, TaskContext, TaskOptionSpec } from '../task.js';
 import { judgeGroundedness } from './judge-groundedness.js';
 import { groundednessMetrics } from './metrics.js';
@@ -45,10 +46,7 @@ export const groundednessTask: Task = {
   defaultSettings: { temperature: 0 },
   ownOptions: OPTIONS,
   async prepare(ctx: TaskContext) {
-    if (ctx.options.task?.['items'] === undefined) throw new InputError(`${NAME} needs --items <path>: a .csv or .jsonl file of question, context and answer`);
-    const parsed = schema.safeParse(ctx.options.task);
-    if (!parsed.success) throw new InputError(`${NAME}: ${parsed.error.issues.map((i) => `--${String(i.path[0]).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${i.message}`).join('; ')}`);
-    const options = parsed.data;
+    const options = parseOwnOptions(NAME, schema, ctx.options.task, { key: 'items', expected: '<path>: a .csv or .jsonl file of question, context and answer' });
     const columns = {
       ...(options.idColumn ? { id: options.idColumn } : {}),
       ...(options.questionColumn ? { question: options.questionColumn } : {}),
@@ -57,13 +55,8 @@ export const groundednessTask: Task = {
     };
     // Answers are read when the file has the column (graded with -m given:answers); a model can answer either way.
     const { items, sha256 } = await loadGroundednessItems(options.items, 'if-present', columns);
-    const overridden = ctx.options.rubrics?.['groundedness'];
-    const unknown = Object.keys(ctx.options.rubrics ?? {}).filter((k) => k !== 'groundedness');
-    if (unknown.length > 0) throw new InputError(`${NAME}: no rubric ${unknown.join(', ')}; its rubric is groundedness`);
-    const rubric = overridden ? await loadRubric(`${NAME}/groundedness`, overridden) : await loadShippedRubric('groundedness/groundedness');
-    if (rubricPlaceholders(rubric.template).sort().join() !== 'answer,context,question') {
-      throw new InputError(`rubric groundedness (${rubric.source}) must use exactly {question}, {context}, {answer}`, { file: rubric.source });
-    }
+    const loaded = await loadTaskRubrics(NAME, [{ key: 'groundedness', shipped: 'groundedness/groundedness', placeholders: ['question', 'context', 'answer'] }], ctx.options.rubrics);
+    const rubric = loaded.rubrics['groundedness'] as Rubric;
     const byId = new Map(items.map((i) => [i.id, i]));
     const samples: Sample[] = items.map((item) => ({
       id: item.id,
@@ -74,7 +67,7 @@ export const groundednessTask: Task = {
     }));
     return {
       samples: ctx.options.limit ? samples.slice(0, ctx.options.limit) : samples,
-      datasetChecksums: { items: sha256, 'rubric:groundedness': rubric.sha256 },
+      datasetChecksums: { items: sha256, ...loaded.checksums },
       promptVersion: 'groundedness/1',
       score: () => ({ value: null, explanation: 'an answer is graded by the judge: run with --judge <model id>' }),
       async gradeWithJudge(sample, output, judge, settings) {

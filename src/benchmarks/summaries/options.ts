@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InputError } from '../../core/index.js';
+import { parseOwnOptions } from '../own-options.js';
 import type { TaskOptionSpec } from '../task.js';
 
 export const DEFAULT_SUMMARY_PROMPT = 'Summarize the article in one paragraph.';
@@ -29,12 +29,5 @@ const schema = z.strictObject({
 export type SummariesOptions = z.infer<typeof schema>;
 
 /** The task's own options, checked; `--articles` is required. */
-export function summariesOptions(taskName: string, given: Readonly<Record<string, string | number>> | undefined): SummariesOptions {
-  if (given?.['articles'] === undefined) throw new InputError(`${taskName} needs --articles <path>: a folder of .txt articles (sub-folder = category), a .csv or a .jsonl file`);
-  const parsed = schema.safeParse(given);
-  if (!parsed.success) {
-    const problem = parsed.error.issues[0];
-    throw new InputError(`${taskName}: --${String(problem?.path[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${problem?.message ?? 'is not valid'}`);
-  }
-  return parsed.data;
-}
+export const summariesOptions = (taskName: string, given: Readonly<Record<string, string | number>> | undefined): SummariesOptions =>
+  parseOwnOptions(taskName, schema, given, { key: 'articles', expected: '<path>: a folder of .txt articles (sub-folder = category), a .csv or a .jsonl file' });

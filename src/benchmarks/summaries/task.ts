@@ -1,9 +1,8 @@
 import path from 'node:path';
-import { InputError, user, type Sample, type Score } from '../../core/index.js';
+import { user, type Sample, type Score } from '../../core/index.js';
 import { loadArticles } from '../../datasets/articles/index.js';
 import type { Rubric } from '../../judges/judge-request.js';
-import { loadRubric, rubricPlaceholders } from '../../judges/rubric.js';
-import { loadShippedRubric } from '../../judges/shipped-rubrics.js';
+import { loadTaskRubrics, type TaskRubricSpec } from '../../judges/task-rubrics.js';
 import type { Task, TaskContext } from '../task.js';
 import { judgeSummary, type SummaryRubrics } from './judge-summary.js';
 import { isAligned, judgmentOf, summaryCoverage } from './judgment.js';
@@ -12,31 +11,14 @@ import { SUMMARIES_OPTIONS, summariesOptions } from './options.js';
 
 const NAME = 'summaries/alignment';
 
-/** Each rubric of the summaries judge: its `--rubric` key, shipped file and placeholders. */
-const RUBRICS: readonly { readonly key: keyof SummaryRubrics; readonly flag: string; readonly shipped: string; readonly placeholders: readonly string[] }[] = [
-  { key: 'claims', flag: 'claims', shipped: 'summaries/claims', placeholders: ['summary'] },
-  { key: 'verdicts', flag: 'verdicts', shipped: 'summaries/verdicts', placeholders: ['article', 'claims'] },
-  { key: 'verdictPerClaim', flag: 'verdict-per-claim', shipped: 'summaries/verdict-per-claim', placeholders: ['article', 'claim'] },
-  { key: 'coverageQuestions', flag: 'coverage-questions', shipped: 'summaries/coverage-questions', placeholders: ['article'] },
-  { key: 'coverageAnswers', flag: 'coverage-answers', shipped: 'summaries/coverage-answers', placeholders: ['text', 'questions'] },
+/** The rubrics of the summaries judge: their `--rubric` keys, shipped files and placeholders. */
+const RUBRICS: readonly TaskRubricSpec[] = [
+  { key: 'claims', shipped: 'summaries/claims', placeholders: ['summary'] },
+  { key: 'verdicts', shipped: 'summaries/verdicts', placeholders: ['article', 'claims'] },
+  { key: 'verdict-per-claim', shipped: 'summaries/verdict-per-claim', placeholders: ['article', 'claim'] },
+  { key: 'coverage-questions', shipped: 'summaries/coverage-questions', placeholders: ['article'] },
+  { key: 'coverage-answers', shipped: 'summaries/coverage-answers', placeholders: ['text', 'questions'] },
 ];
-
-/** The shipped rubrics, each replaced by the user's file where `--rubric <key>=FILE` gives one (placeholders checked before any call). */
-async function summaryRubrics(overrides: Readonly<Record<string, string>> = {}): Promise<SummaryRubrics> {
-  const unknown = Object.keys(overrides).filter((key) => !RUBRICS.some((r) => r.flag === key));
-  if (unknown.length > 0) throw new InputError(`${NAME}: no rubric ${unknown.join(', ')}; the rubrics are ${RUBRICS.map((r) => r.flag).join(', ')}`);
-  const loaded: Partial<Record<keyof SummaryRubrics, Rubric>> = {};
-  for (const spec of RUBRICS) {
-    const file = overrides[spec.flag];
-    const rubric = file === undefined ? await loadShippedRubric(spec.shipped) : await loadRubric(`${NAME}/${spec.flag}`, file);
-    const found = rubricPlaceholders(rubric.template);
-    if (found.slice().sort().join() !== [...spec.placeholders].sort().join()) {
-      throw new InputError(`rubric ${spec.flag} (${rubric.source}) must use exactly ${spec.placeholders.map((p) => `{${p}}`).join(', ')}; it has ${found.map((p) => `{${p}}`).join(', ') || 'none'}`, { file: rubric.source });
-    }
-    loaded[spec.key] = rubric;
-  }
-  return loaded as SummaryRubrics;
-}
 
 /** One export row per summary: its claims with their verdicts and reasons, in order, and its coverage. */
 function summaryExportColumns(sample: Sample, score: Score | null): Record<string, unknown> {
@@ -70,7 +52,15 @@ export const summariesTask: Task = {
       ...(options.idColumn ? { id: options.idColumn } : {}),
       ...(options.categoryColumn ? { category: options.categoryColumn } : {}),
     });
-    const rubrics = await summaryRubrics(ctx.options.rubrics);
+    const loaded = await loadTaskRubrics(NAME, RUBRICS, ctx.options.rubrics);
+    const byKey = (key: string): Rubric => loaded.rubrics[key] as Rubric;
+    const rubrics: SummaryRubrics = {
+      claims: byKey('claims'),
+      verdicts: byKey('verdicts'),
+      verdictPerClaim: byKey('verdict-per-claim'),
+      coverageQuestions: byKey('coverage-questions'),
+      coverageAnswers: byKey('coverage-answers'),
+    };
     const articles = new Map(set.articles.map((a) => [a.id, a.text]));
     const samples: Sample[] = set.articles.map((article) => ({
       id: article.id,
@@ -78,8 +68,7 @@ export const summariesTask: Task = {
       target: null,
       metadata: { task: 'summaries', ...(article.category !== undefined ? { category: article.category } : {}), ...(article.encoding === 'latin1' ? { encoding: 'latin1' } : {}) },
     }));
-    const checksums: Record<string, string> = { [`articles:${path.basename(options.articles)}`]: set.sha256 };
-    for (const spec of RUBRICS) checksums[`rubric:${spec.flag}`] = rubrics[spec.key].sha256;
+    const checksums: Record<string, string> = { [`articles:${path.basename(options.articles)}`]: set.sha256, ...loaded.checksums };
     return {
       samples: ctx.options.limit ? samples.slice(0, ctx.options.limit) : samples,
       datasetChecksums: checksums,
