@@ -1,6 +1,7 @@
 import { rngFor, type Score } from '../../core/index.js';
 import { bootstrapInterval, wilsonInterval } from '../../metrics/intervals.js';
 import { ratio } from '../../metrics/rates.js';
+import { judgedRows } from '../judged-rows.js';
 import type { Metrics, ScoredSample } from '../task.js';
 import type { GroundednessGrade } from './judge-groundedness.js';
 
@@ -17,17 +18,7 @@ export function gradeOf(score: Score | undefined): GroundednessGrade | undefined
  * `graded`, `no_verdict`, `n` (their sum) and `errors` are counts, outside every denominator.
  */
 export function groundednessMetrics(rows: Iterable<ScoredSample>, threshold: number): Metrics {
-  const grades: GroundednessGrade[] = [];
-  let noVerdict = 0;
-  let errors = 0;
-  for (const row of rows) {
-    if (row.score === undefined) errors++;
-    else {
-      const grade = gradeOf(row.score);
-      if (grade) grades.push(grade);
-      else noVerdict++;
-    }
-  }
+  const { judged: grades, noVerdict, errors } = judgedRows(rows, gradeOf);
   const defects = grades.filter((g) => g.score < threshold).length;
   const mean = (draw: readonly GroundednessGrade[]): number | null => ratio(draw.reduce((n, g) => n + g.score, 0), draw.length);
   const distribution: Record<string, number> = {};

@@ -1,6 +1,7 @@
 import { rngFor } from '../../core/index.js';
 import { bootstrapInterval, wilsonInterval, type Interval } from '../../metrics/intervals.js';
 import { ratio } from '../../metrics/rates.js';
+import { judgedRows } from '../judged-rows.js';
 import type { Metrics, MetricValue, ScoredSample } from '../task.js';
 import { isAligned, judgmentOf, summaryCoverage, type SummaryJudgment } from './judgment.js';
 
@@ -67,17 +68,7 @@ const meanCoverage = (draw: readonly SummaryUnit[]): number | null => {
  * (their sum) and `errors` (the summary or a judge call failed) are counts, outside every denominator.
  */
 function summaryMetrics(rows: readonly ScoredSample[], label: string): Record<string, MetricValue> {
-  const judged: SummaryJudgment[] = [];
-  let noVerdict = 0;
-  let errors = 0;
-  for (const row of rows) {
-    if (row.score === undefined) errors++;
-    else {
-      const judgment = judgmentOf(row.score);
-      if (judgment) judged.push(judgment);
-      else noVerdict++;
-    }
-  }
+  const { judged, noVerdict, errors } = judgedRows(rows, judgmentOf);
   const aligned = judged.filter(isAligned).length;
   const units = judged.map(unitOf);
   const boot = (name: string, statistic: (draw: readonly SummaryUnit[]) => number | null): MetricValue =>
