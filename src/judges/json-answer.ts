@@ -3,8 +3,16 @@ import type { z } from 'zod';
 /** A judge's structured answer read strictly: the value, or null with why (to re-ask, then no verdict). */
 export type JsonAnswer<T> = { readonly value: T; readonly reason?: undefined } | { readonly value: null; readonly reason: string };
 
-// A whole answer wrapped in one markdown code fence (```json … ``` or ``` … ```).
+// A whole answer wrapped in one markdown code fence (```json … ``` or ``` … ```), which some
+// servers add even under structured output.
 const WHOLE_FENCE = /^```(?:json)?[ \t]*\r?\n([\s\S]*?)\r?\n?```$/i;
+
+/** A trimmed answer without the one code fence around all of it, if it has one (text outside a fence is not JSON). */
+export const unfenced = (trimmed: string): string => WHOLE_FENCE.exec(trimmed)?.[1] ?? trimmed;
+
+/** A zod failure as one line: each problem with its path (`verdicts.0.verdict: Invalid option…`). */
+export const schemaProblems = (error: z.ZodError): string =>
+  error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
 // Fenced blocks anywhere in the answer.
 const ANY_FENCE = /```(?:json)?[ \t]*\r?\n([\s\S]*?)\r?\n?```/gi;
 
@@ -24,15 +32,14 @@ export function parseJsonAnswer<S extends z.ZodType>(text: string, schema: S): J
   if (candidate.value === null) return { value: null, reason: candidate.reason ?? 'no JSON value' };
   const parsed = schema.safeParse(candidate.value);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message));
-    return { value: null, reason: `judge answer does not match the expected shape: ${problems.join('; ')}` };
+    return { value: null, reason: `judge answer does not match the expected shape: ${schemaProblems(parsed.error)}` };
   }
   return { value: parsed.data as z.infer<S> };
 }
 
 function jsonCandidate(trimmed: string): JsonAnswer<unknown> {
   if (trimmed === '') return { value: null, reason: 'empty judge answer' };
-  const whole = tryParse(WHOLE_FENCE.exec(trimmed)?.[1] ?? trimmed);
+  const whole = tryParse(unfenced(trimmed));
   if (whole !== undefined) return { value: whole };
   const fences = [...trimmed.matchAll(ANY_FENCE)].map((m) => m[1] ?? '');
   if (fences.length > 1) return { value: null, reason: `judge answer holds ${fences.length} code blocks; expected one JSON object` };

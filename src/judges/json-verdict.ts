@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { schemaProblems, unfenced } from './json-answer.js';
 import type { ParsedVerdict } from './verdict.js';
 
 /**
@@ -34,10 +35,6 @@ export const withJsonVerdictInstruction = (filledRubric: string): string => `${f
 
 const verdictAnswer = z.strictObject({ reasoning: z.string(), verdict: z.enum(['pass', 'fail']) });
 
-// A whole answer wrapped in a markdown code fence (```json … ``` or ``` … ```), which some servers
-// add even under structured output. Only a fence around the entire answer: text outside it is not JSON.
-const CODE_FENCE = /^```(?:json)?[ \t]*\r?\n([\s\S]*?)\r?\n?```$/i;
-
 /**
  * Reads a JSON-mode judge answer: one object `{reasoning: string, verdict: "pass" | "fail"}`,
  * optionally inside a ```json fence. Strict: not JSON, a missing or unknown key, or a verdict
@@ -46,7 +43,7 @@ const CODE_FENCE = /^```(?:json)?[ \t]*\r?\n([\s\S]*?)\r?\n?```$/i;
 export function parseJsonVerdict(text: string): ParsedVerdict {
   const trimmed = text.trim();
   if (trimmed === '') return { verdict: null, reason: 'empty judge answer' };
-  const body = CODE_FENCE.exec(trimmed)?.[1] ?? trimmed;
+  const body = unfenced(trimmed);
   let value: unknown;
   try {
     value = JSON.parse(body);
@@ -55,8 +52,7 @@ export function parseJsonVerdict(text: string): ParsedVerdict {
   }
   const parsed = verdictAnswer.safeParse(value);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message));
-    return { verdict: null, reason: `judge answer does not match the verdict schema: ${problems.join('; ')}` };
+    return { verdict: null, reason: `judge answer does not match the verdict schema: ${schemaProblems(parsed.error)}` };
   }
   const verdict = parsed.data.verdict === 'pass';
   return { verdict, reason: `${parsed.data.verdict}: JSON verdict` };

@@ -2,7 +2,7 @@ import type { RoleGenerate, SeededJudgeSettings } from '../../core/index.js';
 import { askJudgeForJson, type AskJsonResult } from '../../judges/ask-json.js';
 import { fillRubric } from '../../judges/fill.js';
 import type { Rubric } from '../../judges/judge-request.js';
-import { ANSWERS_SCHEMA, CLAIMS_SCHEMA, QUESTIONS_SCHEMA, VERDICTS_SCHEMA, answersAnswer, claimsAnswer, questionsAnswer, verdictsAnswer } from './judge-answers.js';
+import { ANSWERS_SCHEMA, CLAIMS_SCHEMA, QUESTIONS_SCHEMA, VERDICTS_SCHEMA, answersAnswer, claimsAnswer, questionsAnswer, verdictsAnswer, type VerdictsAnswer } from './judge-answers.js';
 import type { ClaimLabel, ClaimVerdict, CoverageAnswers, SummaryJudgment } from './judgment.js';
 
 /** The rubrics of the summaries judge (shipped in `rubrics/summaries/`, each overridable). */
@@ -77,6 +77,8 @@ export async function judgeSummary(generate: RoleGenerate, article: string, summ
 }
 
 type Sampling = { readonly temperature: number; readonly maxTokens?: number };
+/** One claim's label and reason, as the judge gives it. */
+type Verdict = VerdictsAnswer['verdicts'][number];
 type Tries = (seedOf: (k: number) => number) => number[];
 
 /** Step 2: the claims' verdicts, by majority over the repeats. */
@@ -111,19 +113,23 @@ async function judgeClaims(
         return asked.kind === 'answer' ? asked.value.verdicts : (failed(asked) as Failed);
       }
       const each = await Promise.all(claims.map((claim, i) => askOnce(rubrics.verdictPerClaim, { article, claim }, 1, `verdicts/claim-${i + 1}${suffix}`, r)));
-      const problem = each.map(failed).find((f) => f !== undefined);
-      return problem ?? each.map((asked) => (asked as { value: { verdicts: { verdict: ClaimLabel; reason: string }[] } }).value.verdicts[0] as { verdict: ClaimLabel; reason: string });
+      const verdicts: Verdict[] = [];
+      for (const asked of each) {
+        if (asked.kind !== 'answer') return failed(asked) as Failed;
+        verdicts.push(asked.value.verdicts[0] as Verdict);
+      }
+      return verdicts;
     }),
   );
   const errorRepeat = perRepeat.find((p): p is Failed => !Array.isArray(p) && p.kind === 'error');
   if (errorRepeat) return errorRepeat;
-  const answered = perRepeat.filter((p): p is { verdict: ClaimLabel; reason: string }[] => Array.isArray(p));
+  const answered = perRepeat.filter((p): p is Verdict[] => Array.isArray(p));
   const firstNoVerdict = perRepeat.find((p): p is Failed => !Array.isArray(p));
   // No repeat gave a usable list: its own reason says more than a tally of nothing.
   if (answered.length === 0 && firstNoVerdict) return firstNoVerdict;
   const out: ClaimVerdict[] = [];
   for (const [i, claim] of claims.entries()) {
-    const labels = answered.map((list) => list[i] as { verdict: ClaimLabel; reason: string });
+    const labels = answered.map((list) => list[i] as Verdict);
     const counts = new Map<ClaimLabel, number>();
     for (const { verdict } of labels) counts.set(verdict, (counts.get(verdict) ?? 0) + 1);
     const [top, topCount] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0] ?? ['idk', 0];
