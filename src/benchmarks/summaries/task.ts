@@ -61,10 +61,16 @@ export const summariesTask: Task = {
       coverageQuestions: byKey('coverage-questions'),
       coverageAnswers: byKey('coverage-answers'),
     };
-    const articles = new Map(set.articles.map((a) => [a.id, a.text]));
+    // The prompt is the instruction, a blank line, then the article: the judge reads the article
+    // back from the sample rather than from a second copy of every text kept for the whole run.
+    const lead = `${options.prompt}\n\n`;
+    const articleOf = (sample: Sample): string | undefined => {
+      const content = sample.input[0]?.content;
+      return typeof content === 'string' && content.startsWith(lead) ? content.slice(lead.length) : undefined;
+    };
     const samples: Sample[] = set.articles.map((article) => ({
       id: article.id,
-      input: [user(`${options.prompt}\n\n${article.text}`)],
+      input: [user(`${lead}${article.text}`)],
       target: null,
       metadata: { task: 'summaries', ...(article.category !== undefined ? { category: article.category } : {}), ...(article.encoding === 'latin1' ? { encoding: 'latin1' } : {}) },
     }));
@@ -75,8 +81,8 @@ export const summariesTask: Task = {
       promptVersion: 'summaries/1',
       score: () => ({ value: null, explanation: 'a summary is graded by the judge: run with --judge <model id>' }),
       async gradeWithJudge(sample, output, judge, settings) {
-        const article = articles.get(sample.id);
-        if (article === undefined) return { score: { value: null, explanation: `no article ${sample.id} in ${options.articles}` } };
+        const article = articleOf(sample);
+        if (article === undefined) return { score: { value: null, explanation: `sample ${sample.id} does not hold an article after the prompt` } };
         const judged = await judgeSummary(judge, article, output.text, rubrics, { ...settings, verdicts: options.verdicts, coverageQuestions: options.coverageQuestions });
         if (judged.kind === 'error') return { error: { kind: `judge-${judged.error.kind}`, message: `the judge failed: ${judged.error.message}` } };
         if (judged.kind === 'no-verdict') return { score: { value: null, answer: null, explanation: `judge: no verdict — ${judged.reason}` } };
