@@ -31,7 +31,7 @@ const verdict = (score: Score | undefined): string => (score === undefined ? 'er
  */
 export async function readRunBothWays(store: Store, runIdOrPrefix: string, dataDir?: string): Promise<RunReadings> {
   const run = await requireRun(store, runIdOrPrefix);
-  const parsers = answerParsersOf(run);
+  const parsers = answerParsersOf(run, '--readings');
   const reopened = await Promise.all(parsers.map((parser) => reopen(store, run, dataDir, { ...run.options, parser })));
   const samples = reopened[0]?.samples ?? [];
   const models: Record<string, ModelReadings> = {};

@@ -14,12 +14,12 @@ import type { Store } from '../store/store.js';
 /** The parser a task options object selects (the default reading is strict). */
 export const parserOf = (options: TaskOptions): AnswerParserName => options.parser ?? 'strict';
 
-/** The answer parsers a run's task offers; refuses a task that has only one reading. */
-export function answerParsersOf(run: RunRecord): readonly AnswerParserName[] {
+/** The answer parsers a run's task offers; refuses, naming the option given (`--parser`, `--readings`), a task that has only one reading. */
+export function answerParsersOf(run: RunRecord, option: string): readonly AnswerParserName[] {
   const parsers = findTask(run.task).answerParsers ?? [];
   if (parsers.length === 0) {
     const offering = allTasks.filter((t) => (t.answerParsers ?? []).length > 0).map((t) => t.name);
-    throw new InputError(`--parser only applies to ${offering.join(', ')}; run ${run.id} is ${run.task}`);
+    throw new InputError(`${option} only applies to ${offering.join(', ')}; run ${run.id} is ${run.task}`);
   }
   return parsers;
 }
@@ -58,7 +58,7 @@ const verdictOf = (score: Score): string => canonicalJson({ value: score.value, 
  */
 export async function rescoreRun(store: Store, runIdOrPrefix: string, options: RescoreOptions = {}): Promise<RescoreOutcome> {
   const run = await requireRun(store, runIdOrPrefix);
-  if (options.parser !== undefined) answerParsersOf(run);
+  if (options.parser !== undefined) answerParsersOf(run, '--parser');
   const scoredWith: TaskOptions = options.parser === undefined ? run.options : { ...run.options, parser: options.parser };
   const { prepared, samples } = await reopen(store, run, options.dataDir, scoredWith);
   const byId = new Map(samples.map((s) => [s.id, s]));

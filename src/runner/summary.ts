@@ -96,6 +96,9 @@ export async function summarizeRun(
         rows.push({ sample, score: result.score });
       } else {
         errors++;
+        // As `ScoredSample` says: a sample that ended in error has no score. Metrics that count
+        // errors apart (judged summaries, groundedness) see it; the others leave it out.
+        rows.push({ sample, score: undefined });
         const kind = result.error?.kind ?? 'unknown';
         errorsByKind[kind] = (errorsByKind[kind] ?? 0) + 1;
       }

@@ -24,6 +24,7 @@ const fenced = (prompt: string, label: string): string => new RegExp(`<<<${label
 function answer(body: FakeChatRequestBody): FakeAnswer {
   const prompt = String(body.messages[0]?.content ?? '');
   if (body.model === 'answerer') return { text: `${(/Context:\n([^.]*\.)/.exec(prompt)?.[1] ?? '').trim()}` };
+  if (body.model === 'broken-judge') throw new Error('the judge is down');
   const given = fenced(prompt, 'answer');
   const score = PLANTED.some((fact) => given.includes(fact)) ? 1 : 5;
   return { text: JSON.stringify({ reasoning: score === 1 ? 'states a fact the context lacks' : 'every statement is in the context', score }) };
@@ -66,6 +67,29 @@ test('groundedness: the file\'s answers and a model\'s, graded 1–5 by the judg
     assert.deepEqual([bodies.filter((b) => b.model === 'answerer').length, bodies.filter((b) => b.model === 'judge').length], [8, 16]);
     const calls = await store.calls(summary.run, 'bridge-cost');
     assert.deepEqual(calls.map((c) => [c.modelId, c.role, c.step ?? null]).sort(), [['given:answers', 'judge', 'groundedness'], ['given:answers', 'test', null], ['openai:answerer', 'judge', 'groundedness'], ['openai:answerer', 'test', null]]);
+  } finally {
+    await store.close();
+  }
+});
+
+test('a judge that fails leaves every answer in error: counted in the metrics\' errors as in the summary\'s counts, never a no verdict', async () => {
+  const store = await openSqliteStore(join(dir, 'broken.db'));
+  try {
+    const summary = await startRun(
+      {
+        task: 'quality/groundedness',
+        models: ['given:answers'],
+        seed: 0,
+        options: { task: { items: join(packageRoot, 'examples', 'groundedness.jsonl') } },
+        dataDir: dir,
+        engine: { concurrency: 2, timeoutMs: 5000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: true, openaiBaseURL: server.url },
+        judge: { model: 'openai:broken-judge', repeats: 1, format: 'json', maxParseRetries: 0, temperature: 0 },
+      },
+      { store },
+    );
+    const model = summary.models['given:answers'];
+    assert.equal(model?.counts.errors, 8);
+    assert.deepEqual([model?.metrics['graded'], model?.metrics['no_verdict'], model?.metrics['errors'], model?.metrics['defect_rate']], [0, 0, 8, null]);
   } finally {
     await store.close();
   }
