@@ -6,7 +6,7 @@ export * from './core/index.js';
 
 // Tasks
 export type { Task, PreparedTask, TaskOptions, TaskContext, Metrics, MetricValue, ScoredSample, TextEmbedder } from './benchmarks/task.js';
-export { allTasks, findTask } from './benchmarks/registry.js';
+export { allTasks, findTask, registerTask } from './benchmarks/registry.js';
 export { metatoolTasks } from './benchmarks/metatool/index.js';
 export { functionchatTasks } from './benchmarks/functionchat/index.js';
 

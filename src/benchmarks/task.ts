@@ -1,4 +1,4 @@
-import type { GenerateResult, GenerateSettings, JudgeSettings, RoleGenerate, Sample, Score, SeededJudgeSettings } from '../core/index.js';
+import type { GenerateResult, GenerateSettings, JudgeSettings, RoleGenerate, Sample, Score, SeededJudgeSettings, Transcript } from '../core/index.js';
 import type { JudgeRequest } from '../judges/judge-request.js';
 
 // The options a run records with its task live in core: the store keeps them with the run.
@@ -41,8 +41,17 @@ export interface PreparedTask {
   readonly datasetChecksums: Readonly<Record<string, string>>;
   /** Identifies the prompt templates used; bump when a template changes. */
   readonly promptVersion: string;
-  /** Pure and deterministic: parses the output and scores it against the sample's target. */
-  score(sample: Sample, output: GenerateResult): Score;
+  /**
+   * Pure and deterministic: parses the output and scores it against the sample's target. A task
+   * with a solver also gets the sample's transcript (every call its solver made, in order).
+   */
+  score(sample: Sample, output: GenerateResult, transcript?: Transcript): Score;
+  /**
+   * How a sample is answered when it takes more than one call of the model under test (a
+   * conversation with a simulated user). Absent: the default solver, one call of the model under
+   * test with the sample's prompt.
+   */
+  readonly solver?: Solver;
   /**
    * Tasks graded by an LLM judge: given the deterministic score of an output, the judge request
    * when that score is not final (e.g. a tool call that is not an exact match), else undefined.
@@ -59,7 +68,7 @@ export interface PreparedTask {
    * or an error when a judge call failed outright (the sample then ends in error, retryable).
    * Without a judge (the task requires one) it is never called.
    */
-  gradeWithJudge?(sample: Sample, output: GenerateResult, judge: RoleGenerate, settings: SeededJudgeSettings): Promise<JudgeGraded>;
+  gradeWithJudge?(sample: Sample, output: GenerateResult, judge: RoleGenerate, settings: SeededJudgeSettings, transcript?: Transcript): Promise<JudgeGraded>;
   /**
    * How many judge calls grading one output makes at most, for `--estimate` (every re-ask
    * included), given the run's judge settings; null when it cannot be bounded ahead (one call per
@@ -69,6 +78,27 @@ export interface PreparedTask {
   /** Aggregates scores into the task's metrics. Samples without a score (errors) are left out. */
   metrics(rows: Iterable<ScoredSample>): Metrics;
 }
+
+/**
+ * A task's own way of answering a sample in several calls. `solve` makes its calls through
+ * `generate` in the roles `test` (the model under test the sample is being run for) and `user`
+ * (the run's simulated user, `--user-model`); the judge role belongs to scorers. The engine sends
+ * each call through that model's middleware (cache, retries, limits, cost), charges the run's
+ * budget, stores each call as it is made (a kill -9 loses no paid call: a resume replays the
+ * sample and the cache answers what was paid for, so `solve` must make the same requests again
+ * given the same answers) and keeps the transcript with the result.
+ */
+export interface Solver {
+  /** The output scorers read (the model under test's last answer), or the error that ended the sample. */
+  solve(sample: Sample, generate: RoleGenerate, settings: GenerateSettings): Promise<Solved>;
+  /** Whether `solve` calls a simulated user: the run then needs `--user-model`, and refuses it otherwise. */
+  readonly simulatedUser: boolean;
+  /** At most how many calls one sample makes in each role (every turn of a conversation), for `--estimate`. */
+  readonly maxCalls: { readonly test: number; readonly user: number };
+}
+
+/** What {@link Solver.solve} gives: the output to score, or the error that ended the sample (retryable). */
+export type Solved = { readonly output: GenerateResult } | { readonly error: { readonly kind: string; readonly message: string } };
 
 /** What {@link PreparedTask.gradeWithJudge} gives: the judged score, or the error of a judge call that failed. */
 export type JudgeGraded = { readonly score: Score } | { readonly error: { readonly kind: string; readonly message: string } };

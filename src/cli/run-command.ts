@@ -87,6 +87,7 @@ interface RunFlags extends EngineFlags, TaskFlags {
   estimate?: boolean;
   db: string;
   judge?: string;
+  userModel?: string;
   judgeRepeats: number;
   judgeFormat: 'text' | 'json';
   judgeTemperature: number;
@@ -120,6 +121,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
   // Cheap checks first, so a typo fails before any download or database write.
   findTask(taskName);
   flags.model.forEach((id) => parseModelId(id));
+  if (flags.userModel !== undefined) parseModelId(flags.userModel);
   const resolved = resolveDataDir({ ...(flags.dataDir ? { flag: flags.dataDir } : {}) });
   const options = taskOptionsFrom(taskName, flags);
   const judge = judgeFrom(flags);
@@ -135,6 +137,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
     dataDir: resolved.dir,
     engine: engineFrom(flags),
     ...(judge ? { judge } : {}),
+    ...(flags.userModel !== undefined ? { userModel: flags.userModel } : {}),
     ...(flags.exactOnly ? { exactOnly: true } : {}),
     ...(flags.allowModifiedData ? { allowModifiedData: true } : {}),
   };
@@ -158,7 +161,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
         ...(lease ? { lease } : {}),
         secrets: secretsFrom(flags),
         onProgress: (e) => progress.update(e),
-        onRunCreated: (run) => process.stderr.write(`run ${run.id}: ${run.task} on ${run.models.join(', ')}${run.judge ? `, judge ${run.judge.model}` : ''} (db ${flags.db})\n`),
+        onRunCreated: (run) => process.stderr.write(`run ${run.id}: ${run.task} on ${run.models.join(', ')}${run.userModel !== undefined ? `, simulated user ${run.userModel}` : ''}${run.judge ? `, judge ${run.judge.model}` : ''} (db ${flags.db})\n`),
         onWarning: (message) => progress.note(`warning: ${message}`),
       };
       try {
@@ -290,6 +293,7 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
     .addOption(new Option('--parser <which>', "MetaTool answer reading: strict (assay's rules, docs/metatool.md) or paper (the paper's answer matching; answers it leaves undecided are counted as manual)").choices(['strict', 'paper']).default('strict'))
     .addOption(new Option('--temperature <t>', 'sampling temperature (task default: 0 for MetaTool, 0.1 for FunctionChat)').argParser(number('--temperature', 0, 2)))
     .addOption(new Option('--max-tokens <n>', 'maximum output tokens').argParser(positiveInt('--max-tokens')))
+    .addOption(new Option('--user-model <id>', 'the simulated user of a task that talks to the model under test as a user (harm measurement), as provider:model'))
     .addOption(new Option('--judge <id>', 'model in the judge role for judged tasks (FunctionChat), as provider:model'))
     .addOption(new Option('--judge-repeats <r>', 'grade each item R times (seeds differ); the verdict is the majority, ties are no verdict').default(defaultJudgeSpec.repeats).argParser(positiveInt('--judge-repeats')))
     .addOption(new Option('--judge-format <f>', 'text: the rubric\'s pass/fail last line; json: reasons-first JSON verdict (structured output)').choices(['text', 'json']).default(defaultJudgeSpec.format))

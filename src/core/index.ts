@@ -12,3 +12,4 @@ export * from './text-parts.js';
 export * from './roles.js';
 export * from './task-options.js';
 export * from './judge-settings.js';
+export * from './transcript.js';

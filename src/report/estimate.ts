@@ -7,6 +7,7 @@ const usd = (n: number): string => `$${formatUsd(n)}`;
 function modelLine(m: ModelEstimate): string {
   const head = `  ${m.model}: ${count(m.calls)} calls`;
   if (m.free) return `${head}, free`;
+  if (m.input_tokens === null) return `${head} at most, not priced (each prompt holds the conversation before it)`;
   const input = `input ≈ ${count(m.input_tokens)} tokens${m.input_cost_usd !== null ? ` (${usd(m.input_cost_usd)})` : ''}`;
   const output = m.output_tokens_max !== null ? `output ≤ ${count(m.output_tokens_max)} tokens` : 'output not bounded (give --max-tokens to bound it)';
   let cost: string;
@@ -23,6 +24,7 @@ export function renderEstimate(estimate: RunEstimate): string {
     const calls = estimate.judge.calls_max === null ? 'a number of calls that depends on the answers (one per claim)' : `at most ${count(estimate.judge.calls_max)} calls`;
     lines.push(`  judge ${estimate.judge.model}: ${calls}, not priced (its prompts hold the answers)`);
   }
+  if (estimate.user) lines.push(`  simulated user ${estimate.user.model}: at most ${count(estimate.user.calls_max)} calls, not priced (its prompts hold the conversation)`);
   lines.push('Tokens ≈ characters / 4. Calls answered from the call cache cost nothing; failed attempts are not billed.');
   return `${lines.join('\n')}\n`;
 }

@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { isManualAnalysis, type Sample, type Score } from '../core/index.js';
-import { allTasks } from '../benchmarks/registry.js';
+import { taskNamed } from '../benchmarks/registry.js';
 import type { ResultRecord, RunRecord } from '../store/records.js';
 
 export type ExportFormat = 'jsonl' | 'csv' | 'tsv';
@@ -30,7 +30,7 @@ export interface ExportRow {
 /** `dataModified`: for a run on modified data, the files (see `modifiedDataList`), put on every row so no row leaves without it. */
 export function exportRows(run: RunRecord, samples: readonly Sample[], results: readonly ResultRecord[], dataModified?: string): ExportRow[] {
   const byId = new Map(samples.map((s) => [s.id, s]));
-  const ownColumns = allTasks.find((t) => t.name === run.task)?.exportColumns;
+  const ownColumns = taskNamed(run.task)?.exportColumns;
   return results.map((r) => {
     const sample = byId.get(r.sampleId);
     const input = sample?.input ?? [];
@@ -49,6 +49,8 @@ export function exportRows(run: RunRecord, samples: readonly Sample[], results: 
       explanation: r.score?.explanation ?? null,
       error: r.error ? `${r.error.kind}: ${r.error.message}` : null,
       ...(dataModified !== undefined ? { data_modified: dataModified } : {}),
+      // A sample answered in several calls (a conversation): every step, in order, who said what.
+      ...(r.transcript ? { transcript: r.transcript.map(({ role, step, model, text, error }) => ({ role, step, model, text, ...(error ? { error: `${error.kind}: ${error.message}` } : {}) })) } : {}),
       ...(ownColumns && sample ? ownColumns(sample, r.score) : {}),
     };
   });

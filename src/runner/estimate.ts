@@ -9,12 +9,15 @@ import type { RunSpec } from './run-spec.js';
 
 export interface ModelEstimate {
   readonly model: string;
-  /** One per sample: an upper bound (calls answered from the call cache cost nothing; failed attempts are not billed). */
+  /**
+   * One per sample, or a solver's most per sample (every turn of a conversation): an upper bound
+   * (calls answered from the call cache cost nothing; failed attempts are not billed).
+   */
   readonly calls: number;
   /** Replay, baselines and local models cost nothing. */
   readonly free: boolean;
-  /** ≈ characters / 4 of every prompt (messages and tool definitions). */
-  readonly input_tokens: number;
+  /** ≈ characters / 4 of every prompt (messages and tool definitions); null for a solver's calls, whose prompts hold the answers before them. */
+  readonly input_tokens: number | null;
   /** Samples × the max tokens of an answer; null when no max is set (answers are not bounded). */
   readonly output_tokens_max: number | null;
   /** USD of the input tokens; null when the model's price is unknown. */
@@ -33,6 +36,8 @@ export interface RunEstimate {
    * outputs, so they are not priced.
    */
   readonly judge?: { readonly model: string; readonly calls_max: number | null };
+  /** The simulated user's calls at most (every turn of every conversation), not priced either. */
+  readonly user?: { readonly model: string; readonly calls_max: number };
 }
 
 /**
@@ -45,18 +50,21 @@ export async function estimateRun(spec: RunSpec): Promise<RunEstimate> {
   const task = findTask(spec.task);
   const prepared = await task.prepare({ dataDir: spec.dataDir, seed: spec.seed, options: spec.options, createEmbedder });
   const settings = { ...task.defaultSettings, ...spec.settings };
-  let inputTokens = 0;
-  for (const sample of prepared.samples) inputTokens += approxInputTokens(requestFor(sample, settings));
+  const solver = prepared.solver;
+  // A solver's prompts (a conversation so far) hold the answers before them: not measurable ahead.
+  let inputTokens: number | null = solver ? null : 0;
+  if (inputTokens !== null) for (const sample of prepared.samples) inputTokens += approxInputTokens(requestFor(sample, settings));
   const samples = prepared.samples.length;
-  const outputMax = settings.maxTokens !== undefined ? samples * settings.maxTokens : null;
+  const callsPerModel = samples * (solver?.maxCalls.test ?? 1);
+  const outputMax = settings.maxTokens !== undefined ? callsPerModel * settings.maxTokens : null;
   const models = spec.models.map((model): ModelEstimate => {
     const free = UNBILLED_PROVIDERS.has(parseModelId(model).provider);
     const price: Price | undefined = free ? { inputPerMillion: 0, outputPerMillion: 0 } : (spec.engine.prices?.[model] ?? KNOWN_PRICES[model]);
-    const inputCost = price ? (inputTokens * price.inputPerMillion) / 1e6 : null;
+    const inputCost = price && inputTokens !== null ? (inputTokens * price.inputPerMillion) / 1e6 : null;
     const outputCost = price && outputMax !== null ? (outputMax * price.outputPerMillion) / 1e6 : free ? 0 : null;
     return {
       model,
-      calls: samples,
+      calls: callsPerModel,
       free,
       input_tokens: inputTokens,
       output_tokens_max: outputMax,
@@ -68,5 +76,6 @@ export async function estimateRun(spec: RunSpec): Promise<RunEstimate> {
   // A task's own count when it gives one (null: not boundable ahead), else one rubric judgment.
   const perSample = !spec.judge ? null : prepared.judgeCallsPerSample ? prepared.judgeCallsPerSample(spec.judge) : spec.judge.repeats * (1 + spec.judge.maxParseRetries);
   const judge = spec.judge && judged ? { model: spec.judge.model, calls_max: perSample === null ? null : samples * spec.models.length * perSample } : undefined;
-  return { task: task.name, samples, models, ...(judge ? { judge } : {}) };
+  const user = solver?.simulatedUser && spec.userModel !== undefined ? { model: spec.userModel, calls_max: samples * spec.models.length * solver.maxCalls.user } : undefined;
+  return { task: task.name, samples, models, ...(judge ? { judge } : {}), ...(user ? { user } : {}) };
 }

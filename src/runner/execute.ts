@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { canonicalJson, describeError, type GenerateRequest, type GenerateSettings, type Sample, type Score } from '../core/index.js';
+import { canonicalJson, describeError, type GenerateRequest, type GenerateSettings, type Sample, type Score, type Transcript } from '../core/index.js';
 import type { PreparedTask } from '../benchmarks/task.js';
 import type { CallOutcome, Model } from '../models/middleware/model.js';
 import { SAMPLE_INPUT_REF, type CallRecord, type ResultRecord } from '../store/records.js';
@@ -8,6 +8,7 @@ import type { Budget } from './budget.js';
 import { FailFast, type FailedCall, type FailFastStop } from './fail-fast.js';
 import { judgeOutputForRun, type JudgeStage } from './judging.js';
 import type { SummarizedResult } from './summary.js';
+import { solveSample } from './solving.js';
 
 export interface ProgressEvent {
   readonly modelId: string;
@@ -31,6 +32,8 @@ export interface ExecuteOptions {
   readonly retryErrors: boolean;
   /** Grades the outputs the task cannot score alone; without it their deterministic score stands. */
   readonly judge?: JudgeStage;
+  /** The simulated user a task's solver talks to the models under test through (`--user-model`). */
+  readonly user?: Model;
   /** Aborts the calls in flight; no new sample starts either. */
   readonly signal?: AbortSignal;
   /** No new sample starts; those in flight finish and are stored (a graceful interrupt, a lost lease). */
@@ -106,6 +109,49 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
     await store.saveCalls(records);
   };
 
+  /**
+   * A sample of a task with its own solver (several calls, in the test and user roles): each call
+   * is stored as it is made, then the output is scored (and judged) with the transcript, and the
+   * result stored with it. A stop mid-sample leaves it for resume (its calls answer from the cache).
+   */
+  const solveAndStore = async (model: Model, sample: Sample, context: { sampleId: string; signal?: AbortSignal }): Promise<void> => {
+    const solver = options.prepared.solver as NonNullable<PreparedTask['solver']>;
+    const solving = await solveSample(solver, sample, { test: model, ...(options.user ? { user: options.user } : {}) }, options.settings, context, { runId: options.runId }, persistCalls);
+    if (signal?.aborted) return;
+    const released: ResultRecord[] = [];
+    for (const role of solving.answered) released.push(...failFast.succeeded(role === 'test' ? model.id : (options.user?.id ?? ''), role));
+    let score = solving.output ? scoreSafely(options.prepared, sample, solving.output, solving.transcript) : undefined;
+    let judgeError: { kind: string; message: string } | undefined;
+    if (solving.output && score && options.judge) {
+      const graded = await judgeOutputForRun(options.judge, options.prepared, sample, solving.output, score, context, { runId: options.runId, modelId: model.id }, persistCalls, solving.transcript);
+      await persistCalls(graded.calls);
+      if (signal?.aborted) return;
+      score = graded.score;
+      judgeError = graded.error;
+      if (graded.freshSuccess) released.push(...failFast.succeeded(options.judge.model.id, 'judge'));
+    }
+    const error = judgeError ?? solving.error ?? (solving.output ? null : { kind: 'unknown', message: 'the solver gave no output and no error' });
+    const result: ResultRecord = {
+      runId: options.runId,
+      sampleId: sample.id,
+      modelId: model.id,
+      ...(error || !score ? { status: 'error' as const, output: null, score: null, error: error ?? { kind: 'unknown', message: 'no score' } } : { status: 'done' as const, output: solving.output, score, error: null }),
+      cached: solving.cached,
+      attempts: solving.attempts,
+      latencyMs: solving.latencyMs,
+      usage: solving.usage,
+      costUsd: solving.costUsd,
+      finishedAt: new Date().toISOString(),
+      transcript: solving.transcript,
+    };
+    const failed = judgeError ? failedCall(model.id, options.judge?.model.id, judgeError, judgeError) : solving.error ? solving.failedCall : undefined;
+    const verdict = failed ? failFast.failed(failed, result) : { hold: false, release: [] };
+    released.push(...verdict.release);
+    // Its calls are stored already: a held sample simply has no result yet (see below).
+    if (!verdict.hold) await saveResult([], result);
+    for (const r of released) await saveResult([], r);
+  };
+
   const runQueue = async (model: Model, todo: readonly number[]): Promise<void> => {
     let next = 0;
     const worker = async (): Promise<void> => {
@@ -118,8 +164,12 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
           // The stop came while this sample was being stored: it has not started, leave it for resume.
           if (stopping() || failFast.stopped(model.id)) return;
         }
-        const request = requestFor(sample, options.settings);
         const context = { sampleId: sample.id, ...(signal ? { signal } : {}) };
+        if (options.prepared.solver) {
+          await solveAndStore(model, sample, context);
+          continue;
+        }
+        const request = requestFor(sample, options.settings);
         const outcome = await model.generate(request, context);
         // A call cut short because the run is stopping is not a finished sample: leave it for resume.
         if (signal?.aborted && !outcome.output) return;
@@ -207,9 +257,9 @@ export function requestFor(sample: Sample, settings: GenerateSettings): Generate
 }
 
 /** Scores an output; a scorer that throws gives a no-verdict with the reason, never a crash. */
-export function scoreSafely(prepared: PreparedTask, sample: Sample, output: NonNullable<CallOutcome['output']>): Score {
+export function scoreSafely(prepared: PreparedTask, sample: Sample, output: NonNullable<CallOutcome['output']>, transcript?: Transcript): Score {
   try {
-    return prepared.score(sample, output);
+    return prepared.score(sample, output, transcript);
   } catch (error) {
     // A scorer bug must not crash the run nor pass silently: the sample gets no verdict, with the reason.
     return { value: null, explanation: `scorer failed: ${describeError(error)}` };

@@ -1,3 +1,4 @@
+import type { Role } from '../core/index.js';
 import type { ResultRecord } from '../store/records.js';
 
 /**
@@ -23,9 +24,9 @@ export const STOP_AFTER: Readonly<Record<string, number>> = { auth: 1, 'not-foun
 
 /** Why a model (or the judge, and with it the whole run) was stopped. */
 export interface FailFastStop {
-  /** The model whose calls failed: a model under test, or the judge. */
+  /** The model whose calls failed: a model under test, the simulated user or the judge. */
   readonly actor: string;
-  readonly role: 'test' | 'judge';
+  readonly role: Role;
   readonly kind: string;
   /** The provider's message, as the middleware recorded it (keys already redacted). */
   readonly message: string;
@@ -35,7 +36,7 @@ export interface FailFastStop {
 
 export interface FailedCall {
   readonly actor: string;
-  readonly role: 'test' | 'judge';
+  readonly role: Role;
   /** The call's error kind (for the judge, its own call's kind, not `judge-…`). */
   readonly kind: string;
   readonly message: string;
@@ -69,9 +70,9 @@ export class FailFast {
     return this.stopList;
   }
 
-  /** Whether `modelId` may start no new sample: it was stopped, or the judge was (every model's samples need it). */
+  /** Whether `modelId` may start no new sample: it was stopped, or the judge or the simulated user was (every model's samples need them). */
   stopped(modelId: string): boolean {
-    return this.stopList.some((s) => (s.role === 'test' && s.actor === modelId) || s.role === 'judge');
+    return this.stopList.some((s) => s.role !== 'test' || s.actor === modelId);
   }
 
   /**
@@ -102,7 +103,7 @@ export class FailFast {
   }
 
   /** A call of `actor` got an answer from the provider: its streak, if any, was about those samples. Returns their results to store. */
-  succeeded(actor: string, role: 'test' | 'judge'): readonly ResultRecord[] {
+  succeeded(actor: string, role: Role): readonly ResultRecord[] {
     const key = `${role}\n${actor}`;
     const streak = this.streaks.get(key);
     if (!streak || streak.stopped) return [];
@@ -136,7 +137,7 @@ const FIX: Readonly<Record<string, string>> = {
 
 /** The one-line warning for a stop, with what to do next. */
 export function describeStop(stop: FailFastStop, runId: string): string {
-  const who = stop.role === 'judge' ? `the judge ${stop.actor} (and with it the run)` : stop.actor;
+  const who = stop.role === 'judge' ? `the judge ${stop.actor} (and with it the run)` : stop.role === 'user' ? `the simulated user ${stop.actor} (and with it the run)` : stop.actor;
   const errors = stop.count === 1 ? `1 ${stop.kind} error` : `${stop.count} identical ${stop.kind} errors in a row`;
   return (
     `stopped ${who} after ${errors} — ${WHY[stop.kind] ?? stop.kind}: ${stop.message}. ` +

@@ -1,9 +1,10 @@
-import { describeError, noVerdict, type GenerateRequest, type GenerateResult, type RoleGenerate, type Sample, type Score, type SeededJudgeSettings } from '../core/index.js';
+import { describeError, noVerdict, type GenerateRequest, type GenerateResult, type RoleGenerate, type Sample, type Score, type SeededJudgeSettings, type Transcript } from '../core/index.js';
 import type { PreparedTask } from '../benchmarks/task.js';
 import { judgeOutput, type JudgeCall, type Judgment } from '../judges/index.js';
 import type { CallContext, CallOutcome, Model } from '../models/middleware/model.js';
 import type { CallRecord } from '../store/records.js';
 import type { DeterministicMetadata, JudgeMetadata } from './judge-metadata.js';
+import { roleCallRecords, type MadeCall } from './role-calls.js';
 
 /** The judge of a run: a model in the judge role (its own middleware: cache, limits, retries) and how it grades. */
 export interface JudgeStage {
@@ -108,6 +109,7 @@ async function gradeThroughJudgeRole(
   output: GenerateResult,
   context: CallContext,
   persist?: Persist,
+  transcript?: Transcript,
 ): Promise<RoleGraded> {
   const made: StepCall[] = [];
   let stored = 0;
@@ -127,7 +129,7 @@ async function gradeThroughJudgeRole(
   };
   let graded: Awaited<ReturnType<NonNullable<PreparedTask['gradeWithJudge']>>>;
   try {
-    graded = await (prepared.gradeWithJudge as NonNullable<PreparedTask['gradeWithJudge']>)(sample, output, generate, stage.settings);
+    graded = await (prepared.gradeWithJudge as NonNullable<PreparedTask['gradeWithJudge']>)(sample, output, generate, stage.settings, transcript);
   } catch (error) {
     graded = { score: noVerdict(`the judge's scorer failed: ${describeError(error)}`) };
   }
@@ -159,33 +161,9 @@ function judgeTotals(model: string, made: readonly StepCall[]): Pick<JudgeMetada
   return { model, calls, inputTokens, outputTokens, costUsd: cost };
 }
 
-/**
- * Calls in the judge role as stored call records: role `judge`, `actor` the judge, `modelId` the
- * model whose output was graded, one record per attempt, with the call's step when it has one. A
- * cache hit is stored too (latency 0), so every judgment's transcript sits with its item even when
- * an earlier run paid for it.
- */
-function judgeRoleRecords(
-  runId: string,
-  modelId: string,
-  sampleId: string,
-  judgeId: string,
-  made: readonly { readonly step?: string; readonly request: unknown; readonly outcome: CallOutcome }[],
-  firstAttempt = 1,
-): CallRecord[] {
-  const records: CallRecord[] = [];
-  let attempt = firstAttempt - 1;
-  for (const { step, request, outcome } of made) {
-    const base = { runId, sampleId, modelId, role: 'judge' as const, actor: judgeId, ...(step !== undefined ? { step } : {}), cacheKey: outcome.cacheKey, request };
-    if (outcome.attempts.length === 0) {
-      records.push({ ...base, attempt: ++attempt, output: outcome.output, error: outcome.error, usage: outcome.usage, costUsd: outcome.costUsd, latencyMs: 0, startedAt: new Date().toISOString() });
-      continue;
-    }
-    for (const a of outcome.attempts) {
-      records.push({ ...base, attempt: ++attempt, output: a.output, error: a.error, usage: a.output?.usage ?? {}, costUsd: a.costUsd, latencyMs: a.latencyMs, startedAt: a.startedAt });
-    }
-  }
-  return records;
+/** Calls in the judge role as stored call records: `actor` the judge, `modelId` the model whose output was graded (see `roleCallRecords`). */
+function judgeRoleRecords(runId: string, modelId: string, sampleId: string, judgeId: string, made: readonly MadeCall[], firstAttempt = 1): CallRecord[] {
+  return roleCallRecords({ runId, modelId, sampleId, role: 'judge', actor: judgeId }, made, firstAttempt);
 }
 
 /** What the judge stage gave one output, whichever way the task is judged: the score, the judge's calls as records, an error. */
@@ -211,9 +189,10 @@ export async function judgeOutputForRun(
   context: CallContext,
   ids: { readonly runId: string; readonly modelId: string },
   save?: Persist['save'],
+  transcript?: Transcript,
 ): Promise<JudgedOutput> {
   if (prepared.gradeWithJudge) {
-    const graded = await gradeThroughJudgeRole(stage, prepared, sample, output, context, save ? { ...ids, save } : undefined);
+    const graded = await gradeThroughJudgeRole(stage, prepared, sample, output, context, save ? { ...ids, save } : undefined, transcript);
     return { score: graded.score, calls: graded.records(ids.runId, ids.modelId, sample.id), freshSuccess: graded.freshSuccess, ...(graded.error ? { error: graded.error } : {}) };
   }
   const graded = await gradeWithJudge(stage, prepared, sample, output, score, context);

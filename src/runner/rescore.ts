@@ -4,7 +4,7 @@ import { allTasks, findTask } from '../benchmarks/registry.js';
 import type { AnswerParserName, TaskOptions } from '../benchmarks/task.js';
 import type { RunRecord } from '../store/records.js';
 import type { PreparedTask } from '../benchmarks/task.js';
-import type { GenerateResult, Sample } from '../core/index.js';
+import type { GenerateResult, Sample, Transcript } from '../core/index.js';
 import { scoreSafely } from './execute.js';
 import { judgeMetadataOf } from './judge-metadata.js';
 import { judgeSettingsOf, reopen, requireRun } from './run.js';
@@ -73,11 +73,11 @@ export async function rescoreRun(store: Store, runIdOrPrefix: string, options: R
       let score: Score;
       if (prepared.gradeWithJudge && run.judge) {
         // A model-graded scorer runs again, its judge calls answered from the cache alone.
-        const regraded = await regradeFromCache(store, run, prepared, sample, result.output);
+        const regraded = await regradeFromCache(store, run, prepared, sample, result.output, result.transcript);
         if (regraded === undefined) keptJudged++;
         score = regraded === undefined ? (result.score as Score) : { ...regraded, metadata: { ...regraded.metadata, ...(result.score?.metadata?.['judge'] !== undefined ? { judge: result.score.metadata['judge'] } : {}) } };
       } else {
-        const fresh = scoreSafely(prepared, sample, result.output);
+        const fresh = scoreSafely(prepared, sample, result.output, result.transcript);
         // No model is called here: a judged verdict stands while the output still needs the judge
         // (only a change of the deterministic rules, e.g. now an exact match, replaces it).
         score = judgeMetadataOf(result.score) && needsJudge(prepared, sample, result.output, fresh) ? (result.score as Score) : fresh;
@@ -97,7 +97,7 @@ export async function rescoreRun(store: Store, runIdOrPrefix: string, options: R
  * model is called): the new score, or undefined when a judge call was not in the cache (its
  * prompt changed, or it was never answered) or the judgment otherwise failed.
  */
-async function regradeFromCache(store: Store, run: RunRecord, prepared: PreparedTask, sample: Sample, output: GenerateResult): Promise<Score | undefined> {
+async function regradeFromCache(store: Store, run: RunRecord, prepared: PreparedTask, sample: Sample, output: GenerateResult, transcript?: Transcript): Promise<Score | undefined> {
   const judge = run.judge as NonNullable<RunRecord['judge']>;
   const fromCache: RoleGenerate = async (role, request) => {
     if (role !== 'judge') return { output: null, error: { kind: 'unsupported', message: `a scorer may call the judge role only, not ${role}` } };
@@ -105,7 +105,7 @@ async function regradeFromCache(store: Store, run: RunRecord, prepared: Prepared
     return hit ? { output: hit, error: null } : { output: null, error: { kind: 'not-cached', message: 'the judge has not answered this prompt' } };
   };
   try {
-    const graded = await (prepared.gradeWithJudge as NonNullable<PreparedTask['gradeWithJudge']>)(sample, output, fromCache, judgeSettingsOf(run.seed, judge));
+    const graded = await (prepared.gradeWithJudge as NonNullable<PreparedTask['gradeWithJudge']>)(sample, output, fromCache, judgeSettingsOf(run.seed, judge), transcript);
     return 'score' in graded ? graded.score : undefined;
   } catch {
     return undefined;

@@ -41,6 +41,8 @@ export interface RunSpec {
   readonly engine: EngineSettings;
   /** The judge of a task graded by one (FunctionChat). */
   readonly judge?: JudgeSpec;
+  /** The simulated user's model, for a task whose solver talks to the models under test as a user (`--user-model`). */
+  readonly userModel?: string;
   /** Run a judged task without a judge: only its deterministic scores (non-matching calls fail, the rest no verdict). */
   readonly exactOnly?: boolean;
   /** Run although a pinned data file differs from its sha256 (recorded with the run); refused otherwise. */

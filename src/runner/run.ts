@@ -53,6 +53,7 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   if (prepared.samples.length === 0) throw new InputError(`task ${task.name} produced no samples with these options`);
   const modifiedData = checkPinnedData(prepared.datasetChecksums, spec.dataDir, spec.allowModifiedData ?? false);
   const judge = judgeConfigFor(task.name, prepared, spec);
+  const userModel = userModelFor(task.name, prepared, spec);
   checkBaselines(task.name, prepared, spec.models);
   const now = new Date().toISOString();
   const stored = withoutHints(prepared.samples);
@@ -73,6 +74,7 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
     toolkitVersion,
     engine: { ...spec.engine, dataDir: spec.dataDir, ...(modifiedData.length > 0 ? { [MODIFIED_DATA_FIELD]: modifiedData } : {}) },
     judge,
+    ...(userModel !== undefined ? { userModel } : {}),
     sampleCount: stored.length,
   };
   if (modifiedData.length > 0) deps.onWarning?.(`--allow-modified-data: running on data that differs from the pinned files (recorded with the run): ${describeModified(modifiedData)}`);
@@ -82,7 +84,8 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   const ids = stored.map((s) => s.id);
   const models = await buildModels(run, spec.engine, deps, { sampleIds: ids, toCall: async () => ids });
   const judgeStage = await buildJudge(run, spec.engine, deps);
-  const budget = await budgetFor(run, spec.engine, models, judgeStage, deps);
+  const user = run.userModel !== undefined ? await buildModel(run.userModel, run, spec.engine, deps) : undefined;
+  const budget = await budgetFor(run, spec.engine, [...models, ...(user ? [user] : [])], judgeStage, deps);
   // The first chunk goes with the run; the rest just ahead of the calls (see SampleFeed).
   const first = Math.min(stored.length, SAMPLE_CHUNK);
   const settings = leaseSettings(deps.lease);
@@ -91,7 +94,7 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   const lease = await HeldLease.acquire(deps.store, run.id, settings, deps.onWarning);
   deps.onRunCreated?.(run);
   const feed = new SampleFeed(deps.store, run.id, stored, first);
-  return execute(run, prepared, prepared.samples, models, judgeStage, deps, { retryErrors: false, fresh: true, feed, lease, failFast: spec.engine.failFast ?? true, ...(budget ? { budget } : {}) });
+  return execute(run, prepared, prepared.samples, models, judgeStage, deps, { ...(user ? { user } : {}), retryErrors: false, fresh: true, feed, lease, failFast: spec.engine.failFast ?? true, ...(budget ? { budget } : {}) });
 }
 
 /**
@@ -103,6 +106,15 @@ function checkBaselines(taskName: string, prepared: PreparedTask, models: readon
   if (baseline && prepared.samples.some((s) => s.hints === undefined || s.hints.kind === 'given')) {
     throw new InputError(`${baseline} is a reference point for MetaTool's questions; ${taskName} has none for it to answer (use replay: or a real model)`);
   }
+}
+
+/** Checks `--user-model` against the task: required by a solver that talks as a simulated user, refused elsewhere. */
+function userModelFor(taskName: string, prepared: PreparedTask, spec: RunSpec): string | undefined {
+  const wanted = prepared.solver?.simulatedUser ?? false;
+  if (!wanted && spec.userModel !== undefined) throw new InputError(`${taskName} has no simulated user; drop --user-model`);
+  if (wanted && spec.userModel === undefined) throw new InputError(`${taskName} simulates a user talking to the model under test: give --user-model <model id> (e.g. openai:gpt-4o-mini)`);
+  if (spec.userModel !== undefined) parseModelId(spec.userModel);
+  return spec.userModel;
 }
 
 /** Checks the judge options against the task and records whether the judge grades itself. */
@@ -161,11 +173,12 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
       },
     });
     const judgeStage = await buildJudge(run, engine, deps);
-    const budget = await budgetFor(run, engine, models, judgeStage, deps);
+    const user = run.userModel !== undefined ? await buildModel(run.userModel, run, engine, deps) : undefined;
+    const budget = await budgetFor(run, engine, [...models, ...(user ? [user] : [])], judgeStage, deps);
     // Samples a stopped run had not stored yet are stored before any call, as a new run's would be.
     if (unstored.length > 0) await deps.store.addSamples(run.id, withoutHints(unstored));
     await deps.store.setRunStatus(run.id, 'running');
-    session = [{ ...run, status: 'running' }, prepared, samples, models, judgeStage, deps, { retryErrors: options.retryErrors ?? false, fresh: false, lease, failFast: engine.failFast ?? true, ...(budget ? { budget } : {}) }];
+    session = [{ ...run, status: 'running' }, prepared, samples, models, judgeStage, deps, { ...(user ? { user } : {}), retryErrors: options.retryErrors ?? false, fresh: false, lease, failFast: engine.failFast ?? true, ...(budget ? { budget } : {}) }];
   } catch (error) {
     // Refused before any call (data changed, a replay file matching nothing, a bad model id…): the run is as it was, and free.
     await lease.release();
@@ -338,6 +351,8 @@ async function execute(
     /** This process's lease on the run: lost, it stops the run like an interrupt; released at the end with the final status. */
     readonly lease: HeldLease;
     readonly failFast: boolean;
+    /** The simulated user of a task whose solver has one. */
+    readonly user?: Model;
   },
 ): Promise<RunSummary> {
   const settings: GenerateSettings = run.settings;
@@ -359,6 +374,7 @@ async function execute(
       ...(session.feed ? { sampleStored: session.feed.ready.bind(session.feed) } : {}),
       ...(session.budget ? { budget: session.budget } : {}),
       ...(judge ? { judge } : {}),
+      ...(session.user ? { user: session.user } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
       stop,
       ...(deps.onProgress ? { onProgress: (e: ProgressEvent) => deps.onProgress?.({ ...e, runId: run.id }) } : {}),
@@ -373,7 +389,7 @@ async function execute(
     await session.feed?.settle();
     // The status goes with the release: a process that lost the lease leaves it to the new holder.
     await session.lease.release(status);
-    await Promise.all([...models, ...(judge ? [judge.model] : [])].map((m) => m.close()));
+    await Promise.all([...models, ...(judge ? [judge.model] : []), ...(session.user ? [session.user] : [])].map((m) => m.close()));
   }
   return summarizeRun(deps.store, { ...run, status }, prepared, samples, results);
 }

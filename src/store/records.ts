@@ -1,4 +1,4 @@
-import type { GenerateResult, GenerateSettings, JudgeSettings, Sample, Score, Usage } from '../core/index.js';
+import type { GenerateResult, GenerateSettings, JudgeSettings, Sample, Score, Transcript, Usage } from '../core/index.js';
 import type { TaskOptions } from '../core/index.js';
 
 export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
@@ -23,6 +23,8 @@ export interface RunRecord {
   readonly engine: Readonly<Record<string, unknown>>;
   /** The judge that grades outputs a task cannot score alone; null when there is none (`--exact-only`, or a task without judging). */
   readonly judge: JudgeConfig | null;
+  /** The simulated user's model (`--user-model`) of a task whose solver calls one; absent otherwise. */
+  readonly userModel?: string;
   /**
    * How many samples the run has, when the store may hold fewer: a run's samples are stored in
    * chunks as its calls go, so a run stopped early has only the first ones (resume adds the rest).
@@ -104,6 +106,12 @@ export interface ResultRecord {
   readonly usage: Usage;
   readonly costUsd: number | null;
   readonly finishedAt: string;
+  /**
+   * The calls a task's solver made for the sample, in order (a conversation's every turn), when
+   * it has a solver; absent for a sample answered in one call (its call is `output`). `usage`,
+   * `costUsd`, `attempts` and `latencyMs` then add up every call of the transcript, all roles.
+   */
+  readonly transcript?: Transcript;
 }
 
 export interface StoredSample extends Sample {

@@ -195,6 +195,17 @@ const V6_SQL = `
 ALTER TABLE calls ADD COLUMN step TEXT;
 `;
 
+/**
+ * Version 7: the roles a multi-step sample adds (issue 14). `runs.user_model`, the simulated
+ * user's model id (`--user-model`), NULL for a run without one; `results.transcript`, the calls a
+ * task's solver made for the sample in order (role, step, model, answer), NULL for a sample
+ * answered in the default single call. Rows written before read as before.
+ */
+const V7_SQL = `
+ALTER TABLE runs ADD COLUMN user_model TEXT;
+ALTER TABLE results ADD COLUMN transcript TEXT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'runs, samples, calls (with call cache index), results', sql: V1_SQL },
   { version: 2, description: 'judge of a run, actor of a call, human reviews', sql: V2_SQL },
@@ -202,6 +213,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, description: 'number of samples of a run (stored in chunks as the run goes)', sql: V4_SQL },
   { version: 5, description: 'run leases: one process owns a running run at a time', sql: V5_SQL },
   { version: 6, description: "a call's step in its sample's transcript", sql: V6_SQL },
+  { version: 7, description: "a run's simulated user model; a result's transcript", sql: V7_SQL },
 ];
 
 /** The schema version this build of assay writes and understands. */

@@ -1,5 +1,5 @@
 import { SAMPLE_INPUT_REF } from '../records.js';
-import type { GenerateResult, ReferenceHints, Score, ToolSpec, Usage } from '../../core/index.js';
+import type { GenerateResult, ReferenceHints, Score, ToolSpec, Transcript, Usage } from '../../core/index.js';
 import type { TaskOptions } from '../../core/index.js';
 import type { CallError, CallRecord, JudgeConfig, ModelRole, ResultRecord, ReviewRecord, RunRecord, RunStatus, StoredSample } from '../records.js';
 import { fromJson, nullableFromJson, optionalFromJson } from './json.js';
@@ -24,6 +24,7 @@ export interface RunRow {
   engine: string;
   judge: string | null;
   sample_count: number | null;
+  user_model: string | null;
 }
 
 export interface ReviewRow {
@@ -83,6 +84,7 @@ export interface ResultRow {
   output_tokens: number | null;
   cost_usd: number | null;
   finished_at: string;
+  transcript: string | null;
 }
 
 /** A `runs` row as a RunRecord. */
@@ -104,6 +106,7 @@ export function runFromRow(row: RunRow): RunRecord {
     engine: fromJson<Record<string, unknown>>(row.engine),
     judge: row.judge === null ? null : fromJson<JudgeConfig>(row.judge),
     ...(row.sample_count !== null ? { sampleCount: row.sample_count } : {}),
+    ...(row.user_model !== null ? { userModel: row.user_model } : {}),
   };
 }
 
@@ -138,6 +141,7 @@ export function runToParams(run: RunRecord): unknown[] {
     JSON.stringify(run.engine),
     run.judge === null ? null : JSON.stringify(run.judge),
     run.sampleCount ?? null,
+    run.userModel ?? null,
   ];
 }
 
@@ -207,5 +211,6 @@ export function resultFromRow(row: ResultRow): ResultRecord {
     usage: usageFromColumns(row.input_tokens, row.output_tokens),
     costUsd: row.cost_usd,
     finishedAt: row.finished_at,
+    ...(row.transcript !== null && row.transcript !== undefined ? { transcript: fromJson<Transcript>(row.transcript) } : {}),
   };
 }

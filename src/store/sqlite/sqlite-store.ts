@@ -178,6 +178,7 @@ export class SqliteStore implements Store {
         result.usage.outputTokens ?? null,
         result.costUsd,
         result.finishedAt,
+        result.transcript === undefined ? null : JSON.stringify(result.transcript),
       );
     };
     this.saveOutcomeTx = db.transaction(writeOutcome);

@@ -14,8 +14,8 @@ function selectResultsWith(columns: string): string {
 
 export const SQL = {
   insertRun: `INSERT INTO runs (id, task, task_version, status, created_at, updated_at, models, settings, seed, options,
-                                dataset_checksums, prompt_version, toolkit_version, engine, judge, sample_count)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                                dataset_checksums, prompt_version, toolkit_version, engine, judge, sample_count, user_model)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 
   /** Where `addSamples` continues a run stored in part by another process (after a kill). */
   selectSampleTail: 'SELECT coalesce(max(idx) + 1, 0) AS next_idx, (SELECT coalesce(max(text_id) + 1, 0) FROM run_texts WHERE run_id = @runId) AS next_text_id FROM samples WHERE run_id = @runId',
@@ -32,13 +32,13 @@ export const SQL = {
 
   /** Last write wins: `--retry-errors` re-runs error rows and this replaces them in place. */
   upsertResult: `INSERT INTO results (run_id, sample_id, model_id, status, output, score, error, cached, attempts, latency_ms,
-                                      input_tokens, output_tokens, cost_usd, finished_at)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                      input_tokens, output_tokens, cost_usd, finished_at, transcript)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                  ON CONFLICT (run_id, sample_id, model_id) DO UPDATE SET
                    status = excluded.status, output = excluded.output, score = excluded.score, error = excluded.error,
                    cached = excluded.cached, attempts = excluded.attempts, latency_ms = excluded.latency_ms,
                    input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
-                   cost_usd = excluded.cost_usd, finished_at = excluded.finished_at`,
+                   cost_usd = excluded.cost_usd, finished_at = excluded.finished_at, transcript = excluded.transcript`,
 
   /** Only `done` rows have an output to score; an error row keeps its null score. */
   updateScore: "UPDATE results SET score = ? WHERE run_id = ? AND model_id = ? AND sample_id = ? AND status = 'done'",
@@ -92,7 +92,7 @@ export const SQL = {
 
   /** As selectResults without the (large) output column: for summaries. */
   selectResultsWithoutOutput: selectResultsWith(
-    'r.run_id, r.sample_id, r.model_id, r.status, NULL AS output, r.score, r.error, r.cached, r.attempts, r.latency_ms, r.input_tokens, r.output_tokens, r.cost_usd, r.finished_at',
+    'r.run_id, r.sample_id, r.model_id, r.status, NULL AS output, r.score, r.error, r.cached, r.attempts, r.latency_ms, r.input_tokens, r.output_tokens, r.cost_usd, r.finished_at, NULL AS transcript',
   ),
 
   /** A later review of the same item replaces the earlier one. */
