@@ -1,5 +1,5 @@
 import type { RoleGenerate, SeededJudgeSettings } from '../../core/index.js';
-import { askJudgeForJson } from '../../judges/ask-json.js';
+import { askJudgeRepeats } from '../../judges/ask-repeats.js';
 import { fillRubric } from '../../judges/fill.js';
 import type { Rubric } from '../../judges/judge-request.js';
 import { GROUNDEDNESS_SCHEMA, groundednessAnswer } from './judge-answer.js';
@@ -41,28 +41,16 @@ export async function judgeGroundedness(
   rubric: Rubric,
   settings: GroundednessJudgeSettings,
 ): Promise<GroundednessJudged> {
-  const R = settings.repeats;
   const prompt = fillRubric({ rubric, values: { question: item.question, context: item.context, answer: item.answer } });
   const sampling = { temperature: settings.temperature, ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}) };
-  const repeats = await Promise.all(
-    Array.from({ length: R }, (_, r) =>
-      askJudgeForJson(generate, {
-        step: R > 1 ? `groundedness/repeat-${r + 1}` : 'groundedness',
-        prompt,
-        schema: groundednessAnswer,
-        format: { type: 'json', name: 'groundedness', schema: GROUNDEDNESS_SCHEMA },
-        settings: sampling,
-        seeds: Array.from({ length: settings.maxParseRetries + 1 }, (_, k) => settings.seed + r + R * k),
-      }),
-    ),
+  const asked = await askJudgeRepeats(
+    generate,
+    settings,
+    { step: 'groundedness', prompt, schema: groundednessAnswer, format: { type: 'json', name: 'groundedness', schema: GROUNDEDNESS_SCHEMA }, settings: sampling },
+    'grading',
   );
-  const error = repeats.find((a) => a.kind === 'error');
-  if (error?.kind === 'error') return { kind: 'error', error: error.error };
-  const usable = repeats.flatMap((a) => (a.kind === 'answer' ? [a.value] : []));
-  if (usable.length * 2 <= R) {
-    const reason = repeats.find((a) => a.kind === 'no-verdict');
-    return { kind: 'no-verdict', reason: `${usable.length} of ${R} grading(s) usable${reason?.kind === 'no-verdict' ? ` (${reason.reason})` : ''}` };
-  }
+  if (asked.kind !== 'usable') return asked;
+  const usable = asked.values;
   const scores = usable.map((u) => u.score);
   return { kind: 'judged', grade: { score: median(scores), scores, reasonings: usable.map((u) => u.reasoning), spread: Math.max(...scores) - Math.min(...scores) } };
 }
