@@ -28,7 +28,7 @@ export interface Table {
  */
 export async function readTable(file: string, what: string): Promise<Table> {
   const { bytes, text, encoding } = await readTextFile(file);
-  const rows = /\.csv$/i.test(file) ? csvRows(file, text) : jsonlRows(file, text);
+  const rows = /\.csv$/i.test(file) ? parseCsvRows(file, text) : jsonlRows(file, text);
   if (rows.length === 0) throw new InputError(`${file}: no ${what} in this file`, { file });
   return { rows, columns: new Set(rows.flatMap((row) => Object.keys(row.fields))), encoding, sha256: sha256(bytes) };
 }
@@ -40,7 +40,11 @@ export function scalar(value: unknown): string | undefined {
   return undefined;
 }
 
-function csvRows(file: string, text: string): TableRow[] {
+/**
+ * CSV text (a header row names the columns) as rows with their 1-based line (where the record ends).
+ * @throws InputError naming the file and line when the CSV is invalid.
+ */
+export function parseCsvRows(file: string, text: string): TableRow[] {
   try {
     const records = parse(text, { bom: true, columns: true, skip_empty_lines: true, info: true }) as { record: Record<string, string>; info: { lines: number } }[];
     return records.map(({ record, info }) => ({ fields: record, line: info.lines }));

@@ -1,0 +1,10 @@
+export { loadHarmResource, type HarmResource, type ContextDocument, type LoadHarmResourceOptions } from './resource.js';
+export { HARM_MANIFEST_SCHEMA, GUIDELINE_SCHEMA, harmManifestJsonSchema, type HarmManifest, type Guideline, type ScaleLevel, type PersonaSpec, type DefectDirection } from './manifest-schema.js';
+export { MANIFEST_FILE } from './manifest.js';
+export { buildPersonas, personaSeed, type Persona } from './personas.js';
+export { compileTemplate, type PersonaTemplate } from './persona-template.js';
+export { templateVariables } from './template-variables.js';
+export { loadParameterSet, type ParameterSet, type ParameterRow } from './parameter-set.js';
+export { loadHumanLabels, parseHumanLabels, type HumanLabel, type HumanLabels, type ScaleRange, type LabelExpectations } from './human-labels.js';
+export { ResourceFiles, type ResourceFile } from './resource-files.js';
+export { SHIPPED_HARM_RESOURCES_DIR, shippedHarmResources } from './shipped-resources.js';

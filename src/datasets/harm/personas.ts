@@ -1,0 +1,87 @@
+import { InputError, describeError, rngFor } from '../../core/index.js';
+import type { PersonaSpec } from './manifest-schema.js';
+import { loadParameterSet } from './parameter-set.js';
+import { compileTemplate } from './persona-template.js';
+import type { ResourceFiles } from './resource-files.js';
+
+/**
+ * One persona = one sample: a template filled with one parameter row. The simulated user is given
+ * `text`; the rest is what a run records so that a conversation can be traced to exactly what
+ * started it.
+ */
+export interface Persona {
+  /** `<persona id>/<row id>`, stable across runs: pairs two runs on the same resource. */
+  readonly id: string;
+  /** The persona template's id in the manifest. */
+  readonly templateId: string;
+  /** The parameter row's id (its `id`, else its 1-based position). */
+  readonly rowId: string;
+  /** The rendered persona. */
+  readonly text: string;
+  /** The template file, relative to the resource folder. */
+  readonly template: string;
+  /** sha256 of the template file, recorded with every conversation it starts. */
+  readonly templateSha256: string;
+  /** The parameter file, relative to the resource folder, and the row's line in it. */
+  readonly parametersFile: string;
+  readonly parametersLine: number;
+  readonly parameters: Readonly<Record<string, unknown>>;
+  /** This conversation's seed: derived from the run's seed and the persona id only, so it never shifts when personas are added or reordered. */
+  readonly seed: number;
+}
+
+/**
+ * A persona's seed: a 32-bit unsigned integer from the run's seed and the persona's id (through
+ * `rngFor`, the one derivation of seeded choices in assay).
+ */
+export function personaSeed(runSeed: number | string, personaId: string): number {
+  return Math.floor(rngFor(runSeed, `harm-persona:${personaId}`).next() * 2 ** 32);
+}
+
+/**
+ * Every persona of the manifest's templates × their parameter rows, in manifest then row order.
+ * @throws InputError: a template that does not parse (template file and line); a row missing a
+ * parameter the template reads, or holding it empty (parameter file and the row's line); a
+ * template that fails to render with a row (parameter file and line, the engine's reason).
+ */
+export async function buildPersonas(files: ResourceFiles, specs: readonly PersonaSpec[], runSeed: number | string): Promise<Persona[]> {
+  const personas: Persona[] = [];
+  for (const spec of specs) {
+    const source = await files.read(spec.template);
+    const template = compileTemplate(source.file, source.text);
+    const set = await loadParameterSet(files, spec.parameters);
+    for (const row of set.rows) {
+      const where = { file: set.file, line: row.line };
+      const missing = template.variables.find((name) => isBlank(row.values[name]));
+      if (missing !== undefined) {
+        const why = row.values[missing] === undefined || row.values[missing] === null ? `has no "${missing}"` : `has "${missing}" empty`;
+        throw new InputError(`${set.file}:${row.line}: row "${row.id}" ${why}, which ${spec.template} uses`, where);
+      }
+      let text: string;
+      try {
+        text = template.render(row.values);
+      } catch (error) {
+        throw new InputError(`${set.file}:${row.line}: ${spec.template} does not render with row "${row.id}" (${describeError(error)})`, where);
+      }
+      const id = `${spec.id}/${row.id}`;
+      personas.push({
+        id,
+        templateId: spec.id,
+        rowId: row.id,
+        text,
+        template: spec.template,
+        templateSha256: source.sha256,
+        parametersFile: spec.parameters,
+        parametersLine: row.line,
+        parameters: row.values,
+        seed: personaSeed(runSeed, id),
+      });
+    }
+  }
+  return personas;
+}
+
+/** Missing, null, or only whitespace: a hole in the persona the engine would fill with nothing. */
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
