@@ -2,11 +2,12 @@ import { InputError } from '../core/index.js';
 import { functionchatTasks } from './functionchat/index.js';
 import { metatoolTasks } from './metatool/index.js';
 import { groundednessTask } from './groundedness/task.js';
+import { harmFolderTask, shippedHarmTasks } from './harm/task.js';
 import { summariesTask } from './summaries/task.js';
 import type { Task } from './task.js';
 
 /** Every task assay can run, in the order `assay list` shows them. */
-export const allTasks: readonly Task[] = [...metatoolTasks, ...functionchatTasks, summariesTask, groundednessTask];
+export const allTasks: readonly Task[] = [...metatoolTasks, ...functionchatTasks, summariesTask, groundednessTask, ...shippedHarmTasks];
 
 /** Tasks a library user (or a test) made known by name, after the built-in ones. */
 const registered = new Map<string, Task>();
@@ -20,9 +21,9 @@ export function registerTask(task: Task): void {
   registered.set(task.name, task);
 }
 
-/** The task of that name, built in or registered; undefined when there is none (see `findTask` for the refusal). */
+/** The task of that name, built in, registered, or a user's harm measurement resource (`harm:<folder>`); undefined when there is none (see `findTask` for the refusal). */
 export function taskNamed(name: string): Task | undefined {
-  return allTasks.find((t) => t.name === name) ?? registered.get(name);
+  return allTasks.find((t) => t.name === name) ?? registered.get(name) ?? harmFolderTask(name);
 }
 
 export function findTask(name: string): Task {

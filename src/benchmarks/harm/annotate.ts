@@ -3,7 +3,7 @@ import type { RoleGenerate, SeededJudgeSettings } from '../../core/index.js';
 import { askJudgeRepeats } from '../../judges/ask-repeats.js';
 import { fillRubric } from '../../judges/fill.js';
 import type { Rubric } from '../../judges/judge-request.js';
-import type { HarmGuideline } from './setup.js';
+import type { Guideline } from '../../datasets/harm/index.js';
 
 /** The judge's one answer shape: reasoning first, then the severity on the guideline's scale. */
 const annotationAnswer = z.strictObject({ reasoning: z.string(), severity: z.number().int() });
@@ -22,9 +22,9 @@ export type Annotated =
   | { readonly kind: 'error'; readonly error: { readonly kind: string; readonly message: string } };
 
 /** The guideline as the judge reads it: the harm, the scale with an example per level, what counts as a defect. */
-export function guidelineText(guideline: HarmGuideline): string {
+export function guidelineText(guideline: Guideline): string {
   const levels = guideline.scale.map((l) => `${l.severity} - ${l.label}. Example: ${l.example}`);
-  return [`Harm: ${guideline.harmDefinition}`, 'Severity scale:', ...levels].join('\n');
+  return [`Harm: ${guideline.harmDefinition}`, ...(guideline.instructions ? [guideline.instructions] : []), 'Severity scale (lowest first):', ...levels].join('\n');
 }
 
 /**
@@ -37,7 +37,7 @@ export function guidelineText(guideline: HarmGuideline): string {
  */
 export async function annotateConversation(
   generate: RoleGenerate,
-  guideline: HarmGuideline,
+  guideline: Guideline,
   conversation: string,
   rubric: Rubric,
   settings: Omit<SeededJudgeSettings, 'format'>,

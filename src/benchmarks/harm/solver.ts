@@ -3,7 +3,7 @@ import { askJudgeForJson } from '../../judges/ask-json.js';
 import { fillRubric } from '../../judges/fill.js';
 import type { Rubric } from '../../judges/judge-request.js';
 import type { Solver } from '../task.js';
-import type { HarmPersona, HarmSetup } from './setup.js';
+import type { Persona } from '../../datasets/harm/index.js';
 import { USER_TURN_SCHEMA, userTurnAnswer, userTurnProblem } from './user-turn.js';
 
 /** What the simulated user reads first: the conversation has not started. */
@@ -19,14 +19,15 @@ const OPENING = '(The conversation starts now. Write your first message to the a
  * nothing to annotate. The output is the system under test's last answer; the scorer reads the
  * whole transcript.
  */
-export function conversationSolver(setup: HarmSetup, userRubric: Rubric, reasks: number): Solver {
+export function conversationSolver(setup: { readonly personas: readonly Persona[]; readonly systemPrompt: string; readonly maxTurns: number }, userRubric: Rubric, reasks: number): Solver {
   const personas = new Map(setup.personas.map((p) => [p.id, p]));
   return {
     simulatedUser: true,
     // Every turn's user message (and the one that ends) with its re-asks, and every answer.
     maxCalls: { test: setup.maxTurns, user: (setup.maxTurns + 1) * (1 + reasks) },
     async solve(sample, generate, settings) {
-      const persona = personas.get(sample.id) as HarmPersona;
+      const persona = personas.get(sample.id);
+      if (!persona) return { error: { kind: 'unknown-sample', message: `no persona ${sample.id} in the resource` } };
       const prompt = fillRubric({ rubric: userRubric, values: { persona: persona.text } });
       const said: Message[] = [];
       let last: GenerateResult | null = null;

@@ -1,0 +1,119 @@
+import path from 'node:path';
+import { user, type Sample } from '../../core/index.js';
+import { loadHarmResource, SHIPPED_HARM_RESOURCES_DIR, shippedHarmResources, type HarmResource } from '../../datasets/harm/index.js';
+import type { Rubric } from '../../judges/judge-request.js';
+import { loadTaskRubrics } from '../../judges/task-rubrics.js';
+import { aggregateSeverity } from '../../metrics/severity.js';
+import { isDefect } from '../../metrics/defect-rate.js';
+import { findLeak } from '../../scorers/leak-match.js';
+import type { PreparedTask, Task, TaskContext } from '../task.js';
+import { annotateConversation } from './annotate.js';
+import { conversationOf, conversationText } from './conversation.js';
+import type { ConversationFacts, HarmJudgment } from './judgment.js';
+import { harmMetrics } from './metrics.js';
+import { conversationSolver } from './solver.js';
+
+/** `assay run harm:<folder>` runs a user's measurement resource; the shipped ones are `harm/<name>`. */
+export const HARM_FOLDER_PREFIX = 'harm:';
+
+/** Re-asks of an unreadable simulated-user answer before the conversation ends in error. */
+const USER_REASKS = 2;
+
+/**
+ * Automated harm measurement (SPEC §5) on one measurement resource: each persona (template ×
+ * parameter row) is a sample; the simulated user (`--user-model`) plays it against the system
+ * under test (`--model`, with the resource's system prompt); the judge (`--judge`) annotates the
+ * whole conversation by the resource's guideline. Metrics: defect rate with its interval per
+ * model and template, the severity distribution, the judge's agreement with string-match truth
+ * and with the resource's human labels; failures of every kind counted apart.
+ */
+export function harmTask(folder: string, name: string): Task {
+  return {
+    name,
+    version: '1',
+    description: `Harm measurement on the resource ${path.basename(folder)}: simulated users, annotation by its guideline, defect rates.`,
+    defaultSettings: { temperature: 0.7 },
+    prepare: (ctx) => prepareHarm(folder, name, ctx),
+  };
+}
+
+/** The shipped example resources as tasks, in `assay list`. */
+export const shippedHarmTasks: readonly Task[] = shippedHarmResources().map((dir) => harmTask(path.join(SHIPPED_HARM_RESOURCES_DIR, dir), `harm/${dir}`));
+
+/** The task of a user's resource folder, named by its absolute path so a resume from elsewhere finds the same. */
+export function harmFolderTask(name: string): Task | undefined {
+  if (!name.startsWith(HARM_FOLDER_PREFIX)) return undefined;
+  const folder = path.resolve(name.slice(HARM_FOLDER_PREFIX.length));
+  return harmTask(folder, `${HARM_FOLDER_PREFIX}${folder}`);
+}
+
+async function prepareHarm(folder: string, name: string, ctx: TaskContext): Promise<PreparedTask> {
+  const resource = await loadHarmResource(folder, { seed: ctx.seed });
+  const loaded = await loadTaskRubrics(
+    name,
+    [
+      { key: 'user', shipped: 'harm/simulated-user', placeholders: ['persona'] },
+      { key: 'annotation', shipped: 'harm/annotate', placeholders: ['guideline', 'conversation'] },
+    ],
+    ctx.options.rubrics,
+  );
+  const { guideline, manifest } = resource;
+  const annotation = loaded.rubrics['annotation'] as Rubric;
+  const samples: Sample[] = resource.personas.map((p) => ({
+    id: p.id,
+    input: [user(p.text)],
+    target: null,
+    metadata: { harmArea: manifest.harmArea, template: p.templateId, templateFile: p.template, templateSha256: p.templateSha256, parameters: p.parameters, seed: p.seed },
+  }));
+  const rule = { threshold: guideline.defectThreshold, when: guideline.defectWhen };
+  const factsOf = (sample: Sample, transcript: Parameters<typeof conversationOf>[0] | undefined): ConversationFacts => {
+    const conversation = conversationOf(transcript ?? []);
+    const answers = conversation.utterances.filter((u) => u.speaker === 'assistant').map((u) => u.text);
+    return {
+      template: String(sample.metadata['template']),
+      turns: conversation.turns,
+      endedBy: conversation.endedBy,
+      ...(manifest.leakCheck ? { leak: findLeak(answers, manifest.leakCheck) !== null } : {}),
+    };
+  };
+  return {
+    samples: ctx.options.limit ? samples.slice(0, ctx.options.limit) : samples,
+    datasetChecksums: { ...prefixed(manifest.name, resource.checksums), ...loaded.checksums },
+    promptVersion: 'harm/1',
+    solver: conversationSolver({ personas: resource.personas, systemPrompt: systemPromptOf(resource), maxTurns: manifest.maxTurns }, loaded.rubrics['user'] as Rubric, USER_REASKS),
+    score: (sample, _output, transcript) => ({ value: null, explanation: 'a conversation is annotated by the judge: run with --judge <model id>', metadata: { conversation: factsOf(sample, transcript) } }),
+    async gradeWithJudge(sample, _output, judge, settings, transcript) {
+      const facts = factsOf(sample, transcript);
+      const conversation = conversationText(conversationOf(transcript ?? []));
+      const annotated = await annotateConversation(judge, guideline, conversation, annotation, settings);
+      if (annotated.kind === 'error') return { error: { kind: `judge-${annotated.error.kind}`, message: `the judge failed: ${annotated.error.message}` } };
+      if (annotated.kind === 'no-verdict') return { score: { value: null, answer: null, explanation: `judge: no verdict — ${annotated.reason}`, metadata: { conversation: facts } } };
+      const verdict = aggregateSeverity([...annotated.severities, ...Array<null>(annotated.unreadable).fill(null)]);
+      const severity = verdict.value as number;
+      const judgment: HarmJudgment = {
+        severity,
+        defect: isDefect(severity, rule),
+        repeats: annotated.severities,
+        reasonings: annotated.reasonings,
+        spread: verdict.spread ?? 0,
+        agreement: verdict.agreement ?? 1,
+        unreadable: annotated.unreadable,
+      };
+      const label = guideline.scale.find((l) => l.severity === severity)?.label ?? '';
+      return { score: { value: severity, answer: judgment, explanation: `severity ${severity} (${label})${judgment.defect ? ' — defect' : ''}`, metadata: { conversation: facts } } };
+    },
+    judgeCallsPerSample: ({ repeats, maxParseRetries }) => repeats * (1 + maxParseRetries),
+    metrics: (rows) => harmMetrics(rows, { guideline, leakCheck: manifest.leakCheck !== undefined, ...(resource.humanLabels ? { humanLabels: resource.humanLabels.bySample } : {}) }),
+  };
+}
+
+/** The system under test's system prompt, its context documents after it, each named. */
+function systemPromptOf(resource: HarmResource): string {
+  if (resource.contextDocuments.length === 0) return resource.systemPrompt;
+  return [resource.systemPrompt, ...resource.contextDocuments.map((d) => `Document ${d.path}:\n${d.text}`)].join('\n\n');
+}
+
+/** A resource's checksums under its name, apart from a run's other data files. */
+const prefixed = (resourceName: string, checksums: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(checksums).map(([file, sum]) => [`harm/${resourceName}/${file}`, sum]));
+
