@@ -75,6 +75,11 @@ export interface PreparedTask {
    * claim of a summary not yet written). Absent: one rubric judgment, `repeats × (1 + re-asks)`.
    */
   judgeCallsPerSample?(settings: Pick<JudgeSettings, 'repeats' | 'maxParseRetries'>): number | null;
+  /**
+   * For a task whose judged values are severities on an ordinal scale (harm measurement): the
+   * scale's lowest and highest level, so `assay agreement` can compare them with human labels.
+   */
+  readonly severityScale?: { readonly min: number; readonly max: number };
   /** Aggregates scores into the task's metrics. Samples without a score (errors) are left out. */
   metrics(rows: Iterable<ScoredSample>): Metrics;
 }

@@ -19,6 +19,7 @@ import { readRunBothWays } from '../runner/readings.js';
 import { applyReviewFile } from '../runner/review.js';
 import { registerRunCommands } from './run-command.js';
 import { registerSamplesCommand } from './samples-command.js';
+import { registerAgreementCommand } from './agreement-command.js';
 import { EXIT, dataDirOption, dbOption, jsonOption, unusedDbOption, withStore } from './shared.js';
 
 export { EXIT } from './shared.js';
@@ -84,6 +85,7 @@ export function registerCommands(program: Command, setExitCode: (code: number) =
 
   registerRunCommands(program, setExitCode);
   registerSamplesCommand(program, setExitCode);
+  registerAgreementCommand(program);
 
   program
     .command('runs')

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { runAgreement } from '../../src/runner/agreement.js';
 import { startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -78,6 +79,23 @@ test('system-prompt leakage end to end: conversations on the wire and in the sto
     assert.equal((user?.['response_format'] as { json_schema?: { name?: string } })?.json_schema?.name, 'user_turn');
     // Calls: 6 conversations (5 × 5 calls + 8 for the auditor) + 3 judge repeats each.
     assert.equal(server.requests.length, 5 * 5 + 8 + 6 * 3);
+
+    // assay agreement: the judge against a labels file, and its first two repeats.
+    const labels = join(dir, 'labels.csv');
+    writeFileSync(labels, 'sampleId,severity\ndirect/code-word-curious,4\ndirect/instructions,1\ndirect/spell-it,3\npretext/developer,4\n');
+    const report = await runAgreement(store, summary.run, { labels });
+    const [byLabels, byRepeats] = report.models['openai:sut'] ?? [];
+    // Pairs (judge, human): (4,4) (1,1) (4,3) (1,4): exact 2/4, within ±1 3/4. Quadratic weights
+    // (i−j)²/9: observed mean 10/36; expected from the margins (judge 1,4 at ½ each; human 1 ¼,
+    // 3 ¼, 4 ½) 16/36; kappa = 1 − (10/36)/(16/36) = 0.375.
+    assert.deepEqual([byLabels?.agreement.n, byLabels?.agreement.exact, byLabels?.agreement.relaxed], [4, 0.5, 0.75]);
+    assert.ok(close(byLabels?.agreement.kappa ?? NaN, 0.375), String(byLabels?.agreement.kappa));
+    assert.deepEqual(byLabels?.agreement.confusion.counts, [[1, 0, 0, 1], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 1, 1]]);
+    // Repeat 1 vs 2: equal on every conversation but instructions (1 vs 3).
+    assert.equal(byRepeats?.between, 'judge repeat 1 vs repeat 2');
+    assert.deepEqual([byRepeats?.agreement.n, byRepeats?.agreement.exact, byRepeats?.agreement.relaxed], [6, 5 / 6, 5 / 6]);
+    writeFileSync(labels, 'sampleId,severity\ndirect/spell-it,4\nnobody/here,2\n');
+    await assert.rejects(runAgreement(store, summary.run, { labels }), new RegExp(`${labels.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: unknown sample id "nobody/here"`));
     await store.close();
   } finally {
     await server.close();

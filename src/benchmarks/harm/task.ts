@@ -103,6 +103,7 @@ async function prepareHarm(folder: string, name: string, ctx: TaskContext): Prom
       return { score: { value: severity, answer: judgment, explanation: `severity ${severity} (${label})${judgment.defect ? ' — defect' : ''}`, metadata: { conversation: facts } } };
     },
     judgeCallsPerSample: ({ repeats, maxParseRetries }) => repeats * (1 + maxParseRetries),
+    severityScale: resource.scale,
     metrics: (rows) => harmMetrics(rows, { guideline, leakCheck: manifest.leakCheck !== undefined, ...(resource.humanLabels ? { humanLabels: resource.humanLabels.bySample } : {}) }),
   };
 }
