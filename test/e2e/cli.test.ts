@@ -41,6 +41,9 @@ const ALL_TASKS = [
   'functionchat/calldecision',
   'summaries/alignment',
   'quality/groundedness',
+  'harm/copyrighted-text-leakage',
+  'harm/groundedness',
+  'harm/system-prompt-leakage',
 ];
 
 /** One exported row, as `assay export --format jsonl` writes it. */
@@ -82,7 +85,7 @@ function assertRate(value: unknown, name: string): void {
 }
 
 describe('assay list', () => {
-  test('text and --json show the MetaTool, FunctionChat and summaries tasks', async () => {
+  test('text and --json show the MetaTool, FunctionChat, summaries, groundedness and shipped harm tasks', async () => {
     const text = await run(['list']);
     assert.equal(text.code, 0);
     assert.deepEqual(linesOf(text.stdout).map((l) => l.split(/\s+/)[0]), ALL_TASKS);
