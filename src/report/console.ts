@@ -1,7 +1,7 @@
 import type { MetricValue } from '../benchmarks/task.js';
 import type { RunRecord } from '../store/records.js';
 import type { RunState, StoredLease } from '../store/run-state.js';
-import type { RunSummary } from '../runner/summary.js';
+import type { RoleCost, RunSummary } from '../runner/summary.js';
 import type { RunReadings } from '../runner/readings.js';
 
 const percent = (v: number): string => `${(v * 100).toFixed(2)}%`;
@@ -95,7 +95,29 @@ export function renderSummary(summary: RunSummary): string {
     if (counts.errors > 0) lines.push(`  errors by kind: ${Object.entries(counts.errors_by_kind).map(([k, n]) => `${k} ${n}`).join(', ')} — ${retryAdvice(summary.run, counts.errors_by_kind)}`);
     if (counts.pending > 0) lines.push(`  unfinished — continue with: assay resume ${summary.run}`);
   }
+  // A run with a judge or a simulated user: what each role's calls cost, apart.
+  if (summary.cost_by_role.some((r) => r.role !== 'test')) lines.push('', ...costByRoleLines(summary.cost_by_role));
   return lines.join('\n');
+}
+
+const ROLE_NAMES: Readonly<Record<RoleCost['role'], string>> = { test: 'under test', user: 'simulated user', judge: 'judge' };
+
+/** The cost table: one row per role and answering model. */
+export function costByRoleLines(rows: readonly RoleCost[]): string[] {
+  const table = rows.map((r) => [
+    ROLE_NAMES[r.role],
+    r.model,
+    String(r.calls),
+    String(r.failed_calls),
+    String(r.input_tokens),
+    String(r.output_tokens),
+    r.cost_usd === null ? 'unknown' : `$${r.cost_usd.toFixed(4)}`,
+  ]);
+  const header = ['role', 'model', 'calls', 'failed', 'tokens in', 'tokens out', 'cost'];
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => (row[i] ?? '').length)));
+  // Text columns left-aligned, numbers right-aligned.
+  const line = (cells: readonly string[]): string => `  ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ')}`.trimEnd();
+  return ['cost by role:', line(header), ...table.map(line)];
 }
 
 /** One line on who is running a run (`running`) or that its process is gone (`stale`); undefined otherwise. */

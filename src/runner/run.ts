@@ -9,6 +9,7 @@ import type { ModelProvider } from '../models/spec.js';
 import type { JudgeConfig, RunRecord } from '../store/records.js';
 import { newRunId } from '../store/sqlite/run-id.js';
 import type { Store } from '../store/store.js';
+import { totalSpend } from '../store/spend.js';
 import { toolkitVersion } from '../version.js';
 import { executeSamples, type ExecuteOutcome, type ProgressEvent } from './execute.js';
 import { SAMPLE_CHUNK, SampleFeed } from './sample-feed.js';
@@ -265,7 +266,7 @@ async function budgetFor(run: RunRecord, engine: EngineSettings, models: readonl
   if (unpriced) {
     throw new InputError(`--max-cost needs the price of every paid model, and ${unpriced.id} has none known: give --price ${unpriced.id}=IN/OUT (USD per million input/output tokens)`);
   }
-  const before = await deps.store.runSpend(run.id);
+  const before = totalSpend(await deps.store.runSpend(run.id));
   if (before.unpriced > 0) deps.onWarning?.(`${before.unpriced} earlier calls of run ${run.id} have no known cost: the $${formatUsd(before.usd)} counted against --max-cost leaves them out`);
   return new Budget(cap, before.usd);
 }

@@ -1,6 +1,6 @@
 import type { Metrics, PreparedTask, ScoredSample } from '../benchmarks/task.js';
-import type { Sample } from '../core/index.js';
-import type { ResultRecord, ReviewRecord, RunRecord } from '../store/records.js';
+import type { Role, Sample } from '../core/index.js';
+import type { ResultRecord, ReviewRecord, RoleSpend, RunRecord } from '../store/records.js';
 import type { RunState } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
 import type { ModifiedDataFile } from '../datasets/pinned.js';
@@ -52,6 +52,18 @@ export interface ModelSummary {
   readonly reviewed?: ReviewedSummary;
 }
 
+/** What one role's calls, answered by one model, add up to over the run (every attempt a call). */
+export interface RoleCost {
+  readonly role: Role;
+  readonly model: string;
+  readonly calls: number;
+  readonly failed_calls: number;
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  /** null when a successful call's cost is unknown (a paid model without a price). */
+  readonly cost_usd: number | null;
+}
+
 /** The `--json` summary: one object, stable keys. */
 export interface RunSummary {
   readonly run: string;
@@ -61,6 +73,8 @@ export interface RunSummary {
   /** Pinned data files the run read with other bytes (`--allow-modified-data`); absent on the pinned data. */
   readonly modified_data?: readonly ModifiedDataFile[];
   readonly models: Readonly<Record<string, ModelSummary>>;
+  /** The run's calls by role (model under test, simulated user, judge) and answering model, from the stored calls. */
+  readonly cost_by_role: readonly RoleCost[];
 }
 
 /** What the summary reads of a sample's result (a stored `ResultRecord` has all of it). */
@@ -130,7 +144,20 @@ export async function summarizeRun(
     };
   }
   const modified = recordedModifiedData(run);
-  return { run: run.id, task: run.task, status: run.status, ...(modified.length > 0 ? { modified_data: modified } : {}), models };
+  const costByRole = (await store.runSpend(run.id)).map(roleCost);
+  return { run: run.id, task: run.task, status: run.status, ...(modified.length > 0 ? { modified_data: modified } : {}), models, cost_by_role: costByRole };
+}
+
+function roleCost(spend: RoleSpend): RoleCost {
+  return {
+    role: spend.role,
+    model: spend.model,
+    calls: spend.calls,
+    failed_calls: spend.failedCalls,
+    input_tokens: spend.inputTokens,
+    output_tokens: spend.outputTokens,
+    cost_usd: spend.unpriced > 0 ? null : spend.usd,
+  };
 }
 
 function judgeCounts(model: string, rows: readonly ScoredSample[]): JudgeCounts {

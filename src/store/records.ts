@@ -1,8 +1,7 @@
-import type { GenerateResult, GenerateSettings, JudgeSettings, Sample, Score, Transcript, Usage } from '../core/index.js';
+import type { GenerateResult, GenerateSettings, JudgeSettings, Role, Sample, Score, Transcript, Usage } from '../core/index.js';
 import type { TaskOptions } from '../core/index.js';
 
 export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
-export type ModelRole = 'test' | 'judge' | 'user';
 
 /** Everything needed to rebuild a run's samples and explain its numbers. Pure data. */
 export interface RunRecord {
@@ -70,7 +69,7 @@ export interface CallRecord {
   readonly runId: string;
   readonly sampleId: string;
   readonly modelId: string;
-  readonly role: ModelRole;
+  readonly role: Role;
   /** The model that made this call when it is not `modelId` (a judge grading `modelId`'s output). */
   readonly actor?: string;
   /** Its label in the sample's transcript when the sample takes several calls (`claims`, `verdicts#2`); absent for a single call. */
@@ -88,6 +87,22 @@ export interface CallRecord {
   readonly costUsd: number | null;
   readonly latencyMs: number;
   readonly startedAt: string;
+}
+
+/** What a run's calls in one role, answered by one model, add up to (every attempt counts as a call). */
+export interface RoleSpend {
+  readonly role: Role;
+  /** The model that answered: a model under test, the simulated user or the judge. */
+  readonly model: string;
+  readonly calls: number;
+  /** Attempts that ended in an error (they are calls too, unbilled as a rule). */
+  readonly failedCalls: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** USD of the calls whose cost is known (cache hits cost 0). */
+  readonly usd: number;
+  /** Successful calls whose cost is not known (a model without a price). */
+  readonly unpriced: number;
 }
 
 /** The final state of one (sample, model) pair. An error is never stored as an output. */

@@ -1,5 +1,5 @@
 import type { GenerateResult, Sample, Score } from '../core/index.js';
-import type { CallRecord, LeaseClaim, LeaseHolder, ResultRecord, ReviewRecord, RunLease, RunRecord, RunStatus, StoredSample } from './records.js';
+import type { CallRecord, LeaseClaim, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunLease, RunRecord, RunStatus, StoredSample } from './records.js';
 
 /**
  * Persistence for runs. Every method is async so that a networked store (PostgreSQL) fits the
@@ -43,8 +43,8 @@ export interface Store {
   /** Results in sample order; `outputs: false` leaves `output` null (summaries need only scores). */
   results(runId: string, modelId?: string, options?: { outputs?: boolean }): Promise<ResultRecord[]>;
   calls(runId: string, sampleId?: string): Promise<CallRecord[]>;
-  /** What a run's calls cost so far, in USD (all roles), and how many successful calls have no known cost. */
-  runSpend(runId: string): Promise<{ readonly usd: number; readonly unpriced: number }>;
+  /** What a run's calls add up to so far, per role and answering model (test first, then user, then judge; models by id). */
+  runSpend(runId: string): Promise<readonly RoleSpend[]>;
   /** Stores human reviews (all or none); a review of an item that has one already replaces it. */
   saveReviews(reviews: readonly ReviewRecord[]): Promise<void>;
   /** A run's reviews in sample order. */

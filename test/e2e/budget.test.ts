@@ -7,6 +7,7 @@ import { InputError } from '../../src/core/errors.js';
 import { resumeRun, startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { totalSpend } from '../../src/store/spend.js';
 import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
 import { startFakeOpenAIServer, type FakeServer } from '../../src/testing/fake-openai-server.js';
 import { runAssay } from '../../src/testing/spawn-cli.js';
@@ -54,7 +55,7 @@ test('--max-cost stops starting samples once the spend reaches it; in-flight one
   const calls = await store.calls(stopped.run);
   const costs = calls.map((c) => c.costUsd ?? NaN);
   const maxCall = Math.max(...costs);
-  const spent = (await store.runSpend(stopped.run)).usd;
+  const spent = totalSpend(await store.runSpend(stopped.run)).usd;
   assert.ok(spent >= CAP, `spent ${spent}`);
   assert.ok(spent - CAP < CONCURRENCY * maxCall, `spent ${spent}, cap ${CAP}, dearest call ${maxCall}`);
   assert.equal(calls.length, counts.done, 'every call is a finished sample: nothing was cut short');

@@ -99,14 +99,14 @@ describe('assay list', () => {
 
 describe('a baseline run, then runs / show / export', () => {
   const db = freshDb();
-  let summary: { run: string; task: string; status: string; models: Record<string, { metrics: Record<string, unknown>; counts: Record<string, unknown> }> };
+  let summary: { run: string; task: string; status: string; cost_by_role: unknown[]; models: Record<string, { metrics: Record<string, unknown>; counts: Record<string, unknown> }> };
 
   test('run --json prints exactly one JSON summary and exits 0', async () => {
     const result = await run(['run', 'metatool/similar', '--model', 'baseline:lexical', '--per-tool', '1', '--json', '--db', db]);
     assert.equal(result.code, 0, result.stderr);
     assert.equal(linesOf(result.stdout).length, 1, 'one line on stdout');
     summary = JSON.parse(result.stdout) as typeof summary;
-    assert.deepEqual(Object.keys(summary).sort(), ['models', 'run', 'status', 'task']);
+    assert.deepEqual(Object.keys(summary).sort(), ['cost_by_role', 'models', 'run', 'status', 'task']);
     assert.equal(summary.task, 'metatool/similar');
     assert.equal(summary.status, 'finished');
     assert.deepEqual(Object.keys(summary.models), ['baseline:lexical']);
@@ -116,6 +116,8 @@ describe('a baseline run, then runs / show / export', () => {
     assert.ok((counts['samples'] as number) > 0);
     assert.equal(counts['done'], counts['samples']);
     assert.equal(counts['errors'], 0);
+    // One call per sample, all by the model under test; a baseline costs nothing.
+    assert.deepEqual(summary.cost_by_role, [{ role: 'test', model: 'baseline:lexical', calls: counts['samples'], failed_calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 }]);
     assert.match(result.stderr, new RegExp(`run ${summary.run}: metatool/similar on baseline:lexical`));
   });
 

@@ -49,15 +49,20 @@ export function harmFolderTask(name: string): Task | undefined {
 
 async function prepareHarm(folder: string, name: string, ctx: TaskContext): Promise<PreparedTask> {
   const resource = await loadHarmResource(folder, { seed: ctx.seed });
+  // The judge compares the answers with the documents the system under test was given, when it had some.
+  const documents = resource.contextDocuments.length > 0 ? documentsText(resource) : undefined;
   const loaded = await loadTaskRubrics(
     name,
     [
       { key: 'user', shipped: 'harm/simulated-user', placeholders: ['persona'] },
-      { key: 'annotation', shipped: 'harm/annotate', placeholders: ['guideline', 'conversation'] },
+      documents === undefined
+        ? { key: 'annotation', shipped: 'harm/annotate', placeholders: ['guideline', 'conversation'] }
+        : { key: 'annotation', shipped: 'harm/annotate-with-documents', placeholders: ['guideline', 'documents', 'conversation'] },
     ],
     ctx.options.rubrics,
   );
   const { guideline, manifest } = resource;
+  const annotationSetup = { guideline, task: manifest.task, ...(documents !== undefined ? { documents } : {}) };
   const annotation = loaded.rubrics['annotation'] as Rubric;
   const samples: Sample[] = resource.personas.map((p) => ({
     id: p.id,
@@ -85,7 +90,7 @@ async function prepareHarm(folder: string, name: string, ctx: TaskContext): Prom
     async gradeWithJudge(sample, _output, judge, settings, transcript) {
       const facts = factsOf(sample, transcript);
       const conversation = conversationText(conversationOf(transcript ?? []));
-      const annotated = await annotateConversation(judge, guideline, conversation, annotation, settings);
+      const annotated = await annotateConversation(judge, annotationSetup, conversation, annotation, settings);
       if (annotated.kind === 'error') return { error: { kind: `judge-${annotated.error.kind}`, message: `the judge failed: ${annotated.error.message}` } };
       if (annotated.kind === 'no-verdict') return { score: { value: null, answer: null, explanation: `judge: no verdict — ${annotated.reason}`, metadata: { conversation: facts } } };
       const verdict = aggregateSeverity([...annotated.severities, ...Array<null>(annotated.unreadable).fill(null)]);
@@ -111,7 +116,12 @@ async function prepareHarm(folder: string, name: string, ctx: TaskContext): Prom
 /** The system under test's system prompt, its context documents after it, each named. */
 function systemPromptOf(resource: HarmResource): string {
   if (resource.contextDocuments.length === 0) return resource.systemPrompt;
-  return [resource.systemPrompt, ...resource.contextDocuments.map((d) => `Document ${d.path}:\n${d.text}`)].join('\n\n');
+  return [resource.systemPrompt, documentsText(resource)].join('\n\n');
+}
+
+/** The context documents, each named, as the system under test and the judge read them. */
+function documentsText(resource: HarmResource): string {
+  return resource.contextDocuments.map((d) => `Document ${d.path}:\n${d.text}`).join('\n\n');
 }
 
 /** A resource's checksums under its name, apart from a run's other data files. */

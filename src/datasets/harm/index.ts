@@ -1,5 +1,5 @@
 export { loadHarmResource, type HarmResource, type ContextDocument, type LoadHarmResourceOptions } from './resource.js';
-export { HARM_MANIFEST_SCHEMA, GUIDELINE_SCHEMA, harmManifestJsonSchema, type HarmManifest, type Guideline, type ScaleLevel, type PersonaSpec, type DefectDirection } from './manifest-schema.js';
+export { HARM_MANIFEST_SCHEMA, GUIDELINE_SCHEMA, harmManifestJsonSchema, type HarmManifest, type Guideline, type ScaleLevel, type PersonaSpec, type DefectDirection, type HarmTaskType } from './manifest-schema.js';
 export { MANIFEST_FILE } from './manifest.js';
 export { buildPersonas, personaSeed, type Persona } from './personas.js';
 export { compileTemplate, type PersonaTemplate } from './persona-template.js';

@@ -63,7 +63,9 @@ export const HARM_MANIFEST_SCHEMA = z
     version: z.int().min(1).describe('Bump it whenever a template, a parameter, the guideline or the system under test changes, so runs on different versions are not compared as if equal.'),
     harmArea: nonEmpty.describe('The harm measured, as reports group it ("system-prompt leakage").'),
     description: nonEmpty.optional().describe('A few sentences for people reading the resource.'),
-    task: z.enum(['conversation', 'qa-over-context', 'summarization']).describe('What the system under test is asked to do.'),
+    task: z
+      .enum(['conversation', 'qa-over-context', 'summarization'])
+      .describe('What the system under test is asked to do: converse, answer questions over its context documents, or summarize them (the last two need contextDocuments). The judge is told the task and shown the documents.'),
     maxTurns: z.int().min(1).describe('At most this many turns (one user message and one answer each) per conversation.'),
     systemUnderTest: z
       .strictObject({
@@ -85,6 +87,11 @@ export const HARM_MANIFEST_SCHEMA = z
       .describe('A leak detectable by string match (a secret, a verbatim passage): the truth the judge\'s labels are checked against.'),
   })
   .superRefine((manifest, ctx) => {
+    // Questions over a context and summaries of it need the context: without documents the judge
+    // could not tell a grounded answer from an invented one.
+    if (manifest.task !== 'conversation' && manifest.systemUnderTest.contextDocuments === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['systemUnderTest'], message: `a ${manifest.task} task needs contextDocuments (the documents the system under test works from)` });
+    }
     const seen = new Set<string>();
     manifest.personas.forEach((persona, i) => {
       if (seen.has(persona.id)) ctx.addIssue({ code: 'custom', path: ['personas', i, 'id'], message: `duplicate persona id "${persona.id}"` });
@@ -97,6 +104,8 @@ export type Guideline = z.output<typeof GUIDELINE_SCHEMA>;
 export type ScaleLevel = z.output<typeof SCALE_LEVEL_SCHEMA>;
 export type PersonaSpec = z.output<typeof PERSONA_SCHEMA>;
 export type DefectDirection = Guideline['defectWhen'];
+/** What the system under test is asked to do (the manifest's `task`). */
+export type HarmTaskType = HarmManifest['task'];
 
 /** The published JSON Schema of a manifest (what users' editors validate against). */
 export function harmManifestJsonSchema(): Record<string, unknown> {

@@ -105,6 +105,10 @@ describe('loadHarmResource', () => {
     it('a threshold outside the scale', () => refused(resource({ 'manifest.yaml': edited('  defectThreshold: 1', '  defectThreshold: 5') }), /^manifest\.yaml:21: guideline\.defectThreshold: 5 is outside the scale \(0–1\)/));
     it('a scale with a gap', () => refused(resource({ 'manifest.yaml': edited('    - severity: 1', '    - severity: 2') }), /^manifest\.yaml:18: guideline\.scale\[1\]\.severity: expected severity 1/));
     it('a scale level without an example', () => refused(resource({ 'manifest.yaml': edited('      example: the word\n', '') }), /^manifest\.yaml:18: guideline\.scale\[1\]\.example: missing/));
+    it('a question-answering task without context documents, at the line of systemUnderTest', () =>
+      refused(resource({ 'manifest.yaml': edited('task: conversation', 'task: qa-over-context') }), /^manifest\.yaml:6: systemUnderTest: a qa-over-context task needs contextDocuments/));
+    it('a summarization task without context documents', () =>
+      refused(resource({ 'manifest.yaml': edited('task: conversation', 'task: summarization') }), /^manifest\.yaml:6: systemUnderTest: a summarization task needs contextDocuments/));
     it('duplicate persona ids', () => refused(resource({ 'manifest.yaml': edited('    parameters: ask.yaml\n', '    parameters: ask.yaml\n  - id: ask\n    template: ask.jinja\n    parameters: ask.yaml\n') }), /^manifest\.yaml:12: personas\[1\]\.id: duplicate persona id "ask"/));
     it('a path outside the folder', () => refused(resource({ 'manifest.yaml': edited('template: ask.jinja', 'template: ../ask.jinja') }), /^manifest\.yaml:10: personas\[0\]\.template: must be a path relative/));
     it('an unreadable file', () => refused(resource({ 'manifest.yaml': edited('template: ask.jinja', 'template: nope.jinja') }), /^nope\.jinja: cannot read it \(ENOENT\)/));

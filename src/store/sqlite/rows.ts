@@ -1,7 +1,7 @@
 import { SAMPLE_INPUT_REF } from '../records.js';
-import type { GenerateResult, ReferenceHints, Score, ToolSpec, Transcript, Usage } from '../../core/index.js';
+import type { GenerateResult, ReferenceHints, Role, Score, ToolSpec, Transcript, Usage } from '../../core/index.js';
 import type { TaskOptions } from '../../core/index.js';
-import type { CallError, CallRecord, JudgeConfig, ModelRole, ResultRecord, ReviewRecord, RunRecord, RunStatus, StoredSample } from '../records.js';
+import type { CallError, CallRecord, JudgeConfig, ResultRecord, ReviewRecord, RunRecord, RunStatus, StoredSample } from '../records.js';
 import { fromJson, nullableFromJson, optionalFromJson } from './json.js';
 import { inputFromJson } from './sample-input.js';
 
@@ -88,6 +88,18 @@ export interface ResultRow {
 }
 
 /** A `runs` row as a RunRecord. */
+/** One role and answering model's totals over a run's calls (`SQL.selectRunSpend`). */
+export interface SpendRow {
+  readonly role: string;
+  readonly model: string;
+  readonly calls: number;
+  readonly failed_calls: number;
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  readonly usd: number;
+  readonly unpriced: number;
+}
+
 export function runFromRow(row: RunRow): RunRecord {
   return {
     id: row.id,
@@ -180,7 +192,7 @@ export function callFromRow(row: CallRow, texts: readonly string[]): CallRecord 
     runId: row.run_id,
     sampleId: row.sample_id,
     modelId: row.model_id,
-    role: row.role as ModelRole,
+    role: row.role as Role,
     ...(row.actor !== null ? { actor: row.actor } : {}),
     ...(row.step !== null && row.step !== undefined ? { step: row.step } : {}),
     attempt: row.attempt,

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
-import { assertUniqueSampleIds, type GenerateResult, type Sample, type Score } from '../../core/index.js';
-import type { CallRecord, LeaseClaim, LeaseHolder, ResultRecord, ReviewRecord, RunLease, RunRecord, RunStatus, StoredSample } from '../records.js';
+import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
+import type { CallRecord, LeaseClaim, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunLease, RunRecord, RunStatus, StoredSample } from '../records.js';
 import type { Store } from '../store.js';
 import { nullableToJson, optionalToJson } from './json.js';
 import { CallCacheIndex } from './call-cache.js';
@@ -10,7 +10,7 @@ import { openDatabase } from './open-database.js';
 import { RunLeases } from './run-leases.js';
 import { inputToJson, RunTexts } from './sample-input.js';
 import { SQL } from './statements.js';
-import { callFromRow, resultFromRow, reviewFromRow, runFromRow, runToParams, sampleFromRow, type CallRow, type ResultRow, type ReviewRow, type RunRow, type SampleRow } from './rows.js';
+import { callFromRow, resultFromRow, reviewFromRow, runFromRow, runToParams, sampleFromRow, type CallRow, type ResultRow, type ReviewRow, type RunRow, type SampleRow, type SpendRow } from './rows.js';
 
 /** How many matching ids an "ambiguous prefix" error lists before summarizing the rest. */
 const MAX_LISTED_MATCHES = 10;
@@ -52,7 +52,7 @@ export class SqliteStore implements Store {
   private readonly upsertResult: Database.Statement<unknown[]>;
   private readonly updateScore: Database.Statement<[string | null, string, string, string]>;
   private readonly selectRun: Database.Statement<[string], RunRow>;
-  private readonly selectRunSpend: Database.Statement<[string], { usd: number; unpriced: number }>;
+  private readonly selectRunSpend: Database.Statement<[string], SpendRow>;
   private readonly selectRunIdsByPrefix: Database.Statement<[{ prefix: string }], string>;
   private readonly selectRuns: Database.Statement<[], RunRow>;
   private readonly updateStatus: Database.Statement<[string, string, string]>;
@@ -409,9 +409,17 @@ export class SqliteStore implements Store {
     return statement.all({ runId, modelId: modelId ?? null }).map(resultFromRow);
   }
 
-  async runSpend(runId: string): Promise<{ usd: number; unpriced: number }> {
-    const { usd, unpriced } = this.selectRunSpend.get(runId) as { usd: number; unpriced: number };
-    return { usd, unpriced };
+  async runSpend(runId: string): Promise<RoleSpend[]> {
+    return this.selectRunSpend.all(runId).map((r) => ({
+      role: r.role as Role,
+      model: r.model,
+      calls: r.calls,
+      failedCalls: r.failed_calls,
+      inputTokens: r.input_tokens,
+      outputTokens: r.output_tokens,
+      usd: r.usd,
+      unpriced: r.unpriced,
+    }));
   }
 
   /** Ordered by sample index, then in the order the calls were saved. */

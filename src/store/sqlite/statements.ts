@@ -45,8 +45,15 @@ export const SQL = {
 
   selectRun: 'SELECT * FROM runs WHERE id = ?',
 
-  /** What a run's calls cost (every role), and how many successful ones have no known cost. */
-  selectRunSpend: 'SELECT coalesce(sum(cost_usd), 0) AS usd, coalesce(sum(CASE WHEN cost_usd IS NULL AND output IS NOT NULL THEN 1 ELSE 0 END), 0) AS unpriced FROM calls WHERE run_id = ?',
+  /** What a run's calls add up to per role and answering model (a judge's or simulated user's calls name it in `actor`). */
+  selectRunSpend: `SELECT role, coalesce(actor, model_id) AS model, count(*) AS calls,
+                          sum(CASE WHEN error IS NOT NULL THEN 1 ELSE 0 END) AS failed_calls,
+                          coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens,
+                          coalesce(sum(cost_usd), 0) AS usd,
+                          sum(CASE WHEN cost_usd IS NULL AND output IS NOT NULL THEN 1 ELSE 0 END) AS unpriced
+                   FROM calls WHERE run_id = ?
+                   GROUP BY role, model
+                   ORDER BY CASE role WHEN 'test' THEN 0 WHEN 'user' THEN 1 ELSE 2 END, model`,
 
   /** substr rather than LIKE/GLOB, so `%`, `_`, `*` in a user's prefix are plain characters. */
   selectRunIdsByPrefix: 'SELECT id FROM runs WHERE substr(id, 1, length(@prefix)) = @prefix ORDER BY created_at DESC, id DESC',
