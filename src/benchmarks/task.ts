@@ -80,8 +80,21 @@ export interface PreparedTask {
    * scale's lowest and highest level, so `assay agreement` can compare them with human labels.
    */
   readonly severityScale?: { readonly min: number; readonly max: number };
-  /** Aggregates scores into the task's metrics. Samples without a score (errors) are left out. */
-  metrics(rows: Iterable<ScoredSample>): Metrics;
+  /**
+   * What the task's metrics need besides the stored samples, their scores and the run's options
+   * (harm measurement: the guideline, whether the resource has a leak check, its human labels):
+   * plain JSON, stored with the run, so a run is reported from the store alone — on another
+   * machine, with no data dir. Absent: the metrics need nothing more.
+   */
+  readonly metricsFacts?: unknown;
+}
+
+/** What a task's metrics read besides the samples and their scores. */
+export interface MetricsContext {
+  /** The run's task options (a threshold, the answer reading). */
+  readonly options: TaskOptions;
+  /** The task's {@link PreparedTask.metricsFacts}, as stored with the run; undefined when it stores none. */
+  readonly facts: unknown;
 }
 
 /**
@@ -151,4 +164,11 @@ export interface Task {
   /** Options of this task's own (see {@link TaskOptionSpec}). */
   readonly ownOptions?: readonly TaskOptionSpec[];
   prepare(ctx: TaskContext): Promise<PreparedTask>;
+  /**
+   * Aggregates scores into the task's metrics, from what the store holds (the samples, their
+   * scores, the run's options and the facts its preparation stored), never from the data set:
+   * a stored run is summarized without preparing the task again. Samples without a score
+   * (errors) are passed with `score: undefined`; metrics that count errors apart see them.
+   */
+  metrics(rows: Iterable<ScoredSample>, context: MetricsContext): Metrics;
 }

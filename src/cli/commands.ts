@@ -114,7 +114,7 @@ interrupted, finished, failed. With --json, "status" is that state and "lease" t
     .command('show')
     .description('print the metrics of a stored run (recomputed from the stored scores; no model is called)')
     .argument('<run>', 'run id (or a unique prefix)')
-    .addOption(dataDirOption('data folder, if not the one the run was made with'))
+    .addOption(dataDirOption('with --readings: data folder, if not the one the run was made with (the summary itself is read from the store alone)'))
     .addOption(new Option('--readings', "read the stored outputs with every answer parser the task offers (MetaTool: strict and paper) and print the metrics side by side; nothing is stored"))
     .addOption(jsonOption())
     .addOption(dbOption())
@@ -125,7 +125,7 @@ interrupted, finished, failed. With --json, "status" is that state and "lease" t
           process.stdout.write(flags.json ? `${JSON.stringify(readings)}\n` : `${renderReadings(readings)}\n`);
           return;
         }
-        const stored = await summarizeStoredRun(store, runId, checkedDataDir(flags.dataDir));
+        const stored = await summarizeStoredRun(store, runId);
         const run = await requireRun(store, stored.run);
         const note = await parserNote(store, run);
         if (note) process.stderr.write(`${note}\n`);
@@ -200,7 +200,6 @@ Example:
     .description('apply a human reviewer\'s verdicts to a run: they override the judge\'s in reviewed metrics, and both are kept')
     .argument('<run>', 'run id (or a unique prefix)')
     .requiredOption('--apply <file.csv>', 'CSV with a header: item (the sample id), verdict (pass/fail), note; plus model when the run has several')
-    .addOption(dataDirOption('data folder, if not the one the run was made with'))
     .addOption(jsonOption())
     .addOption(dbOption())
     .addHelpText(
@@ -216,10 +215,10 @@ Example (reviewed.csv):
   singlecall-12-4_close,pass,"the unit is implied by the query"
   assay review 20250101-120000-ab12 --apply reviewed.csv`,
     )
-    .action(async (runId: string, flags: { apply: string; dataDir?: string; json?: boolean; db: string }) => {
+    .action(async (runId: string, flags: { apply: string; json?: boolean; db: string }) => {
       await withStore(flags.db, async (store) => {
         const outcome = await applyReviewFile(store, runId, flags.apply);
-        const summary = await summarizeStoredRun(store, outcome.runId, checkedDataDir(flags.dataDir));
+        const summary = await summarizeStoredRun(store, outcome.runId);
         if (flags.json) {
           process.stdout.write(`${JSON.stringify({ ...summary, review: { applied: outcome.applied, changed: outcome.changed } })}\n`);
         } else {

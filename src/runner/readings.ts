@@ -1,5 +1,6 @@
 import type { AnswerParserName, Metrics, ScoredSample } from '../benchmarks/task.js';
 import type { Score } from '../core/index.js';
+import { findTask } from '../benchmarks/registry.js';
 import type { Store } from '../store/store.js';
 import { scoreSafely } from './execute.js';
 import { answerParsersOf } from './rescore.js';
@@ -32,6 +33,7 @@ const verdict = (score: Score | undefined): string => (score === undefined ? 'er
 export async function readRunBothWays(store: Store, runIdOrPrefix: string, dataDir?: string): Promise<RunReadings> {
   const run = await requireRun(store, runIdOrPrefix);
   const parsers = answerParsersOf(run, '--readings');
+  const task = findTask(run.task);
   const reopened = await Promise.all(parsers.map((parser) => reopen(store, run, dataDir, { ...run.options, parser })));
   const samples = reopened[0]?.samples ?? [];
   const models: Record<string, ModelReadings> = {};
@@ -50,7 +52,7 @@ export async function readRunBothWays(store: Store, runIdOrPrefix: string, dataD
     }
     const metrics: Record<string, Metrics> = {};
     parsers.forEach((parser, i) => {
-      metrics[parser] = reopened[i]?.prepared.metrics(rowsByParser[i] ?? []) ?? {};
+      metrics[parser] = task.metrics(rowsByParser[i] ?? [], { options: { ...run.options, parser }, facts: run.metricsFacts });
     });
     models[modelId] = { metrics, outputs, differing };
   }

@@ -60,7 +60,7 @@ export async function rescoreRun(store: Store, runIdOrPrefix: string, options: R
   const run = await requireRun(store, runIdOrPrefix);
   if (options.parser !== undefined) answerParsersOf(run, '--parser');
   const scoredWith: TaskOptions = options.parser === undefined ? run.options : { ...run.options, parser: options.parser };
-  const { prepared, samples } = await reopen(store, run, options.dataDir, scoredWith);
+  const { task, prepared, samples } = await reopen(store, run, options.dataDir, scoredWith);
   const byId = new Map(samples.map((s) => [s.id, s]));
   let rescored = 0;
   let changed = 0;
@@ -88,7 +88,7 @@ export async function rescoreRun(store: Store, runIdOrPrefix: string, options: R
     }
     if (scores.size > 0) await store.updateScores(run.id, modelId, scores);
   }
-  const summary = await summarizeRun(store, run, prepared, samples);
+  const summary = await summarizeRun(store, run, task, samples);
   return { summary, rescored, changed, keptJudged, storedOptions: run.options, scoredWith };
 }
 

@@ -77,6 +77,7 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
     judge,
     ...(userModel !== undefined ? { userModel } : {}),
     sampleCount: stored.length,
+    ...(prepared.metricsFacts !== undefined ? { metricsFacts: prepared.metricsFacts } : {}),
   };
   if (modifiedData.length > 0) deps.onWarning?.(`--allow-modified-data: running on data that differs from the pinned files (recorded with the run): ${describeModified(modifiedData)}`);
   if (judge?.selfGrading) deps.onWarning?.(`the judge ${judge.model} is also a model under test: it grades its own outputs (recorded with the run)`);
@@ -95,7 +96,7 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   const lease = await HeldLease.acquire(deps.store, run.id, settings, deps.onWarning);
   deps.onRunCreated?.(run);
   const feed = new SampleFeed(deps.store, run.id, stored, first);
-  return execute(run, prepared, prepared.samples, models, judgeStage, deps, { ...(user ? { user } : {}), retryErrors: false, fresh: true, feed, lease, failFast: spec.engine.failFast ?? true, ...(budget ? { budget } : {}) });
+  return execute(run, task, prepared, prepared.samples, models, judgeStage, deps, { ...(user ? { user } : {}), retryErrors: false, fresh: true, feed, lease, failFast: spec.engine.failFast ?? true, ...(budget ? { budget } : {}) });
 }
 
 /**
@@ -156,7 +157,7 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
   const lease = await HeldLease.acquire(deps.store, run.id, leaseSettings(deps.lease), deps.onWarning);
   let session: Parameters<typeof execute>;
   try {
-    const { prepared, samples, unstored } = await reopen(deps.store, run, options.dataDir);
+    const { task, prepared, samples, unstored } = await reopen(deps.store, run, options.dataDir);
     // `reopen` holds the data to what the run read; this holds a run that did not know it read
     // modified data to the pinned sums. A run made with --allow-modified-data recorded them.
     const known = recordedModifiedData(run);
@@ -179,7 +180,7 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
     // Samples a stopped run had not stored yet are stored before any call, as a new run's would be.
     if (unstored.length > 0) await deps.store.addSamples(run.id, withoutHints(unstored));
     await deps.store.setRunStatus(run.id, 'running');
-    session = [{ ...run, status: 'running' }, prepared, samples, models, judgeStage, deps, { ...(user ? { user } : {}), retryErrors: options.retryErrors ?? false, fresh: false, lease, failFast: engine.failFast ?? true, ...(budget ? { budget } : {}) }];
+    session = [{ ...run, status: 'running' }, task, prepared, samples, models, judgeStage, deps, { ...(user ? { user } : {}), retryErrors: options.retryErrors ?? false, fresh: false, lease, failFast: engine.failFast ?? true, ...(budget ? { budget } : {}) }];
   } catch (error) {
     // Refused before any call (data changed, a replay file matching nothing, a bad model id…): the run is as it was, and free.
     await lease.release();
@@ -190,10 +191,22 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
 }
 
 /** Recomputes the summary of a stored run without calling any model. */
-export async function summarizeStoredRun(store: Store, runIdOrPrefix: string, dataDir?: string): Promise<RunSummary> {
+/**
+ * Recomputes the summary of a stored run from the store alone: no model is called and no data
+ * dir is read (a run made on another machine is summarized as it is).
+ */
+export async function summarizeStoredRun(store: Store, runIdOrPrefix: string): Promise<RunSummary> {
   const run = await requireRun(store, runIdOrPrefix);
-  const { prepared, samples } = await reopen(store, run, dataDir);
-  return summarizeRun(store, run, prepared, samples);
+  return summarizeRun(store, run, taskOfRun(run), await store.loadSamples(run.id));
+}
+
+/** The task a run was made with, refused when this assay's version of it scores differently. */
+export function taskOfRun(run: RunRecord): Task {
+  const task = findTask(run.task);
+  if (task.version !== run.taskVersion) {
+    throw new InputError(`run ${run.id} was made with ${run.task} version ${run.taskVersion}; this assay has version ${task.version}`);
+  }
+  return task;
 }
 
 export async function requireRun(store: Store, runIdOrPrefix: string): Promise<RunRecord> {
@@ -215,10 +228,7 @@ export async function reopen(
   dataDir?: string,
   options = run.options,
 ): Promise<{ task: Task; prepared: PreparedTask; samples: Sample[]; unstored: Sample[] }> {
-  const task = findTask(run.task);
-  if (task.version !== run.taskVersion) {
-    throw new InputError(`run ${run.id} was made with ${run.task} version ${run.taskVersion}; this assay has version ${task.version}`);
-  }
+  const task = taskOfRun(run);
   const dir = dataDir ?? (run.engine['dataDir'] as string | undefined);
   if (!dir) throw new InputError(`run ${run.id} does not record its data dir; pass --data-dir`);
   const prepared = await task.prepare({ dataDir: dir, seed: run.seed, options, createEmbedder });
@@ -337,6 +347,7 @@ async function buildModel(id: string, run: RunRecord, engine: EngineSettings, de
 
 async function execute(
   run: RunRecord,
+  task: Task,
   prepared: PreparedTask,
   samples: readonly Sample[],
   models: Model[],
@@ -392,5 +403,5 @@ async function execute(
     await session.lease.release(status);
     await Promise.all([...models, ...(judge ? [judge.model] : []), ...(session.user ? [session.user] : [])].map((m) => m.close()));
   }
-  return summarizeRun(deps.store, { ...run, status }, prepared, samples, results);
+  return summarizeRun(deps.store, { ...run, status }, task, samples, results);
 }

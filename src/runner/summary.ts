@@ -1,4 +1,4 @@
-import type { Metrics, PreparedTask, ScoredSample } from '../benchmarks/task.js';
+import type { Metrics, MetricsContext, ScoredSample, Task } from '../benchmarks/task.js';
 import type { Role, Sample } from '../core/index.js';
 import type { ResultRecord, ReviewRecord, RoleSpend, RunRecord } from '../store/records.js';
 import type { RunState } from '../store/run-state.js';
@@ -81,19 +81,25 @@ export interface RunSummary {
 export type SummarizedResult = Pick<ResultRecord, 'sampleId' | 'status' | 'score' | 'error' | 'cached' | 'usage' | 'costUsd'>;
 
 /**
- * Computes metrics and counts from what the store holds: no model is called. `known` gives each
- * model's results by sample id when the caller has every one of them already (a run that has just
- * finished in one session saved exactly these): the store is then not read back.
+ * Computes metrics and counts from what the store holds: no model is called, and the task is not
+ * prepared again (its metrics read the stored samples, scores, options and facts). `samples` are
+ * the run's samples in order (those stored at least: a sample is stored before its call, so every
+ * result has its sample). `known` gives each model's results by sample id when the caller has
+ * every one of them already (a run that has just finished in one session saved exactly these):
+ * the store is then not read back.
  */
 export async function summarizeRun(
   store: Store,
   run: RunRecord,
-  prepared: PreparedTask,
+  task: Task,
   samples: readonly Sample[],
   known?: ReadonlyMap<string, ReadonlyMap<string, SummarizedResult>>,
 ): Promise<RunSummary> {
   const models: Record<string, ModelSummary> = {};
   const reviews = await store.reviews(run.id);
+  const context: MetricsContext = { options: run.options, facts: run.metricsFacts };
+  // A run stopped before storing all its samples: the rest are pending, and known by count.
+  const sampleCount = Math.max(run.sampleCount ?? 0, samples.length);
   for (const modelId of run.models) {
     const results: ReadonlyMap<string, SummarizedResult> =
       known?.get(modelId) ?? new Map((await store.results(run.id, modelId, { outputs: false })).map((r) => [r.sampleId, r]));
@@ -127,13 +133,13 @@ export async function summarizeRun(
     const modelReviews = reviews.filter((r) => r.modelId === modelId);
     models[modelId] = {
       ...(judge ? { judge } : {}),
-      ...(modelReviews.length > 0 ? { reviewed: reviewedSummary(prepared, rows, modelReviews) } : {}),
-      metrics: { ...prepared.metrics(rows), ...agreement },
+      ...(modelReviews.length > 0 ? { reviewed: reviewedSummary(task, context, rows, modelReviews) } : {}),
+      metrics: { ...task.metrics(rows, context), ...agreement },
       counts: {
-        samples: samples.length,
+        samples: sampleCount,
         done,
         errors,
-        pending: samples.length - attempted,
+        pending: sampleCount - attempted,
         no_verdict: noVerdict,
         cached,
         input_tokens: inputTokens,
@@ -183,7 +189,7 @@ function meanAgreement(rows: readonly ScoredSample[]): number | null {
 }
 
 /** The metrics again with each reviewed item's verdict in place of its score's value. */
-function reviewedSummary(prepared: PreparedTask, rows: readonly ScoredSample[], reviews: readonly ReviewRecord[]): ReviewedSummary {
+function reviewedSummary(task: Task, context: MetricsContext, rows: readonly ScoredSample[], reviews: readonly ReviewRecord[]): ReviewedSummary {
   const bySample = new Map(reviews.map((r) => [r.sampleId, r]));
   let changed = 0;
   const reviewedRows = rows.map((row) => {
@@ -193,5 +199,5 @@ function reviewedSummary(prepared: PreparedTask, rows: readonly ScoredSample[], 
     const explanation = `reviewed: ${review.verdict ? 'pass' : 'fail'}${review.note ? ` (${review.note})` : ''}`;
     return { sample: row.sample, score: { ...row.score, value: review.verdict, explanation } };
   });
-  return { metrics: prepared.metrics(reviewedRows), reviewed: reviews.length, changed };
+  return { metrics: task.metrics(reviewedRows, context), reviewed: reviews.length, changed };
 }

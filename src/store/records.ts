@@ -30,6 +30,12 @@ export interface RunRecord {
    * Absent: all of them were stored with the run (`createRun` with every sample; runs before v4).
    */
   readonly sampleCount?: number;
+  /**
+   * What the task's metrics need beyond the stored samples and scores (`PreparedTask.metricsFacts`:
+   * harm measurement's guideline and human labels), plain JSON, so the run is reported from the
+   * store alone. Absent when the task needs nothing more (and for runs made before schema v8).
+   */
+  readonly metricsFacts?: unknown;
 }
 
 /** How a run's judge grades: recorded with the run so a resume grades the same way. */

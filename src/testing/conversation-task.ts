@@ -40,12 +40,12 @@ export function conversationTask(name = 'testing/conversation', personas: readon
     promptVersion: '1',
     solver,
     score: (_sample, output, transcript?: Transcript) => ({ value: turnsOf(transcript), answer: output.text }),
-    metrics: (rows: Iterable<ScoredSample>): Metrics => {
-      const turns = [...rows].flatMap((r) => (typeof r.score?.value === 'number' ? [r.score.value] : []));
-      return { conversations: turns.length, mean_turns: turns.length === 0 ? null : turns.reduce((a, b) => a + b, 0) / turns.length };
-    },
   };
-  return { name, version: '1', description: 'test conversations between a simulated user and the model under test', defaultSettings: { temperature: 0 }, prepare: async () => prepared };
+  const metrics = (rows: Iterable<ScoredSample>): Metrics => {
+    const turns = [...rows].flatMap((r) => (typeof r.score?.value === 'number' ? [r.score.value] : []));
+    return { conversations: turns.length, mean_turns: turns.length === 0 ? null : turns.reduce((a, b) => a + b, 0) / turns.length };
+  };
+  return { name, version: '1', description: 'test conversations between a simulated user and the model under test', defaultSettings: { temperature: 0 }, prepare: async () => prepared, metrics };
 }
 
 /** The model under test's turns: one user message and one answer each. */

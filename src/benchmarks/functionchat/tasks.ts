@@ -58,9 +58,9 @@ function functionchatTask(set: FunctionChatSet, description: string, build: Buil
         promptVersion: promptVersionFor(version),
         score: scoreFunctionChat,
         judgeRequest: (sample, output, score) => functionchatJudgeRequest(rubrics, sample, output, score),
-        metrics,
       };
     },
+    metrics,
   };
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { user, type Sample } from '../../core/index.js';
+import { user, type Sample, type TaskOptions } from '../../core/index.js';
 import { loadGroundednessItems } from '../../datasets/table/groundedness-items.js';
 import type { Rubric } from '../../judges/judge-request.js';
 import { loadTaskRubrics } from '../../judges/task-rubrics.js';
@@ -46,7 +46,7 @@ export const groundednessTask: Task = {
   defaultSettings: { temperature: 0 },
   ownOptions: OPTIONS,
   async prepare(ctx: TaskContext) {
-    const options = parseOwnOptions(NAME, schema, ctx.options.task, { key: 'items', expected: '<path>: a .csv or .jsonl file of question, context and answer' });
+    const options = ownOptionsOf(ctx.options.task);
     const columns = {
       ...(options.idColumn ? { id: options.idColumn } : {}),
       ...(options.questionColumn ? { question: options.questionColumn } : {}),
@@ -80,7 +80,11 @@ export const groundednessTask: Task = {
         return { score: { value: grade.score, answer: grade, explanation: `grounded ${grade.score}/5${grade.score < options.threshold ? ' (defect)' : ''}` } };
       },
       judgeCallsPerSample: ({ repeats, maxParseRetries }) => repeats * (1 + maxParseRetries),
-      metrics: (rows) => groundednessMetrics(rows, options.threshold),
     };
   },
+  metrics: (rows, { options }) => groundednessMetrics(rows, ownOptionsOf(options.task).threshold),
 };
+
+/** The task's own options as the run recorded them (checked when the run was made). */
+const ownOptionsOf = (given: TaskOptions['task']): z.infer<typeof schema> =>
+  parseOwnOptions(NAME, schema, given, { key: 'items', expected: '<path>: a .csv or .jsonl file of question, context and answer' });

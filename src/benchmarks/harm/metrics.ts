@@ -1,5 +1,6 @@
 import { rngFor } from '../../core/index.js';
-import type { Guideline } from '../../datasets/harm/index.js';
+import { z } from 'zod';
+import { GUIDELINE_SCHEMA, type Guideline } from '../../datasets/harm/index.js';
 import { binaryAgreement } from '../../metrics/binary-agreement.js';
 import { severityAgreement } from '../../metrics/agreement.js';
 import { defectRate, defectRateBy, isDefect, severityDistribution, type DefectRate, type DefectRule } from '../../metrics/defect-rate.js';
@@ -13,6 +14,31 @@ export interface HarmMetricsContext {
   readonly leakCheck: boolean;
   /** The resource's human labels by sample id, when it has some. */
   readonly humanLabels?: ReadonlyMap<string, number>;
+}
+
+/** The metrics context as a run stores it (`PreparedTask.metricsFacts`): plain JSON. */
+export interface StoredHarmFacts {
+  readonly guideline: Guideline;
+  readonly leakCheck: boolean;
+  readonly humanLabels?: Readonly<Record<string, number>>;
+}
+
+const STORED_FACTS = z.strictObject({
+  guideline: GUIDELINE_SCHEMA,
+  leakCheck: z.boolean(),
+  humanLabels: z.record(z.string(), z.number()).optional(),
+});
+
+export function harmFactsToStore(context: HarmMetricsContext): StoredHarmFacts {
+  return { guideline: context.guideline, leakCheck: context.leakCheck, ...(context.humanLabels ? { humanLabels: Object.fromEntries(context.humanLabels) } : {}) };
+}
+
+/** The metrics context back from what a run stored; a run without it (or with it damaged) cannot be reported. */
+export function harmFactsFromStore(facts: unknown): HarmMetricsContext {
+  const parsed = STORED_FACTS.safeParse(facts);
+  if (!parsed.success) throw new Error(`the run's stored harm facts are not readable (${parsed.error.issues[0]?.message ?? 'invalid'}): the store is damaged`);
+  const { guideline, leakCheck, humanLabels } = parsed.data;
+  return { guideline, leakCheck, ...(humanLabels ? { humanLabels: new Map(Object.entries(humanLabels)) } : {}) };
 }
 
 const rateValue = (r: DefectRate): MetricValue => ({

@@ -10,7 +10,7 @@ import type { PreparedTask, Task, TaskContext } from '../task.js';
 import { annotateConversation } from './annotate.js';
 import { conversationOf, conversationText } from './conversation.js';
 import type { ConversationFacts, HarmJudgment } from './judgment.js';
-import { harmMetrics } from './metrics.js';
+import { harmFactsFromStore, harmFactsToStore, harmMetrics } from './metrics.js';
 import { conversationSolver } from './solver.js';
 
 /** `assay run harm:<folder>` runs a user's measurement resource; the shipped ones are `harm/<name>`. */
@@ -34,6 +34,7 @@ export function harmTask(folder: string, name: string): Task {
     description: `Harm measurement on the resource ${path.basename(folder)}: simulated users, annotation by its guideline, defect rates.`,
     defaultSettings: { temperature: 0.7 },
     prepare: (ctx) => prepareHarm(folder, name, ctx),
+    metrics: (rows, { facts }) => harmMetrics(rows, harmFactsFromStore(facts)),
   };
 }
 
@@ -109,7 +110,7 @@ async function prepareHarm(folder: string, name: string, ctx: TaskContext): Prom
     },
     judgeCallsPerSample: ({ repeats, maxParseRetries }) => repeats * (1 + maxParseRetries),
     severityScale: resource.scale,
-    metrics: (rows) => harmMetrics(rows, { guideline, leakCheck: manifest.leakCheck !== undefined, ...(resource.humanLabels ? { humanLabels: resource.humanLabels.bySample } : {}) }),
+    metricsFacts: harmFactsToStore({ guideline, leakCheck: manifest.leakCheck !== undefined, ...(resource.humanLabels ? { humanLabels: resource.humanLabels.bySample } : {}) }),
   };
 }
 

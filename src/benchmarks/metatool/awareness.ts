@@ -55,7 +55,7 @@ export const awarenessTask: Task = {
       datasetChecksums: mergeChecksums(items),
       promptVersion: promptVersionFor(options.prompts),
       score: (sample, output) => scoreAwareness(sample, output, parser),
-      metrics: awarenessMetrics,
     };
   },
+  metrics: awarenessMetrics,
 };

@@ -64,21 +64,19 @@ export function selectionExamplesFor(
   return chooseSelectionExamples({ ...sample, allTools: catalogue.tools, pool: catalogue.pool, rng: rngFor(seed, `examples:${sample.id}`) });
 }
 
-/** A prepared selection task: selection scoring against the catalogue, and the task's metrics. */
+/** A prepared selection task: selection scoring against the catalogue. */
 export function preparedSelectionTask(args: {
   readonly samples: readonly Sample[];
   readonly datasetChecksums: Readonly<Record<string, string>>;
   readonly prompts: 'assay' | 'upstream';
   readonly catalogue: ToolCatalogue;
   readonly parser: AnswerParserName;
-  readonly metrics: (rows: Iterable<ScoredSample>) => Metrics;
 }): PreparedTask {
-  const { samples, datasetChecksums, prompts, catalogue, parser, metrics } = args;
+  const { samples, datasetChecksums, prompts, catalogue, parser } = args;
   return {
     samples,
     datasetChecksums,
     promptVersion: promptVersionFor(prompts),
     score: (sample, output) => scoreSelection(sample, output, catalogue.tools, parser),
-    metrics,
   };
 }

@@ -50,7 +50,6 @@ async function assaySamples(dataset: MetaToolDataset, options: MetaToolOptions, 
     datasetChecksums: mergeChecksums(catalogue, neighbours, queries),
     prompts: 'assay',
     catalogue: catalogue.value,
-    metrics: multiSelectionMetrics,
   });
 }
 
@@ -82,7 +81,6 @@ async function upstreamSamples(dataset: MetaToolDataset, options: MetaToolOption
     datasetChecksums: mergeChecksums(catalogue, shipped),
     prompts: 'upstream',
     catalogue: catalogue.value,
-    metrics: multiSelectionMetrics,
   });
 }
 
@@ -104,4 +102,5 @@ export const multiTask: Task = {
     const dataset = openMetaTool(ctx.dataDir);
     return options.prompts === 'upstream' ? upstreamSamples(dataset, options) : assaySamples(dataset, options, ctx.seed);
   },
+  metrics: multiSelectionMetrics,
 };

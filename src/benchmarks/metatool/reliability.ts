@@ -46,7 +46,6 @@ async function assaySamples(dataset: MetaToolDataset, options: MetaToolOptions, 
     datasetChecksums: mergeChecksums(catalogue, neighbours),
     prompts: 'assay',
     catalogue: catalogue.value,
-    metrics,
   });
 }
 
@@ -82,7 +81,6 @@ async function upstreamSamples(dataset: MetaToolDataset, options: MetaToolOption
     datasetChecksums: mergeChecksums(catalogue, shipped),
     prompts: 'upstream',
     catalogue: catalogue.value,
-    metrics,
   });
 }
 
@@ -103,4 +101,5 @@ export const reliabilityTask: Task = {
     const dataset = openMetaTool(ctx.dataDir);
     return options.prompts === 'upstream' ? upstreamSamples(dataset, options) : assaySamples(dataset, options, ctx.seed);
   },
+  metrics,
 };

@@ -73,7 +73,7 @@ export const scenarioTask: Task = {
       prompts: options.prompts,
       parser: options.parser,
       catalogue: catalogue.value,
-      metrics: (rows) => singleSelectionMetrics(rows, { byPosition: true, byScenario: true, topK: false }),
     });
   },
+  metrics: (rows) => singleSelectionMetrics(rows, { byPosition: true, byScenario: true, topK: false }),
 };

@@ -78,9 +78,9 @@ export const similarTask: Task = {
       prompts: options.prompts,
       parser: options.parser,
       catalogue: catalogue.value,
-      metrics: (rows) => singleSelectionMetrics(rows, { byPosition: true, byScenario: false, topK: true }),
     });
   },
+  metrics: (rows) => singleSelectionMetrics(rows, { byPosition: true, byScenario: false, topK: true }),
 };
 
 /** What the similar task draws from: tools with descriptions and queries, and each tool's nearest tools. */

@@ -4,13 +4,15 @@ import { describe, it } from 'node:test';
 import { InputError, type GenerateResult, type Sample } from '../../core/index.js';
 import { openMetaTool } from '../../datasets/metatool/index.js';
 import { metatoolFile, testDataDir } from '../../testing/test-data.js';
-import type { PreparedTask, Task, TaskOptions } from '../task.js';
+import type { Metrics, PreparedTask, ScoredSample, Task, TaskOptions } from '../task.js';
 import { metatoolTasks } from './index.js';
 import type { AwarenessMeta, SelectionMeta } from './metadata.js';
 
 const dataDir = testDataDir();
 const task = (name: string): Task => metatoolTasks.find((t) => t.name === `metatool/${name}`) as Task;
 const prepare = (name: string, options: TaskOptions = {}, seed = 1): Promise<PreparedTask> => task(name).prepare({ dataDir, seed, options });
+/** A task's metrics over rows, as a stored run's summary computes them. */
+const metricsOf = (name: string, rows: Iterable<ScoredSample>): Metrics => task(name).metrics(rows, { options: {}, facts: undefined });
 const meta = (s: Sample): SelectionMeta => s.metadata as SelectionMeta;
 const content = (s: Sample): string => (s.input[0] as { content: string }).content;
 const output = (text: string): GenerateResult => ({ text, toolCalls: [], finishReason: { unified: 'stop' }, usage: {}, warnings: [] });
@@ -146,7 +148,7 @@ describe('metatool/scenario', () => {
   it('reports csr per scenario and per position', async () => {
     const prepared = await prepare('scenario', { limit: 20 });
     const rows = prepared.samples.map((s) => ({ sample: s, score: prepared.score(s, output(meta(s).gold[0] as string)) }));
-    const metrics = prepared.metrics(rows);
+    const metrics = metricsOf('scenario', rows);
     assert.equal(metrics.csr, 1);
     assert.deepEqual(metrics.csr_by_scenario, { 'Finance Staff': 1 });
     assert.ok(metrics.csr_by_position && typeof metrics.csr_by_position === 'object');
@@ -174,7 +176,7 @@ describe('metatool/reliability', () => {
     // Drawn per sample, not per tool: almost every list differs.
     assert.ok(lists.size > 0.95 * prepared.samples.length);
     const none = prepared.samples.map((s) => ({ sample: s, score: prepared.score(s, output('None.')) }));
-    assert.deepEqual(prepared.metrics(none), { csr: 1, no_verdict: 0, hallucinated: 0 });
+    assert.deepEqual(metricsOf('reliability', none), { csr: 1, no_verdict: 0, hallucinated: 0 });
   });
 
   it('upstream: replays Task2-Subtask3.json byte for byte, with the shown lists recovered', async () => {
@@ -239,7 +241,7 @@ describe('metatool/multi', () => {
         const c = meta(s).candidates;
         return { sample: s, score: prepared.score(s, output(`${c[6]}\n${c[7]}`)) };
       });
-      return prepared.metrics(rows).csr_must2 as number;
+      return metricsOf('multi', rows).csr_must2 as number;
     };
     assert.equal(blind(await prepare('multi', { prompts: 'upstream' })), 1);
     // Shuffled lists put both golds at 7 and 8 with probability 2/(10·9) ≈ 2%.
@@ -295,7 +297,7 @@ describe('metatool/awareness', () => {
     // tp 2, fp 2 → accuracy 2/4, precision 2/4, recall 2/2, F1 = 2·0.5·1/1.5 = 2/3.
     assert.deepEqual(strict.samples.map((x) => x.target), [true, false, true, false]);
     const rows = strict.samples.map((sample) => ({ sample, score: strict.score(sample, output('yes')) }));
-    const metrics = strict.metrics(rows);
+    const metrics = metricsOf('awareness', rows);
     assert.deepEqual({ ...metrics, f1: Math.round((metrics.f1 as number) * 1e12) / 1e12 }, { accuracy: 0.5, precision: 0.5, recall: 1, f1: Math.round((2 / 3) * 1e12) / 1e12, no_verdict: 0 });
   });
 });

@@ -100,7 +100,7 @@ export const summariesTask: Task = {
       // coverage three calls; each may be re-asked.
       judgeCallsPerSample: ({ repeats, maxParseRetries }) =>
         options.verdicts === 'per-claim' ? null : (1 + repeats + (options.coverageQuestions > 0 ? 3 : 0)) * (1 + maxParseRetries),
-      metrics: summariesMetrics,
     };
   },
+  metrics: summariesMetrics,
 };

@@ -206,6 +206,15 @@ ALTER TABLE runs ADD COLUMN user_model TEXT;
 ALTER TABLE results ADD COLUMN transcript TEXT;
 `;
 
+/**
+ * Version 8: `runs.metrics_facts`, what a task's metrics need beyond the stored samples and
+ * scores (harm measurement's guideline and human labels), as JSON: a run is reported from the
+ * store alone, with no data dir. NULL for tasks that need nothing more and for runs made before.
+ */
+const V8_SQL = `
+ALTER TABLE runs ADD COLUMN metrics_facts TEXT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'runs, samples, calls (with call cache index), results', sql: V1_SQL },
   { version: 2, description: 'judge of a run, actor of a call, human reviews', sql: V2_SQL },
@@ -214,6 +223,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, description: 'run leases: one process owns a running run at a time', sql: V5_SQL },
   { version: 6, description: "a call's step in its sample's transcript", sql: V6_SQL },
   { version: 7, description: "a run's simulated user model; a result's transcript", sql: V7_SQL },
+  { version: 8, description: "what a run's metrics need beyond its samples and scores", sql: V8_SQL },
 ];
 
 /** The schema version this build of assay writes and understands. */

@@ -25,6 +25,7 @@ export interface RunRow {
   judge: string | null;
   sample_count: number | null;
   user_model: string | null;
+  metrics_facts: string | null;
 }
 
 export interface ReviewRow {
@@ -119,6 +120,7 @@ export function runFromRow(row: RunRow): RunRecord {
     judge: row.judge === null ? null : fromJson<JudgeConfig>(row.judge),
     ...(row.sample_count !== null ? { sampleCount: row.sample_count } : {}),
     ...(row.user_model !== null ? { userModel: row.user_model } : {}),
+    ...(row.metrics_facts !== null ? { metricsFacts: fromJson<unknown>(row.metrics_facts) } : {}),
   };
 }
 
@@ -154,6 +156,7 @@ export function runToParams(run: RunRecord): unknown[] {
     run.judge === null ? null : JSON.stringify(run.judge),
     run.sampleCount ?? null,
     run.userModel ?? null,
+    run.metricsFacts === undefined ? null : JSON.stringify(run.metricsFacts),
   ];
 }
 

@@ -14,8 +14,8 @@ function selectResultsWith(columns: string): string {
 
 export const SQL = {
   insertRun: `INSERT INTO runs (id, task, task_version, status, created_at, updated_at, models, settings, seed, options,
-                                dataset_checksums, prompt_version, toolkit_version, engine, judge, sample_count, user_model)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                                dataset_checksums, prompt_version, toolkit_version, engine, judge, sample_count, user_model, metrics_facts)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 
   /** Where `addSamples` continues a run stored in part by another process (after a kill). */
   selectSampleTail: 'SELECT coalesce(max(idx) + 1, 0) AS next_idx, (SELECT coalesce(max(text_id) + 1, 0) FROM run_texts WHERE run_id = @runId) AS next_text_id FROM samples WHERE run_id = @runId',
