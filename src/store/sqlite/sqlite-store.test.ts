@@ -309,6 +309,36 @@ describe('judging', () => {
   });
 });
 
+describe('spend', () => {
+  test('runSpend adds up each role and answering model apart: calls, failed attempts, tokens, USD, unpriced', async () => {
+    const { store } = await freshStore();
+    const run = makeRun();
+    await store.createRun(run, samples);
+    assert.deepEqual(await store.runSpend(run.id), [], 'no calls yet');
+    const failed = makeCall({ attempt: 1, output: null, error: { kind: 'server', message: 'HTTP 503' }, usage: {}, costUsd: null });
+    // q-beta: a failed attempt then a paid one; two judge calls, one without a known price; one simulated-user call.
+    await store.saveOutcome(
+      [
+        failed,
+        makeCall({ attempt: 2 }),
+        makeCall({ role: 'judge', actor: 'openai:gpt-4o', attempt: 3, usage: { inputTokens: 900, outputTokens: 40 }, costUsd: 0.01 }),
+        makeCall({ role: 'judge', actor: 'openai:gpt-4o', attempt: 4, usage: { inputTokens: 800 }, costUsd: null }),
+        makeCall({ role: 'user', actor: 'openai:user', attempt: 5, usage: { inputTokens: 50, outputTokens: 5 }, costUsd: 0.0002 }),
+      ],
+      makeResult(),
+    );
+    // q-alpha, by the second model under test: a cache hit (cost 0).
+    await store.saveOutcome([makeCall({ sampleId: 'q-alpha', modelId: 'baseline:lexical', costUsd: 0, usage: {} })], makeResult({ sampleId: 'q-alpha', modelId: 'baseline:lexical' }));
+    assert.deepEqual(await store.runSpend(run.id), [
+      { role: 'test', model: 'baseline:lexical', calls: 1, failedCalls: 0, inputTokens: 0, outputTokens: 0, usd: 0, unpriced: 0 },
+      { role: 'test', model: 'openai:gpt-4o-mini', calls: 2, failedCalls: 1, inputTokens: 120, outputTokens: 7, usd: 0.000123, unpriced: 0 },
+      { role: 'user', model: 'openai:user', calls: 1, failedCalls: 0, inputTokens: 50, outputTokens: 5, usd: 0.0002, unpriced: 0 },
+      { role: 'judge', model: 'openai:gpt-4o', calls: 2, failedCalls: 0, inputTokens: 1700, outputTokens: 40, usd: 0.01, unpriced: 1 },
+    ]);
+    await store.close();
+  });
+});
+
 describe('ordering', () => {
   test('results follow sample order, then the run’s model order; calls follow sample order, then save order', async () => {
     const { store } = await freshStore();
