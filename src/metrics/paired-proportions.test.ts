@@ -4,9 +4,10 @@ import { pairedProportionDifference } from './paired-proportions.js';
 
 /**
  * Newcombe (1998), Statistics in Medicine 17:2635–2650, worked examples for method 10: each row
- * is (e, f, g, h) — both positive, first only, second only, neither — and the published 95%
- * limits of θ = p1 − p2 = (f − g)/n to 4 decimals. (The paper prints them in its table of
- * examples; the first row, 36/12/2/0 → 0.0569 to 0.3404, is the one most often quoted.)
+ * is (e, f, g, h) — both positive, first only, second only, neither — and the 95% limits of
+ * θ = p1 − p2 = (f − g)/n to 4 decimals. Transcribed from two secondary sources that quote the
+ * paper's table of examples and agree with each other (the primary PDF was not at hand); the
+ * Cavo example below comes from a third, independent implementation.
  */
 const NEWCOMBE_METHOD_10: ReadonlyArray<readonly [e: number, f: number, g: number, h: number, low: number, high: number]> = [
   [36, 12, 2, 0, 0.0569, 0.3404],
