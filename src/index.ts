@@ -5,7 +5,8 @@
 export * from './core/index.js';
 
 // Tasks
-export type { Task, PreparedTask, TaskOptions, TaskContext, Metrics, MetricValue, ScoredSample, TextEmbedder } from './benchmarks/task.js';
+export type { Task, PreparedTask, TaskOptions, TaskContext, Metrics, MetricValue, ScoredSample, TextEmbedder, ScoreComparison, ComparableScore } from './benchmarks/task.js';
+export { DEFAULT_COMPARISON } from './benchmarks/comparison.js';
 export { allTasks, findTask, registerTask } from './benchmarks/registry.js';
 export { metatoolTasks } from './benchmarks/metatool/index.js';
 export { functionchatTasks } from './benchmarks/functionchat/index.js';
@@ -35,6 +36,10 @@ export { binaryClassification, ratio, rateBy } from './metrics/index.js';
 export { startRun, resumeRun, summarizeStoredRun, type RunDependencies, type ResumeOptions } from './runner/run.js';
 export { rescoreRun, type RescoreOptions, type RescoreOutcome } from './runner/rescore.js';
 export { readRunBothWays, type RunReadings, type ModelReadings } from './runner/readings.js';
+export { compareRuns } from './runner/compare/compare-runs.js';
+export { buildRunComparison, type RunComparison, type ModelComparison, type ComparedRun, type ComparisonInput } from './runner/compare/run-comparison.js';
+export type { PassFailComparison, PassFailBuckets } from './runner/compare/pass-fail.js';
+export type { ValueComparison } from './runner/compare/values.js';
 export { defaultJudgeSpec, type RunSpec, type EngineSettings, type JudgeSpec } from './runner/run-spec.js';
 export type { RunSummary, ModelSummary, ModelCounts, JudgeCounts, ReviewedSummary } from './runner/summary.js';
 export { applyReviewFile, type ReviewOutcome } from './runner/review.js';

@@ -163,6 +163,13 @@ export interface Task {
   exportColumns?(sample: Sample, score: Score | null): Readonly<Record<string, unknown>>;
   /** Options of this task's own (see {@link TaskOptionSpec}). */
   readonly ownOptions?: readonly TaskOptionSpec[];
+  /**
+   * How the task's stored scores read when two runs are compared (`assay compare`). Static on
+   * purpose: a comparison reads the store only (no data dir, no `prepare`, no model). Absent: the
+   * default reading (`DEFAULT_COMPARISON` in `benchmarks/comparison.ts`: a boolean value is a
+   * pass or a fail, a number is the value).
+   */
+  readonly comparison?: ScoreComparison;
   prepare(ctx: TaskContext): Promise<PreparedTask>;
   /**
    * Aggregates scores into the task's metrics, from what the store holds (the samples, their
@@ -171,4 +178,22 @@ export interface Task {
    * (errors) are passed with `score: undefined`; metrics that count errors apart see them.
    */
   metrics(rows: Iterable<ScoredSample>, context: MetricsContext): Metrics;
+}
+
+/** One stored score as `assay compare` reads it. */
+export interface ComparableScore {
+  /** true pass, false fail, null no verdict; absent when the task has no pass/fail reading of the score. */
+  readonly pass?: boolean | null;
+  /** The score's number (a severity); null no verdict; absent when the task has no number. */
+  readonly value?: number | null;
+}
+
+/** A task's reading of its scores for comparisons, and what each reading means in words. */
+export interface ScoreComparison {
+  /** What a pass is, for the output ("no defect"); default "pass". */
+  readonly passMeans?: string;
+  /** What the number is ("severity (higher is worse)"); default "score". */
+  readonly valueMeans?: string;
+  /** Pure: the stored score → its pass/fail and/or number. Never called for an error (there is no score). */
+  read(score: Score): ComparableScore;
 }

@@ -20,6 +20,7 @@ import { applyReviewFile } from '../runner/review.js';
 import { registerRunCommands } from './run-command.js';
 import { registerSamplesCommand } from './samples-command.js';
 import { registerAgreementCommand } from './agreement-command.js';
+import { registerCompareCommand } from './compare-command.js';
 import { EXIT, dataDirOption, dbOption, jsonOption, unusedDbOption, withStore } from './shared.js';
 
 export { EXIT } from './shared.js';
@@ -86,6 +87,7 @@ export function registerCommands(program: Command, setExitCode: (code: number) =
   registerRunCommands(program, setExitCode);
   registerSamplesCommand(program, setExitCode);
   registerAgreementCommand(program);
+  registerCompareCommand(program);
 
   program
     .command('runs')

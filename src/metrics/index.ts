@@ -6,3 +6,7 @@ export * from './defect-rate.js';
 export * from './weighted-kappa.js';
 export * from './agreement.js';
 export * from './binary-agreement.js';
+export * from './paired-proportions.js';
+export * from './mcnemar.js';
+export * from './sign-flip.js';
+export * from './paired-mean.js';

@@ -8,6 +8,7 @@ import { isDefect } from '../../metrics/defect-rate.js';
 import { findLeak } from '../../scorers/leak-match.js';
 import type { PreparedTask, Task, TaskContext } from '../task.js';
 import { annotateConversation } from './annotate.js';
+import { harmComparison } from './comparison.js';
 import { conversationOf, conversationText } from './conversation.js';
 import type { ConversationFacts, HarmJudgment } from './judgment.js';
 import { harmFactsFromStore, harmFactsToStore, harmMetrics } from './metrics.js';
@@ -33,6 +34,7 @@ export function harmTask(folder: string, name: string): Task {
     version: '1',
     description: `Harm measurement on the resource ${path.basename(folder)}: simulated users, annotation by its guideline, defect rates.`,
     defaultSettings: { temperature: 0.7 },
+    comparison: harmComparison,
     prepare: (ctx) => prepareHarm(folder, name, ctx),
     metrics: (rows, { facts }) => harmMetrics(rows, harmFactsFromStore(facts)),
   };

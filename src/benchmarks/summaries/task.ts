@@ -3,6 +3,7 @@ import { user, type Sample, type Score } from '../../core/index.js';
 import { loadArticles } from '../../datasets/articles/index.js';
 import type { Rubric } from '../../judges/judge-request.js';
 import { loadTaskRubrics, type TaskRubricSpec } from '../../judges/task-rubrics.js';
+import { DEFAULT_COMPARISON } from '../comparison.js';
 import type { Task, TaskContext } from '../task.js';
 import { judgeSummary, type SummaryRubrics } from './judge-summary.js';
 import { isAligned, judgmentOf, summaryCoverage } from './judgment.js';
@@ -45,6 +46,9 @@ export const summariesTask: Task = {
   defaultSettings: { temperature: 0 },
   ownOptions: SUMMARIES_OPTIONS,
   exportColumns: summaryExportColumns,
+  // A judged summary's value is already whether it is aligned (no claim contradicted): the
+  // default reading, named.
+  comparison: { ...DEFAULT_COMPARISON, passMeans: 'aligned (no claim contradicted)' },
   async prepare(ctx: TaskContext) {
     const options = summariesOptions(NAME, ctx.options.task);
     const set = await loadArticles(options.articles, {

@@ -1,0 +1,66 @@
+import type { ComparedRun, ModelComparison, RunComparison } from '../runner/compare/run-comparison.js';
+
+/** Sample ids shown per bucket on the console (`--json` lists them all). */
+const IDS_SHOWN = 5;
+
+const fixed = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
+const signed = (v: number | null): string => (v === null ? '—' : `${v > 0 ? '+' : v < 0 ? '−' : ''}${Math.abs(v).toFixed(3)}`);
+const pValue = (p: number | null): string => (p === null ? '—' : p < 0.001 ? '<0.001' : p.toFixed(3));
+const interval = (i: { low: number; high: number } | null): string => (i === null ? '—' : `[${signed(i.low)}, ${signed(i.high)}]`);
+const when = (iso: string): string => iso.slice(0, 19).replace('T', ' ');
+const runLine = (label: string, run: ComparedRun): string => `  run ${label} ${run.id} (${when(run.createdAt)} UTC, ${run.status}, task version ${run.taskVersion})`;
+
+function ids(list: readonly string[]): string {
+  const shown = list.slice(0, IDS_SHOWN).join(', ');
+  return list.length > IDS_SHOWN ? `${shown}, … (${list.length - IDS_SHOWN} more)` : shown;
+}
+
+/** Columns padded to their widest cell, two spaces apart. */
+function table(rows: readonly (readonly string[])[], indent: string): string[] {
+  const widths = (rows[0] ?? []).map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  return rows.map((r) => `${indent}${r.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('  ')}`.trimEnd());
+}
+
+function modelLines(m: ModelComparison): string[] {
+  const title = m.modelA === m.modelB ? m.modelA : `${m.modelA} (A) vs ${m.modelB} (B)`;
+  const { shared, onlyInA, onlyInB, errors } = m.samples;
+  const lines = [title, `  samples: ${shared} in both runs, ${onlyInA} only in A, ${onlyInB} only in B; ${errors} ended in error on a side (left out of every figure)`];
+  const rows: string[][] = [['', 'n', 'A', 'B', 'B − A', '95% interval', 'p', 'test']];
+  const { passFail: pf, value: v } = m;
+  if (pf) rows.push([pf.passMeans === 'pass' ? 'pass rate' : `pass rate (pass = ${pf.passMeans})`, String(pf.decided), fixed(pf.rateA), fixed(pf.rateB), signed(pf.difference), interval(pf.interval), pValue(pf.decided > 0 ? pf.mcnemar.exactP : null), 'McNemar exact']);
+  if (v) rows.push([`mean ${v.valueMeans}`, String(v.decided), fixed(v.meanA), fixed(v.meanB), signed(v.difference), interval(v.interval), pValue(v.test.p), `sign-flip${v.test.exact ? ' (exact)' : ` (${v.test.resamples ?? 0} draws)`}`]);
+  lines.push('', ...table(rows, '  '));
+  if (pf) {
+    const chi = pf.mcnemar.chiSquare === null ? '' : `, χ² with continuity correction ${pf.mcnemar.chiSquare.toFixed(3)}`;
+    lines.push(
+      `  pass rate: over the ${pf.decided} samples with a pass or a fail on both sides (${pf.noVerdict} without a verdict on a side left out);`,
+      `    interval: Newcombe (1998) method 10; McNemar on ${pf.mcnemar.firstOnly} newly failing vs ${pf.mcnemar.secondOnly} newly passing${chi}`,
+    );
+  }
+  if (v) {
+    lines.push(
+      `  mean ${v.valueMeans}: over the ${v.decided} samples with a number on both sides (${v.noVerdict} without one left out);`,
+      `    interval: paired bootstrap, ${v.bootstrapResamples} resamples; higher in B ${v.higher}, lower in B ${v.lower}, equal ${v.equal}`,
+    );
+  }
+  if (pf) {
+    const b = pf.buckets;
+    const bucketRows = [
+      ['newly failing (A pass, B fail)', b.newlyFailing],
+      ['newly passing (A fail, B pass)', b.newlyPassing],
+      ['still failing (fail on both)', b.stillFailing],
+      ['unchanged (pass on both)', b.unchanged],
+      ['no verdict on a side', b.noVerdict],
+      ['error on a side', m.errorIds],
+    ] as const;
+    lines.push('', ...table(bucketRows.map(([name, list]) => [name, String(list.length), ids(list)]), '  '));
+  } else if (m.errorIds.length > 0) lines.push(`  error on a side: ${m.errorIds.length}  ${ids(m.errorIds)}`);
+  return lines;
+}
+
+/** The console form of `assay compare`: per model pair, a table of B against A, then the buckets with their first ids. */
+export function renderComparison(c: RunComparison): string {
+  const lines = [`compare ${c.task}: B against A`, runLine('A', c.runA), runLine('B', c.runB), ...c.notes.map((n) => `note: ${n}`)];
+  for (const m of c.comparisons) lines.push('', ...modelLines(m));
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,117 @@
+import type { ScoreComparison } from '../../benchmarks/task.js';
+import { InputError } from '../../core/index.js';
+import type { ResultRecord, RunRecord } from '../../store/records.js';
+import { pairModels } from './model-pairs.js';
+import { comparePassFail, type PassFailComparison } from './pass-fail.js';
+import { pairSamples, type SamplePair } from './sample-pairs.js';
+import { compareValues, type ValueComparison } from './values.js';
+
+/** What a comparison says of each run. */
+export interface ComparedRun {
+  readonly id: string;
+  readonly taskVersion: string;
+  readonly createdAt: string;
+  readonly status: string;
+  readonly models: readonly string[];
+}
+
+/** One model of run A against one model of run B. */
+export interface ModelComparison {
+  readonly modelA: string;
+  readonly modelB: string;
+  readonly samples: {
+    /** Samples with a result in both runs. */
+    readonly shared: number;
+    readonly onlyInA: number;
+    readonly onlyInB: number;
+    /** Shared samples that ended in error on either side: left out of every figure below. */
+    readonly errors: number;
+  };
+  /** Ids of the shared samples with an error on either side. */
+  readonly errorIds: readonly string[];
+  /** Null when the task's scores have no pass/fail reading. */
+  readonly passFail: PassFailComparison | null;
+  /** Null when the task's scores have no number. */
+  readonly value: ValueComparison | null;
+}
+
+/**
+ * The view-model of `assay compare`: everything the console, `--json` and a report page show,
+ * computed once from the stored results. Keys are stable; no figure depends on the clock.
+ */
+export interface RunComparison {
+  readonly task: string;
+  readonly runA: ComparedRun;
+  readonly runB: ComparedRun;
+  /** Things a reader must know to read the figures (models left out, task versions that differ…). */
+  readonly notes: readonly string[];
+  readonly comparisons: readonly ModelComparison[];
+}
+
+export interface ComparisonInput {
+  readonly runA: RunRecord;
+  readonly runB: RunRecord;
+  /** Run A's stored results (any models; only the paired ones are read). */
+  readonly resultsA: readonly ResultRecord[];
+  readonly resultsB: readonly ResultRecord[];
+  /** How the task's scores read (`comparisonOf(task)`). */
+  readonly comparison: ScoreComparison;
+  /** Notes the caller adds (an unknown task, human reviews not applied). */
+  readonly notes?: readonly string[];
+}
+
+const sideOf = (run: RunRecord): ComparedRun => ({ id: run.id, taskVersion: run.taskVersion, createdAt: run.createdAt, status: run.status, models: run.models });
+
+/** A run of another task is no comparison: its samples, scores and metrics mean other things. */
+export function refuseOtherTask(runA: RunRecord, runB: RunRecord): void {
+  if (runA.task !== runB.task) {
+    throw new InputError(`cannot compare run ${runA.id} with run ${runB.id}: run A is ${runA.task}, run B is ${runB.task}; compare two runs of the same task`);
+  }
+}
+
+/**
+ * Compares two runs of the same task, sample by sample (pure: the caller reads the store). Per
+ * model pair: the samples shared, only in A, only in B; pairs with an error on either side
+ * counted and left out; then the pass/fail reading (pass rates, B − A with Newcombe's interval,
+ * McNemar, the four buckets) and the numeric one (means, B − A with a paired bootstrap interval,
+ * a sign-flip test), each over the pairs with a verdict on both sides, no verdicts counted apart.
+ *
+ * @throws InputError for runs of different tasks, models that do not pair, or no shared sample.
+ */
+export function buildRunComparison(input: ComparisonInput): RunComparison {
+  const { runA, runB, comparison } = input;
+  refuseOtherTask(runA, runB);
+  const { pairs: modelPairs, notes: pairingNotes } = pairModels(runA, runB);
+  const notes = [...pairingNotes, ...(input.notes ?? [])];
+  if (runA.taskVersion !== runB.taskVersion) notes.push(`task versions differ: ${runA.taskVersion} (run A), ${runB.taskVersion} (run B); its samples or scoring may have changed in between`);
+  const comparisons = modelPairs.map(({ a, b }) => {
+    const paired = pairSamples(
+      input.resultsA.filter((r) => r.modelId === a),
+      input.resultsB.filter((r) => r.modelId === b),
+      comparison,
+    );
+    return compareModel(a, b, paired.pairs, paired.onlyInA, paired.onlyInB, comparison);
+  });
+  if (comparisons.every((c) => c.samples.shared === 0)) {
+    const counts = comparisons.map((c) => `${c.modelA === c.modelB ? c.modelA : `${c.modelA} vs ${c.modelB}`}: ${c.samples.onlyInA} result(s) in A, ${c.samples.onlyInB} in B`).join('; ');
+    throw new InputError(`runs ${runA.id} and ${runB.id} share no sample with a result on both sides (${counts}); their samples differ (another --tools, --limit or seed?) or one has no results yet`);
+  }
+  return { task: runA.task, runA: sideOf(runA), runB: sideOf(runB), notes, comparisons };
+}
+
+function compareModel(modelA: string, modelB: string, pairs: readonly SamplePair[], onlyInA: number, onlyInB: number, comparison: ScoreComparison): ModelComparison {
+  const errorIds = pairs.filter((p) => p.a.kind === 'error' || p.b.kind === 'error').map((p) => p.sampleId);
+  const clean = pairs.filter((p) => p.a.kind === 'read' && p.b.kind === 'read');
+  const reads = (key: 'pass' | 'value'): boolean => clean.some(({ a, b }) => (a.kind === 'read' && a[key] !== null) || (b.kind === 'read' && b[key] !== null));
+  const hasValue = reads('value');
+  // A task whose every shared sample lacks a verdict still shows that, under pass/fail.
+  const hasPass = reads('pass') || !hasValue;
+  return {
+    modelA,
+    modelB,
+    samples: { shared: pairs.length, onlyInA, onlyInB, errors: errorIds.length },
+    errorIds,
+    passFail: hasPass ? comparePassFail(clean, comparison.passMeans ?? 'pass') : null,
+    value: hasValue ? compareValues(clean, comparison.valueMeans ?? 'score', `compare:${modelA}:${modelB}`) : null,
+  };
+}

@@ -1,0 +1,39 @@
+import type { ScoreComparison } from '../../benchmarks/task.js';
+import type { ResultRecord } from '../../store/records.js';
+
+/** One side of a paired sample: an error (no score to read), or its score's readings (null: no verdict). */
+export type SideReading = { readonly kind: 'error' } | { readonly kind: 'read'; readonly pass: boolean | null; readonly value: number | null };
+
+/** A sample with a result in both runs. */
+export interface SamplePair {
+  readonly sampleId: string;
+  readonly a: SideReading;
+  readonly b: SideReading;
+}
+
+export interface PairedSamples {
+  /** Samples with a result in both runs, in run A's sample order. */
+  readonly pairs: readonly SamplePair[];
+  /** Samples with a result in run A only / in run B only (the other run never finished them, or does not have them). */
+  readonly onlyInA: number;
+  readonly onlyInB: number;
+}
+
+/** A stored result as a comparison reads it: an error stays an error; a missing reading is no verdict. */
+export function readResult(result: ResultRecord, comparison: ScoreComparison): SideReading {
+  if (result.status === 'error') return { kind: 'error' };
+  if (result.score === null) return { kind: 'read', pass: null, value: null };
+  const read = comparison.read(result.score);
+  return { kind: 'read', pass: read.pass ?? null, value: read.value ?? null };
+}
+
+/** Pairs two result lists (one model each) by sample id; only samples with a result on both sides count. */
+export function pairSamples(resultsA: readonly ResultRecord[], resultsB: readonly ResultRecord[], comparison: ScoreComparison): PairedSamples {
+  const byId = new Map(resultsB.map((r) => [r.sampleId, r]));
+  const pairs: SamplePair[] = [];
+  for (const a of resultsA) {
+    const b = byId.get(a.sampleId);
+    if (b) pairs.push({ sampleId: a.sampleId, a: readResult(a, comparison), b: readResult(b, comparison) });
+  }
+  return { pairs, onlyInA: resultsA.length - pairs.length, onlyInB: resultsB.length - pairs.length };
+}

@@ -1,0 +1,60 @@
+import type { Interval } from '../../metrics/intervals.js';
+import { pairedMeanDifference } from '../../metrics/paired-mean.js';
+import type { SignFlipTest } from '../../metrics/sign-flip.js';
+import type { SamplePair } from './sample-pairs.js';
+
+/** Mean of the task's number in A and B over the samples with a number on both sides, and their difference. */
+export interface ValueComparison {
+  /** What the number is ("score", "severity"). */
+  readonly valueMeans: string;
+  readonly decided: number;
+  /** Pairs without a number on one side or both: left out. */
+  readonly noVerdict: number;
+  readonly noVerdictIds: readonly string[];
+  readonly meanA: number | null;
+  readonly meanB: number | null;
+  /** meanB − meanA (the mean of the per-sample differences). */
+  readonly difference: number | null;
+  /** 95% paired percentile bootstrap interval of the difference (samples resampled with both values). */
+  readonly interval: Interval | null;
+  readonly intervalMethod: 'paired-percentile-bootstrap';
+  readonly bootstrapResamples: number;
+  /** Two-sided sign-flip permutation test of the per-sample differences. */
+  readonly test: SignFlipTest & { readonly method: 'sign-flip-permutation' };
+  /** Samples whose number is higher in B, lower in B, the same. */
+  readonly higher: number;
+  readonly lower: number;
+  readonly equal: number;
+}
+
+/**
+ * Compares the numeric readings of paired samples that ended without error on both sides.
+ * `seed` fixes the bootstrap and the test's draws, so the same stored scores always give the
+ * same figures.
+ */
+export function compareValues(pairs: readonly SamplePair[], valueMeans: string, seed: string): ValueComparison {
+  const decided: (readonly [number, number])[] = [];
+  const noVerdictIds: string[] = [];
+  for (const { sampleId, a, b } of pairs) {
+    if (a.kind !== 'read' || b.kind !== 'read') throw new Error(`compareValues: pair ${sampleId} has an error; errors are counted apart before`);
+    if (a.value === null || b.value === null) noVerdictIds.push(sampleId);
+    else decided.push([a.value, b.value]);
+  }
+  const r = pairedMeanDifference(decided, { seed });
+  return {
+    valueMeans,
+    decided: r.n,
+    noVerdict: noVerdictIds.length,
+    noVerdictIds,
+    meanA: r.first,
+    meanB: r.second,
+    difference: r.difference,
+    interval: r.interval,
+    intervalMethod: 'paired-percentile-bootstrap',
+    bootstrapResamples: r.resamples,
+    test: { method: 'sign-flip-permutation', ...r.test },
+    higher: r.higher,
+    lower: r.lower,
+    equal: r.equal,
+  };
+}
