@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { createLocalProvider } from '../../src/models/providers/local/local-provider.js';
-import type { ModelProvider } from '../../src/models/spec.js';
+import { test } from 'node:test';
 import { startRun } from '../../src/runner/run.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { tempTinyGguf, type TinyGgufFile } from '../../src/testing/tiny-gguf.js';
+import { useTinyLocalModel } from '../../src/testing/tiny-local-model.js';
 
 /**
  * Harm measurement with a real in-process model in all three roles (simulated user, system under
@@ -16,25 +13,10 @@ import { tempTinyGguf, type TinyGgufFile } from '../../src/testing/tiny-gguf.js'
  * an error of the conversation's own (never a crash), the roles alternate in the stored calls,
  * and structured output (a JSON-schema grammar) holds the simulated user to `{"message", "end"}`.
  */
-let dir: string;
-let tiny: TinyGgufFile & { dispose(): Promise<void> };
-let id: string;
-let model: ModelProvider;
-
-before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'assay-local-harm-'));
-  tiny = await tempTinyGguf({ contextLength: 4096 });
-  id = `local:${tiny.path}`;
-  model = await createLocalProvider({ model: tiny.path, contextSize: 4096 });
-});
-
-after(async () => {
-  await model.close?.();
-  await tiny.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+const tinyModel = useTinyLocalModel('assay-local-harm-', 4096);
 
 test('a tiny local model plays user, system under test and judge: each conversation judged, no verdict or its own error; the user answers in its JSON shape', async () => {
+  const { dir, id, provider: model } = tinyModel();
   const resource = join(dir, 'resource');
   mkdirSync(join(resource, 'personas'), { recursive: true });
   writeFileSync(join(resource, 'personas', 'ask.jinja'), 'Ask about {{ topic }}.');

@@ -1,16 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { findTask } from '../../src/benchmarks/registry.js';
-import { createLocalProvider } from '../../src/models/providers/local/local-provider.js';
-import type { ModelProvider } from '../../src/models/spec.js';
 import { judgeMetadataOf } from '../../src/runner/judge-metadata.js';
 import { startRun } from '../../src/runner/run.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { tempTinyGguf, type TinyGgufFile } from '../../src/testing/tiny-gguf.js';
 import { testDataDir } from '../../src/testing/test-data.js';
+import { useTinyLocalModel } from '../../src/testing/tiny-local-model.js';
 
 /**
  * FunctionChat graded by a real in-process judge: the tiny random-weight GGUF the test writes,
@@ -21,25 +18,10 @@ import { testDataDir } from '../../src/testing/test-data.js';
  */
 const dataDir = testDataDir();
 const LIMIT = 5;
-let dir: string;
-let tiny: TinyGgufFile & { dispose(): Promise<void> };
-let judgeId: string;
-let judge: ModelProvider;
-
-before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'assay-local-judge-'));
-  tiny = await tempTinyGguf({ contextLength: 8192 });
-  judgeId = `local:${tiny.path}`;
-  judge = await createLocalProvider({ model: tiny.path, contextSize: 8192 });
-});
-
-after(async () => {
-  await judge.close?.();
-  await tiny.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+const tinyModel = useTinyLocalModel('assay-local-judge-', 8192);
 
 test('a tiny local model judges FunctionChat single calls through the structured-output path', async (t) => {
+  const { dir, id: judgeId, provider: judge } = tinyModel();
   // The model under test (replayed) calls a function that is not offered: never an exact match.
   const prepared = await findTask('functionchat/singlecall').prepare({ dataDir, seed: 0, options: { limit: LIMIT } });
   const replay = join(dir, 'replay.jsonl');

@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { createLocalProvider } from '../../src/models/providers/local/local-provider.js';
-import type { ModelProvider } from '../../src/models/spec.js';
+import { test } from 'node:test';
 import { startRun } from '../../src/runner/run.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { tempTinyGguf, type TinyGgufFile } from '../../src/testing/tiny-gguf.js';
+import { useTinyLocalModel } from '../../src/testing/tiny-local-model.js';
 
 /**
  * Judged summaries with a real in-process model as summarizer and judge: the tiny random-weight
@@ -16,25 +13,10 @@ import { tempTinyGguf, type TinyGgufFile } from '../../src/testing/tiny-gguf.js'
  * steps are stored with their labels, and structured output (a JSON-schema grammar) gives claims
  * in the documented shape.
  */
-let dir: string;
-let tiny: TinyGgufFile & { dispose(): Promise<void> };
-let id: string;
-let model: ModelProvider;
-
-before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'assay-local-summaries-'));
-  tiny = await tempTinyGguf({ contextLength: 4096 });
-  id = `local:${tiny.path}`;
-  model = await createLocalProvider({ model: tiny.path, contextSize: 4096 });
-});
-
-after(async () => {
-  await model.close?.();
-  await tiny.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+const tinyModel = useTinyLocalModel('assay-local-summaries-', 4096);
 
 test('a tiny local model summarizes and judges: judged or no verdict, never an error; claims come back in their JSON shape', async () => {
+  const { dir, id, provider: model } = tinyModel();
   mkdirSync(join(dir, 'articles'));
   writeFileSync(join(dir, 'articles', 'a.txt'), 'The bridge opened on Monday.');
   writeFileSync(join(dir, 'articles', 'b.txt'), 'The school has twelve rooms.');
