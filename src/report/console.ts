@@ -3,10 +3,11 @@ import type { RunRecord } from '../store/records.js';
 import type { RunState, StoredLease } from '../store/run-state.js';
 import type { RoleCost, RunSummary } from '../runner/summary.js';
 import type { RunReadings } from '../runner/readings.js';
+import { sideBySideLines } from './side-by-side.js';
 
 const percent = (v: number): string => `${(v * 100).toFixed(2)}%`;
 
-type MetricObject = { readonly [key: string]: MetricValue };
+export type MetricObject = { readonly [key: string]: MetricValue };
 
 // Metrics that are counts wherever a task reports them: the answers a paper-faithful reading left
 // to manual analysis and the decided answers its rates are over (MetaTool `--parser paper`); the
@@ -23,18 +24,18 @@ const isMeanKey = (key: string): boolean => key.startsWith('mean') || key.starts
  * (FunctionChat), and an `errors` breakdown holds counts only. MetaTool's `no_verdict` is a share;
  * its paper reading's `manual` and `decided` are counts.
  */
-function isCount(parentKey: string, object: MetricObject, key: string): boolean {
+export function isCount(parentKey: string, object: MetricObject, key: string): boolean {
   if (COUNT_BREAKDOWNS.has(parentKey) || COUNT_KEYS.has(key)) return true;
   return 'n' in object && (key === 'n' || key === 'pass' || key === 'fail' || key === 'no_verdict');
 }
 
-function formatValue(key: string, value: MetricValue, count: boolean, parentKey = ''): string {
+export function formatValue(key: string, value: MetricValue, count: boolean, parentKey = ''): string {
   if (value === null) return 'n/a';
   if (typeof value === 'number') return count || isMeanKey(key) || isMeanKey(parentKey) || !Number.isFinite(value) || value > 1 ? String(value) : percent(value);
   return '';
 }
 
-const isObject = (value: MetricValue): value is MetricObject => value !== null && typeof value === 'object';
+export const isObject = (value: MetricValue): value is MetricObject => value !== null && typeof value === 'object';
 
 function metricLines(metrics: MetricObject, indent: string, parentKey = ''): string[] {
   const lines: string[] = [];
@@ -77,6 +78,7 @@ export function renderSummary(summary: RunSummary): string {
   const lines = [`run ${summary.run}  task ${summary.task}  status ${summary.status}`];
   // First, so nobody reads the numbers without knowing they are not on the benchmark's own data.
   if (summary.modified_data) lines.push(modifiedDataLine(summary.modified_data));
+  if (Object.keys(summary.models).length > 1) lines.push('', ...sideBySideLines(summary));
   for (const [model, { metrics, counts, judge, reviewed }] of Object.entries(summary.models)) {
     lines.push('', `${model}`);
     lines.push(...metricLines(metrics, '  '));
