@@ -9,7 +9,8 @@ import type { RunSpec } from '../runner/run-spec.js';
 import type { RescoreOutcome } from '../runner/rescore.js';
 import type { RunSummary } from '../runner/summary.js';
 import type { Store } from '../store/store.js';
-import { startFakeOpenAIServer, type FakeAnswer, type FakeChatRequestBody, type FakeServer } from './fake-openai-server.js';
+import { requestKey, startFakeOpenAIServer, type FakeAnswer, type FakeChatRequestBody, type FakeServer } from './fake-openai-server.js';
+import { answerMetaToolPrompt } from './metatool-answerer.js';
 
 /**
  * FunctionChat judged runs whose stored rows must not depend on how the judge is wired in: the
@@ -26,7 +27,8 @@ import { startFakeOpenAIServer, type FakeAnswer, type FakeChatRequestBody, type 
  * with a new seed, repeats that split 2–1 and repeats with a no-verdict vote, JSON verdicts, a
  * first HTTP attempt that fails with 500 and is retried (two stored attempts), a judge that is down
  * (`judge-server` errors, then `--retry-errors`), a judge whose key is refused (fail-fast, then a
- * resume), `--exact-only`, a re-score, and a second run answered from the cache.
+ * resume), `--exact-only`, a re-score, and a second run answered from the cache; and MetaTool
+ * runs (awareness, tool selection), which no judge grades.
  */
 
 /** The parts of assay a scenario drives: given by the caller, so another build's can be passed. */
@@ -118,6 +120,8 @@ interface Mode {
   transientFaults: boolean;
   /** Every judge request gets this status. */
   judgeStatus?: number;
+  /** The model under test answers MetaTool prompts (`answerMetaToolPrompt`). */
+  metatool?: boolean;
 }
 
 export interface ScenarioOutcome {
@@ -141,6 +145,7 @@ export async function runFunctionChatJudgeScenarios(api: ScenarioApi, dataDir: s
     latencyMs: 1,
     respond: (body) => {
       if (body.model === 'judge') return judgeAnswer(body, mode.repeats);
+      if (mode.metatool) return { text: answerMetaToolPrompt(requestKey(body)) };
       const key = sampleKey(body.messages, ((body['tools'] as { function: { name: string } }[] | undefined) ?? []).map((t) => t.function.name));
       const answer = answers.get(key);
       if (!answer) throw new Error(`no planned answer for ${key.slice(0, 120)}`);
@@ -259,6 +264,17 @@ export async function runFunctionChatJudgeScenarios(api: ScenarioApi, dataDir: s
     Object.assign(mode, { repeats: 1, transientFaults: false });
     await withStore('dialog-exact-only', async (store, out) => {
       out['run'] = withoutRunId(await api.startRun(spec('functionchat/dialog', 40, { exactOnly: true }), { store }));
+    });
+
+    // 7. MetaTool, never judged: awareness and tool selection, transient 500s, a re-score.
+    Object.assign(mode, { repeats: 1, transientFaults: true, metatool: true });
+    await withStore('metatool', async (store, out) => {
+      const awareness = await api.startRun(spec('metatool/awareness', 40, {}), { store });
+      const similar = await api.startRun({ ...spec('metatool/similar', 40, {}), options: { perTool: 1, limit: 40 } }, { store });
+      out['awareness'] = withoutRunId(awareness);
+      out['similar'] = withoutRunId(similar);
+      const rescored = await api.rescoreRun(store, similar.run);
+      out['rescore'] = { summary: withoutRunId(rescored.summary), rescored: rescored.rescored, changed: rescored.changed };
     });
   } finally {
     await server.close();
