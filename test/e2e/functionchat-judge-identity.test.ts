@@ -20,7 +20,9 @@ import { packageRoot } from '../../src/version.js';
  * keys, outputs, roles, actors, attempts, usage, cost, score JSON) and every summary the runs
  * returned is compared with the fingerprints taken on the build before the move
  * (`test/fixtures/functionchat-judge-identity.json`, written by `node dist/src/bench/judge-identity.js
- * fingerprints` from a run on that build). Only a judge call's step label may differ: it had none.
+ * fingerprints` from a run on that build, commit 395c47a). Only a judge call's step label may
+ * differ: it had none, it now has `verdict`, `verdict/repeat-2`, `verdict#2`… MetaTool runs are
+ * compared too.
  */
 test('FunctionChat judged runs store the same rows, byte for byte, as before the judge moved onto the judge role', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'assay-fc-identity-'));
@@ -32,6 +34,8 @@ test('FunctionChat judged runs store the same rows, byte for byte, as before the
       const snapshot = snapshotDatabase(db);
       const problems = compareFingerprints(expected[scenario] ?? {}, fingerprints(snapshot, outcome.returned[scenario]));
       assert.deepEqual(problems.slice(0, 20), [], `${scenario}: ${problems.length} row(s) differ`);
+      // The one column allowed to change: every judge call now says which step of the judgment it was.
+      for (const [call, step] of Object.entries(snapshot.steps)) assert.match(step ?? '', /^verdict(\/repeat-[1-3])?(#[2-3])?$/, call);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
