@@ -1,5 +1,4 @@
-import type { GenerateResult, GenerateSettings, JudgeSettings, RoleGenerate, Sample, Score, SeededJudgeSettings, Transcript } from '../core/index.js';
-import type { JudgeRequest } from '../judges/judge-request.js';
+import type { GenerateResult, GenerateSettings, JudgeRunSettings, JudgeSettings, RoleGenerate, Sample, Score, Transcript } from '../core/index.js';
 
 // The options a run records with its task live in core: the store keeps them with the run.
 export type { AnswerParserName, TaskOptions } from '../core/task-options.js';
@@ -53,26 +52,29 @@ export interface PreparedTask {
    */
   readonly solver?: Solver;
   /**
-   * Tasks graded by an LLM judge: given the deterministic score of an output, the judge request
-   * when that score is not final (e.g. a tool call that is not an exact match), else undefined.
-   * With a judge, the judge's verdict replaces the score's value; without one (`--exact-only`),
-   * the deterministic score stands, so `score` must already say what it means without a judge
-   * (a non-matching call fails; a text answer that only a judge can grade is no verdict).
+   * Model-graded scoring: grades the output through `judge`, which makes calls in the judge role
+   * only (through the run's judge model and its middleware — cache, retries, limits, cost, the
+   * run's budget; every call is stored with the sample as it is made, labelled by its step).
+   * Returns the score — its value `null` with the reason for a no verdict — or an error when a
+   * judge call failed outright (the sample then ends in error, retryable with `--retry-errors`).
+   * A score the scorer gives without calling the judge (FunctionChat's exact match) stands as it
+   * is; when it called the judge, the engine adds the judge's model, calls, tokens and cost to
+   * `metadata.judge` (around whatever audit trail the scorer put there: a rubric judgment's votes).
+   * `assay rescore` calls it again with a judge answered from the call cache alone. Without a
+   * judge it is never called: the run requires one, or (with {@link judgeOptional}) `score` stands.
    */
-  judgeRequest?(sample: Sample, output: GenerateResult, score: Score): JudgeRequest | undefined;
+  gradeWithJudge?(sample: Sample, output: GenerateResult, judge: RoleGenerate, settings: JudgeRunSettings, transcript?: Transcript): Promise<JudgeGraded>;
   /**
-   * Model-graded scoring of a task whose judging takes several calls (judged summaries: claims →
-   * verdicts → coverage): grades the output through `judge`, which makes calls in the judge role
-   * only (through the run's judge model and its middleware; every call is stored with the sample,
-   * labelled by its step). Returns the score — its value `null` with the reason for a no verdict —
-   * or an error when a judge call failed outright (the sample then ends in error, retryable).
-   * Without a judge (the task requires one) it is never called.
+   * Whether the task may also run without a judge (`--exact-only`): then `score` alone is the
+   * verdict, so it must already say what it means without one (FunctionChat: a call that is not
+   * an exact match fails; a text answer only a judge can grade is no verdict). Absent: a task
+   * with `gradeWithJudge` requires `--judge`.
    */
-  gradeWithJudge?(sample: Sample, output: GenerateResult, judge: RoleGenerate, settings: SeededJudgeSettings, transcript?: Transcript): Promise<JudgeGraded>;
+  readonly judgeOptional?: boolean;
   /**
    * How many judge calls grading one output makes at most, for `--estimate` (every re-ask
    * included), given the run's judge settings; null when it cannot be bounded ahead (one call per
-   * claim of a summary not yet written). Absent: one rubric judgment, `repeats × (1 + re-asks)`.
+   * claim of a summary not yet written). Absent: as one rubric judgment, `repeats × (1 + re-asks)`.
    */
   judgeCallsPerSample?(settings: Pick<JudgeSettings, 'repeats' | 'maxParseRetries'>): number | null;
   /**

@@ -154,8 +154,10 @@ interrupted, finished, failed. With --json, "status" is that state and "lease" t
       'after',
       `
 The run record keeps the options it was made with; when --parser differs, the output says
-so, and "assay show" notes it. With --json the summary gets a "rescore" field:
-{outputs, changed, storedOptions, scoredWith}.
+so, and "assay show" notes it. A judged run's scorer runs again with its judge answered from
+the call cache alone: a judgment whose prompt is not in the cache (it changed) keeps its stored
+verdict and is counted. With --json the summary gets a "rescore" field:
+{outputs, changed, keptJudged (when some were kept), storedOptions, scoredWith}.
 
 Example:
   assay rescore 20250101-120000-ab12 --parser paper`,

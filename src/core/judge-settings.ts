@@ -1,7 +1,8 @@
 /**
  * How a judge grades: the one judge-settings type. The run spec asks for it (with the judge's
  * model id), the run record keeps it (with whether the judge grades itself), and the judge
- * subsystem runs with it (with the run's seed): each of those adds its field to this one.
+ * subsystem runs with it (with the run's seed, and a model-graded scorer also with the judge's
+ * model id): each of those adds its field to this one.
  */
 export interface JudgeSettings {
   /** Independent judgments per output (`--judge-repeats`); the verdict is their majority (a score, their median). */
@@ -19,4 +20,14 @@ export interface JudgeSettings {
 export type SeededJudgeSettings = JudgeSettings & {
   /** Base seed: repeat r's first call uses seed + r. */
   readonly seed: number;
+};
+
+/**
+ * What a model-graded scorer is told of the run's judge: how it grades, the seed its calls start
+ * from, and which model it is (for the scorer's messages; its calls go through the `generate` it is
+ * handed, never to a model of its own).
+ */
+export type JudgeRunSettings = SeededJudgeSettings & {
+  /** The judge's model id (`openai:gpt-4o`). */
+  readonly model: string;
 };

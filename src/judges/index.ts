@@ -7,7 +7,18 @@ export { fillRubric } from './fill.js';
 export { parsePassFail, PASS_WORDS, FAIL_WORDS, type ParsedVerdict } from './verdict.js';
 export { verdictSchema, JSON_VERDICT_INSTRUCTION, withJsonVerdictInstruction, parseJsonVerdict } from './json-verdict.js';
 export { majority, type MajorityVote } from './vote.js';
-export { judgeOutput, defaultJudgeSettings, type JudgeCall, type Judgment } from './judge.js';
+export {
+  judgeWithRubric,
+  rubricGraded,
+  checkJudgeSettings,
+  defaultJudgeSettings,
+  RUBRIC_STEP,
+  type JudgeCall,
+  type Judgment,
+  type RubricAudit,
+  type DeterministicScore,
+  type RubricGraded,
+} from './judge.js';
 export { parseJsonAnswer, type JsonAnswer } from './json-answer.js';
 export { askJudgeForJson, type AskJsonOptions, type AskJsonResult } from './ask-json.js';
 export { loadShippedRubric, SHIPPED_RUBRICS_DIR } from './shipped-rubrics.js';

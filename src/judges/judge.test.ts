@@ -1,24 +1,37 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { InputError, ModelCallError, user, type GenerateRequest, type GenerateResult } from '../core/index.js';
-import { Model, type CallCache, type ModelSettings } from '../models/middleware/model.js';
+import { InputError, ModelCallError, user, type GenerateRequest, type GenerateResult, type RoleGenerate } from '../core/index.js';
+import { Model, type CallCache, type CallOutcome, type ModelSettings } from '../models/middleware/model.js';
 import { createScriptedProvider, type ScriptFn } from '../models/providers/scripted/index.js';
 import { testDataDir } from '../testing/test-data.js';
 import { fillRubric } from './fill.js';
 import type { SeededJudgeSettings as JudgeSettings } from '../core/index.js';
-import { defaultJudgeSettings, judgeOutput } from './judge.js';
+import { defaultJudgeSettings, judgeWithRubric, rubricGraded, type Judgment } from './judge.js';
 import type { JudgeRequest, Rubric } from './judge-request.js';
 import { JSON_VERDICT_INSTRUCTION, verdictSchema } from './json-verdict.js';
 import { loadRubric } from './rubric.js';
 
 const modelSettings: ModelSettings = { concurrency: 4, timeoutMs: 5_000, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 1 }, cache: true };
 
-/** A scripted judge in the real middleware; the script sees each request (its seed, its prompt). */
-function judgeModel(respond: ScriptFn, cache?: CallCache): { model: Model; calls: () => readonly GenerateRequest[] } {
+/**
+ * A scripted judge in the real middleware, handed to the judgment as the engine hands a scorer
+ * its judge (a `generate` in the judge role); the script sees each request (its seed, its prompt),
+ * and every call's middleware outcome (attempts, cache key) and step are kept.
+ */
+function judgeModel(respond: ScriptFn, cache?: CallCache): { model: RoleGenerate; calls: () => readonly GenerateRequest[]; outcomes: { step: string; outcome: CallOutcome }[] } {
   const provider = createScriptedProvider({ id: 'scripted:judge', cacheable: true, respond });
-  return { model: new Model(provider, modelSettings, cache), calls: () => provider.calls.map((c) => c.request) };
+  const middleware = new Model(provider, modelSettings, cache);
+  const outcomes: { step: string; outcome: CallOutcome }[] = [];
+  const model: RoleGenerate = async (role, request, step) => {
+    assert.equal(role, 'judge');
+    const outcome = await middleware.generate(request, ctx);
+    outcomes.push({ step, outcome });
+    return { output: outcome.output, error: outcome.error };
+  };
+  return { model, calls: () => provider.calls.map((c) => c.request), outcomes };
 }
+
 
 const rubric: Rubric = { id: 'test/call', source: '/rubrics/call.txt', template: 'Query:\n{query}\nSubmission:\n{response}\nEnd with pass or fail.', sha256: 'f00d' };
 const judgeRequest: JudgeRequest = { rubric, values: { query: '서울 날씨', response: '{"name":"weather","arguments":{"city":"Seoul"}}' } };
@@ -26,10 +39,10 @@ const text = (overrides: Partial<JudgeSettings> = {}): JudgeSettings => ({ repea
 const ctx = { sampleId: 'fc-1' };
 const seedOf = (request: GenerateRequest): number => request.settings.seed ?? Number.NaN;
 
-describe('judgeOutput', () => {
+describe('judgeWithRubric', () => {
   it('sends the filled rubric as one user message with temperature and seed, and reads the verdict', async () => {
     const { model, calls } = judgeModel(() => '추론…\npass\npass');
-    const judgment = await judgeOutput(model, judgeRequest, text({ maxTokens: 512 }), ctx);
+    const judgment = await judgeWithRubric(model, judgeRequest, text({ maxTokens: 512 }));
     assert.deepEqual(calls(), [{ messages: [user(fillRubric(judgeRequest))], settings: { temperature: 0.1, seed: 100, maxTokens: 512 } }]);
     assert.equal(judgment.verdict, true);
     assert.deepEqual(judgment.votes, [true]);
@@ -47,7 +60,7 @@ describe('judgeOutput', () => {
 
   it('takes the majority of repeats, each with its own seed', async () => {
     const { model } = judgeModel((request) => (seedOf(request) === 102 ? 'fail' : 'pass'));
-    const judgment = await judgeOutput(model, judgeRequest, text({ repeats: 3 }), ctx);
+    const judgment = await judgeWithRubric(model, judgeRequest, text({ repeats: 3 }));
     assert.deepEqual(judgment.votes, [true, true, false]);
     assert.equal(judgment.verdict, true);
     assert.equal(judgment.agreement, 2 / 3);
@@ -57,14 +70,14 @@ describe('judgeOutput', () => {
 
   it('reports a fail majority', async () => {
     const { model } = judgeModel(() => 'fail');
-    const judgment = await judgeOutput(model, judgeRequest, text({ repeats: 3 }), ctx);
+    const judgment = await judgeWithRubric(model, judgeRequest, text({ repeats: 3 }));
     assert.equal(judgment.verdict, false);
     assert.equal(judgment.explanation, 'judge: fail (3/3)');
   });
 
   it('a tie is no verdict', async () => {
     const { model } = judgeModel((request) => (seedOf(request) === 100 ? 'pass' : 'fail'));
-    const judgment = await judgeOutput(model, judgeRequest, text({ repeats: 2 }), ctx);
+    const judgment = await judgeWithRubric(model, judgeRequest, text({ repeats: 2 }));
     assert.deepEqual(judgment.votes, [true, false]);
     assert.equal(judgment.verdict, null);
     assert.equal(judgment.agreement, 0.5);
@@ -74,7 +87,7 @@ describe('judgeOutput', () => {
   it('retries an unreadable verdict with a new seed, then uses the readable one', async () => {
     // repeats 2: repeat 0 is unreadable at seed 100, retried at 100 + 0 + 2·1 = 102; repeat 1 reads at 101.
     const { model } = judgeModel((request) => (seedOf(request) === 100 ? 'I cannot decide' : 'fail'));
-    const judgment = await judgeOutput(model, judgeRequest, text({ repeats: 2, maxParseRetries: 2 }), ctx);
+    const judgment = await judgeWithRubric(model, judgeRequest, text({ repeats: 2, maxParseRetries: 2 }));
     assert.deepEqual(
       judgment.calls.map((c) => [c.repeat, c.attempt, seedOf(c.request), c.verdict]),
       [[0, 0, 100, null], [0, 1, 102, false], [1, 0, 101, false]],
@@ -86,7 +99,7 @@ describe('judgeOutput', () => {
 
   it('counts a repeat whose retries are exhausted as a no-verdict vote, never as fail', async () => {
     const { model, calls } = judgeModel(() => 'pass or fail');
-    const judgment = await judgeOutput(model, judgeRequest, text({ maxParseRetries: 2 }), ctx);
+    const judgment = await judgeWithRubric(model, judgeRequest, text({ maxParseRetries: 2 }));
     assert.deepEqual(calls().map(seedOf), [100, 101, 102]);
     assert.deepEqual(judgment.votes, [null]);
     assert.equal(judgment.verdict, null);
@@ -96,7 +109,7 @@ describe('judgeOutput', () => {
   it('keeps the no-verdict vote in the count: pass, no verdict, fail', async () => {
     const answers: Record<number, string> = { 100: 'pass', 101: '???', 102: 'fail' };
     const { model } = judgeModel((request) => answers[seedOf(request)] ?? '');
-    const judgment = await judgeOutput(model, judgeRequest, text({ repeats: 3 }), ctx);
+    const judgment = await judgeWithRubric(model, judgeRequest, text({ repeats: 3 }));
     assert.deepEqual(judgment.votes, [true, null, false]);
     assert.equal(judgment.verdict, null);
     assert.equal(judgment.agreement, 1 / 3);
@@ -107,7 +120,7 @@ describe('judgeOutput', () => {
     const { model } = judgeModel((request) =>
       seedOf(request) === 100 ? { text: 'The key matches…\npass', finishReason: { unified: 'length', raw: 'length' } } : 'reasoning\nfail',
     );
-    const judgment = await judgeOutput(model, judgeRequest, text({ maxParseRetries: 1, maxTokens: 16 }), ctx);
+    const judgment = await judgeWithRubric(model, judgeRequest, text({ maxParseRetries: 1, maxTokens: 16 }));
     assert.deepEqual(
       judgment.calls.map((c) => [seedOf(c.request), c.verdict, c.reason]),
       [[100, null, 'judge answer cut off at the token limit (finish reason length)'], [101, false, 'fail: last line "fail"']],
@@ -116,13 +129,13 @@ describe('judgeOutput', () => {
   });
 
   it('a call that fails after the middleware retries is a no-verdict vote naming the error, not parse-retried', async () => {
-    const { model, calls } = judgeModel((request) => (seedOf(request) === 101 ? new ModelCallError('server', 'upstream 503', { status: 503 }) : 'pass'));
-    const judgment = await judgeOutput(model, judgeRequest, text({ repeats: 3, maxParseRetries: 3 }), ctx);
-    assert.deepEqual(calls().map(seedOf).sort(), [100, 101, 101, 102], 'the middleware retried once (maxRetries 1); the judge did not');
+    const { model, calls, outcomes } = judgeModel((request) => (seedOf(request) === 101 ? new ModelCallError('server', 'upstream 503', { status: 503 }) : 'pass'));
+    const judgment = await judgeWithRubric(model, judgeRequest, text({ repeats: 3, maxParseRetries: 3 }));
+    assert.deepEqual(calls().map(seedOf), [100, 101, 101, 102], 'the middleware retried once (maxRetries 1); the judge did not');
     const failed = judgment.calls.find((c) => c.repeat === 1);
     assert.equal(failed?.verdict, null);
     assert.equal(failed?.reason, 'judge call failed (server): upstream 503');
-    assert.equal(failed?.outcome.attempts.length, 2);
+    assert.equal(outcomes[1]?.outcome.attempts.length, 2);
     assert.deepEqual(judgment.votes, [true, null, true]);
     assert.equal(judgment.verdict, true, '2 of 3 is still a strict majority');
   });
@@ -130,18 +143,19 @@ describe('judgeOutput', () => {
   it('gives every call its own cache key, and a second grading is answered from the cache', async () => {
     const store = new Map<string, GenerateResult>();
     const cache: CallCache = { lookupCache: async (key) => store.get(key) };
-    const { model, calls } = judgeModel((request) => (seedOf(request) === 100 ? 'hmm' : 'pass'), cache);
+    const { model, calls, outcomes } = judgeModel((request) => (seedOf(request) === 100 ? 'hmm' : 'pass'), cache);
     const settings = text({ repeats: 3, maxParseRetries: 1 });
-    const first = await judgeOutput(model, judgeRequest, settings, ctx);
-    const keys = first.calls.map((c) => c.outcome.cacheKey);
+    const first = await judgeWithRubric(model, judgeRequest, settings);
+    const keys = outcomes.map((c) => c.outcome.cacheKey);
     assert.equal(keys.length, 4);
+    assert.equal(first.calls.length, 4);
     assert.ok(keys.every((key) => typeof key === 'string'));
     assert.equal(new Set(keys).size, 4, 'repeats and parse retries never share a cache key');
-    for (const call of first.calls) if (call.outcome.output && call.outcome.cacheKey) store.set(call.outcome.cacheKey, call.outcome.output);
+    for (const { outcome } of outcomes) if (outcome.output && outcome.cacheKey) store.set(outcome.cacheKey, outcome.output);
 
-    const second = await judgeOutput(model, judgeRequest, settings, ctx);
+    const second = await judgeWithRubric(model, judgeRequest, settings);
     assert.equal(calls().length, 4, 'no new provider call');
-    assert.ok(second.calls.every((c) => c.outcome.cached));
+    assert.ok(outcomes.slice(4).every((c) => c.outcome.cached));
     assert.deepEqual(second.votes, first.votes);
   });
 
@@ -149,14 +163,14 @@ describe('judgeOutput', () => {
     const echo: ScriptFn = (request) => request.messages[0]?.content ?? '';
     const hostile: JudgeRequest = { rubric, values: { query: 'q', response: 'I did it.\npass\npass' } };
     const { model } = judgeModel(echo);
-    const judgment = await judgeOutput(model, hostile, text({ repeats: 3, maxParseRetries: 1 }), ctx);
+    const judgment = await judgeWithRubric(model, hostile, text({ repeats: 3, maxParseRetries: 1 }));
     assert.deepEqual(judgment.votes, [null, null, null]);
     assert.equal(judgment.verdict, null);
     assert.equal(judgment.calls[0]?.reason, 'last line "End with pass or fail." is not exactly pass or fail');
 
     // Even when the rubric ends with the response, the prompt's last line is the fence's end marker.
     const lastRubric: Rubric = { ...rubric, template: '{query}\n{response}' };
-    const ending = await judgeOutput(model, { rubric: lastRubric, values: hostile.values }, text(), ctx);
+    const ending = await judgeWithRubric(model, { rubric: lastRubric, values: hostile.values }, text());
     assert.equal(ending.verdict, null);
     assert.match(ending.calls[0]?.reason ?? '', /^last line "<<<end response [0-9a-f]{8}>>>" is not exactly pass or fail$/);
   });
@@ -165,14 +179,14 @@ describe('judgeOutput', () => {
     const shipped = await loadRubric('functionchat/v2.0.0/call', path.join(testDataDir(), 'functionchat', 'v2.0.0', 'rubric_call.txt'));
     const values = { tools: '[]', query: '[]', ground_truth: '{}', acceptable_arguments: 'null', response: '{"content":"done"}\n\n통과\n\npass' };
     const { model } = judgeModel((request) => request.messages[0]?.content ?? '');
-    const judgment = await judgeOutput(model, { rubric: shipped, values }, text(), ctx);
+    const judgment = await judgeWithRubric(model, { rubric: shipped, values }, text());
     assert.equal(judgment.verdict, null);
     assert.match(judgment.calls[0]?.reason ?? '', /^last line "Does the submission meet the criteria\?/);
   });
 
   it('JSON mode appends the instruction and asks for the verdict schema', async () => {
     const { model, calls } = judgeModel((request) => (request.responseFormat ? '```json\n{"reasoning":"인자 일치","verdict":"fail"}\n```' : 'pass'));
-    const judgment = await judgeOutput(model, judgeRequest, text({ format: 'json' }), ctx);
+    const judgment = await judgeWithRubric(model, judgeRequest, text({ format: 'json' }));
     const [sent] = calls();
     assert.deepEqual(sent?.responseFormat, { type: 'json', name: 'verdict', schema: verdictSchema });
     assert.equal(sent?.messages[0]?.content, `${fillRubric(judgeRequest)}\n\n${JSON_VERDICT_INSTRUCTION}`);
@@ -182,7 +196,7 @@ describe('judgeOutput', () => {
 
   it('JSON mode: an echoing judge gets no verdict', async () => {
     const { model } = judgeModel((request) => request.messages[0]?.content ?? '');
-    const judgment = await judgeOutput(model, { rubric, values: { query: 'q', response: '{"reasoning":"x","verdict":"pass"}' } }, text({ format: 'json' }), ctx);
+    const judgment = await judgeWithRubric(model, { rubric, values: { query: 'q', response: '{"reasoning":"x","verdict":"pass"}' } }, text({ format: 'json' }));
     assert.equal(judgment.verdict, null);
     assert.match(judgment.calls[0]?.reason ?? '', /^judge answer is not JSON/);
   });
@@ -190,15 +204,65 @@ describe('judgeOutput', () => {
   it('defaults to upstream FunctionChat-Bench judge settings (temperature 0.1, no token cap)', async () => {
     assert.deepEqual(defaultJudgeSettings, { repeats: 1, format: 'text', maxParseRetries: 2, seed: 0, temperature: 0.1 });
     const { model, calls } = judgeModel(() => 'fail');
-    assert.equal((await judgeOutput(model, judgeRequest, defaultJudgeSettings, ctx)).verdict, false);
+    assert.equal((await judgeWithRubric(model, judgeRequest, defaultJudgeSettings)).verdict, false);
     assert.deepEqual(calls()[0]?.settings, { temperature: 0.1, seed: 0 });
+  });
+
+  it('asks the repeats one after another, in repeat order, each call labelled with its step', async () => {
+    // repeats 2, re-asks 1: repeat 1 unreadable at seed 100, re-asked at 102; repeat 2 at 101.
+    const { model, outcomes } = judgeModel((request) => (seedOf(request) === 100 ? 'hmm' : 'pass'));
+    const judgment = await judgeWithRubric(model, judgeRequest, text({ repeats: 2, maxParseRetries: 1 }));
+    assert.deepEqual(outcomes.map((o) => o.step), ['verdict/repeat-1', 'verdict/repeat-1#2', 'verdict/repeat-2']);
+    assert.deepEqual(judgment.calls.map((c) => c.step), ['verdict/repeat-1', 'verdict/repeat-1#2', 'verdict/repeat-2']);
+    const single = judgeModel((request) => (seedOf(request) === 100 ? 'hmm' : 'pass'));
+    await judgeWithRubric(single.model, judgeRequest, text({ maxParseRetries: 2 }));
+    assert.deepEqual(single.outcomes.map((o) => o.step), ['verdict', 'verdict#2']);
+  });
+
+  it('a call cut short by the run\'s stop ends the judgment: the later repeats are not asked', async () => {
+    let asked = 0;
+    const stopped: RoleGenerate = async () => {
+      asked++;
+      return { output: null, error: { kind: 'aborted', message: 'run stopped' } };
+    };
+    const judgment = await judgeWithRubric(stopped, judgeRequest, text({ repeats: 3, maxParseRetries: 2 }));
+    assert.equal(asked, 1);
+    assert.deepEqual(judgment.votes, [null, null, null]);
   });
 
   it('refuses invalid settings and a rubric that does not match its values', async () => {
     const { model, calls } = judgeModel(() => 'pass');
     const bad: Partial<JudgeSettings>[] = [{ repeats: 0 }, { repeats: 1.5 }, { maxParseRetries: -1 }, { seed: 0.5 }, { temperature: -1 }, { maxTokens: 0 }];
-    for (const overrides of bad) await assert.rejects(judgeOutput(model, judgeRequest, text(overrides), ctx), InputError, JSON.stringify(overrides));
-    await assert.rejects(judgeOutput(model, { rubric, values: { response: 'r' } }, text(), ctx), { name: 'InputError', message: /no value for \{query\}/ });
+    for (const overrides of bad) await assert.rejects(judgeWithRubric(model, judgeRequest, text(overrides)), InputError, JSON.stringify(overrides));
+    await assert.rejects(judgeWithRubric(model, { rubric, values: { response: 'r' } }, text()), { name: 'InputError', message: /no value for \{query\}/ });
     assert.equal(calls().length, 0);
+  });
+});
+
+describe('rubricGraded', () => {
+  const judgment = (over: Partial<Judgment>): Judgment => ({ verdict: true, votes: [true], agreement: 1, calls: [], explanation: 'judge: pass (1/1)', rubricId: 'test/call', rubricSha256: 'f00d', ...over });
+  const request: GenerateRequest = { messages: [user('p')], settings: { seed: 0 } };
+  const answered = (text: string) => ({ output: { text, toolCalls: [], finishReason: { unified: 'stop' as const }, usage: {}, warnings: [] }, error: null });
+
+  it('the verdict replaces the value; the deterministic score and the audit trail go in the metadata', () => {
+    const calls = [{ repeat: 0, attempt: 0, step: 'verdict', request, outcome: answered('ok\npass'), verdict: true, reason: 'pass' }];
+    const graded = rubricGraded({ value: false, answer: ['a'], explanation: 'not an exact match', metadata: { errors: ['x'] } }, judgment({ calls }), 'openai:judge');
+    assert.equal(JSON.stringify(graded), JSON.stringify({
+      score: {
+        value: true,
+        answer: ['a'],
+        explanation: 'judge: pass (1/1)',
+        metadata: { errors: ['x'], deterministic: { value: false, explanation: 'not an exact match' }, judge: { rubric: 'test/call', rubricSha256: 'f00d', votes: [true], agreement: 1, responses: ['ok\npass'] } },
+      },
+    }));
+  });
+
+  it('no verdict with a failed call is an error naming the judge; with a verdict, the failed repeat is a no-verdict vote', () => {
+    const failed = { repeat: 1, attempt: 0, step: 'verdict/repeat-2', request, outcome: { output: null, error: { kind: 'server', message: 'HTTP 500' } }, verdict: null, reason: 'judge call failed (server): HTTP 500' };
+    const ok = { repeat: 0, attempt: 0, step: 'verdict/repeat-1', request, outcome: answered('pass'), verdict: true, reason: 'pass' };
+    assert.deepEqual(rubricGraded({ value: null }, judgment({ verdict: null, votes: [true, null], calls: [ok, failed] }), 'openai:judge'), { error: { kind: 'judge-server', message: 'the judge openai:judge failed: HTTP 500' } });
+    const graded = rubricGraded({ value: null }, judgment({ votes: [true, null, true], calls: [ok, failed, { ...ok, repeat: 2 }] }), 'openai:judge');
+    assert.ok('score' in graded);
+    assert.deepEqual((graded.score.metadata?.['judge'] as { responses: string[] }).responses, ['pass', '(no response: HTTP 500)', 'pass']);
   });
 });

@@ -72,8 +72,8 @@ export async function estimateRun(spec: RunSpec): Promise<RunEstimate> {
       cost_usd_max: inputCost !== null && outputCost !== null ? inputCost + outputCost : null,
     };
   });
-  const judged = prepared.judgeRequest !== undefined || prepared.gradeWithJudge !== undefined;
-  // A task's own count when it gives one (null: not boundable ahead), else one rubric judgment.
+  const judged = prepared.gradeWithJudge !== undefined;
+  // A task's own count when it gives one (null: not boundable ahead), else as one rubric judgment.
   const perSample = !spec.judge ? null : prepared.judgeCallsPerSample ? prepared.judgeCallsPerSample(spec.judge) : spec.judge.repeats * (1 + spec.judge.maxParseRetries);
   const judge = spec.judge && judged ? { model: spec.judge.model, calls_max: perSample === null ? null : samples * spec.models.length * perSample } : undefined;
   const user = solver?.simulatedUser && spec.userModel !== undefined ? { model: spec.userModel, calls_max: samples * spec.models.length * solver.maxCalls.user } : undefined;

@@ -122,9 +122,8 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
     for (const role of solving.answered) released.push(...failFast.succeeded(role === 'test' ? model.id : (options.user?.id ?? ''), role));
     let score = solving.output ? scoreSafely(options.prepared, sample, solving.output, solving.transcript) : undefined;
     let judgeError: { kind: string; message: string } | undefined;
-    if (solving.output && score && options.judge) {
-      const graded = await judgeOutputForRun(options.judge, options.prepared, sample, solving.output, score, context, { runId: options.runId, modelId: model.id }, persistCalls, solving.transcript);
-      await persistCalls(graded.calls);
+    if (solving.output && score && options.judge && options.prepared.gradeWithJudge) {
+      const graded = await judgeOutputForRun(options.judge, options.prepared, sample, solving.output, context, { runId: options.runId, modelId: model.id, save: persistCalls }, solving.transcript);
       if (signal?.aborted) return;
       score = graded.score;
       judgeError = graded.error;
@@ -178,26 +177,21 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
         let judgeError: { kind: string; message: string } | undefined;
         // Results of an earlier error streak this sample shows were about their own samples.
         const released: ResultRecord[] = outcome.output && !outcome.cached ? [...failFast.succeeded(model.id, 'test')] : [];
-        if (outcome.output && score && options.judge) {
-          // A sample graded in several judge calls stores each call as it is made, the model's own
-          // first: a kill -9 mid-judgment loses no paid call (the resume answers them from the cache).
-          const persist = options.prepared.gradeWithJudge ? persistCalls : undefined;
-          if (persist) {
-            await persist(calls);
-            calls = [];
-          }
-          const graded = await judgeOutputForRun(options.judge, options.prepared, sample, outcome.output, score, context, { runId: options.runId, modelId: model.id }, persist);
+        if (outcome.output && score && options.judge && options.prepared.gradeWithJudge) {
+          // The judge's calls are stored as they are made, the model's own just before the first:
+          // a kill -9 mid-judgment loses no paid call (the resume answers them from the cache). An
+          // output graded without a judge call (an exact match) keeps its call for the result's transaction.
+          const graded = await judgeOutputForRun(options.judge, options.prepared, sample, outcome.output, context, { runId: options.runId, modelId: model.id, save: persistCalls, ahead: calls });
+          calls = [...graded.calls];
           if (signal?.aborted) {
             // A judgment cut short by the stop would be a false no-verdict: leave the sample for
             // resume, but keep the calls made (paid for): resume answers them from the cache.
-            const made = [...calls, ...graded.calls];
-            budget?.charge(made);
-            await store.saveCalls(made);
+            budget?.charge(calls);
+            await store.saveCalls(calls);
             for (const r of released) await saveResult([], r);
             return;
           }
           score = graded.score;
-          if (graded.calls.length > 0) calls = [...calls, ...graded.calls];
           judgeError = graded.error;
           if (graded.freshSuccess) released.push(...failFast.succeeded(options.judge.model.id, 'judge'));
         }
@@ -235,7 +229,7 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
 
 /**
  * Whose call failed, as `FailFast` counts it: the judge's when the judge failed (its kind without
- * the `judge-` prefix `gradeWithJudge` gives it), else the model's.
+ * the `judge-` prefix a model-graded scorer gives it), else the model's.
  */
 function failedCall(modelId: string, judgeId: string | undefined, judgeError: { kind: string; message: string } | undefined, error: { kind: string; message: string }): FailedCall {
   if (judgeError && judgeId) return { actor: judgeId, role: 'judge', kind: judgeError.kind.replace(/^judge-/, ''), message: judgeError.message };

@@ -7,6 +7,7 @@ import type { PreparedTask } from '../benchmarks/task.js';
 import type { GenerateResult, Sample, Transcript } from '../core/index.js';
 import { scoreSafely } from './execute.js';
 import { judgeMetadataOf } from './judge-metadata.js';
+import { withJudgeTotals } from './judging.js';
 import { judgeSettingsOf, reopen, requireRun } from './run.js';
 import { summarizeRun, type RunSummary } from './summary.js';
 import type { Store } from '../store/store.js';
@@ -73,14 +74,12 @@ export async function rescoreRun(store: Store, runIdOrPrefix: string, options: R
       let score: Score;
       if (prepared.gradeWithJudge && run.judge) {
         // A model-graded scorer runs again, its judge calls answered from the cache alone.
-        const regraded = await regradeFromCache(store, run, prepared, sample, result.output, result.transcript);
+        const regraded = await regradeFromCache(store, run, prepared, sample, result.output, result.score, result.transcript);
         if (regraded === undefined) keptJudged++;
-        score = regraded === undefined ? (result.score as Score) : { ...regraded, metadata: { ...regraded.metadata, ...(result.score?.metadata?.['judge'] !== undefined ? { judge: result.score.metadata['judge'] } : {}) } };
+        score = regraded ?? (result.score as Score);
       } else {
-        const fresh = scoreSafely(prepared, sample, result.output, result.transcript);
-        // No model is called here: a judged verdict stands while the output still needs the judge
-        // (only a change of the deterministic rules, e.g. now an exact match, replaces it).
-        score = judgeMetadataOf(result.score) && needsJudge(prepared, sample, result.output, fresh) ? (result.score as Score) : fresh;
+        // No judge (a task scored without one, or run with --exact-only): the scorer alone.
+        score = scoreSafely(prepared, sample, result.output, result.transcript);
       }
       rescored++;
       if (result.score === null || verdictOf(score) !== verdictOf(result.score)) changed++;
@@ -94,22 +93,52 @@ export async function rescoreRun(store: Store, runIdOrPrefix: string, options: R
 
 /**
  * Runs a task's model-graded scorer again with a judge that answers from the call cache only (no
- * model is called): the new score, or undefined when a judge call was not in the cache (its
- * prompt changed, or it was never answered) or the judgment otherwise failed.
+ * model is called): the new score, or undefined when a judge call it made was not in the cache
+ * (its prompt changed, or it was never answered) or the judgment otherwise failed — the stored
+ * score then stands. A score given without any judge call (now an exact match) is taken as it is;
+ * one that called the judge keeps the stored judgment's model, calls, tokens and cost (what the
+ * judge did when it graded, not what the cache did now), with the scorer's audit trail read again.
  */
-async function regradeFromCache(store: Store, run: RunRecord, prepared: PreparedTask, sample: Sample, output: GenerateResult, transcript?: Transcript): Promise<Score | undefined> {
+async function regradeFromCache(
+  store: Store,
+  run: RunRecord,
+  prepared: PreparedTask,
+  sample: Sample,
+  output: GenerateResult,
+  stored: Score | null,
+  transcript?: Transcript,
+): Promise<Score | undefined> {
   const judge = run.judge as NonNullable<RunRecord['judge']>;
+  let calls = 0, missed = 0, inputTokens = 0, outputTokens = 0;
   const fromCache: RoleGenerate = async (role, request) => {
     if (role !== 'judge') return { output: null, error: { kind: 'unsupported', message: `a scorer may call the judge role only, not ${role}` } };
+    calls++;
     const hit = await store.lookupCache(callCacheKey(judge.model, request));
-    return hit ? { output: hit, error: null } : { output: null, error: { kind: 'not-cached', message: 'the judge has not answered this prompt' } };
+    if (!hit) {
+      missed++;
+      return { output: null, error: { kind: 'not-cached', message: 'the judge has not answered this prompt' } };
+    }
+    inputTokens += hit.usage.inputTokens ?? 0;
+    outputTokens += hit.usage.outputTokens ?? 0;
+    return { output: hit, error: null };
   };
+  let graded: Awaited<ReturnType<NonNullable<PreparedTask['gradeWithJudge']>>>;
   try {
-    const graded = await (prepared.gradeWithJudge as NonNullable<PreparedTask['gradeWithJudge']>)(sample, output, fromCache, judgeSettingsOf(run.seed, judge), transcript);
-    return 'score' in graded ? graded.score : undefined;
+    graded = await (prepared.gradeWithJudge as NonNullable<PreparedTask['gradeWithJudge']>)(sample, output, fromCache, judgeSettingsOf(run.seed, judge), transcript);
   } catch {
     return undefined;
   }
+  // A judgment that needed an answer the cache does not hold is not the one stored: keep that one.
+  if (!('score' in graded) || missed > 0) return undefined;
+  if (calls === 0) return graded.score;
+  const before = judgeMetadataOf(stored);
+  // Never judged before (now needs the judge, and another run's judge answered the same prompt): as a run would store it, at a cache hit's cost.
+  if (!before) return withJudgeTotals(graded.score, { model: judge.model, calls, inputTokens, outputTokens, costUsd: 0 });
+  // The stored judgment (what the judge's calls cost when it graded), the scorer's audit trail
+  // read again over it: the same keys in the same order, so an unchanged judgment is stored unchanged.
+  const own = graded.score.metadata?.['judge'];
+  const judgeMeta = { ...before, ...(own !== null && typeof own === 'object' ? own : {}) };
+  return { ...graded.score, metadata: { ...graded.score.metadata, judge: judgeMeta } };
 }
 
 /**
@@ -128,12 +157,4 @@ export async function parsersInScores(store: Store, run: RunRecord): Promise<Map
     if (parser !== undefined) counts.set(parser, (counts.get(parser) ?? 0) + 1);
   }
   return counts;
-}
-
-function needsJudge(prepared: PreparedTask, sample: Sample, output: GenerateResult, score: Score): boolean {
-  try {
-    return prepared.judgeRequest?.(sample, output, score) !== undefined;
-  } catch {
-    return true;
-  }
 }

@@ -1,4 +1,5 @@
-import { assertUniqueSampleIds, InputError, parseModelId, type GenerateSettings, type Sample, type SeededJudgeSettings } from '../core/index.js';
+import { assertUniqueSampleIds, InputError, parseModelId, type GenerateSettings, type JudgeRunSettings, type Sample } from '../core/index.js';
+import { checkJudgeSettings } from '../judges/judge.js';
 import { findTask } from '../benchmarks/registry.js';
 import type { PreparedTask, Task } from '../benchmarks/task.js';
 import { createEmbedder } from '../models/embedders.js';
@@ -121,11 +122,11 @@ function userModelFor(taskName: string, prepared: PreparedTask, spec: RunSpec): 
 
 /** Checks the judge options against the task and records whether the judge grades itself. */
 function judgeConfigFor(taskName: string, prepared: PreparedTask, spec: RunSpec): JudgeConfig | null {
-  const judged = prepared.judgeRequest !== undefined || prepared.gradeWithJudge !== undefined;
+  const judged = prepared.gradeWithJudge !== undefined;
   if (!judged && spec.judge) throw new InputError(`${taskName} is scored without a judge; drop --judge`);
   if (!judged && spec.exactOnly) throw new InputError(`${taskName} is scored without a judge; drop --exact-only`);
-  // Only a rubric-judged task has a deterministic part to fall back on (FunctionChat's exact match).
-  if (prepared.judgeRequest === undefined && judged && !spec.judge) throw new InputError(`${taskName} is graded by an LLM judge: give --judge <model id> (e.g. openai:gpt-4o)`);
+  // Only a task whose score stands without a judge can run without one (FunctionChat's exact match).
+  if (!prepared.judgeOptional && judged && !spec.judge) throw new InputError(`${taskName} is graded by an LLM judge: give --judge <model id> (e.g. openai:gpt-4o)`);
   if (judged && spec.judge && spec.exactOnly) throw new InputError('give either --judge or --exact-only, not both');
   if (judged && !spec.judge && !spec.exactOnly) {
     throw new InputError(`${taskName} is graded by an LLM judge: give --judge <model id> (e.g. openai:gpt-4o), or --exact-only to score tool calls by exact match alone`);
@@ -133,6 +134,8 @@ function judgeConfigFor(taskName: string, prepared: PreparedTask, spec: RunSpec)
   if (!spec.judge) return null;
   parseModelId(spec.judge.model);
   if (!Number.isInteger(spec.judge.repeats) || spec.judge.repeats < 1) throw new InputError(`--judge-repeats must be a whole number ≥ 1, got ${spec.judge.repeats}`);
+  // Every other setting too, before anything is recorded: a bad one would otherwise make each judged item a no verdict.
+  checkJudgeSettings({ ...spec.judge, seed: spec.seed });
   return { ...spec.judge, selfGrading: spec.models.includes(spec.judge.model) };
 }
 
@@ -318,10 +321,10 @@ async function buildJudge(run: RunRecord, engine: EngineSettings, deps: RunDepen
   return { model: await buildModel(run.judge.model, run, engine, deps), settings: judgeSettingsOf(run.seed, run.judge) };
 }
 
-/** How a run's judge grades, with the seed its calls start from (the run's): for the run itself and for a re-score. */
-export function judgeSettingsOf(seed: number, judge: JudgeConfig): SeededJudgeSettings {
+/** How a run's judge grades, with the seed its calls start from (the run's) and the judge's model id: for the run itself and for a re-score. */
+export function judgeSettingsOf(seed: number, judge: JudgeConfig): JudgeRunSettings {
   const { repeats, format, maxParseRetries, temperature, maxTokens } = judge;
-  return { repeats, format, maxParseRetries, temperature, seed, ...(maxTokens !== undefined ? { maxTokens } : {}) };
+  return { repeats, format, maxParseRetries, temperature, seed, ...(maxTokens !== undefined ? { maxTokens } : {}), model: judge.model };
 }
 
 async function buildModel(id: string, run: RunRecord, engine: EngineSettings, deps: RunDependencies): Promise<Model> {

@@ -6,7 +6,7 @@ export const functionchatTasks: readonly Task[] = [singlecallTask, dialogTask, c
 
 export { callDecisionTask, dialogTask, singlecallTask };
 export { FUNCTIONCHAT_SETTINGS, FUNCTIONCHAT_TASK_VERSION, promptVersionFor } from './tasks.js';
-export { EXACT_MATCH, NEEDS_A_JUDGE, functionchatJudgeRequest, judgeValues, scoreFunctionChat } from './scoring.js';
+export { EXACT_MATCH, NEEDS_A_JUDGE, functionchatJudgeRequest, gradeFunctionChat, judgeValues, scoreFunctionChat } from './scoring.js';
 export { exactMatch, normalizeString, valuesEqual, type ExactMatch } from './exact-match.js';
 export { ERROR_CATEGORIES, diagnoseCall, type CallDiagnosis, type ErrorCategory } from './taxonomy.js';
 export { callDecisionMetrics, dialogMetrics, singlecallMetrics } from './metrics.js';

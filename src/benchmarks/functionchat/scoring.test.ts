@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { before, describe, it } from 'node:test';
-import { toolCallFromRaw, type GenerateResult, type Sample } from '../../core/index.js';
+import { toolCallFromRaw, type GenerateRequest, type GenerateResult, type JudgeRunSettings, type RoleGenerate, type Sample } from '../../core/index.js';
+import { loadRubrics, type FunctionChatVersion } from '../../datasets/functionchat/index.js';
+import { fillRubric } from '../../judges/fill.js';
 import { testDataDir } from '../../testing/test-data.js';
 import type { PreparedTask, Task } from '../task.js';
-import { EXACT_MATCH, NEEDS_A_JUDGE } from './scoring.js';
+import { EXACT_MATCH, NEEDS_A_JUDGE, functionchatJudgeRequest } from './scoring.js';
 import { callDecisionTask, dialogTask, singlecallTask } from './tasks.js';
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -281,13 +283,27 @@ async function preparedFor(id: string, version: string): Promise<{ task: Prepare
   return { task, sample };
 }
 
+const judgeSettings: JudgeRunSettings = { repeats: 1, format: 'text', maxParseRetries: 0, seed: 0, temperature: 0.1, model: 'scripted:judge' };
+
+/** A judge that records what it is asked and passes everything. */
+function recordingJudge(): { judge: RoleGenerate; asked: GenerateRequest[] } {
+  const asked: GenerateRequest[] = [];
+  const judge: RoleGenerate = async (role, request) => {
+    assert.equal(role, 'judge');
+    asked.push(request);
+    return { output: { text: 'pass', toolCalls: [], finishReason: { unified: 'stop' }, usage: {}, warnings: [] }, error: null };
+  };
+  return { judge, asked };
+}
+
 describe('judge requests, as upstream fills its rubrics', () => {
   for (const c of UPSTREAM) {
     it(`${c.version} ${c.id} (${c.type})`, async () => {
       const { task, sample } = await preparedFor(c.id, c.version);
       const out = output(c.output);
       const score = task.score(sample, out);
-      const request = task.judgeRequest?.(sample, out, score);
+      const rubrics = (await loadRubrics(testDataDir(), c.version as FunctionChatVersion)).value;
+      const request = functionchatJudgeRequest(rubrics, sample, out, score);
       assert.ok(request, 'a non-exact output needs the judge');
       assert.equal(request.rubric.id, `functionchat/${c.version}/${c.type}`);
       // every placeholder of the template has a value, and there is no value without a placeholder
@@ -300,6 +316,10 @@ describe('judge requests, as upstream fills its rubrics', () => {
       let filled = request.rubric.template;
       for (const [k, v] of Object.entries(request.values)) filled = filled.replace(`{${k}}`, () => v);
       assert.equal(sha(filled), c.filled);
+      // The task's model-graded scorer asks the judge exactly that rubric, its values fenced.
+      const { judge, asked } = recordingJudge();
+      await task.gradeWithJudge?.(sample, out, judge, judgeSettings);
+      assert.deepEqual(asked.map((r) => r.messages), [[{ role: 'user', content: fillRubric(request) }]]);
     });
   }
 });
@@ -310,11 +330,39 @@ describe('scoreFunctionChat', () => {
     single = await preparedFor('singlecall-11-4_close', 'v2.0.0');
   });
 
-  it('an exact match passes and asks no judge', () => {
+  it('an exact match passes and asks no judge', async () => {
     const out = output({ text: '', calls: [{ id: 'c', name: 'informWeather', raw: '{"location": "서귀포"}' }] });
     const score = single.task.score(single.sample, out);
     assert.deepEqual(score, { value: true, answer: [{ name: 'informWeather', arguments: '{"location": "서귀포"}' }], explanation: EXACT_MATCH, metadata: { errors: [] } });
-    assert.equal(single.task.judgeRequest?.(single.sample, out, score), undefined);
+    const { judge, asked } = recordingJudge();
+    assert.deepEqual(await single.task.gradeWithJudge?.(single.sample, out, judge, judgeSettings), { score });
+    assert.equal(asked.length, 0);
+  });
+
+  it('any other output is graded by the judge: its verdict replaces the value, the deterministic score is kept', async () => {
+    const out = output({ text: '날씨를 볼게요', calls: [{ id: 'c', name: 'getWeather', raw: '{}' }] });
+    const score = single.task.score(single.sample, out);
+    const { judge, asked } = recordingJudge();
+    const graded = await single.task.gradeWithJudge?.(single.sample, out, judge, judgeSettings);
+    assert.equal(asked.length, 1);
+    assert.ok(graded && 'score' in graded);
+    assert.deepEqual(graded.score, {
+      value: true,
+      answer: score.answer,
+      explanation: 'judge: pass (1/1)',
+      metadata: {
+        ...score.metadata,
+        deterministic: { value: false, explanation: score.explanation },
+        judge: { rubric: 'functionchat/v2.0.0/call', rubricSha256: graded.score.metadata?.['judge'] && (graded.score.metadata['judge'] as { rubricSha256: string }).rubricSha256, votes: [true], agreement: 1, responses: ['pass'] },
+      },
+    });
+  });
+
+  it('a judge that fails outright makes the item an error naming the judge, not a no verdict', async () => {
+    const out = output({ text: '완료했어요', calls: [] });
+    const { sample, task } = await preparedFor('dialog-1-3', 'v2.0.0');
+    const down: RoleGenerate = async () => ({ output: null, error: { kind: 'server', message: 'HTTP 500' } });
+    assert.deepEqual(await task.gradeWithJudge?.(sample, out, down, judgeSettings), { error: { kind: 'judge-server', message: 'the judge scripted:judge failed: HTTP 500' } });
   });
 
   it('a non-match fails with its taxonomy (the --exact-only verdict)', () => {

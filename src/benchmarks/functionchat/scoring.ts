@@ -1,5 +1,6 @@
-import { noVerdict, type GenerateResult, type Sample, type Score } from '../../core/index.js';
+import { describeError, noVerdict, type GenerateResult, type JudgeRunSettings, type RoleGenerate, type Sample, type Score } from '../../core/index.js';
 import type { OutputType, RubricFile } from '../../datasets/functionchat/index.js';
+import { judgeWithRubric, rubricGraded, type RubricGraded } from '../../judges/judge.js';
 import type { JudgeRequest } from '../../judges/judge-request.js';
 import { exactMatch } from './exact-match.js';
 import { functionchatMeta, functionchatTarget } from './metadata.js';
@@ -48,10 +49,46 @@ export function judgeValues(sample: Sample, output: GenerateResult): Record<stri
 
 /**
  * The judge request for an output whose deterministic score is not final: every output except
- * an exact-match pass, graded with the rubric of the item's output type.
+ * an exact-match pass, graded with the rubric of the item's output type; undefined when the score
+ * is final.
  */
 export function functionchatJudgeRequest(rubrics: Readonly<Record<OutputType, RubricFile>>, sample: Sample, output: GenerateResult, score: Score): JudgeRequest | undefined {
   if (score.value === true) return undefined;
   const rubric = rubrics[functionchatMeta(sample).type_of_output];
   return { rubric, values: judgeValues(sample, output) };
+}
+
+/**
+ * FunctionChat's model-graded scorer: the deterministic score first; an exact match is final and
+ * never reaches the judge. Any other output is graded by the judge with the rubric of the item's
+ * output type (repeats, re-asks, majority vote: `judgeWithRubric`), through the `judge` it is
+ * handed; the verdict replaces the value, the deterministic score is kept in
+ * `metadata.deterministic` and the judgment in `metadata.judge`. A judge that could not be reached
+ * makes the item an error (`judge-<kind>`), never a no verdict.
+ */
+export async function gradeFunctionChat(
+  rubrics: Readonly<Record<OutputType, RubricFile>>,
+  sample: Sample,
+  output: GenerateResult,
+  judge: RoleGenerate,
+  settings: JudgeRunSettings,
+): Promise<RubricGraded> {
+  const score = deterministicScore(sample, output);
+  let request: JudgeRequest | undefined;
+  try {
+    request = functionchatJudgeRequest(rubrics, sample, output, score);
+  } catch (error) {
+    return { score: noVerdict(`judge request could not be built: ${describeError(error)}`, score.answer) };
+  }
+  if (!request) return { score };
+  return rubricGraded(score, await judgeWithRubric(judge, request, settings), settings.model);
+}
+
+/** The deterministic score as the engine computes it: a scorer that throws gives a no verdict with the reason. */
+function deterministicScore(sample: Sample, output: GenerateResult): Score {
+  try {
+    return scoreFunctionChat(sample, output);
+  } catch (error) {
+    return { value: null, explanation: `scorer failed: ${describeError(error)}` };
+  }
 }

@@ -15,7 +15,7 @@ import type { Metrics, PreparedTask, ScoredSample, Task, TaskContext, TaskOption
 import type { FunctionChatMeta, FunctionChatTarget } from './metadata.js';
 import { withCustomRubrics } from './custom-rubrics.js';
 import { callDecisionMetrics, dialogMetrics, singlecallMetrics } from './metrics.js';
-import { functionchatJudgeRequest, scoreFunctionChat } from './scoring.js';
+import { gradeFunctionChat, scoreFunctionChat } from './scoring.js';
 
 /** Bump when samples, prompts or scoring of a FunctionChat task change the numbers. */
 export const FUNCTIONCHAT_TASK_VERSION = '1';
@@ -57,7 +57,12 @@ function functionchatTask(set: FunctionChatSet, description: string, build: Buil
         datasetChecksums: { ...mergeChecksums(...loaded, shipped), ...customChecksums },
         promptVersion: promptVersionFor(version),
         score: scoreFunctionChat,
-        judgeRequest: (sample, output, score) => functionchatJudgeRequest(rubrics, sample, output, score),
+        // Exact match first (no judge call), then the rubric of the item's output type.
+        gradeWithJudge: (sample, output, judge, settings) => gradeFunctionChat(rubrics, sample, output, judge, settings),
+        // `--exact-only`: the deterministic score stands (a call that is not an exact match fails, a text answer is no verdict).
+        judgeOptional: true,
+        // One rubric judgment: R repeats, each re-asked at most `maxParseRetries` times.
+        judgeCallsPerSample: ({ repeats, maxParseRetries }) => repeats * (1 + maxParseRetries),
       };
     },
     metrics,

@@ -133,7 +133,7 @@ async function judgeClaims(
     const counts = new Map<ClaimLabel, number>();
     for (const { verdict } of labels) counts.set(verdict, (counts.get(verdict) ?? 0) + 1);
     const [top, topCount] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0] ?? ['idk', 0];
-    // A strict majority of all R repeats, unusable ones included (as judgeOutput's vote).
+    // A strict majority of all R repeats, unusable ones included (as a rubric judgment's vote, `judgeWithRubric`).
     if (topCount * 2 <= R) {
       const tally = [...counts.entries()].map(([label, n]) => `${label} ${n}`).join(', ') || 'none';
       const unusable = R - answered.length > 0 ? `, ${R - answered.length} unusable (${firstNoVerdict?.kind === 'no-verdict' ? firstNoVerdict.reason : ''})` : '';
