@@ -1,7 +1,7 @@
 import type { MetricValue } from '../benchmarks/task.js';
 import type { RunRecord } from '../store/records.js';
 import type { RunState, StoredLease } from '../store/run-state.js';
-import type { RoleCost, RunSummary } from '../runner/summary.js';
+import type { ModelCounts, RoleCost, RunSummary } from '../runner/summary.js';
 import type { RunReadings } from '../runner/readings.js';
 
 const percent = (v: number): string => `${(v * 100).toFixed(2)}%`;
@@ -72,6 +72,16 @@ export function modifiedDataLine(files: NonNullable<RunSummary['modified_data']>
   return `data modified: ${modifiedDataList(files)} — run with --allow-modified-data, so these are not the benchmark's numbers`;
 }
 
+/**
+ * `no verdict N`, and `manual M` apart: an answer the paper's reading left to manual analysis is
+ * stored without a verdict, but it is its own outcome (the metrics report it as `manual`), and
+ * calling it "no verdict" would send the reader looking for a scorer problem.
+ */
+function undecidedCounts(counts: ModelCounts): string {
+  const noVerdict = `no verdict ${counts.no_verdict - counts.manual}`;
+  return counts.manual > 0 ? `${noVerdict}, manual ${counts.manual}` : noVerdict;
+}
+
 /** The human summary printed after a run and by `assay show`. Rates as percentages; n/a = undefined. */
 export function renderSummary(summary: RunSummary): string {
   const lines = [`run ${summary.run}  task ${summary.task}  status ${summary.status}`];
@@ -90,7 +100,7 @@ export function renderSummary(summary: RunSummary): string {
     }
     const cost = counts.cost_usd === null ? 'unknown' : `$${counts.cost_usd.toFixed(4)}`;
     lines.push(
-      `  samples ${counts.samples}: done ${counts.done}, errors ${counts.errors}, pending ${counts.pending}, no verdict ${counts.no_verdict}, cached ${counts.cached}; tokens in ${counts.input_tokens} out ${counts.output_tokens}; cost ${cost}`,
+      `  samples ${counts.samples}: done ${counts.done}, errors ${counts.errors}, pending ${counts.pending}, ${undecidedCounts(counts)}, cached ${counts.cached}; tokens in ${counts.input_tokens} out ${counts.output_tokens}; cost ${cost}`,
     );
     if (counts.errors > 0) lines.push(`  errors by kind: ${Object.entries(counts.errors_by_kind).map(([k, n]) => `${k} ${n}`).join(', ')} — ${retryAdvice(summary.run, counts.errors_by_kind)}`);
     if (counts.pending > 0) lines.push(`  unfinished — continue with: assay resume ${summary.run}`);

@@ -1,5 +1,5 @@
 import type { Metrics, MetricsContext, ScoredSample, Task } from '../benchmarks/task.js';
-import type { Role, Sample } from '../core/index.js';
+import { isManualAnalysis, type Role, type Sample } from '../core/index.js';
 import type { ResultRecord, ReviewRecord, RoleSpend, RunRecord } from '../store/records.js';
 import type { RunState } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
@@ -13,7 +13,10 @@ export interface ModelCounts {
   readonly errors: number;
   /** Samples not attempted yet (an interrupted run). */
   readonly pending: number;
+  /** Scores without a verdict, those left to manual analysis included (as stored: a null value). */
   readonly no_verdict: number;
+  /** Of `no_verdict`, the answers a paper-faithful reading left to manual analysis (`isManualAnalysis`). */
+  readonly manual: number;
   readonly cached: number;
   readonly input_tokens: number;
   readonly output_tokens: number;
@@ -103,7 +106,7 @@ export async function summarizeRun(
   for (const modelId of run.models) {
     const results: ReadonlyMap<string, SummarizedResult> =
       known?.get(modelId) ?? new Map((await store.results(run.id, modelId, { outputs: false })).map((r) => [r.sampleId, r]));
-    let done = 0, errors = 0, noVerdict = 0, cached = 0, inputTokens = 0, outputTokens = 0;
+    let done = 0, errors = 0, noVerdict = 0, manual = 0, cached = 0, inputTokens = 0, outputTokens = 0;
     let cost: number | null = 0;
     const errorsByKind: Record<string, number> = {};
     const rows: ScoredSample[] = [];
@@ -113,6 +116,7 @@ export async function summarizeRun(
       if (result.status === 'done' && result.score) {
         done++;
         if (result.score.value === null) noVerdict++;
+        if (isManualAnalysis(result.score)) manual++;
         rows.push({ sample, score: result.score });
       } else {
         errors++;
@@ -141,6 +145,7 @@ export async function summarizeRun(
         errors,
         pending: sampleCount - attempted,
         no_verdict: noVerdict,
+        manual,
         cached,
         input_tokens: inputTokens,
         output_tokens: outputTokens,
