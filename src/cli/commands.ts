@@ -97,7 +97,9 @@ export function registerCommands(program: Command, setExitCode: (code: number) =
       `
 Status: running (a process holds the run's lease now), stale (stored as running, but no
 process holds a live lease: it stopped without saying so, e.g. kill -9; "assay resume" it),
-interrupted, finished, failed. With --json, "status" is that state and "lease" the stored lease.`,
+interrupted, finished, failed. A run interrupted because a model's errors repeat for every
+sample (a wrong key, a model that does not exist) is followed by why and what to fix. With
+--json, "status" is that state, "lease" the stored lease, "engine.failFastStops" the stops.`,
     )
     .action(async (flags: { json?: boolean; db: string }) => {
       await withStore(flags.db, async (store) => {

@@ -16,7 +16,7 @@ import { SAMPLE_CHUNK, SampleFeed } from './sample-feed.js';
 import { Budget, formatUsd } from './budget.js';
 import { checkRecordedOutputs } from './recorded-outputs.js';
 import { HeldLease, leaseSettings, type LeaseSettings } from './run-lease.js';
-import { describeStop } from './fail-fast.js';
+import { describeStop, withRecordedStops, type FailFastStop } from './fail-fast.js';
 import { checkPinnedData, MODIFIED_DATA_FIELD, recordedModifiedData } from './data-check.js';
 import { describeModified } from '../datasets/pinned.js';
 import type { JudgeStage } from './judging.js';
@@ -369,6 +369,7 @@ async function execute(
 ): Promise<RunSummary> {
   const settings: GenerateSettings = run.settings;
   let status: RunRecord['status'] = 'failed';
+  let failFastStops: readonly FailFastStop[] = [];
   let results: ExecuteOutcome['results'];
   const stops = [session.lease.lost, ...(deps.stop ? [deps.stop] : [])];
   const stop = stops.length === 1 ? session.lease.lost : AbortSignal.any(stops);
@@ -396,12 +397,14 @@ async function execute(
     if (outcome.stoppedBy !== undefined) {
       deps.onWarning?.(`stopped: ${outcome.stoppedBy}; the samples in flight were finished. To go on: assay resume ${run.id} --max-cost <more USD>`);
     }
-    for (const stop of outcome.failedFast ?? []) deps.onWarning?.(describeStop(stop, run.id));
+    failFastStops = outcome.failedFast ?? [];
+    for (const stop of failFastStops) deps.onWarning?.(describeStop(stop, run.id));
   } finally {
     await session.feed?.settle();
     // The status goes with the release: a process that lost the lease leaves it to the new holder.
-    await session.lease.release(status);
+    // So do the models stopped early, so that show and runs can say later why and what to fix.
+    await session.lease.release({ status, failFastStops });
     await Promise.all([...models, ...(judge ? [judge.model] : []), ...(session.user ? [session.user] : [])].map((m) => m.close()));
   }
-  return summarizeRun(deps.store, { ...run, status }, task, samples, results);
+  return summarizeRun(deps.store, withRecordedStops({ ...run, status }, failFastStops), task, samples, results);
 }
