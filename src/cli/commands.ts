@@ -1,5 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { InputError } from '../core/index.js';
 import { allTasks } from '../benchmarks/registry.js';
@@ -11,6 +11,7 @@ import { readRunState } from '../store/run-state.js';
 import { recordedModifiedData } from '../runner/data-check.js';
 import { requireRun, summarizeStoredRun } from '../runner/run.js';
 import type { RunRecord } from '../store/records.js';
+import { createFolder } from '../store/sqlite/create-folder.js';
 import { fsReason } from '../store/sqlite/path-problem.js';
 import type { Store } from '../store/store.js';
 import { registerDataCommands } from './data-command.js';
@@ -24,10 +25,15 @@ import { EXIT, dataDirOption, dbOption, jsonOption, unusedDbOption, withStore } 
 
 export { EXIT } from './shared.js';
 
-/** `--out`: a path the file system refuses (a file in the way, no permission) is the user's to fix, said in one line. */
+/**
+ * `--out`: a path the file system refuses (a file in the way, no permission, a folder under /proc,
+ * where Node's recursive mkdir would spin forever) is the user's to fix, said in one line.
+ */
 function writeOutFile(file: string, text: string): void {
+  const folder = dirname(resolve(file));
+  const problem = createFolder(folder);
+  if (problem) throw new InputError(`cannot write --out ${file}: ${problem.at === folder ? '' : `${problem.at}: `}${problem.reason}`, { file });
   try {
-    mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
   } catch (error) {
     const reason = fsReason(error);
