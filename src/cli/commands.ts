@@ -4,8 +4,8 @@ import { Command, Option } from 'commander';
 import { InputError } from '../core/index.js';
 import { allTasks } from '../benchmarks/registry.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
-import { exportRows, formatRows, type ExportFormat } from '../report/export.js';
-import { functionchatTsv } from '../report/functionchat-tsv.js';
+import type { ExportFormat } from '../report/export.js';
+import { exportText } from '../report/task-export.js';
 import { modifiedDataLine, modifiedDataList, renderLeaseNote, renderReadings, renderRunList, renderSummary } from '../report/console.js';
 import { readRunState } from '../store/run-state.js';
 import { recordedModifiedData } from '../runner/data-check.js';
@@ -190,12 +190,11 @@ Example:
         if (flags.model && !run.models.includes(flags.model)) throw new InputError(`run ${run.id} has no model ${flags.model}; it has ${run.models.join(', ')}`);
         const samples = await store.loadSamples(run.id);
         const results = await store.results(run.id, flags.model);
-        // FunctionChat's TSV is upstream's report format, so its tools read it as they read their own.
         const modified = recordedModifiedData(run);
-        // Said on stderr too: FunctionChat's TSV has upstream's columns only.
+        // Said on stderr too: a task's own layout (FunctionChat's TSV: upstream's columns) has no column for it.
         if (modified.length > 0) process.stderr.write(`note: run ${run.id}: ${modifiedDataLine(modified)}\n`);
         const dataModified = modified.length > 0 ? modifiedDataList(modified) : undefined;
-        const text = flags.format === 'tsv' && run.task.startsWith('functionchat/') ? functionchatTsv(samples, results) : formatRows(exportRows(run, samples, results, dataModified), flags.format);
+        const text = exportText(run, samples, results, flags.format, dataModified);
         if (flags.out) {
           writeOutFile(flags.out, text);
           process.stderr.write(`wrote ${results.length} rows to ${flags.out}\n`);
