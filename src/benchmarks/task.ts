@@ -37,6 +37,11 @@ export interface ScoredSample {
 
 export interface PreparedTask {
   readonly samples: readonly Sample[];
+  /**
+   * What the user should know about the data that does not stop the run (articles read as
+   * Latin-1): one line each, said once when a run or a resume prepares the task (`onWarning`).
+   */
+  readonly warnings?: readonly string[];
   /** sha256 of every data file the samples were built from, keyed by path relative to the data dir. */
   readonly datasetChecksums: Readonly<Record<string, string>>;
   /** Identifies the prompt templates used; bump when a template changes. */

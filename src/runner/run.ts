@@ -79,6 +79,7 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
     sampleCount: stored.length,
     ...(prepared.metricsFacts !== undefined ? { metricsFacts: prepared.metricsFacts } : {}),
   };
+  for (const warning of prepared.warnings ?? []) deps.onWarning?.(warning);
   if (modifiedData.length > 0) deps.onWarning?.(`--allow-modified-data: running on data that differs from the pinned files (recorded with the run): ${describeModified(modifiedData)}`);
   if (judge?.selfGrading) deps.onWarning?.(`the judge ${judge.model} is also a model under test: it grades its own outputs (recorded with the run)`);
   // Build the providers before recording the run, so a bad model id, a missing key or a replay
@@ -158,6 +159,7 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
   let session: Parameters<typeof execute>;
   try {
     const { task, prepared, samples, unstored } = await reopen(deps.store, run, options.dataDir);
+    for (const warning of prepared.warnings ?? []) deps.onWarning?.(warning);
     // `reopen` holds the data to what the run read; this holds a run that did not know it read
     // modified data to the pinned sums. A run made with --allow-modified-data recorded them.
     const known = recordedModifiedData(run);
