@@ -36,6 +36,11 @@ export interface ScoredSample {
 
 export interface PreparedTask {
   readonly samples: readonly Sample[];
+  /**
+   * What the user should know about the data that does not stop the run (articles read as
+   * Latin-1): one line each, said once when a run or a resume prepares the task (`onWarning`).
+   */
+  readonly warnings?: readonly string[];
   /** sha256 of every data file the samples were built from, keyed by path relative to the data dir. */
   readonly datasetChecksums: Readonly<Record<string, string>>;
   /** Identifies the prompt templates used; bump when a template changes. */
@@ -139,6 +144,12 @@ export interface TaskOptionSpec {
   readonly choices?: readonly string[];
 }
 
+/** The formats of `assay export` (`--format`). */
+export type ExportFormatName = 'jsonl' | 'csv' | 'tsv';
+
+/** The export layouts of a task's own that `report/` can write (see {@link Task.exportFormats}). */
+export type ExportLayoutName = 'functionchat-report';
+
 /** A benchmark task: a name, a version, default settings, and how to build its samples and scorer. */
 export interface Task {
   readonly name: string;
@@ -172,6 +183,19 @@ export interface Task {
    * pass or a fail, a number is the value).
    */
   readonly comparison?: ScoreComparison;
+  /**
+   * Whether the task runs on a user's own tool set (`--tools`, `--embedder`; metatool/similar).
+   * Not an {@link TaskOptionSpec}: those are recorded in `TaskOptions.task`, and these were
+   * recorded as `TaskOptions.tools` / `embedder` before tasks declared options, so a resume
+   * matching stored options keeps finding those runs. Absent: it does not.
+   */
+  readonly ownTools?: boolean;
+  /**
+   * `assay export` formats the task writes in a layout of its own instead of assay's rows, by
+   * `--format` (FunctionChat: `tsv` in upstream's report columns). The value names the layout;
+   * its writer is in `report/` (it reads the stored results). Absent: assay's rows in every format.
+   */
+  readonly exportFormats?: Readonly<Partial<Record<ExportFormatName, ExportLayoutName>>>;
   prepare(ctx: TaskContext): Promise<PreparedTask>;
   /**
    * Aggregates scores into the task's metrics, from what the store holds (the samples, their

@@ -1,16 +1,17 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { InputError } from '../core/index.js';
 import { allTasks } from '../benchmarks/registry.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
-import { exportRows, formatRows, type ExportFormat } from '../report/export.js';
-import { functionchatTsv } from '../report/functionchat-tsv.js';
+import type { ExportFormat } from '../report/export.js';
+import { exportText } from '../report/task-export.js';
 import { modifiedDataLine, modifiedDataList, renderLeaseNote, renderReadings, renderRunList, renderSummary } from '../report/console.js';
 import { readRunState } from '../store/run-state.js';
 import { recordedModifiedData } from '../runner/data-check.js';
 import { requireRun, summarizeStoredRun } from '../runner/run.js';
 import type { RunRecord } from '../store/records.js';
+import { createFolder } from '../store/sqlite/create-folder.js';
 import { fsReason } from '../store/sqlite/path-problem.js';
 import type { Store } from '../store/store.js';
 import { registerDataCommands } from './data-command.js';
@@ -25,10 +26,15 @@ import { EXIT, dataDirOption, dbOption, jsonOption, unusedDbOption, withStore } 
 
 export { EXIT } from './shared.js';
 
-/** `--out`: a path the file system refuses (a file in the way, no permission) is the user's to fix, said in one line. */
+/**
+ * `--out`: a path the file system refuses (a file in the way, no permission, a folder under /proc,
+ * where Node's recursive mkdir would spin forever) is the user's to fix, said in one line.
+ */
 function writeOutFile(file: string, text: string): void {
+  const folder = dirname(resolve(file));
+  const problem = createFolder(folder);
+  if (problem) throw new InputError(`cannot write --out ${file}: ${problem.at === folder ? '' : `${problem.at}: `}${problem.reason}`, { file });
   try {
-    mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
   } catch (error) {
     const reason = fsReason(error);
@@ -99,7 +105,9 @@ export function registerCommands(program: Command, setExitCode: (code: number) =
       `
 Status: running (a process holds the run's lease now), stale (stored as running, but no
 process holds a live lease: it stopped without saying so, e.g. kill -9; "assay resume" it),
-interrupted, finished, failed. With --json, "status" is that state and "lease" the stored lease.`,
+interrupted, finished, failed. A run interrupted because a model's errors repeat for every
+sample (a wrong key, a model that does not exist) is followed by why and what to fix. With
+--json, "status" is that state, "lease" the stored lease, "engine.failFastStops" the stops.`,
     )
     .action(async (flags: { json?: boolean; db: string }) => {
       await withStore(flags.db, async (store) => {
@@ -186,12 +194,11 @@ Example:
         if (flags.model && !run.models.includes(flags.model)) throw new InputError(`run ${run.id} has no model ${flags.model}; it has ${run.models.join(', ')}`);
         const samples = await store.loadSamples(run.id);
         const results = await store.results(run.id, flags.model);
-        // FunctionChat's TSV is upstream's report format, so its tools read it as they read their own.
         const modified = recordedModifiedData(run);
-        // Said on stderr too: FunctionChat's TSV has upstream's columns only.
+        // Said on stderr too: a task's own layout (FunctionChat's TSV: upstream's columns) has no column for it.
         if (modified.length > 0) process.stderr.write(`note: run ${run.id}: ${modifiedDataLine(modified)}\n`);
         const dataModified = modified.length > 0 ? modifiedDataList(modified) : undefined;
-        const text = flags.format === 'tsv' && run.task.startsWith('functionchat/') ? functionchatTsv(samples, results) : formatRows(exportRows(run, samples, results, dataModified), flags.format);
+        const text = exportText(run, samples, results, flags.format, dataModified);
         if (flags.out) {
           writeOutFile(flags.out, text);
           process.stderr.write(`wrote ${results.length} rows to ${flags.out}\n`);

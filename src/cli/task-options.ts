@@ -79,17 +79,17 @@ function ownOptionValues(taskName: string, flags: TaskFlags): Pick<TaskOptions, 
   return Object.keys(values).length > 0 ? { task: values } : {};
 }
 
-/** The one task that runs on a user's own tool set. */
-const OWN_TOOLS_TASK = 'metatool/similar';
-
 /**
- * `--tools` / `--embedder` as task options: only metatool/similar takes them, `--embedder` needs
- * `--tools`, and the embedder is always recorded (`lexical` when not given). The path is made
- * absolute so a resume from another folder reads the same file.
+ * `--tools` / `--embedder` as task options: only a task that declares `ownTools` takes them,
+ * `--embedder` needs `--tools`, and the embedder is always recorded (`lexical` when not given).
+ * The path is made absolute so a resume from another folder reads the same file.
  */
 function ownToolsOptions(taskName: string, flags: TaskFlags): Pick<TaskOptions, 'tools' | 'embedder'> {
   if (flags.tools === undefined && flags.embedder === undefined) return {};
-  if (taskName !== OWN_TOOLS_TASK) throw new InputError(`--tools and --embedder are for ${OWN_TOOLS_TASK} only (candidate lists on your own tool set); ${taskName} does not take them`);
+  if (findTask(taskName).ownTools !== true) {
+    const takers = allTasks.filter((t) => t.ownTools === true).map((t) => t.name);
+    throw new InputError(`--tools and --embedder are for ${takers.join(', ')} only (candidate lists on your own tool set); ${taskName} does not take them`);
+  }
   if (flags.tools === undefined) throw new InputError('--embedder ranks your own tools: give --tools my-tools.json too');
   if (flags.embedder !== undefined && flags.embedder !== 'lexical') parseModelId(flags.embedder);
   return { tools: path.resolve(flags.tools), embedder: flags.embedder ?? 'lexical' };

@@ -1,9 +1,10 @@
 import type { MetricValue } from '../benchmarks/task.js';
 import type { RunRecord } from '../store/records.js';
 import type { RunState, StoredLease } from '../store/run-state.js';
-import type { RoleCost, RunSummary } from '../runner/summary.js';
+import type { ModelCounts, RoleCost, RunSummary } from '../runner/summary.js';
 import type { RunReadings } from '../runner/readings.js';
 import { sideBySideLines } from './side-by-side.js';
+import { describeStop, recordedStops } from '../runner/fail-fast.js';
 
 const percent = (v: number): string => `${(v * 100).toFixed(2)}%`;
 
@@ -73,11 +74,23 @@ export function modifiedDataLine(files: NonNullable<RunSummary['modified_data']>
   return `data modified: ${modifiedDataList(files)} — run with --allow-modified-data, so these are not the benchmark's numbers`;
 }
 
+/**
+ * `no verdict N`, and `manual M` apart: an answer the paper's reading left to manual analysis is
+ * stored without a verdict, but it is its own outcome (the metrics report it as `manual`), and
+ * calling it "no verdict" would send the reader looking for a scorer problem.
+ */
+function undecidedCounts(counts: ModelCounts): string {
+  const noVerdict = `no verdict ${counts.no_verdict - counts.manual}`;
+  return counts.manual > 0 ? `${noVerdict}, manual ${counts.manual}` : noVerdict;
+}
+
 /** The human summary printed after a run and by `assay show`. Rates as percentages; n/a = undefined. */
 export function renderSummary(summary: RunSummary): string {
   const lines = [`run ${summary.run}  task ${summary.task}  status ${summary.status}`];
   // First, so nobody reads the numbers without knowing they are not on the benchmark's own data.
   if (summary.modified_data) lines.push(modifiedDataLine(summary.modified_data));
+  // Why the run is interrupted, as the run said when it stopped, for whoever comes back to it.
+  for (const stop of summary.fail_fast ?? []) lines.push(stop.advice);
   if (Object.keys(summary.models).length > 1) lines.push('', ...sideBySideLines(summary));
   for (const [model, { metrics, counts, judge, reviewed }] of Object.entries(summary.models)) {
     lines.push('', `${model}`);
@@ -92,7 +105,7 @@ export function renderSummary(summary: RunSummary): string {
     }
     const cost = counts.cost_usd === null ? 'unknown' : `$${counts.cost_usd.toFixed(4)}`;
     lines.push(
-      `  samples ${counts.samples}: done ${counts.done}, errors ${counts.errors}, pending ${counts.pending}, no verdict ${counts.no_verdict}, cached ${counts.cached}; tokens in ${counts.input_tokens} out ${counts.output_tokens}; cost ${cost}`,
+      `  samples ${counts.samples}: done ${counts.done}, errors ${counts.errors}, pending ${counts.pending}, ${undecidedCounts(counts)}, cached ${counts.cached}; tokens in ${counts.input_tokens} out ${counts.output_tokens}; cost ${cost}`,
     );
     if (counts.errors > 0) lines.push(`  errors by kind: ${Object.entries(counts.errors_by_kind).map(([k, n]) => `${k} ${n}`).join(', ')} — ${retryAdvice(summary.run, counts.errors_by_kind)}`);
     if (counts.pending > 0) lines.push(`  unfinished — continue with: assay resume ${summary.run}`);
@@ -132,14 +145,19 @@ export function renderLeaseNote(runId: string, state: RunState, lease: StoredLea
   return `stale: stored as running, but ${why} — the process stopped without saying so; continue with: assay resume ${runId}`;
 }
 
-/** `assay runs`: one line per run, with its state (see `RunState`) rather than the bare stored status. */
+/**
+ * `assay runs`: one line per run, with its state (see `RunState`) rather than the bare stored
+ * status; then, for each run stopped because a model's errors repeat for every sample, why and
+ * what to fix (the table says only "interrupted").
+ */
 export function renderRunList(runs: readonly (RunRecord & { readonly state: RunState })[]): string {
   if (runs.length === 0) return 'no runs yet; start one with: assay run <task> --model <id>';
   const rows = runs.map((r) => [r.id, r.task, r.state, r.models.join(' '), r.createdAt.replace('T', ' ').slice(0, 19)]);
   const header = ['run', 'task', 'status', 'models', 'created (UTC)'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
-  return [line(header), ...rows.map(line)].join('\n');
+  const stops = runs.flatMap((r) => (r.state === 'interrupted' ? recordedStops(r).map((stop) => `${r.id}: ${describeStop(stop, r.id)}`) : []));
+  return [line(header), ...rows.map(line), ...(stops.length > 0 ? ['', ...stops] : [])].join('\n');
 }
 
 /** Flattens a metrics object to `key` / `parent.key` rows of formatted values. */

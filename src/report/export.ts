@@ -1,9 +1,11 @@
 import { stringify } from 'csv-stringify/sync';
 import { isManualAnalysis, type Sample, type Score } from '../core/index.js';
 import { taskNamed } from '../benchmarks/registry.js';
+import type { ExportFormatName } from '../benchmarks/task.js';
 import type { ResultRecord, RunRecord } from '../store/records.js';
 
-export type ExportFormat = 'jsonl' | 'csv' | 'tsv';
+/** `--format` of `assay export` (declared beside `Task.exportFormats`, which names a task's own layouts by it). */
+export type ExportFormat = ExportFormatName;
 
 /** One exported row: enough to audit a single verdict without opening the database. */
 export interface ExportRow {

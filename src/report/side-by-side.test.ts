@@ -4,7 +4,7 @@ import type { RunSummary } from '../runner/summary.js';
 import { renderSummary } from './console.js';
 import { sideBySideLines } from './side-by-side.js';
 
-const counts = { samples: 2, done: 2, errors: 0, pending: 0, no_verdict: 0, cached: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0, errors_by_kind: {} };
+const counts = { samples: 2, done: 2, errors: 0, pending: 0, no_verdict: 0, manual: 0, cached: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0, errors_by_kind: {} };
 
 function summary(models: RunSummary['models']): RunSummary {
   return { run: 'r1', task: 'summaries/alignment', status: 'finished', models, cost_by_role: [] };

@@ -1,5 +1,5 @@
 import type { Role } from '../core/index.js';
-import type { ResultRecord } from '../store/records.js';
+import { FAIL_FAST_STOPS_FIELD, type FailFastStop, type ResultRecord, type RunRecord } from '../store/records.js';
 
 /**
  * How many errors of one kind in a row (for one model, no success between) stop that model.
@@ -22,17 +22,8 @@ import type { ResultRecord } from '../store/records.js';
  */
 export const STOP_AFTER: Readonly<Record<string, number>> = { auth: 1, 'not-found': 1, 'bad-request': 3 };
 
-/** Why a model (or the judge, and with it the whole run) was stopped. */
-export interface FailFastStop {
-  /** The model whose calls failed: a model under test, the simulated user or the judge. */
-  readonly actor: string;
-  readonly role: Role;
-  readonly kind: string;
-  /** The provider's message, as the middleware recorded it (keys already redacted). */
-  readonly message: string;
-  /** The errors in a row that stopped it. */
-  readonly count: number;
-}
+/** Why a model (or the judge, and with it the whole run) was stopped; kept with the run (`RunEnd`). */
+export type { FailFastStop } from '../store/records.js';
 
 export interface FailedCall {
   readonly actor: string;
@@ -144,4 +135,24 @@ export function describeStop(stop: FailFastStop, runId: string): string {
     `No new sample was started; the samples that got this error are left unfinished. ` +
     `To go on: ${FIX[stop.kind] ?? 'fix the cause'}, then assay resume ${runId}`
   );
+}
+
+/**
+ * The models the run's last session stopped early, as recorded with the run (`RunEnd`); none
+ * while a later session is running (its own end will say), and none for runs made before assay
+ * kept them.
+ */
+export function recordedStops(run: Pick<RunRecord, 'engine' | 'status'>): FailFastStop[] {
+  const value = run.engine[FAIL_FAST_STOPS_FIELD];
+  if (run.status === 'running' || !Array.isArray(value)) return [];
+  return value.filter(
+    (v): v is FailFastStop =>
+      v !== null && typeof v === 'object' && typeof v.actor === 'string' && typeof v.role === 'string' && typeof v.kind === 'string' && typeof v.message === 'string' && typeof v.count === 'number',
+  );
+}
+
+/** The run as the store holds it once a session that stopped these models has ended. */
+export function withRecordedStops<R extends Pick<RunRecord, 'engine'>>(run: R, stops: readonly FailFastStop[]): R {
+  const { [FAIL_FAST_STOPS_FIELD]: _previous, ...engine } = run.engine;
+  return { ...run, engine: stops.length > 0 ? { ...engine, [FAIL_FAST_STOPS_FIELD]: stops } : engine };
 }

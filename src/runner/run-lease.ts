@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describeError, InputError } from '../core/index.js';
-import type { LeaseHolder, RunLease, RunStatus } from '../store/records.js';
+import type { LeaseHolder, RunEnd, RunLease } from '../store/records.js';
 import type { Store } from '../store/store.js';
 
 /** How long a lease lasts without renewal, and how often its holder renews it. */
@@ -114,13 +114,14 @@ export class HeldLease {
   }
 
   /**
-   * Stops the heartbeat and ends the lease, setting the run's final status with it when given.
-   * False when the lease was no longer ours (the status is then the new holder's to write).
+   * Stops the heartbeat and ends the lease, recording how the session ends with it when given
+   * (final status, models stopped early). False when the lease was no longer ours (the run is
+   * then the new holder's to write).
    */
-  async release(finalStatus?: RunStatus): Promise<boolean> {
+  async release(end?: RunEnd): Promise<boolean> {
     clearInterval(this.timer);
     this.released = true;
     await this.renewal;
-    return this.store.releaseRunLease(this.lease.runId, this.lease.holder.id, finalStatus);
+    return this.store.releaseRunLease(this.lease.runId, this.lease.holder.id, end);
   }
 }

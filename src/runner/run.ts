@@ -17,7 +17,7 @@ import { SAMPLE_CHUNK, SampleFeed } from './sample-feed.js';
 import { Budget, formatUsd } from './budget.js';
 import { checkRecordedOutputs } from './recorded-outputs.js';
 import { HeldLease, leaseSettings, type LeaseSettings } from './run-lease.js';
-import { describeStop } from './fail-fast.js';
+import { describeStop, withRecordedStops, type FailFastStop } from './fail-fast.js';
 import { checkPinnedData, MODIFIED_DATA_FIELD, recordedModifiedData } from './data-check.js';
 import { describeModified } from '../datasets/pinned.js';
 import type { JudgeStage } from './judging.js';
@@ -80,6 +80,7 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
     sampleCount: stored.length,
     ...(prepared.metricsFacts !== undefined ? { metricsFacts: prepared.metricsFacts } : {}),
   };
+  for (const warning of prepared.warnings ?? []) deps.onWarning?.(warning);
   if (modifiedData.length > 0) deps.onWarning?.(`--allow-modified-data: running on data that differs from the pinned files (recorded with the run): ${describeModified(modifiedData)}`);
   if (judge?.selfGrading) deps.onWarning?.(`the judge ${judge.model} is also a model under test: it grades its own outputs (recorded with the run)`);
   // Build the providers before recording the run, so a bad model id, a missing key or a replay
@@ -161,6 +162,7 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
   let session: Parameters<typeof execute>;
   try {
     const { task, prepared, samples, unstored } = await reopen(deps.store, run, options.dataDir);
+    for (const warning of prepared.warnings ?? []) deps.onWarning?.(warning);
     // `reopen` holds the data to what the run read; this holds a run that did not know it read
     // modified data to the pinned sums. A run made with --allow-modified-data recorded them.
     const known = recordedModifiedData(run);
@@ -372,6 +374,7 @@ async function execute(
 ): Promise<RunSummary> {
   const settings: GenerateSettings = run.settings;
   let status: RunRecord['status'] = 'failed';
+  let failFastStops: readonly FailFastStop[] = [];
   let results: ExecuteOutcome['results'];
   const stops = [session.lease.lost, ...(deps.stop ? [deps.stop] : [])];
   const stop = stops.length === 1 ? session.lease.lost : AbortSignal.any(stops);
@@ -399,12 +402,14 @@ async function execute(
     if (outcome.stoppedBy !== undefined) {
       deps.onWarning?.(`stopped: ${outcome.stoppedBy}; the samples in flight were finished. To go on: assay resume ${run.id} --max-cost <more USD>`);
     }
-    for (const stop of outcome.failedFast ?? []) deps.onWarning?.(describeStop(stop, run.id));
+    failFastStops = outcome.failedFast ?? [];
+    for (const stop of failFastStops) deps.onWarning?.(describeStop(stop, run.id));
   } finally {
     await session.feed?.settle();
     // The status goes with the release: a process that lost the lease leaves it to the new holder.
-    await session.lease.release(status);
+    // So do the models stopped early, so that show and runs can say later why and what to fix.
+    await session.lease.release({ status, failFastStops });
     await Promise.all([...models, ...(judge ? [judge.model] : []), ...(session.user ? [session.user] : [])].map((m) => m.close()));
   }
-  return summarizeRun(deps.store, { ...run, status }, task, samples, results);
+  return summarizeRun(deps.store, withRecordedStops({ ...run, status }, failFastStops), task, samples, results);
 }

@@ -1,10 +1,11 @@
 import type { Metrics, MetricsContext, ScoredSample, Task } from '../benchmarks/task.js';
-import type { Role, Sample } from '../core/index.js';
-import type { ResultRecord, ReviewRecord, RoleSpend, RunRecord } from '../store/records.js';
+import { isManualAnalysis, type Role, type Sample } from '../core/index.js';
+import type { FailFastStop, ResultRecord, ReviewRecord, RoleSpend, RunRecord } from '../store/records.js';
 import type { RunState } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
 import type { ModifiedDataFile } from '../datasets/pinned.js';
 import { recordedModifiedData } from './data-check.js';
+import { describeStop, recordedStops } from './fail-fast.js';
 import { judgeMetadataOf } from './judge-metadata.js';
 
 export interface ModelCounts {
@@ -13,7 +14,10 @@ export interface ModelCounts {
   readonly errors: number;
   /** Samples not attempted yet (an interrupted run). */
   readonly pending: number;
+  /** Scores without a verdict, those left to manual analysis included (as stored: a null value). */
   readonly no_verdict: number;
+  /** Of `no_verdict`, the answers a paper-faithful reading left to manual analysis (`isManualAnalysis`). */
+  readonly manual: number;
   readonly cached: number;
   readonly input_tokens: number;
   readonly output_tokens: number;
@@ -52,6 +56,11 @@ export interface ModelSummary {
   readonly reviewed?: ReviewedSummary;
 }
 
+/** A model stopped early (`FailFastStop`) with the one line that says why and what to do. */
+export interface StoppedModel extends FailFastStop {
+  readonly advice: string;
+}
+
 /** What one role's calls, answered by one model, add up to over the run (every attempt a call). */
 export interface RoleCost {
   readonly role: Role;
@@ -72,6 +81,12 @@ export interface RunSummary {
   readonly status: RunState;
   /** Pinned data files the run read with other bytes (`--allow-modified-data`); absent on the pinned data. */
   readonly modified_data?: readonly ModifiedDataFile[];
+  /**
+   * Models the run's last session stopped because their errors repeat for every sample (why the
+   * run is interrupted), each with `advice`: the provider's message and what to fix before
+   * `assay resume`. Absent when there were none.
+   */
+  readonly fail_fast?: readonly StoppedModel[];
   readonly models: Readonly<Record<string, ModelSummary>>;
   /** The run's calls by role (model under test, simulated user, judge) and answering model, from the stored calls. */
   readonly cost_by_role: readonly RoleCost[];
@@ -103,7 +118,7 @@ export async function summarizeRun(
   for (const modelId of run.models) {
     const results: ReadonlyMap<string, SummarizedResult> =
       known?.get(modelId) ?? new Map((await store.results(run.id, modelId, { outputs: false })).map((r) => [r.sampleId, r]));
-    let done = 0, errors = 0, noVerdict = 0, cached = 0, inputTokens = 0, outputTokens = 0;
+    let done = 0, errors = 0, noVerdict = 0, manual = 0, cached = 0, inputTokens = 0, outputTokens = 0;
     let cost: number | null = 0;
     const errorsByKind: Record<string, number> = {};
     const rows: ScoredSample[] = [];
@@ -113,6 +128,7 @@ export async function summarizeRun(
       if (result.status === 'done' && result.score) {
         done++;
         if (result.score.value === null) noVerdict++;
+        if (isManualAnalysis(result.score)) manual++;
         rows.push({ sample, score: result.score });
       } else {
         errors++;
@@ -141,6 +157,7 @@ export async function summarizeRun(
         errors,
         pending: sampleCount - attempted,
         no_verdict: noVerdict,
+        manual,
         cached,
         input_tokens: inputTokens,
         output_tokens: outputTokens,
@@ -150,8 +167,17 @@ export async function summarizeRun(
     };
   }
   const modified = recordedModifiedData(run);
+  const stopped = recordedStops(run).map((stop): StoppedModel => ({ ...stop, advice: describeStop(stop, run.id) }));
   const costByRole = (await store.runSpend(run.id)).map(roleCost);
-  return { run: run.id, task: run.task, status: run.status, ...(modified.length > 0 ? { modified_data: modified } : {}), models, cost_by_role: costByRole };
+  return {
+    run: run.id,
+    task: run.task,
+    status: run.status,
+    ...(modified.length > 0 ? { modified_data: modified } : {}),
+    ...(stopped.length > 0 ? { fail_fast: stopped } : {}),
+    models,
+    cost_by_role: costByRole,
+  };
 }
 
 function roleCost(spend: RoleSpend): RoleCost {

@@ -171,3 +171,32 @@ export type LeaseClaim =
   | { readonly acquired: true; readonly lease: RunLease; readonly tookOverFrom?: RunLease }
   /** Another holder's lease is live: the caller must not run the run. */
   | { readonly acquired: false; readonly heldBy: RunLease };
+
+/**
+ * A model stopped early because its errors repeat for every sample (a refused key, a model that
+ * does not exist, a request shape the provider refuses; see `runner/fail-fast.ts`).
+ */
+export interface FailFastStop {
+  /** The model whose calls failed: a model under test, the simulated user or the judge. */
+  readonly actor: string;
+  readonly role: Role;
+  readonly kind: string;
+  /** The provider's message, as the middleware recorded it (keys already redacted). */
+  readonly message: string;
+  /** The errors in a row that stopped it. */
+  readonly count: number;
+}
+
+/**
+ * How a session leaves a run, written with the release of its lease: the final status and the
+ * models it stopped early (empty: none). The stops are kept with the run (the SQLite store puts
+ * them in the engine JSON, `FAIL_FAST_STOPS_FIELD`) so `show` and `runs` can say later why the run
+ * is interrupted and what to fix; each session's end replaces the last one's.
+ */
+export interface RunEnd {
+  readonly status: RunStatus;
+  readonly failFastStops: readonly FailFastStop[];
+}
+
+/** The key of `RunRecord.engine` that holds the last session's `FailFastStop`s (absent: none). */
+export const FAIL_FAST_STOPS_FIELD = 'failFastStops';

@@ -1,5 +1,5 @@
 import type { GenerateResult, Sample, Score } from '../core/index.js';
-import type { CallRecord, LeaseClaim, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunLease, RunRecord, RunStatus, StoredSample } from './records.js';
+import type { CallRecord, LeaseClaim, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunStatus, StoredSample } from './records.js';
 
 /**
  * Persistence for runs. Every method is async so that a networked store (PostgreSQL) fits the
@@ -23,10 +23,11 @@ export interface Store {
   /** Extends the holder's lease by `ttlMs` from now; false when the lease is no longer this holder's. */
   renewRunLease(runId: string, holderId: string, ttlMs: number): Promise<boolean>;
   /**
-   * Ends the holder's lease and, when it was still this holder's, sets the run's final status in
-   * the same transaction. False (status untouched) when another holder has taken the run over.
+   * Ends the holder's lease and, when it was still this holder's, records how the session ends
+   * (final status, models stopped early: see `RunEnd`) in the same transaction. False (run
+   * untouched) when another holder has taken the run over.
    */
-  releaseRunLease(runId: string, holderId: string, finalStatus?: RunStatus): Promise<boolean>;
+  releaseRunLease(runId: string, holderId: string, end?: RunEnd): Promise<boolean>;
   /** The run's lease as stored, if any, and whether it is live (not expired by the store's clock now). */
   runLease(runId: string): Promise<(RunLease & { readonly live: boolean }) | undefined>;
   loadSamples(runId: string): Promise<StoredSample[]>;

@@ -334,6 +334,7 @@ describe('assay rescore', () => {
     assert.equal(out.run, runId);
     assert.deepEqual(out.models[`replay:${file}`]?.metrics, paper);
     assert.equal(out.models[`replay:${file}`]?.counts['no_verdict'], 1, 'the manual one');
+    assert.equal(out.models[`replay:${file}`]?.counts['manual'], 1, 'counted as manual too');
     assert.equal(out.rescore['outputs'], 6);
     assert.equal(out.rescore['changed'], 3, '"I know the answer" and the two "No."');
     assert.equal((out.rescore['storedOptions'] as { parser: string }).parser, 'strict');
@@ -344,6 +345,8 @@ describe('assay rescore', () => {
     assert.equal(show.code, 0);
     assert.deepEqual((JSON.parse(show.stdout) as typeof out).models[`replay:${file}`]?.metrics, paper);
     assert.match(show.stderr, /made with --parser strict, but its stored scores were computed with --parser paper \(6 scores\)/);
+    const shown = await run(['show', runId, '--db', db]);
+    assert.match(shown.stdout, /pending 0, no verdict 0, manual 1, cached/, 'manual analysis is shown as such, not as a no verdict');
     const know = jsonlRows((await run(['export', runId, '--db', db])).stdout).filter((r) => r.output === 'I know the answer');
     assert.deepEqual(know.map((r) => [r.answer, r.score]), [['yes', 'pass']]);
     const maybe = jsonlRows((await run(['export', runId, '--db', db])).stdout).filter((r) => r.output === 'Maybe so');

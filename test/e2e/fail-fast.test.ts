@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { resumeRun, startRun } from '../../src/runner/run.js';
+import { resumeRun, startRun, summarizeStoredRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
@@ -91,11 +91,16 @@ test('a wrong key stops the run at the first 401: at most --concurrency calls, n
   assert.match(warnings[0] ?? '', /^stopped openai:fake-model after 1 auth error — the provider refuses the credentials: HTTP 401 from POST .*Incorrect API key provided/);
   assert.match(warnings[0] ?? '', new RegExp(`then assay resume ${stopped.run}$`));
   assert.ok(!warnings[0]?.includes(BAD_KEY), 'the key is redacted from the message');
+  // Kept with the run, not only said on stderr: the summary read back from the store alone says it too.
+  const stored = await summarizeStoredRun(store, stopped.run);
+  assert.deepEqual(stored.fail_fast?.map((s) => [s.actor, s.role, s.kind, s.count, s.advice]), [['openai:fake-model', 'test', 'auth', 1, warnings[0]]]);
+  assert.deepEqual(stopped.fail_fast, stored.fail_fast, 'the summary of the run itself says it the same way');
 
   // Resumed with the key still wrong: stopped again at once.
   const again = await resumeRun(stopped.run, { engine: { concurrency: 1 } }, { store, secrets: { openaiApiKey: BAD_KEY } });
   assert.equal(again.status, 'interrupted');
   assert.equal((await store.calls(stopped.run)).length, calls.length + 1, 'with one worker, exactly one more call');
+  assert.equal((await summarizeStoredRun(store, stopped.run)).fail_fast?.length, 1, 'the second stop replaces the first');
 
   // With the right key the run goes on and finishes; every sample answered exactly once.
   const mark = server.requests.length;
@@ -108,6 +113,8 @@ test('a wrong key stops the run at the first 401: at most --concurrency calls, n
   const ok = (await store.calls(stopped.run)).filter((c) => c.output !== null);
   assert.equal(ok.length, SAMPLES);
   assert.equal(new Set(ok.map((c) => c.sampleId)).size, SAMPLES);
+  assert.equal((await summarizeStoredRun(store, stopped.run)).fail_fast, undefined, 'a finished run has nothing left to fix');
+  assert.equal((await store.getRun(stopped.run))?.engine['failFastStops'], undefined);
   await store.close();
 });
 
@@ -181,9 +188,25 @@ test('assay run with a wrong key: exit 130, the reason and "assay resume" on std
   assert.doesNotMatch(bad.stderr + bad.stdout, /--retry-errors/);
   assert.ok(!(bad.stderr + bad.stdout).includes(BAD_KEY), 'the key is never printed');
   const run = (JSON.parse(bad.stdout) as { run: string; status: string }).run;
+
+  // Coming back later: show (text and --json) and runs say why the run is interrupted and what to do.
+  const why = new RegExp(`stopped openai:fake-model after 1 auth error — the provider refuses the credentials: HTTP 401.*Incorrect API key provided.*fix the API key .*then assay resume ${run}`);
+  const show = await runAssay(['show', run, '--db', db]);
+  assert.equal(show.code, 0, show.stderr);
+  assert.match(show.stdout, /status interrupted/);
+  assert.match(show.stdout, why);
+  const shown = JSON.parse((await runAssay(['show', run, '--db', db, '--json'])).stdout) as { fail_fast?: { actor: string; kind: string; message: string; advice: string }[] };
+  assert.deepEqual(shown.fail_fast?.map((s) => [s.actor, s.kind]), [['openai:fake-model', 'auth']]);
+  assert.match(shown.fail_fast?.[0]?.advice ?? '', why);
+  const runs = await runAssay(['runs', '--db', db]);
+  assert.match(runs.stdout, new RegExp(`^${run}: ${why.source}`, 'm'));
+  assert.ok(![show.stdout, runs.stdout, JSON.stringify(shown)].some((out) => out.includes(BAD_KEY)), 'the key is never printed');
+
   const good = await runAssay(['resume', run, '--db', db, '--json'], { ASSAY_DATA_DIR: dataDir, OPENAI_API_KEY: GOOD_KEY });
   assert.equal(good.code, 0, good.stderr);
   const summary = JSON.parse(good.stdout) as { status: string; models: Record<string, { counts: { done: number } }> };
   assert.equal(summary.status, 'finished');
   assert.equal(summary.models['openai:fake-model']?.counts.done, SAMPLES);
+  assert.doesNotMatch((await runAssay(['show', run, '--db', db])).stdout, /stopped/, 'finished: nothing left to fix');
+  assert.doesNotMatch((await runAssay(['runs', '--db', db])).stdout, /stopped/);
 });

@@ -63,4 +63,18 @@ describe('exactMatch', () => {
     assert.equal(exactMatch(truth('getTodayBoxOfficeRanking', {}), NONE, [call('getTodayBoxOfficeRanking', '')]).match, true);
     assert.equal(exactMatch(truth('getTodayBoxOfficeRanking', {}), NONE, [call('getTodayBoxOfficeRanking', '{"x": 1}')]).match, false);
   });
+
+  // docs/functionchat.md "Departures": the paper-era exact match loops over the ground truth's keys
+  // and returns false when there are none, so upstream sent a right no-argument call to the judge.
+  // assay passes it without one, however the model spaced its empty object.
+  it('a no-argument call written with the literal arguments "{ }" is an exact match (departure: upstream asked the judge)', () => {
+    const noArguments = truth('getTodayBoxOfficeRanking', {});
+    for (const raw of ['{ }', '{}', ' {\n} ']) {
+      const result = exactMatch(noArguments, NONE, [call('getTodayBoxOfficeRanking', raw)]);
+      assert.deepEqual(result, { match: true, reason: 'exact match' }, `arguments ${JSON.stringify(raw)}`);
+    }
+    // Still exact: another function, or a key the ground truth lacks, fails.
+    assert.equal(exactMatch(noArguments, NONE, [call('getBoxOfficeRanking', '{ }')]).match, false);
+    assert.equal(exactMatch(noArguments, NONE, [call('getTodayBoxOfficeRanking', '{ "date": "today" }')]).reason, 'extra key "date"');
+  });
 });

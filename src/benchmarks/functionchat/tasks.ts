@@ -47,6 +47,8 @@ function functionchatTask(set: FunctionChatSet, description: string, build: Buil
     description,
     defaultSettings: FUNCTIONCHAT_SETTINGS,
     dataset: 'functionchat',
+    // `assay export --format tsv` writes upstream's report columns, so its tools read it as their own.
+    exportFormats: { tsv: 'functionchat-report' },
     async prepare(ctx: TaskContext): Promise<PreparedTask> {
       const version = resolveVersion(name, ctx.options.benchVersion, set);
       const limit = checkedLimit(name, ctx.options);

@@ -54,7 +54,7 @@ export const groundednessTask: Task = {
       ...(options.answerColumn ? { answer: options.answerColumn } : {}),
     };
     // Answers are read when the file has the column (graded with -m given:answers); a model can answer either way.
-    const { items, sha256 } = await loadGroundednessItems(options.items, 'if-present', columns);
+    const { items, sha256, encoding } = await loadGroundednessItems(options.items, 'if-present', columns);
     const loaded = await loadTaskRubrics(NAME, [{ key: 'groundedness', shipped: 'groundedness/groundedness', placeholders: ['question', 'context', 'answer'] }], ctx.options.rubrics);
     const rubric = loaded.rubrics['groundedness'] as Rubric;
     const byId = new Map(items.map((i) => [i.id, i]));
@@ -67,6 +67,8 @@ export const groundednessTask: Task = {
     }));
     return {
       samples: ctx.options.limit ? samples.slice(0, ctx.options.limit) : samples,
+      // Said, not only decoded: a file in another encoding would have the judge grade garbled text.
+      ...(encoding === 'latin1' ? { warnings: [`${options.items} is not valid UTF-8 and was read as Latin-1 (all ${items.length} item(s)); if that is not its encoding, convert it to UTF-8`] } : {}),
       datasetChecksums: { items: sha256, ...loaded.checksums },
       promptVersion: 'groundedness/1',
       score: () => ({ value: null, explanation: 'an answer is graded by the judge: run with --judge <model id>' }),

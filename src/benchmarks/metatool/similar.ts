@@ -37,6 +37,7 @@ export const similarTask: Task = {
   defaultSettings: METATOOL_SETTINGS,
   answerParsers: METATOOL_PARSERS,
   dataset: 'metatool',
+  ownTools: true,
   async prepare(ctx: TaskContext) {
     const options = resolveOptions(NAME, ctx.options);
     if (options.prompts === 'upstream') throw upstreamNotShipped(NAME);

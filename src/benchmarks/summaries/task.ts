@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { user, type Sample, type Score } from '../../core/index.js';
-import { loadArticles } from '../../datasets/articles/index.js';
+import { latin1Warning, loadArticles } from '../../datasets/articles/index.js';
 import type { Rubric } from '../../judges/judge-request.js';
 import { loadTaskRubrics, type TaskRubricSpec } from '../../judges/task-rubrics.js';
 import { DEFAULT_COMPARISON } from '../comparison.js';
@@ -79,8 +79,10 @@ export const summariesTask: Task = {
       metadata: { task: 'summaries', ...(article.category !== undefined ? { category: article.category } : {}), ...(article.encoding === 'latin1' ? { encoding: 'latin1' } : {}) },
     }));
     const checksums: Record<string, string> = { [`articles:${path.basename(options.articles)}`]: set.sha256, ...loaded.checksums };
+    const latin1 = latin1Warning(set, options.articles);
     return {
       samples: ctx.options.limit ? samples.slice(0, ctx.options.limit) : samples,
+      ...(latin1 ? { warnings: [latin1] } : {}),
       datasetChecksums: checksums,
       promptVersion: 'summaries/1',
       score: () => ({ value: null, explanation: 'a summary is graded by the judge: run with --judge <model id>' }),

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { InputError } from '../../core/index.js';
 import { testDataDir } from '../../testing/test-data.js';
-import { decodeText, loadArticles } from './index.js';
+import { decodeText, latin1Warning, loadArticles } from './index.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'assay-articles-'));
 let counter = 0;
@@ -98,5 +98,22 @@ describe('loadArticles: CSV and JSONL', () => {
     await refused(write('h.jsonl', '{"id": 1, "text": "  "}\n'), /h\.jsonl:1: "text" is empty/);
     await refused(write('i.jsonl', '\n\n'), /i\.jsonl: no articles in this file/);
     await refused(write('j.txt', 'x'), /not a folder, \.csv or \.jsonl file/);
+  });
+});
+
+describe('latin1Warning', () => {
+  it('names how many articles were read as Latin-1 and their file; none for UTF-8; a CSV is one file', async () => {
+    const folder = path.join(work, 'mixed');
+    mkdirSync(folder);
+    writeFileSync(path.join(folder, 'a.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+    writeFileSync(path.join(folder, 'b.txt'), 'caf\u00e9');
+    assert.match(latin1Warning(await loadArticles(folder), folder) ?? '', new RegExp(`^1 of 2 article\\(s\\) in .*mixed are not valid UTF-8 and were read as Latin-1: .*mixed/a\\.txt \\(recorded`));
+    const utf8 = path.join(work, 'utf8-only');
+    mkdirSync(utf8);
+    writeFileSync(path.join(utf8, 'b.txt'), 'caf\u00e9');
+    assert.equal(latin1Warning(await loadArticles(utf8), utf8), undefined);
+    const csv = path.join(work, 'latin1.csv');
+    writeFileSync(csv, Buffer.concat([Buffer.from('id,text\n1,caf'), Buffer.from([0xe9]), Buffer.from('\n2,ok\n')]));
+    assert.match(latin1Warning(await loadArticles(csv), csv) ?? '', /^2 of 2 article\(s\) in .*latin1\.csv are not valid UTF-8 and were read as Latin-1: .*latin1\.csv \(recorded/);
   });
 });

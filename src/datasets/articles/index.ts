@@ -6,6 +6,7 @@ import { loadArticleTable } from './load-table.js';
 
 export type { Article, ArticleColumns, ArticleSet } from './article.js';
 export { decodeText } from '../decode-text.js';
+export { latin1Warning } from './latin1-warning.js';
 
 /**
  * Reads articles from a folder of `.txt` files (sub-folder = category), a `.csv` or a

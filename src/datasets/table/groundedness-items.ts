@@ -23,10 +23,10 @@ export interface GroundednessColumns {
  * Reads groundedness items from a CSV or JSONL file. With `answers: 'required'` every row must
  * carry an answer (the answers are graded as given); with `'ignored'` a model will answer, and an
  * answer column is not read; with `'if-present'`, answers are read (every row's) when the file has
- * the answer column, else none.
+ * the answer column, else none. `encoding`: `latin1` when the file is not valid UTF-8 (see `readTable`).
  * @throws InputError naming the file and line for a missing column, an empty value, a duplicate id.
  */
-export async function loadGroundednessItems(file: string, mode: 'required' | 'ignored' | 'if-present', columns: GroundednessColumns = {}): Promise<{ items: GroundednessItem[]; sha256: string }> {
+export async function loadGroundednessItems(file: string, mode: 'required' | 'ignored' | 'if-present', columns: GroundednessColumns = {}): Promise<{ items: GroundednessItem[]; sha256: string; encoding: 'utf-8' | 'latin1' }> {
   const table = await readTable(file, 'items');
   const names = { question: columns.question ?? 'question', context: columns.context ?? 'context', answer: columns.answer ?? 'answer' };
   const answers = mode === 'if-present' ? (table.columns.has(names.answer) ? 'required' : 'ignored') : mode;
@@ -50,5 +50,5 @@ export async function loadGroundednessItems(file: string, mode: 'required' | 'ig
     lineOfId.set(id, line);
     items.push({ id, question: text(names.question), context: text(names.context), ...(answers === 'required' ? { answer: text(names.answer) } : {}), source: { file, line } });
   }
-  return { items, sha256: table.sha256 };
+  return { items, sha256: table.sha256, encoding: table.encoding };
 }

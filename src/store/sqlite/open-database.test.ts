@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -33,6 +33,13 @@ test('a database under a regular file: the folder cannot be created, because a p
   // A file in the middle of the path (ENOTDIR) and a file where the last folder should be: one reason.
   refuses(join(file, 'deeper', 'assay.db'), new RegExp(`^cannot create folder ${escape(join(file, 'deeper'))} for database .*: a path component is a file$`));
   refuses(join(file, 'assay.db'), new RegExp(`^cannot create folder ${escape(file)} for database .*: a path component is a file$`));
+});
+
+test('folders that do not exist yet are made, each level; an existing one is used as it is', () => {
+  const file = join(dir, 'new', 'deeper', 'still', 'assay.db');
+  openDatabase(file).close();
+  assert.ok(statSync(file).isFile());
+  openDatabase(join(dir, 'new', 'other.db')).close();
 });
 
 test('a folder given as the database file says so', () => {

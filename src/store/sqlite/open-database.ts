@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
 import { applyMigrations } from './migrate.js';
 import type { Migration } from './migrations.js';
-import { diagnoseDatabasePath, fsReason } from './path-problem.js';
+import { createFolder } from './create-folder.js';
+import { diagnoseDatabasePath } from './path-problem.js';
 
 /** True for the paths better-sqlite3 treats as a private in-memory/temporary database. */
 const isMemoryPath = (file: string): boolean => file === ':memory:' || file === '';
@@ -49,18 +49,16 @@ export function openDatabase(file: string, migrations?: readonly Migration[]): D
 
 /**
  * Creates the folder a database goes in. A path the user cannot have there (a file in the way, no
- * permission, a read-only disk) is their input to fix, so it is an `InputError` with the folder
- * and the reason rather than an unexpected failure.
+ * permission, a read-only disk, a folder under /proc) is their input to fix, so it is an
+ * `InputError` with the folder and the reason rather than an unexpected failure (or, with Node's
+ * recursive mkdir under /proc, a hang: see `createFolder`).
  */
 function createFolderOf(file: string): void {
   const folder = dirname(resolve(file));
-  try {
-    mkdirSync(folder, { recursive: true });
-  } catch (error) {
-    const reason = fsReason(error);
-    if (reason === undefined) throw error;
-    throw new InputError(`cannot create folder ${folder} for database ${file}: ${reason}`, { file });
-  }
+  const problem = createFolder(folder);
+  if (problem === undefined) return;
+  const where = problem.at === folder ? '' : `${problem.at}: `;
+  throw new InputError(`cannot create folder ${folder} for database ${file}: ${where}${problem.reason}`, { file });
 }
 
 /** SQLite's own codes for "this is not (or no longer) a database" → one clear line for the user. */

@@ -88,8 +88,10 @@ test('renewal keeps a lease live past its first expiry; once it lapses another h
     assert.equal(claim.acquired && claim.lease.acquiredAt, new Date(T0 + 1900).toISOString());
 
     assert.equal(await a.renewRunLease(RUN_ID, alice.id, 1000), false, 'the old holder learns it lost the run');
-    assert.equal(await a.releaseRunLease(RUN_ID, alice.id, 'interrupted'), false);
+    const stop = { actor: 'openai:m', role: 'test' as const, kind: 'auth', message: 'HTTP 401', count: 1 };
+    assert.equal(await a.releaseRunLease(RUN_ID, alice.id, { status: 'interrupted', failFastStops: [stop] }), false);
     assert.equal((await b.getRun(RUN_ID))?.status, 'running', 'the old holder did not overwrite the new holder\'s status');
+    assert.deepEqual((await b.getRun(RUN_ID))?.engine, {}, 'nor record its stops');
     assert.equal((await b.runLease(RUN_ID))?.holder.id, bob.id);
   } finally {
     await close();
@@ -100,11 +102,28 @@ test('release ends the lease and sets the final status in one go; the run is the
   const { a, b, close } = await twoStores();
   try {
     await a.acquireRunLease(RUN_ID, alice, 30_000);
-    assert.equal(await a.releaseRunLease(RUN_ID, alice.id, 'interrupted'), true);
+    assert.equal(await a.releaseRunLease(RUN_ID, alice.id, { status: 'interrupted', failFastStops: [] }), true);
     assert.equal(await b.runLease(RUN_ID), undefined);
     assert.equal((await b.getRun(RUN_ID))?.status, 'interrupted');
     const claim = await b.acquireRunLease(RUN_ID, bob, 30_000);
     assert.ok(claim.acquired && claim.tookOverFrom === undefined, 'a released lease is not a takeover');
+  } finally {
+    await close();
+  }
+});
+
+test('release records the models the session stopped early in the engine JSON, beside its other keys; the next session\'s end replaces them', async () => {
+  const { a, b, close } = await twoStores();
+  try {
+    const stop = { actor: 'openai:m', role: 'test' as const, kind: 'auth', message: 'HTTP 401 from POST /v1/chat/completions: "it\'s" \\ wrong', count: 1 };
+    const id = '20260301-120000-cd34';
+    await a.createRun({ ...run, id, engine: { concurrency: 2, dataDir: '/data' } }, []);
+    await a.acquireRunLease(id, alice, 30_000);
+    assert.equal(await a.releaseRunLease(id, alice.id, { status: 'interrupted', failFastStops: [stop] }), true);
+    assert.deepEqual((await b.getRun(id))?.engine, { concurrency: 2, dataDir: '/data', failFastStops: [stop] }, 'read back exactly, from another connection');
+    await b.acquireRunLease(id, bob, 30_000);
+    assert.equal(await b.releaseRunLease(id, bob.id, { status: 'finished', failFastStops: [] }), true);
+    assert.deepEqual((await a.getRun(id))?.engine, { concurrency: 2, dataDir: '/data' }, 'a session that stopped nothing clears them');
   } finally {
     await close();
   }

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
-import type { LeaseClaim, LeaseHolder, RunLease, RunStatus } from '../records.js';
+import type { LeaseClaim, LeaseHolder, RunEnd, RunLease } from '../records.js';
 import { SQL } from './statements.js';
 
 /** A `run_leases` row exactly as SQLite returns it (times in epoch ms). */
@@ -35,7 +35,7 @@ export class RunLeases {
   private readonly selectLease: Database.Statement<[string], LeaseRow>;
   private readonly acquireTx: Database.Transaction<(runId: string, holder: LeaseHolder, ttlMs: number) => LeaseClaim>;
   private readonly renewTx: Database.Transaction<(runId: string, holderId: string, ttlMs: number) => boolean>;
-  private readonly releaseTx: Database.Transaction<(runId: string, holderId: string, finalStatus: RunStatus | undefined) => boolean>;
+  private readonly releaseTx: Database.Transaction<(runId: string, holderId: string, end: RunEnd | undefined) => boolean>;
 
   constructor(
     db: Database.Database,
@@ -49,6 +49,7 @@ export class RunLeases {
     const renewLease = db.prepare(SQL.renewLease);
     const deleteLease = db.prepare<[string, string]>(SQL.deleteLease);
     const updateStatus = db.prepare<[string, string, string]>(SQL.updateStatus);
+    const updateFailFastStops = db.prepare<[{ stops: string | null; runId: string }]>(SQL.updateFailFastStops);
 
     this.acquireTx = db.transaction((runId: string, holder: LeaseHolder, ttlMs: number): LeaseClaim => {
       if (selectRun.get(runId) === undefined) throw new InputError(`no run ${runId} in ${this.file}`, { file: this.file });
@@ -64,9 +65,12 @@ export class RunLeases {
       const now = this.clock();
       return renewLease.run({ runId, holderId, now, expiresAt: now + ttlMs }).changes === 1;
     });
-    this.releaseTx = db.transaction((runId: string, holderId: string, finalStatus: RunStatus | undefined): boolean => {
+    this.releaseTx = db.transaction((runId: string, holderId: string, end: RunEnd | undefined): boolean => {
       if (deleteLease.run(runId, holderId).changes !== 1) return false;
-      if (finalStatus !== undefined) updateStatus.run(finalStatus, new Date(this.clock()).toISOString(), runId);
+      if (end !== undefined) {
+        updateStatus.run(end.status, new Date(this.clock()).toISOString(), runId);
+        updateFailFastStops.run({ stops: end.failFastStops.length > 0 ? JSON.stringify(end.failFastStops) : null, runId });
+      }
       return true;
     });
   }
@@ -81,8 +85,8 @@ export class RunLeases {
     return this.renewTx.immediate(runId, holderId, ttlMs);
   }
 
-  release(runId: string, holderId: string, finalStatus?: RunStatus): boolean {
-    return this.releaseTx.immediate(runId, holderId, finalStatus);
+  release(runId: string, holderId: string, end?: RunEnd): boolean {
+    return this.releaseTx.immediate(runId, holderId, end);
   }
 
   get(runId: string): (RunLease & { live: boolean }) | undefined {

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
-import type { CallRecord, LeaseClaim, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunLease, RunRecord, RunStatus, StoredSample } from '../records.js';
+import type { CallRecord, LeaseClaim, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunStatus, StoredSample } from '../records.js';
 import type { Store } from '../store.js';
 import { nullableToJson, optionalToJson } from './json.js';
 import { CallCacheIndex } from './call-cache.js';
@@ -284,11 +284,11 @@ export class SqliteStore implements Store {
     return this.leases.renew(runId, holderId, ttlMs);
   }
 
-  async releaseRunLease(runId: string, holderId: string, finalStatus?: RunStatus): Promise<boolean> {
+  async releaseRunLease(runId: string, holderId: string, end?: RunEnd): Promise<boolean> {
     // Outcomes still waiting for their group commit belong to the session ending here: write them first.
     this.flushPending();
-    const released = this.leases.release(runId, holderId, finalStatus);
-    if (finalStatus !== undefined && finalStatus !== 'running') this.sampleTails.delete(runId);
+    const released = this.leases.release(runId, holderId, end);
+    if (end !== undefined && end.status !== 'running') this.sampleTails.delete(runId);
     return released;
   }
 

@@ -1,3 +1,5 @@
+import { FAIL_FAST_STOPS_FIELD } from '../records.js';
+
 /**
  * Every SQL statement of the store, in one place so that tests can check their query plans.
  * Positional `?` for the hot-path writes (cheaper to bind than named parameters); named
@@ -61,6 +63,14 @@ export const SQL = {
   selectRuns: 'SELECT * FROM runs ORDER BY created_at DESC, id DESC',
 
   updateStatus: 'UPDATE runs SET status = ?, updated_at = ? WHERE id = ?',
+
+  /**
+   * The models the ending session stopped early, kept in the engine JSON (no schema change: read
+   * only with the run, never queried); null removes the last session's.
+   */
+  updateFailFastStops: `UPDATE runs SET engine = CASE WHEN @stops IS NULL THEN json_remove(engine, '$.${FAIL_FAST_STOPS_FIELD}')
+                                                   ELSE json_set(engine, '$.${FAIL_FAST_STOPS_FIELD}', json(@stops)) END
+                        WHERE id = @runId`,
 
   selectLease: 'SELECT * FROM run_leases WHERE run_id = ?',
 

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { collect, spawnAssay, type CliResult } from '../../src/testing/spawn-cli.js';
+import { testDataDir } from '../../src/testing/test-data.js';
+
+// Node 20's recursive mkdirSync spins forever where a folder exists but will not take a child
+// (ENOENT): under /proc, under a symbolic link to nothing. The CLI runs in a child process killed
+// after a while, so a hang fails the test instead of hanging the suite.
+const HANG_MS = 15_000;
+
+async function assayWithin(args: readonly string[]): Promise<CliResult> {
+  const child = spawnAssay(args, { ASSAY_DATA_DIR: testDataDir() });
+  const timer = setTimeout(() => child.kill('SIGKILL'), HANG_MS);
+  try {
+    return await collect(child);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'assay-db-path-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('--db under /proc: exit 2 at once, with the folder and why', { skip: existsSync('/proc/1') ? false : 'no /proc here' }, async () => {
+  for (const db of ['/proc/1/nope/x.db', '/proc/nope/x.db']) {
+    const result = await assayWithin(['runs', '--db', db]);
+    assert.equal(result.signal, null, `${db}: assay hung and was killed`);
+    assert.equal(result.code, 2, result.stderr);
+    assert.equal(result.stdout, '');
+    // /proc/1 refuses writes (permission denied); /proc itself takes no new folder even from root.
+    assert.match(result.stderr, new RegExp(`^assay: cannot create folder ${db.replace('/x.db', '')} for database ${db}: (permission denied|/proc does not take new folders .*)\\n$`));
+  }
+});
+
+test('export --out under /proc: exit 2 at once, with the folder and why', { skip: existsSync('/proc/1') ? false : 'no /proc here' }, async () => {
+  const db = join(dir, 'assay.db');
+  const made = await assayWithin(['run', 'metatool/similar', '--per-tool', '1', '--limit', '1', '-m', 'baseline:lexical', '--json', '--db', db]);
+  assert.equal(made.code, 0, made.stderr);
+  const result = await assayWithin(['export', (JSON.parse(made.stdout) as { run: string }).run, '--out', '/proc/1/nope/rows.jsonl', '--db', db]);
+  assert.equal(result.signal, null, 'assay hung and was killed');
+  assert.equal(result.code, 2, result.stderr);
+  assert.equal(result.stderr, 'assay: cannot write --out /proc/1/nope/rows.jsonl: permission denied\n');
+});
+
+test('--db under a symbolic link to nothing: exit 2 at once, naming the link', async () => {
+  const link = join(dir, 'link');
+  symlinkSync(join(dir, 'nothing'), link);
+  const db = join(link, 'out', 'x.db');
+  const result = await assayWithin(['runs', '--db', db]);
+  assert.equal(result.signal, null, 'assay hung and was killed');
+  assert.equal(result.code, 2, result.stderr);
+  assert.equal(result.stderr, `assay: cannot create folder ${join(link, 'out')} for database ${db}: ${link}: a symbolic link to nothing\n`);
+});
