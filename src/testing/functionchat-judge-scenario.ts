@@ -369,11 +369,31 @@ export const fingerprint = (value: unknown): string => createHash('sha256').upda
 
 /** Every row and every returned summary of a scenario as a fingerprint, keyed as in the snapshot (steps left out). */
 export function fingerprints(snapshot: DatabaseSnapshot, returned: unknown): Record<string, string> {
-  const out: Record<string, string> = { returned: fingerprint(returned) };
+  const out: Record<string, string> = { returned: fingerprint(withoutLaterSummaryFields(returned)) };
   for (const table of ['runs', 'samples', 'runTexts', 'calls', 'results'] as const) {
     for (const [key, row] of Object.entries(snapshot[table])) out[`${table}:${key}`] = fingerprint(row);
   }
   return out;
+}
+
+/**
+ * A returned summary without the fields the summary gained after the fingerprints were taken (on
+ * 395c47a), none of which the judge's move touches: each model's `counts.manual` (the paper
+ * reading's manual-analysis answers counted apart, 7c7afab: always 0 here) and a stopped run's
+ * `fail_fast` (why it stopped, 432e413). The stored rows are compared whole.
+ */
+function withoutLaterSummaryFields(returned: unknown): unknown {
+  return JSON.parse(JSON.stringify(returned ?? null), (_key, value: unknown) => {
+    if (value && typeof value === 'object' && !Array.isArray(value) && 'fail_fast' in value) {
+      const { fail_fast: _stops, ...rest } = value as Record<string, unknown>;
+      return rest;
+    }
+    if (value && typeof value === 'object' && !Array.isArray(value) && 'counts' in value) {
+      const { manual: _manual, ...counts } = (value as { counts: Record<string, unknown> }).counts;
+      return { ...value, counts };
+    }
+    return value;
+  });
 }
 
 /** The differences between two sets of fingerprints (keys missing on either side, or different). */
