@@ -8,7 +8,7 @@ import { KNOWN_PRICES } from '../models/pricing.js';
 import { createProvider } from '../models/registry.js';
 import type { ModelProvider } from '../models/spec.js';
 import type { JudgeConfig, RunRecord } from '../store/records.js';
-import { newRunId } from '../store/sqlite/run-id.js';
+import { newRunId } from '../store/run-id.js';
 import type { Store } from '../store/store.js';
 import { totalSpend } from '../store/spend.js';
 import { toolkitVersion } from '../version.js';

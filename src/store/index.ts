@@ -2,3 +2,4 @@ export type * from './records.js';
 export type * from './store.js';
 export * from './sqlite/index.js';
 export { totalSpend } from './spend.js';
+export { newRunId } from './run-id.js';
