@@ -64,12 +64,6 @@ export interface CallError {
   readonly status?: number;
 }
 
-/**
- * In a stored call, `request.messages` equal to the sample's input is written as this marker
- * instead of repeating the prompt (the samples table holds it); reading calls expands it back.
- */
-export const SAMPLE_INPUT_REF = '$sample.input';
-
 /** One attempt at one model call: what was sent, what came back, how long it took. */
 export interface CallRecord {
   readonly runId: string;
@@ -83,10 +77,18 @@ export interface CallRecord {
   readonly attempt: number;
   /** Key of the call cache (sha256 of the canonical request); null when the provider is not cacheable. */
   readonly cacheKey: string | null;
-  /** What was sent to the model (messages, tools, settings: the reference hints of a sample are not sent). */
+  /**
+   * What was sent to the model (messages, tools, settings: the reference hints of a sample are not
+   * sent). With `messagesFromSample`, everything but the messages.
+   */
   readonly request: unknown;
-  /** `request` already serialized; stored verbatim when given (its messages may be `SAMPLE_INPUT_REF`). */
-  readonly requestJson?: string;
+  /**
+   * True when the messages sent are exactly the sample's input (a single-call sample): `request`
+   * then leaves them out, since the store holds them with the sample already, and each store keeps
+   * the reference its own way instead of repeating a prompt per call. A call read back from a
+   * store has its messages in `request` again, and no such flag.
+   */
+  readonly messagesFromSample?: boolean;
   readonly output: GenerateResult | null;
   readonly error: CallError | null;
   readonly usage: Usage;

@@ -1,9 +1,8 @@
-import { SAMPLE_INPUT_REF } from '../records.js';
 import type { GenerateResult, ReferenceHints, Role, Score, ToolSpec, Transcript, Usage } from '../../core/index.js';
 import type { TaskOptions } from '../../core/index.js';
 import type { CallError, CallRecord, JudgeConfig, ResultRecord, ReviewRecord, RunRecord, RunStatus, StoredSample } from '../records.js';
 import { fromJson, nullableFromJson, optionalFromJson } from './json.js';
-import { inputFromJson } from './sample-input.js';
+import { inputFromJson, SAMPLE_INPUT_REF } from './sample-input.js';
 
 /** Row shapes exactly as SQLite returns them (see migrations.ts), and their conversion to records. */
 

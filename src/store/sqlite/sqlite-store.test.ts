@@ -6,7 +6,7 @@ import { after, describe, test } from 'node:test';
 import { InputError } from '../../core/errors.js';
 import Database from 'better-sqlite3';
 import { composedUserMessage, sharedText, user, type GenerateResult, type Sample } from '../../core/index.js';
-import { SAMPLE_INPUT_REF, type CallRecord, type ResultRecord, type RunRecord } from '../records.js';
+import type { CallRecord, ResultRecord, RunRecord } from '../records.js';
 import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'assay-store-test-'));
@@ -162,7 +162,7 @@ describe('round trips', () => {
     const runB = makeRun({ id: 'run-b' });
     await store.createRun(runA, [composed('s1', 'play jazz'), composed('s2', 'play rock')]);
     await store.createRun(runB, [composed('s1', 'play blues')]);
-    const call = makeCall({ runId: 'run-a', sampleId: 's2', request: { messages: SAMPLE_INPUT_REF, settings: { temperature: 0 } } });
+    const call = makeCall({ runId: 'run-a', sampleId: 's2', request: { settings: { temperature: 0 } }, messagesFromSample: true });
     await store.saveOutcome([call], makeResult({ runId: 'run-a', sampleId: 's2' }));
     await store.close();
 

@@ -8,7 +8,7 @@ import { CallCacheIndex } from './call-cache.js';
 import { Checkpointer } from './checkpointer.js';
 import { openDatabase } from './open-database.js';
 import { RunLeases } from './run-leases.js';
-import { inputToJson, RunTexts } from './sample-input.js';
+import { inputToJson, requestToJson, RunTexts } from './sample-input.js';
 import { SQL } from './statements.js';
 import { callFromRow, resultFromRow, reviewFromRow, runFromRow, runToParams, sampleFromRow, type CallRow, type ResultRow, type ReviewRow, type RunRow, type SampleRow, type SpendRow } from './rows.js';
 
@@ -136,7 +136,14 @@ export class SqliteStore implements Store {
       // once (a provider's rawResponse can be kilobytes).
       let outputObject: unknown = undefined;
       let outputText: string | null = null;
+      // A sample's attempts share one request object: serialize it once.
+      let requested: Pick<CallRecord, 'request' | 'messagesFromSample'> | undefined;
+      let requestText: string | null = null;
       for (const call of calls) {
+        if (requested === undefined || call.request !== requested.request || call.messagesFromSample !== requested.messagesFromSample) {
+          requested = call;
+          requestText = requestToJson(call.request, call.messagesFromSample);
+        }
         const callOutput = nullableToJson(call.output);
         if (call.output !== null) {
           outputObject = call.output;
@@ -149,7 +156,7 @@ export class SqliteStore implements Store {
           call.role,
           call.attempt,
           call.cacheKey,
-          call.requestJson ?? optionalToJson(call.request),
+          requestText,
           callOutput,
           nullableToJson(call.error),
           call.usage.inputTokens ?? null,
