@@ -11,6 +11,7 @@ import { renderEstimate } from '../report/estimate.js';
 import type { Store } from '../store/store.js';
 import { collect, nonNegativeInt, number, parsePrice, parseRubric, positiveInt, usdAmount } from './options.js';
 import { createProgressReporter } from './progress.js';
+import { redactStoreUrl } from '../store/store-url.js';
 import { EXIT, dataDirOption, dbOption, exitCodeFor, interruptSignal, jsonOption, leaseFromEnv, printSummary, withStore } from './shared.js';
 import { dataDirForRun, dataReady } from './task-data.js';
 import { addTaskOptions, taskOptionsFrom, type TaskFlags } from './task-options.js';
@@ -161,7 +162,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
         ...(lease ? { lease } : {}),
         secrets: secretsFrom(flags),
         onProgress: (e) => progress.update(e),
-        onRunCreated: (run) => process.stderr.write(`run ${run.id}: ${run.task} on ${run.models.join(', ')}${run.userModel !== undefined ? `, simulated user ${run.userModel}` : ''}${run.judge ? `, judge ${run.judge.model}` : ''} (db ${flags.db})\n`),
+        onRunCreated: (run) => process.stderr.write(`run ${run.id}: ${run.task} on ${run.models.join(', ')}${run.userModel !== undefined ? `, simulated user ${run.userModel}` : ''}${run.judge ? `, judge ${run.judge.model}` : ''} (db ${redactStoreUrl(flags.db)})\n`),
         onWarning: (message) => progress.note(`warning: ${message}`),
       };
       try {
