@@ -27,6 +27,8 @@ import {
 
 /** Samples per INSERT statement (8 parameters each, under PostgreSQL's 65,535). */
 const SAMPLES_PER_INSERT = 1000;
+/** Calls per INSERT statement (17 parameters each); an outcome with more is saved in a transaction of several. */
+const CALLS_PER_INSERT = 1000;
 
 const RUN_COLUMNS = 'id, task, task_version, status, created_at, updated_at, models, settings, seed, options, dataset_checksums, prompt_version, toolkit_version, engine, judge, sample_count, user_model, metrics_facts';
 const CALL_COLUMNS = 'run_id, sample_id, model_id, role, actor, step, attempt, cache_key, request, messages_from_sample, output, error, input_tokens, output_tokens, cost_usd, latency_ms, started_at';
@@ -263,12 +265,20 @@ export class PostgresStore implements Store {
     if (mismatch) throw mismatch;
     const { params, outputObject, outputText } = callParams(calls);
     const output = result.output !== null && result.output === outputObject ? outputText : nullableToJson(result.output);
+    if (calls.length > CALLS_PER_INSERT) {
+      await this.transaction(async (client) => {
+        await insertCalls(client, calls);
+        await client.query(UPSERT_RESULT, resultParams(result, output));
+      });
+      return;
+    }
     params.push(...resultParams(result, output));
     await this.pool.query({ name: `assay-save-outcome-${calls.length}`, text: saveOutcomeSql(calls.length), values: params });
   }
 
   async saveCalls(calls: readonly CallRecord[]): Promise<void> {
     if (calls.length === 0) return;
+    if (calls.length > CALLS_PER_INSERT) return this.transaction((client) => insertCalls(client, calls));
     await this.pool.query({ name: `assay-save-calls-${calls.length}`, text: insertCallsSql(calls.length, 1), values: callParams(calls).params });
   }
 
@@ -365,6 +375,14 @@ async function insertSamples(client: pg.PoolClient, runId: string, firstIdx: num
       );
     });
     await client.query(`INSERT INTO samples (run_id, sample_id, idx, input, tools, target, metadata, hints) VALUES ${rows.join(', ')}`, params);
+  }
+}
+
+/** Inserts many calls in statements of `CALLS_PER_INSERT`, in order (inside the caller's transaction). */
+async function insertCalls(client: pg.PoolClient, calls: readonly CallRecord[]): Promise<void> {
+  for (let start = 0; start < calls.length; start += CALLS_PER_INSERT) {
+    const chunk = calls.slice(start, start + CALLS_PER_INSERT);
+    await client.query(insertCallsSql(chunk.length, 1), callParams(chunk).params);
   }
 }
 

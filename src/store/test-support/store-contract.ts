@@ -447,6 +447,17 @@ export function storeContract(backend: ContractBackend): void {
         assert.deepEqual(await store.calls(run.id, 'q-alpha'), [failed, retry]);
       }));
 
+      test('a sample with very many calls (a long conversation) keeps them all, in order', withStores(async (store) => {
+        await store.createRun(makeRun(), samples);
+        const many = (n: number, step: string): CallRecord[] => Array.from({ length: n }, (_, i) => makeCall({ attempt: i + 1, step: `${step} ${i}`, cacheKey: null }));
+        await store.saveCalls(many(1200, 'cut'));
+        await store.saveOutcome(many(1500, 'turn'), makeResult({ attempts: 1500 }));
+        const steps = (await store.calls(RUN_ID, 'q-beta')).map((c) => c.step);
+        assert.equal(steps.length, 2700);
+        assert.deepEqual([steps[0], steps[1199], steps[1200], steps[2699]], ['cut 0', 'cut 1199', 'turn 0', 'turn 1499']);
+        assert.equal((await store.results(RUN_ID))[0]?.attempts, 1500);
+      }));
+
       test('outcomes saved at once (a run’s concurrent samples) are all stored', withStores(async (store) => {
         const many: Sample[] = Array.from({ length: 200 }, (_, i) => ({ id: `s${i}`, input: [user(`q${i}`)], target: null, metadata: {} }));
         await store.createRun(makeRun(), many);
