@@ -206,7 +206,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
   if (given('failFast')) Object.assign(engine, { failFast: flags.failFast });
   return withStore(flags.db, async (store) => {
     const run = await requireRun(store, runId);
-    const dataDir = dataDirForRun(flags.dataDir, run.engine['dataDir'] as string | undefined);
+    const dataDir = dataDirForRun(flags.dataDir, run.engine.dataDir);
     if (!dataDir) throw new InputError(`run ${run.id} does not record its data dir; pass --data-dir`);
     const lease = leaseFromEnv();
     const { stop, signal, dispose } = interruptSignal();

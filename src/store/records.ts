@@ -18,8 +18,8 @@ export interface RunRecord {
   readonly datasetChecksums: Readonly<Record<string, string>>;
   readonly promptVersion: string;
   readonly toolkitVersion: string;
-  /** Settings of the middleware (concurrency, retries, cache…); never secrets. */
-  readonly engine: Readonly<Record<string, unknown>>;
+  /** Settings of the middleware (concurrency, retries, cache…) and the data dir; never secrets. */
+  readonly engine: RunEngineRecord;
   /** The judge that grades outputs a task cannot score alone; null when there is none (`--exact-only`, or a task without judging). */
   readonly judge: JudgeConfig | null;
   /** The simulated user's model (`--user-model`) of a task whose solver calls one; absent otherwise. */
@@ -36,6 +36,31 @@ export interface RunRecord {
    * store alone. Absent when the task needs nothing more (and for runs made before schema v8).
    */
   readonly metricsFacts?: unknown;
+}
+
+/**
+ * The engine settings a run records, as stored: the middleware's (`EngineSettings` in
+ * `runner/run-spec.ts`, which must fit this shape: the runner writes it through this type) and
+ * what the runner adds. Every key is optional, since a record is read as it was written; keys
+ * this assay does not know (written by another version) are kept as they are. Never a secret.
+ */
+export interface RunEngineRecord {
+  readonly concurrency?: number;
+  readonly requestsPerMinute?: number;
+  readonly tokensPerMinute?: number;
+  readonly timeoutMs?: number;
+  readonly retry?: { readonly maxRetries: number; readonly baseDelayMs: number; readonly maxDelayMs: number };
+  readonly cache?: boolean;
+  readonly openaiBaseURL?: string;
+  /** Price overrides by model id (USD per million tokens). */
+  readonly prices?: Readonly<Record<string, { readonly inputPerMillion: number; readonly outputPerMillion: number }>>;
+  readonly maxCostUsd?: number;
+  readonly failFast?: boolean;
+  /** The data dir the run read; a resume reads it again unless given another. */
+  readonly dataDir?: string;
+  /** Pinned data files the run read with other bytes (`--allow-modified-data`); read defensively (`runner/data-check.ts`). */
+  readonly modifiedData?: readonly { readonly file: string; readonly pinned: string; readonly actual: string }[];
+  readonly [key: string]: unknown;
 }
 
 /** How a run's judge grades: recorded with the run so a resume grades the same way. */

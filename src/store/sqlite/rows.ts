@@ -115,7 +115,7 @@ export function runFromRow(row: RunRow): RunRecord {
     datasetChecksums: fromJson<Record<string, string>>(row.dataset_checksums),
     promptVersion: row.prompt_version,
     toolkitVersion: row.toolkit_version,
-    engine: fromJson<Record<string, unknown>>(row.engine),
+    engine: fromJson<RunRecord['engine']>(row.engine),
     judge: row.judge === null ? null : fromJson<JudgeConfig>(row.judge),
     ...(row.sample_count !== null ? { sampleCount: row.sample_count } : {}),
     ...(row.user_model !== null ? { userModel: row.user_model } : {}),
