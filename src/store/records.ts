@@ -60,6 +60,8 @@ export interface RunEngineRecord {
   readonly dataDir?: string;
   /** Pinned data files the run read with other bytes (`--allow-modified-data`); read defensively (`runner/data-check.ts`). */
   readonly modifiedData?: readonly { readonly file: string; readonly pinned: string; readonly actual: string }[];
+  /** The models the last session stopped early (`FAIL_FAST_STOPS_FIELD`, written with `RunEnd`); read defensively (`runner/fail-fast.ts`). */
+  readonly failFastStops?: readonly FailFastStop[];
   readonly [key: string]: unknown;
 }
 
