@@ -52,6 +52,10 @@ export type { Store } from './store/store.js';
 export { runState, readRunState, type RunState, type StoredLease } from './store/run-state.js';
 export type * from './store/records.js';
 export { openSqliteStore, SqliteStore } from './store/sqlite/index.js';
+export { openStore } from './store/open-store.js';
+export { parseStoreUrl, redactStoreUrl, type StoreUrl } from './store/store-url.js';
+// Types only: the PostgreSQL client is loaded when `openStore` is given a postgres:// URL.
+export type { PostgresStore } from './store/postgres/postgres-store.js';
 export { exportRows, formatRows, type ExportFormat, type ExportRow } from './report/export.js';
 
 // Data

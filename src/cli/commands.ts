@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { InputError } from '../core/index.js';
+import { fsReason, InputError } from '../core/index.js';
 import { allTasks } from '../benchmarks/registry.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
 import type { ExportFormat } from '../report/export.js';
@@ -11,8 +11,7 @@ import { readRunState } from '../store/run-state.js';
 import { recordedModifiedData } from '../runner/data-check.js';
 import { requireRun, summarizeStoredRun } from '../runner/run.js';
 import type { RunRecord } from '../store/records.js';
-import { createFolder } from '../store/sqlite/create-folder.js';
-import { fsReason } from '../store/sqlite/path-problem.js';
+import { createFolder } from '../store/create-folder.js';
 import type { Store } from '../store/store.js';
 import { registerDataCommands } from './data-command.js';
 import { parserOf, parsersInScores, rescoreRun, type RescoreOutcome } from '../runner/rescore.js';

@@ -26,7 +26,8 @@ Quick start:
   assay run metatool/similar --model baseline:lexical --per-tool 1
   assay show <run>      assay export <run> --format csv      assay rescore <run>
 
-Runs are stored in --db (default .assay/assay.db, or $ASSAY_DB); data is read from
+Runs are stored in --db: a SQLite file (default .assay/assay.db, or $ASSAY_DB) or
+postgres://user@host:5432/database; data is read from
 --data-dir, $ASSAY_DATA_DIR or the user cache ("assay data path" says which).
 Each command has its own --help.`,
     );

@@ -11,6 +11,7 @@ import { renderEstimate } from '../report/estimate.js';
 import type { Store } from '../store/store.js';
 import { collect, nonNegativeInt, number, parsePrice, parseRubric, positiveInt, usdAmount } from './options.js';
 import { createProgressReporter } from './progress.js';
+import { redactStoreUrl } from '../store/store-url.js';
 import { EXIT, dataDirOption, dbOption, exitCodeFor, interruptSignal, jsonOption, leaseFromEnv, printSummary, withStore } from './shared.js';
 import { dataDirForRun, dataReady } from './task-data.js';
 import { addTaskOptions, taskOptionsFrom, type TaskFlags } from './task-options.js';
@@ -161,7 +162,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
         ...(lease ? { lease } : {}),
         secrets: secretsFrom(flags),
         onProgress: (e) => progress.update(e),
-        onRunCreated: (run) => process.stderr.write(`run ${run.id}: ${run.task} on ${run.models.join(', ')}${run.userModel !== undefined ? `, simulated user ${run.userModel}` : ''}${run.judge ? `, judge ${run.judge.model}` : ''} (db ${flags.db})\n`),
+        onRunCreated: (run) => process.stderr.write(`run ${run.id}: ${run.task} on ${run.models.join(', ')}${run.userModel !== undefined ? `, simulated user ${run.userModel}` : ''}${run.judge ? `, judge ${run.judge.model}` : ''} (db ${redactStoreUrl(flags.db)})\n`),
         onWarning: (message) => progress.note(`warning: ${message}`),
       };
       try {
@@ -205,7 +206,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
   if (given('failFast')) Object.assign(engine, { failFast: flags.failFast });
   return withStore(flags.db, async (store) => {
     const run = await requireRun(store, runId);
-    const dataDir = dataDirForRun(flags.dataDir, run.engine['dataDir'] as string | undefined);
+    const dataDir = dataDirForRun(flags.dataDir, run.engine.dataDir);
     if (!dataDir) throw new InputError(`run ${run.id} does not record its data dir; pass --data-dir`);
     const lease = leaseFromEnv();
     const { stop, signal, dispose } = interruptSignal();

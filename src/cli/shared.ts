@@ -2,7 +2,7 @@ import { Option } from 'commander';
 import { InputError } from '../core/index.js';
 import { renderSummary } from '../report/console.js';
 import type { RunSummary } from '../runner/summary.js';
-import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 
 /** Exit codes: 0 ok, 2 bad input, 1 unexpected failure, 3 finished with sample errors, 130 interrupted. */
@@ -10,15 +10,19 @@ export const EXIT = { ok: 0, unexpected: 1, badInput: 2, sampleErrors: 3, interr
 
 export const DEFAULT_DB = '.assay/assay.db';
 
-export const dbOption = (): Option => new Option('--db <path>', 'SQLite database holding the runs').default(DEFAULT_DB).env('ASSAY_DB');
+export const dbOption = (): Option =>
+  new Option('--db <store>', 'where runs are stored: a SQLite file (path.db or sqlite:path.db) or a PostgreSQL database (postgres://user@host:5432/db)').default(DEFAULT_DB).env('ASSAY_DB');
 /** For commands that read no run: accepted so that every command takes --db (scripts pass it everywhere). */
-export const unusedDbOption = (): Option => new Option('--db <path>', 'accepted for uniformity; this command reads no database').hideHelp();
+export const unusedDbOption = (): Option => new Option('--db <store>', 'accepted for uniformity; this command reads no database').hideHelp();
 export const jsonOption = (): Option => new Option('--json', 'print one JSON object on stdout instead of text');
 export const dataDirOption = (what = 'folder holding the datasets (default: $ASSAY_DATA_DIR, else the user cache)'): Option => new Option('--data-dir <dir>', what);
 
-/** Opens the store, runs `fn`, and always closes it (so the WAL is checkpointed on exit). */
-export async function withStore<T>(path: string, fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openSqliteStore(path);
+/**
+ * Opens the store `--db` names (a bad location or an unreachable server: one line, exit 2), runs
+ * `fn`, and always closes it (SQLite checkpoints its WAL, PostgreSQL ends its connections).
+ */
+export async function withStore<T>(location: string, fn: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStore(location);
   try {
     return await fn(store);
   } finally {

@@ -4,6 +4,7 @@ export * from './generate.js';
 export * from './score.js';
 export * from './sample.js';
 export * from './errors.js';
+export * from './fs-reason.js';
 export * from './random.js';
 export * from './model-id.js';
 export * from './canonical-json.js';

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { RunRecord } from '../store/records.js';
 import { InputError } from '../core/errors.js';
 import { allTasks } from '../benchmarks/registry.js';
 import { getManifest } from '../datasets/fetch/manifest.js';
@@ -32,7 +33,9 @@ test('allowed, the modified files are returned to record; a recorded one is not 
 
 test('the recorded list is read back from the engine record, ignoring what is not one', () => {
   const entry = { file: 'metatool/plugin_des.json', pinned: 'a', actual: 'b' };
-  assert.deepEqual(recordedModifiedData({ engine: { modifiedData: [entry, { file: 1 }, null] } }), [entry]);
+  // A damaged record (the type says what assay writes, not what a file may hold).
+  const damaged = { modifiedData: [entry, { file: 1 }, null] } as unknown as RunRecord['engine'];
+  assert.deepEqual(recordedModifiedData({ engine: damaged }), [entry]);
   assert.deepEqual(recordedModifiedData({ engine: {} }), []);
 });
 

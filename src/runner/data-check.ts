@@ -37,7 +37,7 @@ export function checkPinnedData(
 
 /** The modified data files a run recorded (empty for a run on the pinned data). */
 export function recordedModifiedData(run: Pick<RunRecord, 'engine'>): ModifiedDataFile[] {
-  const value = run.engine[MODIFIED_DATA_FIELD];
+  const value: unknown = run.engine[MODIFIED_DATA_FIELD];
   if (!Array.isArray(value)) return [];
   return value.filter(
     (v): v is ModifiedDataFile => v !== null && typeof v === 'object' && typeof v.file === 'string' && typeof v.pinned === 'string' && typeof v.actual === 'string',

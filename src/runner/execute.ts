@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
-import { canonicalJson, describeError, type GenerateRequest, type GenerateSettings, type Sample, type Score, type Transcript } from '../core/index.js';
+import { describeError, type GenerateRequest, type GenerateSettings, type Sample, type Score, type Transcript } from '../core/index.js';
 import type { PreparedTask } from '../benchmarks/task.js';
 import type { CallOutcome, Model } from '../models/middleware/model.js';
-import { SAMPLE_INPUT_REF, type CallRecord, type ResultRecord } from '../store/records.js';
+import type { CallRecord, ResultRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import type { Budget } from './budget.js';
 import { FailFast, type FailedCall, type FailFastStop } from './fail-fast.js';
@@ -282,7 +282,8 @@ function toJudgeErrorResult(runId: string, modelId: string, sample: Sample, outc
 }
 
 function toCallRecords(runId: string, modelId: string, sampleId: string, outcome: CallOutcome, request: GenerateRequest): CallRecord[] {
-  const stored = { messages: SAMPLE_INPUT_REF, tools: request.tools, settings: request.settings };
+  // The prompt is the sample's input, which the store holds already: the call refers to it.
+  const stored = { tools: request.tools, settings: request.settings };
   return outcome.attempts.map((a) => ({
     runId,
     sampleId,
@@ -291,8 +292,7 @@ function toCallRecords(runId: string, modelId: string, sampleId: string, outcome
     attempt: a.attempt,
     cacheKey: outcome.cacheKey,
     request: stored,
-    // The prompt is already in the samples table: the stored request refers to it (expanded on read).
-    requestJson: canonicalJson(stored),
+    messagesFromSample: true,
     output: a.output,
     error: a.error,
     usage: a.output?.usage ?? {},

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { createScriptedProvider } from '../models/providers/scripted/index.js';
-import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../store/index.js';
 import { testDataDir } from '../testing/test-data.js';
 import { leaseSettings, RunLeasedError } from './run-lease.js';
 import { resumeRun, startRun } from './run.js';

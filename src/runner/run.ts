@@ -8,7 +8,7 @@ import { KNOWN_PRICES } from '../models/pricing.js';
 import { createProvider } from '../models/registry.js';
 import type { ModelProvider } from '../models/spec.js';
 import type { JudgeConfig, RunRecord } from '../store/records.js';
-import { newRunId } from '../store/sqlite/run-id.js';
+import { newRunId } from '../store/run-id.js';
 import type { Store } from '../store/store.js';
 import { totalSpend } from '../store/spend.js';
 import { toolkitVersion } from '../version.js';
@@ -166,10 +166,10 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
     // `reopen` holds the data to what the run read; this holds a run that did not know it read
     // modified data to the pinned sums. A run made with --allow-modified-data recorded them.
     const known = recordedModifiedData(run);
-    const modified = checkPinnedData(prepared.datasetChecksums, options.dataDir ?? String(run.engine['dataDir']), options.allowModifiedData ?? false, known);
+    const modified = checkPinnedData(prepared.datasetChecksums, options.dataDir ?? String(run.engine.dataDir), options.allowModifiedData ?? false, known);
     const unrecorded = modified.filter((m) => !known.some((k) => k.file === m.file && k.actual === m.actual));
     if (unrecorded.length > 0) deps.onWarning?.(`--allow-modified-data: resuming on data that differs from the pinned files, which run ${run.id} did not record (it was made before assay checked): ${describeModified(unrecorded)}`);
-    const engine = { ...(run.engine as unknown as EngineSettings), ...options.engine };
+    const engine: EngineSettings = { ...recordedEngineSettings(run), ...options.engine };
     // What each model still has to answer in this session: a replay file is checked against those.
     const ids = samples.map((s) => s.id);
     const models = await buildModels(run, engine, deps, {
@@ -193,6 +193,18 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
   }
   deps.onRunCreated?.(run);
   return execute(...session);
+}
+
+/**
+ * The engine settings a run recorded, for a session that continues it. Every run assay records
+ * has the four a session cannot go without; a record that lacks one is refused, not guessed.
+ */
+export function recordedEngineSettings(run: RunRecord): EngineSettings {
+  const { concurrency, timeoutMs, retry, cache } = run.engine;
+  if (concurrency === undefined || timeoutMs === undefined || retry === undefined || cache === undefined) {
+    throw new InputError(`run ${run.id} does not record its engine settings (concurrency, timeout, retries, cache): this assay cannot resume it`);
+  }
+  return { ...run.engine, concurrency, timeoutMs, retry, cache };
 }
 
 /** Recomputes the summary of a stored run without calling any model. */
@@ -234,7 +246,7 @@ export async function reopen(
   options = run.options,
 ): Promise<{ task: Task; prepared: PreparedTask; samples: Sample[]; unstored: Sample[] }> {
   const task = taskOfRun(run);
-  const dir = dataDir ?? (run.engine['dataDir'] as string | undefined);
+  const dir = dataDir ?? run.engine.dataDir;
   if (!dir) throw new InputError(`run ${run.id} does not record its data dir; pass --data-dir`);
   const prepared = await task.prepare({ dataDir: dir, seed: run.seed, options, createEmbedder });
   for (const [file, checksum] of Object.entries(run.datasetChecksums)) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { user, type Sample } from '../core/index.js';
 import type { RunRecord } from '../store/records.js';
-import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../store/index.js';
 import { SampleFeed } from './sample-feed.js';
 
 const sample = (id: string): Sample => ({ id, input: [user(`question ${id}`)], target: null, metadata: {} });

@@ -18,8 +18,8 @@ export interface RunRecord {
   readonly datasetChecksums: Readonly<Record<string, string>>;
   readonly promptVersion: string;
   readonly toolkitVersion: string;
-  /** Settings of the middleware (concurrency, retries, cache…); never secrets. */
-  readonly engine: Readonly<Record<string, unknown>>;
+  /** Settings of the middleware (concurrency, retries, cache…) and the data dir; never secrets. */
+  readonly engine: RunEngineRecord;
   /** The judge that grades outputs a task cannot score alone; null when there is none (`--exact-only`, or a task without judging). */
   readonly judge: JudgeConfig | null;
   /** The simulated user's model (`--user-model`) of a task whose solver calls one; absent otherwise. */
@@ -36,6 +36,33 @@ export interface RunRecord {
    * store alone. Absent when the task needs nothing more (and for runs made before schema v8).
    */
   readonly metricsFacts?: unknown;
+}
+
+/**
+ * The engine settings a run records, as stored: the middleware's (`EngineSettings` in
+ * `runner/run-spec.ts`, which must fit this shape: the runner writes it through this type) and
+ * what the runner adds. Every key is optional, since a record is read as it was written; keys
+ * this assay does not know (written by another version) are kept as they are. Never a secret.
+ */
+export interface RunEngineRecord {
+  readonly concurrency?: number;
+  readonly requestsPerMinute?: number;
+  readonly tokensPerMinute?: number;
+  readonly timeoutMs?: number;
+  readonly retry?: { readonly maxRetries: number; readonly baseDelayMs: number; readonly maxDelayMs: number };
+  readonly cache?: boolean;
+  readonly openaiBaseURL?: string;
+  /** Price overrides by model id (USD per million tokens). */
+  readonly prices?: Readonly<Record<string, { readonly inputPerMillion: number; readonly outputPerMillion: number }>>;
+  readonly maxCostUsd?: number;
+  readonly failFast?: boolean;
+  /** The data dir the run read; a resume reads it again unless given another. */
+  readonly dataDir?: string;
+  /** Pinned data files the run read with other bytes (`--allow-modified-data`); read defensively (`runner/data-check.ts`). */
+  readonly modifiedData?: readonly { readonly file: string; readonly pinned: string; readonly actual: string }[];
+  /** The models the last session stopped early (`FAIL_FAST_STOPS_FIELD`, written with `RunEnd`); read defensively (`runner/fail-fast.ts`). */
+  readonly failFastStops?: readonly FailFastStop[];
+  readonly [key: string]: unknown;
 }
 
 /** How a run's judge grades: recorded with the run so a resume grades the same way. */
@@ -64,12 +91,6 @@ export interface CallError {
   readonly status?: number;
 }
 
-/**
- * In a stored call, `request.messages` equal to the sample's input is written as this marker
- * instead of repeating the prompt (the samples table holds it); reading calls expands it back.
- */
-export const SAMPLE_INPUT_REF = '$sample.input';
-
 /** One attempt at one model call: what was sent, what came back, how long it took. */
 export interface CallRecord {
   readonly runId: string;
@@ -83,10 +104,18 @@ export interface CallRecord {
   readonly attempt: number;
   /** Key of the call cache (sha256 of the canonical request); null when the provider is not cacheable. */
   readonly cacheKey: string | null;
-  /** What was sent to the model (messages, tools, settings: the reference hints of a sample are not sent). */
+  /**
+   * What was sent to the model (messages, tools, settings: the reference hints of a sample are not
+   * sent). With `messagesFromSample`, everything but the messages.
+   */
   readonly request: unknown;
-  /** `request` already serialized; stored verbatim when given (its messages may be `SAMPLE_INPUT_REF`). */
-  readonly requestJson?: string;
+  /**
+   * True when the messages sent are exactly the sample's input (a single-call sample): `request`
+   * then leaves them out, since the store holds them with the sample already, and each store keeps
+   * the reference its own way instead of repeating a prompt per call. A call read back from a
+   * store has its messages in `request` again, and no such flag.
+   */
+  readonly messagesFromSample?: boolean;
   readonly output: GenerateResult | null;
   readonly error: CallError | null;
   readonly usage: Usage;

@@ -2,9 +2,10 @@ import type { GenerateResult, Sample, Score } from '../core/index.js';
 import type { CallRecord, LeaseClaim, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunStatus, StoredSample } from './records.js';
 
 /**
- * Persistence for runs. Every method is async so that a networked store (PostgreSQL) fits the
- * same contract; the SQLite store does its work synchronously inside the call, so a resolved
- * `saveOutcome` is on disk (WAL) and survives kill -9.
+ * Persistence for runs, whatever the backend (`openStore`: SQLite, the embedded default, or
+ * PostgreSQL). Every method is async so that a networked store fits; a resolved write is
+ * committed and survives kill -9 of this process. The behaviour every backend shares is tested
+ * once, for each of them (`test-support/store-contract.ts`); how each stores it is its own.
  */
 export interface Store {
   /** Records a run with its samples (in order): all of them, or with `run.sampleCount` set, the first ones. */
@@ -39,7 +40,12 @@ export interface Store {
   saveCalls(calls: readonly CallRecord[]): Promise<void>;
   /** Replaces the scores of stored results (re-scoring without calling a model). */
   updateScores(runId: string, modelId: string, scores: ReadonlyMap<string, Score>): Promise<void>;
-  /** A successful output stored under this cache key by any run, if there is one. */
+  /**
+   * The newest successful output stored under this cache key by any run, if there is one. This
+   * process's own saved calls are found at once; when another process's are depends on the
+   * backend (PostgreSQL: once committed; SQLite: after the writer merges its key index — see
+   * docs/architecture.md, "The store layer").
+   */
   lookupCache(cacheKey: string): Promise<GenerateResult | undefined>;
   /** Results in sample order; `outputs: false` leaves `output` null (summaries need only scores). */
   results(runId: string, modelId?: string, options?: { outputs?: boolean }): Promise<ResultRecord[]>;

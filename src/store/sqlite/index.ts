@@ -1,3 +1,2 @@
 export { openSqliteStore, SqliteStore } from './sqlite-store.js';
-export { newRunId } from './run-id.js';
 export { MIGRATIONS, LATEST_SCHEMA_VERSION, type Migration } from './migrations.js';

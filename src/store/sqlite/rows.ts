@@ -1,9 +1,8 @@
-import { SAMPLE_INPUT_REF } from '../records.js';
 import type { GenerateResult, ReferenceHints, Role, Score, ToolSpec, Transcript, Usage } from '../../core/index.js';
 import type { TaskOptions } from '../../core/index.js';
 import type { CallError, CallRecord, JudgeConfig, ResultRecord, ReviewRecord, RunRecord, RunStatus, StoredSample } from '../records.js';
 import { fromJson, nullableFromJson, optionalFromJson } from './json.js';
-import { inputFromJson } from './sample-input.js';
+import { inputFromJson, SAMPLE_INPUT_REF } from './sample-input.js';
 
 /** Row shapes exactly as SQLite returns them (see migrations.ts), and their conversion to records. */
 
@@ -116,7 +115,7 @@ export function runFromRow(row: RunRow): RunRecord {
     datasetChecksums: fromJson<Record<string, string>>(row.dataset_checksums),
     promptVersion: row.prompt_version,
     toolkitVersion: row.toolkit_version,
-    engine: fromJson<Record<string, unknown>>(row.engine),
+    engine: fromJson<RunRecord['engine']>(row.engine),
     judge: row.judge === null ? null : fromJson<JudgeConfig>(row.judge),
     ...(row.sample_count !== null ? { sampleCount: row.sample_count } : {}),
     ...(row.user_model !== null ? { userModel: row.user_model } : {}),

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
+import { checkTtl } from '../checks.js';
 import type { LeaseClaim, LeaseHolder, RunEnd, RunLease } from '../records.js';
 import { SQL } from './statements.js';
 
@@ -93,8 +94,4 @@ export class RunLeases {
     const row = this.selectLease.get(runId);
     return row ? { ...leaseFromRow(row), live: row.expires_at > this.clock() } : undefined;
   }
-}
-
-function checkTtl(ttlMs: number): void {
-  if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) throw new Error(`a lease's time to live must be a positive whole number of ms, got ${ttlMs}`);
 }

@@ -1,4 +1,4 @@
-import { contentPartsOf, type Message, type SharedText } from '../../core/index.js';
+import { canonicalJson, contentPartsOf, type Message, type SharedText } from '../../core/index.js';
 
 /**
  * How a sample's messages are stored. A message made from parts (`composedUserMessage`) is
@@ -9,6 +9,23 @@ import { contentPartsOf, type Message, type SharedText } from '../../core/index.
  * 10,000 samples before the first call. Reading joins the parts back, so what comes out is the
  * exact text that was sent. Any other message is stored as its JSON.
  */
+
+/**
+ * How a call's request whose messages are the sample's input (`CallRecord.messagesFromSample`) is
+ * stored: its `messages` is this marker instead of a copy of the prompt (the samples row holds
+ * it); reading a call expands it back (`rows.ts`).
+ */
+export const SAMPLE_INPUT_REF = '$sample.input';
+
+/**
+ * The `calls.request` column of a call. One whose messages are the sample's is written in
+ * canonical JSON (sorted keys), as assay has always written it: stored rows stay byte for byte
+ * what they were (test/e2e/functionchat-judge-identity.test.ts holds them to fingerprints).
+ */
+export function requestToJson(request: unknown, messagesFromSample: boolean | undefined): string | null {
+  if (messagesFromSample !== true) return request === undefined ? null : JSON.stringify(request);
+  return canonicalJson({ ...(request as object), messages: SAMPLE_INPUT_REF });
+}
 
 /** The shared texts of one run met while storing its samples, numbered in order of first use. */
 export class RunTexts {

@@ -3,17 +3,15 @@ import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
 import type { CallRecord, LeaseClaim, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunStatus, StoredSample } from '../records.js';
 import type { Store } from '../store.js';
+import { ambiguousPrefixError, checkRunSamples, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
 import { nullableToJson, optionalToJson } from './json.js';
 import { CallCacheIndex } from './call-cache.js';
 import { Checkpointer } from './checkpointer.js';
 import { openDatabase } from './open-database.js';
 import { RunLeases } from './run-leases.js';
-import { inputToJson, RunTexts } from './sample-input.js';
+import { inputToJson, requestToJson, RunTexts } from './sample-input.js';
 import { SQL } from './statements.js';
 import { callFromRow, resultFromRow, reviewFromRow, runFromRow, runToParams, sampleFromRow, type CallRow, type ResultRow, type ReviewRow, type RunRow, type SampleRow, type SpendRow } from './rows.js';
-
-/** How many matching ids an "ambiguous prefix" error lists before summarizing the rest. */
-const MAX_LISTED_MATCHES = 10;
 
 export interface SqliteStoreOptions {
   /** Checkpoint the WAL from a worker thread once the store writes a run (default true; see `checkpointer.ts`). */
@@ -136,7 +134,14 @@ export class SqliteStore implements Store {
       // once (a provider's rawResponse can be kilobytes).
       let outputObject: unknown = undefined;
       let outputText: string | null = null;
+      // A sample's attempts share one request object: serialize it once.
+      let requested: Pick<CallRecord, 'request' | 'messagesFromSample'> | undefined;
+      let requestText: string | null = null;
       for (const call of calls) {
+        if (requested === undefined || call.request !== requested.request || call.messagesFromSample !== requested.messagesFromSample) {
+          requested = call;
+          requestText = requestToJson(call.request, call.messagesFromSample);
+        }
         const callOutput = nullableToJson(call.output);
         if (call.output !== null) {
           outputObject = call.output;
@@ -149,7 +154,7 @@ export class SqliteStore implements Store {
           call.role,
           call.attempt,
           call.cacheKey,
-          call.requestJson ?? optionalToJson(call.request),
+          requestText,
           callOutput,
           nullableToJson(call.error),
           call.usage.inputTokens ?? null,
@@ -193,9 +198,7 @@ export class SqliteStore implements Store {
       for (const [sampleId, score] of scores) {
         const { changes } = this.updateScore.run(nullableToJson(score), runId, modelId, sampleId);
         // Throwing rolls the whole batch back: a re-score is applied completely or not at all.
-        if (changes === 0) {
-          throw new Error(`cannot update score: run ${runId} has no done result for sample "${sampleId}" and model ${modelId}`);
-        }
+        if (changes === 0) throw noDoneResultError(runId, modelId, sampleId);
       }
     });
   }
@@ -208,10 +211,7 @@ export class SqliteStore implements Store {
     if (this.selectRun.get(run.id) !== undefined) {
       throw new InputError(`run ${run.id} already exists in ${this.file}`, { file: this.file });
     }
-    if (run.sampleCount !== undefined && samples.length > run.sampleCount) {
-      throw new Error(`run ${run.id}: ${samples.length} samples given for a run of ${run.sampleCount}`);
-    }
-    assertUniqueSampleIds(samples, `run ${run.id}`);
+    checkRunSamples(run, samples);
     this.checkpointer?.start();
     try {
       this.createRunTx.immediate(run, samples);
@@ -252,14 +252,10 @@ export class SqliteStore implements Store {
   async getRun(idOrPrefix: string): Promise<RunRecord | undefined> {
     const exact = this.selectRun.get(idOrPrefix);
     if (exact) return runFromRow(exact);
-    if (idOrPrefix === '') throw new InputError('run id is empty; give a run id or a prefix of one (see `assay runs`)');
+    if (idOrPrefix === '') throw emptyRunIdError();
     const ids = this.selectRunIdsByPrefix.all({ prefix: idOrPrefix });
     if (ids.length === 0) return undefined;
-    if (ids.length > 1) {
-      const listed = ids.slice(0, MAX_LISTED_MATCHES).join(', ');
-      const more = ids.length > MAX_LISTED_MATCHES ? ` and ${ids.length - MAX_LISTED_MATCHES} more` : '';
-      throw new InputError(`run id prefix "${idOrPrefix}" is ambiguous: it matches ${listed}${more}`);
-    }
+    if (ids.length > 1) throw ambiguousPrefixError(idOrPrefix, ids);
     const row = this.selectRun.get(ids[0] as string);
     return row ? runFromRow(row) : undefined;
   }
@@ -323,14 +319,8 @@ export class SqliteStore implements Store {
    * others.
    */
   saveOutcome(calls: readonly CallRecord[], result: ResultRecord): Promise<void> {
-    for (const call of calls) {
-      if (call.runId !== result.runId || call.sampleId !== result.sampleId) {
-        return Promise.reject(
-          new Error(`saveOutcome: call for ${call.runId}/${call.sampleId} does not belong to result ${result.runId}/${result.sampleId}`),
-        );
-      }
-    }
-    return this.enqueue(calls, result);
+    const mismatch = outcomeMismatch(calls, result);
+    return mismatch ? Promise.reject(mismatch) : this.enqueue(calls, result);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { accessSync, constants, lstatSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { fsReason } from './path-problem.js';
+import { fsReason } from '../core/fs-reason.js';
 
 /** Why a folder could not be made: the path at fault and the reason in the user's words. */
 export interface FolderProblem {

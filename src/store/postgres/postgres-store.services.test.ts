@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { InputError } from '../../core/errors.js';
+import { openStore } from '../open-store.js';
+import { makeCall, makeResult, makeRun, okOutput, samples, storeContract } from '../test-support/store-contract.js';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
+import { openPostgresStore } from './postgres-store.js';
+import { ScratchSchemas, TEST_POSTGRES_URL, withSearchPath } from './test-support/scratch-schemas.js';
+
+// Runs against a real PostgreSQL server (`npm run test:services`): each store in a schema of its own.
+const schemas = new ScratchSchemas();
+after(() => schemas.dropAll());
+
+storeContract({
+  name: 'PostgreSQL',
+  fresh: async () => {
+    const { url } = await schemas.create();
+    return { open: () => openPostgresStore(url) };
+  },
+});
+
+/** Asserts `promise` fails with one line that names the store with its password hidden. */
+async function refusedInOneLine(promise: Promise<unknown>, pattern: RegExp): Promise<string> {
+  let message = '';
+  await assert.rejects(promise, (error: unknown) => {
+    assert.ok(error instanceof InputError, String(error));
+    message = error.message;
+    return true;
+  });
+  assert.match(message, pattern);
+  assert.doesNotMatch(message, /\n/);
+  assert.doesNotMatch(message, /s3cret/);
+  return message;
+}
+
+describe('PostgreSQL store', () => {
+  test('a cached call is seen by another connection as soon as it is committed', async () => {
+    const { url } = await schemas.create();
+    const [writer, reader] = [await openPostgresStore(url), await openPostgresStore(url)];
+    try {
+      await writer.createRun(makeRun(), samples);
+      assert.equal(await reader.lookupCache('fresh-key'), undefined);
+      await writer.saveOutcome([makeCall({ cacheKey: 'fresh-key' })], makeResult());
+      assert.deepEqual(await reader.lookupCache('fresh-key'), okOutput, 'no merge, no close: the commit is enough');
+    } finally {
+      await Promise.all([writer.close(), reader.close()]);
+    }
+  });
+
+  test('a new schema is migrated once, in schema_migrations; stores opening it together both work', async () => {
+    const { url, schema } = await schemas.create();
+    const opened = await Promise.all([openStore(url), openStore(url), openStore(url)]);
+    await Promise.all(opened.map((s) => s.close()));
+    const { rows } = await schemas.query(`SELECT version, description FROM ${schema}.schema_migrations ORDER BY version`);
+    assert.deepEqual(rows, MIGRATIONS.map((m) => ({ version: m.version, description: m.description })));
+    const again = await openStore(url);
+    await again.createRun(makeRun(), samples);
+    await again.close();
+    assert.equal((await schemas.query(`SELECT count(*)::int AS n FROM ${schema}.schema_migrations`)).rows[0]?.n, LATEST_SCHEMA_VERSION);
+  });
+
+  test('a schema written by a newer assay is refused in one line, and nothing is written to it', async () => {
+    const { url, schema } = await schemas.create();
+    await (await openStore(url)).close();
+    await schemas.query(`INSERT INTO ${schema}.schema_migrations (version, description) VALUES ($1, 'from the future')`, [LATEST_SCHEMA_VERSION + 1]);
+    const secretUrl = url.replace('postgres@', 'postgres:s3cret@');
+    await refusedInOneLine(openStore(secretUrl), new RegExp(`has schema version ${LATEST_SCHEMA_VERSION + 1}; this assay understands up to ${LATEST_SCHEMA_VERSION} — upgrade assay`));
+    assert.equal((await schemas.query(`SELECT count(*)::int AS n FROM ${schema}.runs`)).rows[0]?.n, 0);
+  });
+
+  test('a schema holding another program’s tables of the same names is refused, untouched', async () => {
+    const { url, schema } = await schemas.create();
+    await schemas.query(`CREATE TABLE ${schema}.runs (id serial PRIMARY KEY, distance_km real)`);
+    await refusedInOneLine(openStore(url), /already has tables named runs that are not an assay store's/);
+    const tables = await schemas.query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [schema]);
+    assert.deepEqual(tables.rows, [{ table_name: 'runs' }], 'no table of ours was created beside it');
+    // A web framework's schema_migrations is not ours either.
+    const other = await schemas.create();
+    await schemas.query(`CREATE TABLE ${other.schema}.schema_migrations (version varchar PRIMARY KEY)`);
+    await refusedInOneLine(openStore(other.url), /schema_migrations table is not assay's/);
+  });
+
+  test('an unreachable server, a wrong database, a wrong user, a missing schema: InputError naming the URL, password hidden', async () => {
+    const base = new URL(TEST_POSTGRES_URL);
+    const variant = (change: (u: URL) => void): string => {
+      const u = new URL(base);
+      u.password = 's3cret';
+      change(u);
+      return u.toString();
+    };
+    const refused = await refusedInOneLine(openStore(variant((u) => (u.port = '1'))), /^cannot open PostgreSQL store postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/test: .*ECONNREFUSED/);
+    assert.match(refused, /is PostgreSQL running there\?/);
+    await refusedInOneLine(openStore(variant((u) => (u.pathname = '/assay_no_such_db'))), /database "assay_no_such_db" does not exist/);
+    await refusedInOneLine(openStore(variant((u) => (u.username = 'assay_no_such_role'))), /role "assay_no_such_role" does not exist/);
+    await refusedInOneLine(openStore(withSearchPath(variant(() => undefined), 't_never_made')), /no schema to create assay's tables in/);
+    await refusedInOneLine(openStore(variant((u) => (u.hostname = 'assay-no-such-host.invalid'))), /assay-no-such-host\.invalid.*(ENOTFOUND|EAI_AGAIN)/);
+  });
+
+  test('close ends the pool (twice is harmless); the store is not usable after', async () => {
+    const { url } = await schemas.create();
+    const store = await openPostgresStore(url);
+    await store.createRun(makeRun(), samples);
+    await Promise.all([store.lookupCache('a'), store.lookupCache('b'), store.listRuns()]);
+    await store.close();
+    await store.close();
+    await assert.rejects(store.listRuns());
+  });
+});

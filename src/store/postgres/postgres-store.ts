@@ -1,0 +1,469 @@
+import type pg from 'pg';
+import { InputError } from '../../core/errors.js';
+import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
+import { ambiguousPrefixError, checkRunSamples, checkTtl, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
+import { FAIL_FAST_STOPS_FIELD, type CallRecord, type LeaseClaim, type LeaseHolder, type ResultRecord, type RoleSpend, type ReviewRecord, type RunEnd, type RunLease, type RunRecord, type RunStatus, type StoredSample } from '../records.js';
+import type { Store } from '../store.js';
+import { redactStoreUrl } from '../store-url.js';
+import { connectPool, describePgError, isUserFixable } from './connect.js';
+import { applyMigrations } from './migrate.js';
+import {
+  callFromRow,
+  leaseFromRow,
+  nullableToJson,
+  optionalToJson,
+  resultFromRow,
+  reviewFromRow,
+  runFromRow,
+  runToParams,
+  sampleFromRow,
+  type CallRow,
+  type LeaseRow,
+  type ResultRow,
+  type ReviewRow,
+  type RunRow,
+  type SampleRow,
+} from './rows.js';
+
+/** Samples per INSERT statement (8 parameters each, under PostgreSQL's 65,535). */
+const SAMPLES_PER_INSERT = 1000;
+/** Calls per INSERT statement (17 parameters each); an outcome with more is saved in a transaction of several. */
+const CALLS_PER_INSERT = 1000;
+
+const RUN_COLUMNS = 'id, task, task_version, status, created_at, updated_at, models, settings, seed, options, dataset_checksums, prompt_version, toolkit_version, engine, judge, sample_count, user_model, metrics_facts';
+const CALL_COLUMNS = 'run_id, sample_id, model_id, role, actor, step, attempt, cache_key, request, messages_from_sample, output, error, input_tokens, output_tokens, cost_usd, latency_ms, started_at';
+const CALL_PARAMS = 17;
+const RESULT_COLUMNS = 'run_id, sample_id, model_id, status, output, score, error, cached, attempts, latency_ms, input_tokens, output_tokens, cost_usd, finished_at, transcript';
+const RESULT_PARAMS = 15;
+
+/** `($from, …, $from+count-1)` */
+const placeholders = (from: number, count: number): string => `(${Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ')})`;
+
+/** Last write wins: `--retry-errors` re-runs error rows and this replaces them in place. */
+const UPSERT_RESULT = `INSERT INTO results (${RESULT_COLUMNS}) VALUES ${placeholders(1, RESULT_PARAMS)}
+  ON CONFLICT (run_id, sample_id, model_id) DO UPDATE SET
+    status = excluded.status, output = excluded.output, score = excluded.score, error = excluded.error,
+    cached = excluded.cached, attempts = excluded.attempts, latency_ms = excluded.latency_ms,
+    input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
+    cost_usd = excluded.cost_usd, finished_at = excluded.finished_at, transcript = excluded.transcript`;
+
+/** A run's results (optionally one model's) in report order: sample order, then the run's model order (a model it does not list first, as in SQLite), then id. */
+const selectResultsWith = (columns: string): string => `SELECT ${columns} FROM results r
+    JOIN samples s ON s.run_id = r.run_id AND s.sample_id = r.sample_id
+    JOIN runs ON runs.id = r.run_id
+  WHERE r.run_id = $1 AND ($2::text IS NULL OR r.model_id = $2)
+  ORDER BY s.idx, array_position(runs.models, r.model_id) NULLS FIRST, r.model_id COLLATE "C"`;
+
+const SQL = {
+  selectRun: `SELECT ${RUN_COLUMNS} FROM runs WHERE id = $1`,
+  selectRuns: `SELECT ${RUN_COLUMNS} FROM runs ORDER BY created_at DESC, id COLLATE "C" DESC`,
+  /** starts_with rather than LIKE, so `%` and `_` in a user's prefix are plain characters. */
+  selectRunIdsByPrefix: 'SELECT id FROM runs WHERE starts_with(id, $1) ORDER BY created_at DESC, id COLLATE "C" DESC',
+  insertRun: `INSERT INTO runs (${RUN_COLUMNS}) VALUES ${placeholders(1, 18)} ON CONFLICT (id) DO NOTHING`,
+  /** Locks the run's row for a writer that must be alone on it (adding samples, taking its lease); no row: no run. */
+  lockRun: 'SELECT id FROM runs WHERE id = $1 FOR NO KEY UPDATE',
+  nextSampleIdx: 'SELECT coalesce(max(idx) + 1, 0) AS next FROM samples WHERE run_id = $1',
+  updateStatus: 'UPDATE runs SET status = $2, updated_at = now() WHERE id = $1',
+  selectSamples: 'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = $1 ORDER BY idx',
+  selectFinished: "SELECT sample_id FROM results WHERE run_id = $1 AND model_id = $2 AND (status = 'done' OR $3::boolean)",
+  /** The newest successful call with the key, from any run (the partial index `calls_cache`). */
+  lookupCache: 'SELECT output FROM calls WHERE cache_key = $1 AND output IS NOT NULL AND error IS NULL ORDER BY id DESC LIMIT 1',
+  selectResults: selectResultsWith('r.*'),
+  selectResultsWithoutOutput: selectResultsWith(
+    'r.run_id, r.sample_id, r.model_id, r.status, NULL::json AS output, r.score, r.error, r.cached, r.attempts, r.latency_ms, r.input_tokens, r.output_tokens, r.cost_usd, r.finished_at, NULL::json AS transcript',
+  ),
+  /** Sample order, then save order; the sample's input only for the calls whose messages it is. */
+  selectCalls: `SELECT c.run_id, c.sample_id, c.model_id, c.role, c.actor, c.step, c.attempt, c.cache_key, c.request, c.output, c.error,
+                       c.input_tokens, c.output_tokens, c.cost_usd, c.latency_ms, c.started_at,
+                       CASE WHEN c.messages_from_sample THEN s.input END AS sample_input
+                FROM calls c JOIN samples s ON s.run_id = c.run_id AND s.sample_id = c.sample_id
+                WHERE c.run_id = $1 AND ($2::text IS NULL OR c.sample_id = $2)
+                ORDER BY s.idx, c.id`,
+  /** Per role and answering model (a judge's or simulated user's calls name it in `actor`), as SQLite's `selectRunSpend`. */
+  selectRunSpend: `SELECT role, coalesce(actor, model_id) AS model, count(*)::int AS calls,
+                          count(*) FILTER (WHERE error IS NOT NULL)::int AS failed_calls,
+                          coalesce(sum(input_tokens), 0)::float8 AS input_tokens, coalesce(sum(output_tokens), 0)::float8 AS output_tokens,
+                          coalesce(sum(cost_usd), 0)::float8 AS usd,
+                          count(*) FILTER (WHERE cost_usd IS NULL AND output IS NOT NULL)::int AS unpriced
+                   FROM calls WHERE run_id = $1
+                   GROUP BY role, coalesce(actor, model_id)
+                   ORDER BY CASE role WHEN 'test' THEN 0 WHEN 'user' THEN 1 ELSE 2 END, coalesce(actor, model_id) COLLATE "C"`,
+  updateScores: `UPDATE results r SET score = u.score::json
+                 FROM unnest($3::text[], $4::text[]) AS u(sample_id, score)
+                 WHERE r.run_id = $1 AND r.model_id = $2 AND r.sample_id = u.sample_id AND r.status = 'done'
+                 RETURNING r.sample_id`,
+  selectReviews: `SELECT v.* FROM reviews v JOIN samples s ON s.run_id = v.run_id AND s.sample_id = v.sample_id
+                  WHERE v.run_id = $1 ORDER BY s.idx, v.model_id COLLATE "C"`,
+  selectLease: 'SELECT *, expires_at > now() AS live FROM run_leases WHERE run_id = $1',
+  /** Takes the lease (inside the acquiring transaction, after the check that it is free); times by the server's clock. */
+  upsertLease: `INSERT INTO run_leases (run_id, holder_id, pid, host, acquired_at, heartbeat_at, expires_at)
+                VALUES ($1, $2, $3, $4, now(), now(), now() + $5::float8 * interval '1 millisecond')
+                ON CONFLICT (run_id) DO UPDATE SET
+                  holder_id = excluded.holder_id, pid = excluded.pid, host = excluded.host,
+                  acquired_at = CASE WHEN run_leases.holder_id = excluded.holder_id THEN run_leases.acquired_at ELSE excluded.acquired_at END,
+                  heartbeat_at = excluded.heartbeat_at, expires_at = excluded.expires_at
+                RETURNING *`,
+  /** A renewal touches only the holder's own row: no row means the lease was taken over. */
+  renewLease: "UPDATE run_leases SET heartbeat_at = now(), expires_at = now() + $3::float8 * interval '1 millisecond' WHERE run_id = $1 AND holder_id = $2",
+  deleteLease: 'DELETE FROM run_leases WHERE run_id = $1 AND holder_id = $2',
+  selectEngineForUpdate: 'SELECT engine FROM runs WHERE id = $1 FOR NO KEY UPDATE',
+  endRun: 'UPDATE runs SET status = $2, engine = $3, updated_at = now() WHERE id = $1',
+} as const;
+
+/**
+ * Opens the PostgreSQL store at `url` (`postgres://user:password@host:port/database?…`): connects,
+ * and brings the schema up to date (`migrations.ts`). An unreachable server, a wrong database, a
+ * refused login or a schema from a newer assay is an `InputError` naming the URL, password hidden.
+ */
+export async function openPostgresStore(url: string): Promise<PostgresStore> {
+  const where = redactStoreUrl(url);
+  const { pool, client } = await connectPool(url, where);
+  try {
+    await applyMigrations(client, where);
+  } catch (error) {
+    client.release();
+    await pool.end().catch(() => undefined);
+    if (isUserFixable(error)) throw new InputError(`cannot open PostgreSQL store ${where}: ${describePgError(error)}`);
+    throw error;
+  }
+  client.release();
+  return new PostgresStore(pool, where);
+}
+
+/**
+ * The `Store` on PostgreSQL through a node-postgres pool. Each write is one transaction (one
+ * statement where it can be: a saved outcome's calls and result go in one statement, atomic by
+ * itself), committed before its promise resolves; a committed write is seen at once by every
+ * other connection, on any host: the call cache, the leases and the runs shared by a fleet.
+ */
+export class PostgresStore implements Store {
+  private closed = false;
+
+  /** Takes ownership of a pool on a migrated database (see `openPostgresStore`). */
+  constructor(
+    private readonly pool: pg.Pool,
+    /** The store's URL with its password hidden, for messages. */
+    readonly where: string,
+  ) {}
+
+  /** Runs `work` in one transaction on one connection: committed if it returns, rolled back if it throws. */
+  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const value = await work(client);
+      await client.query('COMMIT');
+      return value;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async createRun(run: RunRecord, samples: readonly Sample[]): Promise<void> {
+    checkRunSamples(run, samples);
+    await this.transaction(async (client) => {
+      const inserted = await client.query(SQL.insertRun, runToParams(run));
+      if (inserted.rowCount === 0) throw new InputError(`run ${run.id} already exists in ${this.where}`);
+      await insertSamples(client, run.id, 0, samples);
+    });
+  }
+
+  async addSamples(runId: string, samples: readonly Sample[]): Promise<void> {
+    assertUniqueSampleIds(samples, `run ${runId}`);
+    await this.transaction(async (client) => {
+      // The run's row lock keeps two writers from numbering the same positions.
+      if ((await client.query(SQL.lockRun, [runId])).rowCount === 0) throw new InputError(`no run ${runId} in ${this.where}`);
+      const { rows } = await client.query<{ next: number }>(SQL.nextSampleIdx, [runId]);
+      await insertSamples(client, runId, rows[0]?.next ?? 0, samples);
+    });
+  }
+
+  /** Exact id first, else a unique prefix; an ambiguous prefix is an `InputError` listing the matches. */
+  async getRun(idOrPrefix: string): Promise<RunRecord | undefined> {
+    const exact = await this.pool.query<RunRow>({ name: 'assay-select-run', text: SQL.selectRun, values: [idOrPrefix] });
+    if (exact.rows[0]) return runFromRow(exact.rows[0]);
+    if (idOrPrefix === '') throw emptyRunIdError();
+    const { rows } = await this.pool.query<{ id: string }>(SQL.selectRunIdsByPrefix, [idOrPrefix]);
+    if (rows.length === 0) return undefined;
+    if (rows.length > 1) throw ambiguousPrefixError(idOrPrefix, rows.map((r) => r.id));
+    const found = await this.pool.query<RunRow>({ name: 'assay-select-run', text: SQL.selectRun, values: [rows[0]?.id] });
+    return found.rows[0] ? runFromRow(found.rows[0]) : undefined;
+  }
+
+  /** Newest first. */
+  async listRuns(): Promise<RunRecord[]> {
+    return (await this.pool.query<RunRow>(SQL.selectRuns)).rows.map(runFromRow);
+  }
+
+  async setRunStatus(id: string, status: RunStatus): Promise<void> {
+    const { rowCount } = await this.pool.query(SQL.updateStatus, [id, status]);
+    if (rowCount === 0) throw new InputError(`no run ${id} in ${this.where}`);
+  }
+
+  /**
+   * One transaction holding the run's row lock, so two holders asking at once are served one
+   * after the other and the second sees the first's lease. Expiry is by the server's clock.
+   */
+  async acquireRunLease(runId: string, holder: LeaseHolder, ttlMs: number): Promise<LeaseClaim> {
+    checkTtl(ttlMs);
+    return this.transaction(async (client): Promise<LeaseClaim> => {
+      if ((await client.query(SQL.lockRun, [runId])).rowCount === 0) throw new InputError(`no run ${runId} in ${this.where}`);
+      const current = (await client.query<LeaseRow & { live: boolean }>(SQL.selectLease, [runId])).rows[0];
+      if (current && current.holder_id !== holder.id && current.live) return { acquired: false, heldBy: leaseFromRow(current) };
+      const { rows } = await client.query<LeaseRow>(SQL.upsertLease, [runId, holder.id, holder.pid, holder.host, ttlMs]);
+      const lease = leaseFromRow(rows[0] as LeaseRow);
+      const tookOver = current && current.holder_id !== holder.id ? leaseFromRow(current) : undefined;
+      return { acquired: true, lease, ...(tookOver ? { tookOverFrom: tookOver } : {}) };
+    });
+  }
+
+  async renewRunLease(runId: string, holderId: string, ttlMs: number): Promise<boolean> {
+    checkTtl(ttlMs);
+    const { rowCount } = await this.pool.query({ name: 'assay-renew-lease', text: SQL.renewLease, values: [runId, holderId, ttlMs] });
+    return rowCount === 1;
+  }
+
+  /**
+   * Ends the holder's lease and records how the session ends (`RunEnd`) in one transaction: the
+   * final status, and its fail-fast stops in the engine JSON (`FAIL_FAST_STOPS_FIELD`, replaced;
+   * none: removed). The JSON is rewritten here rather than with jsonb functions, which would
+   * refuse a `\u0000` in a provider's message.
+   */
+  async releaseRunLease(runId: string, holderId: string, end?: RunEnd): Promise<boolean> {
+    return this.transaction(async (client) => {
+      if ((await client.query(SQL.deleteLease, [runId, holderId])).rowCount !== 1) return false;
+      if (end === undefined) return true;
+      const row = (await client.query<{ engine: string }>(SQL.selectEngineForUpdate, [runId])).rows[0];
+      if (row === undefined) return true;
+      const { [FAIL_FAST_STOPS_FIELD]: _last, ...engine } = JSON.parse(row.engine) as Record<string, unknown>;
+      const ended = end.failFastStops.length > 0 ? { ...engine, [FAIL_FAST_STOPS_FIELD]: end.failFastStops } : engine;
+      await client.query(SQL.endRun, [runId, end.status, JSON.stringify(ended)]);
+      return true;
+    });
+  }
+
+  async runLease(runId: string): Promise<(RunLease & { live: boolean }) | undefined> {
+    const row = (await this.pool.query<LeaseRow & { live: boolean }>(SQL.selectLease, [runId])).rows[0];
+    return row ? { ...leaseFromRow(row), live: row.live } : undefined;
+  }
+
+  async loadSamples(runId: string): Promise<StoredSample[]> {
+    return (await this.pool.query<SampleRow>(SQL.selectSamples, [runId])).rows.map(sampleFromRow);
+  }
+
+  async finishedSampleIds(runId: string, modelId: string, opts: { includeErrors?: boolean } = {}): Promise<Set<string>> {
+    const { rows } = await this.pool.query<{ sample_id: string }>(SQL.selectFinished, [runId, modelId, opts.includeErrors !== false]);
+    return new Set(rows.map((r) => r.sample_id));
+  }
+
+  /** The calls and the result in one statement: both are stored, or (a constraint refusing either) neither. */
+  async saveOutcome(calls: readonly CallRecord[], result: ResultRecord): Promise<void> {
+    const mismatch = outcomeMismatch(calls, result);
+    if (mismatch) throw mismatch;
+    const { params, outputObject, outputText } = callParams(calls);
+    const output = result.output !== null && result.output === outputObject ? outputText : nullableToJson(result.output);
+    if (calls.length > CALLS_PER_INSERT) {
+      await this.transaction(async (client) => {
+        await insertCalls(client, calls);
+        await client.query(UPSERT_RESULT, resultParams(result, output));
+      });
+      return;
+    }
+    params.push(...resultParams(result, output));
+    await this.pool.query({ name: `assay-save-outcome-${calls.length}`, text: saveOutcomeSql(calls.length), values: params });
+  }
+
+  async saveCalls(calls: readonly CallRecord[]): Promise<void> {
+    if (calls.length === 0) return;
+    if (calls.length > CALLS_PER_INSERT) return this.transaction((client) => insertCalls(client, calls));
+    await this.pool.query({ name: `assay-save-calls-${calls.length}`, text: insertCallsSql(calls.length, 1), values: callParams(calls).params });
+  }
+
+  /** Replaces the scores of `done` results in one transaction; a sample without one rolls the batch back. */
+  async updateScores(runId: string, modelId: string, scores: ReadonlyMap<string, Score>): Promise<void> {
+    if (scores.size === 0) return;
+    const ids = [...scores.keys()];
+    const texts = [...scores.values()].map((score) => nullableToJson(score));
+    await this.transaction(async (client) => {
+      const { rows } = await client.query<{ sample_id: string }>(SQL.updateScores, [runId, modelId, ids, texts]);
+      if (rows.length === ids.length) return;
+      const updated = new Set(rows.map((r) => r.sample_id));
+      throw noDoneResultError(runId, modelId, ids.find((id) => !updated.has(id)) ?? '?');
+    });
+  }
+
+  async lookupCache(cacheKey: string): Promise<GenerateResult | undefined> {
+    const { rows } = await this.pool.query<{ output: string }>({ name: 'assay-lookup-cache', text: SQL.lookupCache, values: [cacheKey] });
+    return rows[0] ? (JSON.parse(rows[0].output) as GenerateResult) : undefined;
+  }
+
+  /** Ordered by sample index, then by the run's model order. */
+  async results(runId: string, modelId?: string, options: { outputs?: boolean } = {}): Promise<ResultRecord[]> {
+    const text = options.outputs === false ? SQL.selectResultsWithoutOutput : SQL.selectResults;
+    return (await this.pool.query<ResultRow>(text, [runId, modelId ?? null])).rows.map(resultFromRow);
+  }
+
+  /** Ordered by sample index, then in the order the calls were saved. */
+  async calls(runId: string, sampleId?: string): Promise<CallRecord[]> {
+    return (await this.pool.query<CallRow>(SQL.selectCalls, [runId, sampleId ?? null])).rows.map(callFromRow);
+  }
+
+  async runSpend(runId: string): Promise<RoleSpend[]> {
+    const { rows } = await this.pool.query<{ role: string; model: string; calls: number; failed_calls: number; input_tokens: number; output_tokens: number; usd: number; unpriced: number }>(SQL.selectRunSpend, [runId]);
+    return rows.map((r) => ({
+      role: r.role as Role,
+      model: r.model,
+      calls: r.calls,
+      failedCalls: r.failed_calls,
+      inputTokens: r.input_tokens,
+      outputTokens: r.output_tokens,
+      usd: r.usd,
+      unpriced: r.unpriced,
+    }));
+  }
+
+  /** One statement (all or none); of two reviews of one item in the batch, the later wins. */
+  async saveReviews(reviews: readonly ReviewRecord[]): Promise<void> {
+    const latest = [...new Map(reviews.map((r) => [JSON.stringify([r.runId, r.sampleId, r.modelId]), r])).values()];
+    if (latest.length === 0) return;
+    const params: unknown[] = [];
+    const rows: string[] = [];
+    for (const r of latest) {
+      rows.push(placeholders(params.length + 1, 7));
+      params.push(r.runId, r.sampleId, r.modelId, r.verdict, r.note, r.source, r.reviewedAt);
+    }
+    await this.pool.query(
+      `INSERT INTO reviews (run_id, sample_id, model_id, verdict, note, source, reviewed_at) VALUES ${rows.join(', ')}
+       ON CONFLICT (run_id, sample_id, model_id) DO UPDATE SET
+         verdict = excluded.verdict, note = excluded.note, source = excluded.source, reviewed_at = excluded.reviewed_at`,
+      params,
+    );
+  }
+
+  async reviews(runId: string): Promise<ReviewRecord[]> {
+    return (await this.pool.query<ReviewRow>(SQL.selectReviews, [runId])).rows.map(reviewFromRow);
+  }
+
+  /** Ends the pool once its queries are done; safe to call twice. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+}
+
+/** Inserts `samples` at positions from `firstIdx`, in statements of `SAMPLES_PER_INSERT`. */
+async function insertSamples(client: pg.PoolClient, runId: string, firstIdx: number, samples: readonly Sample[]): Promise<void> {
+  for (let start = 0; start < samples.length; start += SAMPLES_PER_INSERT) {
+    const chunk = samples.slice(start, start + SAMPLES_PER_INSERT);
+    const params: unknown[] = [];
+    const rows: string[] = [];
+    chunk.forEach((sample, i) => {
+      rows.push(placeholders(params.length + 1, 8));
+      params.push(
+        runId,
+        sample.id,
+        firstIdx + start + i,
+        JSON.stringify(sample.input),
+        optionalToJson(sample.tools),
+        optionalToJson(sample.target),
+        JSON.stringify(sample.metadata),
+        optionalToJson(sample.hints),
+      );
+    });
+    await client.query(`INSERT INTO samples (run_id, sample_id, idx, input, tools, target, metadata, hints) VALUES ${rows.join(', ')}`, params);
+  }
+}
+
+/** Inserts many calls in statements of `CALLS_PER_INSERT`, in order (inside the caller's transaction). */
+async function insertCalls(client: pg.PoolClient, calls: readonly CallRecord[]): Promise<void> {
+  for (let start = 0; start < calls.length; start += CALLS_PER_INSERT) {
+    const chunk = calls.slice(start, start + CALLS_PER_INSERT);
+    await client.query(insertCallsSql(chunk.length, 1), callParams(chunk).params);
+  }
+}
+
+/** The statement inserting `count` calls whose parameters start at `$from`. */
+function insertCallsSql(count: number, from: number): string {
+  const rows = Array.from({ length: count }, (_, i) => placeholders(from + i * CALL_PARAMS, CALL_PARAMS));
+  return `INSERT INTO calls (${CALL_COLUMNS}) VALUES ${rows.join(', ')}`;
+}
+
+const saveOutcomeSqls = new Map<number, string>();
+/** A result's upsert, with its `count` calls inserted by the same statement (a data-modifying CTE). */
+function saveOutcomeSql(count: number): string {
+  let text = saveOutcomeSqls.get(count);
+  if (text === undefined) {
+    const upsert = UPSERT_RESULT.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + count * CALL_PARAMS}`);
+    text = count === 0 ? upsert : `WITH saved_calls AS (${insertCallsSql(count, 1)}) ${upsert}`;
+    saveOutcomeSqls.set(count, text);
+  }
+  return text;
+}
+
+/**
+ * The parameters of `calls`, in `CALL_COLUMNS` order. A sample's attempts share one request
+ * object, serialized once; so is the last successful output, which the result usually repeats.
+ */
+function callParams(calls: readonly CallRecord[]): { params: unknown[]; outputObject: unknown; outputText: string | null } {
+  const params: unknown[] = [];
+  let outputObject: unknown = undefined;
+  let outputText: string | null = null;
+  let requested: CallRecord | undefined;
+  let requestText: string | null = null;
+  for (const call of calls) {
+    if (requested === undefined || call.request !== requested.request) {
+      requested = call;
+      requestText = optionalToJson(call.request);
+    }
+    const output = nullableToJson(call.output);
+    if (call.output !== null) {
+      outputObject = call.output;
+      outputText = output;
+    }
+    params.push(
+      call.runId,
+      call.sampleId,
+      call.modelId,
+      call.role,
+      call.actor ?? null,
+      call.step ?? null,
+      call.attempt,
+      call.cacheKey,
+      requestText,
+      call.messagesFromSample === true,
+      output,
+      nullableToJson(call.error),
+      call.usage.inputTokens ?? null,
+      call.usage.outputTokens ?? null,
+      call.costUsd,
+      call.latencyMs,
+      call.startedAt,
+    );
+  }
+  return { params, outputObject, outputText };
+}
+
+/** The parameters of a result, in `RESULT_COLUMNS` order (`output`: its JSON text, already made). */
+function resultParams(result: ResultRecord, output: string | null): unknown[] {
+  return [
+    result.runId,
+    result.sampleId,
+    result.modelId,
+    result.status,
+    output,
+    nullableToJson(result.score),
+    nullableToJson(result.error),
+    result.cached,
+    result.attempts,
+    result.latencyMs,
+    result.usage.inputTokens ?? null,
+    result.usage.outputTokens ?? null,
+    result.costUsd,
+    result.finishedAt,
+    result.transcript === undefined ? null : JSON.stringify(result.transcript),
+  ];
+}

@@ -1,0 +1,697 @@
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, test } from 'node:test';
+import { InputError } from '../../core/errors.js';
+import { composedUserMessage, sharedText, user, type GenerateResult, type Sample } from '../../core/index.js';
+import type { CallRecord, FailFastStop, LeaseHolder, ResultRecord, ReviewRecord, RunRecord } from '../records.js';
+import type { Store } from '../store.js';
+
+/**
+ * The `Store` contract as tests: what every backend must do the same way, registered for one
+ * backend by `storeContract`. SQLite runs it in `npm test` (`sqlite/sqlite-contract.test.ts`),
+ * PostgreSQL in `npm run test:services` (`postgres/postgres-store.services.test.ts`). What only
+ * one backend does (SQLite's shared prompt texts and batched cache index, PostgreSQL's
+ * migrations table) is tested beside that backend.
+ */
+
+/** One empty store location of a backend (a new file, a new schema). */
+export interface StoreLocation {
+  /** Opens a connection to it, as one process would; each call opens another (two processes on one store). */
+  open(): Promise<Store>;
+}
+
+export interface ContractBackend {
+  readonly name: string;
+  /** A new, empty location of its own, so tests do not see each other's rows. */
+  fresh(): Promise<StoreLocation>;
+}
+
+const RUN_ID = '20260301-120000-ab12';
+
+export function makeRun(overrides: Partial<RunRecord> = {}): RunRecord {
+  return {
+    id: RUN_ID,
+    task: 'metatool-awareness',
+    taskVersion: '1',
+    status: 'running',
+    createdAt: '2026-03-01T12:00:00.000Z',
+    updatedAt: '2026-03-01T12:00:00.000Z',
+    models: ['openai:gpt-4o-mini', 'baseline:lexical'],
+    settings: { temperature: 0, maxTokens: 256, stop: ['\n\n'] },
+    seed: 42,
+    options: { perTool: 3, shots: 5, prompts: 'assay', parser: 'strict' },
+    datasetChecksums: { 'metatool/tool_embedding.json': 'a'.repeat(64) },
+    promptVersion: 'awareness-v1',
+    toolkitVersion: '0.1.0',
+    engine: { concurrency: 8, retries: { max: 3 }, cache: true },
+    judge: null,
+    ...overrides,
+  };
+}
+
+// Sample ids deliberately not in alphabetical order, so "sorted by idx" and "sorted by id" differ.
+export const samples: Sample[] = [
+  {
+    id: 'q-beta',
+    input: [
+      { role: 'system', content: 'You are a tool selector.' },
+      { role: 'user', content: 'Which tool plays music?' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'spotify', arguments: { q: 'x' }, rawArguments: '{"q":"x"}' }] },
+      { role: 'tool', toolCallId: 'c1', name: 'spotify', content: 'ok' },
+    ],
+    tools: [{ name: 'spotify', description: 'Plays music', parameters: { type: 'object', properties: {} } }],
+    target: { tools: ['spotify'] },
+    metadata: { split: 'similar', source: 'row 7', nested: { a: [1, 2, null] } },
+    hints: {
+      kind: 'select',
+      query: 'Which tool plays music?',
+      candidates: [{ name: 'spotify', description: 'Plays music' }, { name: 'weather', description: 'Forecasts' }],
+      maxSelections: 1,
+      allowNone: true,
+    },
+  },
+  { id: 'q-alpha', input: [{ role: 'user', content: 'Do you need a tool? ünïcødé ✓' }], target: true, metadata: {}, hints: { kind: 'yes-no', query: 'q' } },
+  { id: 'q-gamma', input: [{ role: 'user', content: 'third' }], target: null, metadata: { n: 3 } },
+];
+
+export const okOutput: GenerateResult = {
+  text: 'spotify',
+  toolCalls: [{ id: 'call_1', name: 'spotify', arguments: { query: 'jazz' }, rawArguments: '{"query":"jazz"}' }],
+  finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+  usage: { inputTokens: 120, outputTokens: 7 },
+  warnings: [{ type: 'unsupported', feature: 'seed', details: 'ignored' }],
+  rawResponse: { id: 'chatcmpl-9', choices: [{ index: 0 }] },
+  responseModel: 'gpt-4o-mini-2024-07-18',
+};
+
+export function makeCall(overrides: Partial<CallRecord> = {}): CallRecord {
+  return {
+    runId: RUN_ID,
+    sampleId: 'q-beta',
+    modelId: 'openai:gpt-4o-mini',
+    role: 'test',
+    attempt: 1,
+    cacheKey: 'k'.repeat(64),
+    request: { messages: [{ role: 'user', content: 'Which tool plays music?' }], settings: { temperature: 0 } },
+    output: okOutput,
+    error: null,
+    usage: { inputTokens: 120, outputTokens: 7 },
+    costUsd: 0.000123,
+    latencyMs: 812.25,
+    startedAt: '2026-03-01T12:00:01.000Z',
+    ...overrides,
+  };
+}
+
+export function makeResult(overrides: Partial<ResultRecord> = {}): ResultRecord {
+  return {
+    runId: RUN_ID,
+    sampleId: 'q-beta',
+    modelId: 'openai:gpt-4o-mini',
+    status: 'done',
+    output: okOutput,
+    score: { value: true, answer: ['spotify'], explanation: 'exact match', metadata: { parser: 'strict' } },
+    error: null,
+    cached: false,
+    attempts: 1,
+    latencyMs: 812.25,
+    usage: { inputTokens: 120, outputTokens: 7 },
+    costUsd: 0.000123,
+    finishedAt: '2026-03-01T12:00:02.000Z',
+    ...overrides,
+  };
+}
+
+export const errorResult = (sampleId: string, overrides: Partial<ResultRecord> = {}): ResultRecord =>
+  makeResult({
+    sampleId,
+    status: 'error',
+    output: null,
+    score: null,
+    error: { kind: 'server', message: 'HTTP 503: overloaded', status: 503 },
+    attempts: 3,
+    usage: {},
+    costUsd: null,
+    ...overrides,
+  });
+
+const alice: LeaseHolder = { id: 'holder-a', pid: 101, host: 'host-a' };
+const bob: LeaseHolder = { id: 'holder-b', pid: 202, host: 'host-b' };
+
+/** Registers the contract's tests for `backend`, in one `describe` named after it. */
+export function storeContract(backend: ContractBackend): void {
+  /** A store on a new location, and a way to open the same location again. */
+  async function freshStore(): Promise<{ store: Store; reopen: () => Promise<Store> }> {
+    const location = await backend.fresh();
+    return { store: await location.open(), reopen: () => location.open() };
+  }
+
+  /** Runs `body` on a fresh store and closes every store it opened, also when it fails. */
+  function withStores(body: (store: Store, reopen: () => Promise<Store>) => Promise<void>): () => Promise<void> {
+    return async () => {
+      const { store, reopen } = await freshStore();
+      const opened: Store[] = [store];
+      try {
+        await body(store, async () => {
+          const another = await reopen();
+          opened.push(another);
+          return another;
+        });
+      } finally {
+        await Promise.all(opened.map((s) => s.close()));
+      }
+    };
+  }
+
+  describe(`Store contract: ${backend.name}`, () => {
+    describe('round trips', () => {
+      test('a run, its samples, calls and results come back exactly as written, also from another connection', withStores(async (store, reopen) => {
+        const run = makeRun();
+        await store.createRun(run, samples);
+        const failedCall = makeCall({ output: null, error: { kind: 'rate-limit', message: 'HTTP 429', status: 429 }, usage: {}, costUsd: null, latencyMs: 3 });
+        const okCall = makeCall({ attempt: 2, usage: { inputTokens: 120 } }); // a provider that reports only input tokens
+        const uncacheable = makeCall({ sampleId: 'q-gamma', modelId: 'baseline:lexical', cacheKey: null, request: undefined, costUsd: null });
+        const result = makeResult({ attempts: 2 });
+        const baselineResult = makeResult({ sampleId: 'q-gamma', modelId: 'baseline:lexical', cached: true, score: { value: null, explanation: 'no verdict' }, costUsd: null });
+        await store.saveOutcome([failedCall, okCall], result);
+        await store.saveOutcome([uncacheable], baselineResult);
+        await store.close();
+
+        const reopened = await reopen();
+        assert.deepEqual(await reopened.getRun(run.id), run);
+        assert.deepEqual(await reopened.listRuns(), [run]);
+        assert.deepEqual(
+          await reopened.loadSamples(run.id),
+          samples.map((sample, index) => ({ ...sample, index })),
+        );
+        assert.deepEqual(await reopened.calls(run.id), [failedCall, okCall, uncacheable]);
+        assert.deepEqual(await reopened.results(run.id), [result, baselineResult]);
+      }));
+
+      test('a run’s simulated user, metrics facts and a result’s transcript round-trip', withStores(async (store, reopen) => {
+        const run = makeRun({ userModel: 'openai:user', metricsFacts: { guideline: 'be kind', labels: [{ id: 'x', harm: 2 }], none: null } });
+        await store.createRun(run, samples);
+        const transcript = [
+          { role: 'user' as const, step: 'turn 1/user', model: 'openai:user', text: 'hello' },
+          { role: 'test' as const, step: 'turn 1/test', model: 'openai:gpt-4o-mini', text: null, error: { kind: 'server', message: '503' } },
+          { role: 'test' as const, step: 'turn 2/test', model: 'openai:gpt-4o-mini', text: '', toolCalls: okOutput.toolCalls ?? [] },
+        ];
+        const result = makeResult({ transcript, attempts: 3 });
+        await store.saveOutcome([makeCall({ role: 'user', actor: 'openai:user', step: 'turn 1/user' }), makeCall({ attempt: 2, step: 'turn 1/test' })], result);
+        const other = await reopen();
+        assert.deepEqual(await other.getRun(run.id), run);
+        assert.deepEqual(await other.results(run.id), [result]);
+        // Without outputs (summaries), the transcript is left out too.
+        const { transcript: _left, ...withoutTranscript } = result;
+        assert.deepEqual((await other.results(run.id, undefined, { outputs: false }))[0], { ...withoutTranscript, output: null });
+        assert.deepEqual((await other.calls(run.id)).map((c) => [c.role, c.actor, c.step]), [['user', 'openai:user', 'turn 1/user'], ['test', undefined, 'turn 1/test']]);
+      }));
+
+      test('a call whose messages are the sample’s input reads back with them; composed prompts read back as their text', withStores(async (store, reopen) => {
+        const template = sharedText('Choose one tool. '.repeat(40));
+        const tool = sharedText('. tool name: spotify, tool description: Plays music\n');
+        const composed = (id: string, query: string): Sample => ({ id, input: [composedUserMessage(() => [template, query, '1', tool])], target: 'spotify', metadata: {} });
+        const prompt = (query: string): string => `${template.shared}${query}1${tool.shared}`;
+        const runA = makeRun({ id: 'run-a' });
+        await store.createRun(runA, [composed('s1', 'play jazz'), composed('s2', 'play rock')]);
+        const request = { settings: { temperature: 0 } };
+        const attempts = [
+          makeCall({ runId: 'run-a', sampleId: 's2', request, messagesFromSample: true, output: null, error: { kind: 'timeout', message: 'slow' } }),
+          makeCall({ runId: 'run-a', sampleId: 's2', request, messagesFromSample: true, attempt: 2 }),
+        ];
+        await store.saveOutcome(attempts, makeResult({ runId: 'run-a', sampleId: 's2' }));
+        const other = await reopen();
+        assert.deepEqual((await other.loadSamples('run-a')).map((s) => s.input), [[user(prompt('play jazz'))], [user(prompt('play rock'))]]);
+        const stored = await other.calls('run-a', 's2');
+        assert.deepEqual(stored.map((c) => c.request), [
+          { messages: [user(prompt('play rock'))], settings: { temperature: 0 } },
+          { messages: [user(prompt('play rock'))], settings: { temperature: 0 } },
+        ]);
+        assert.ok(stored.every((c) => !('messagesFromSample' in c)), 'a call read back carries its messages, not the flag');
+      }));
+
+      test('a run stored in chunks: its count is recorded, later chunks continue the order, also from another connection', withStores(async (store, reopen) => {
+        const template = sharedText('Choose one tool. '.repeat(10));
+        const composed = (id: string): Sample => ({ id, input: [composedUserMessage(() => [template, id])], target: null, metadata: {} });
+        const all = ['s0', 's1', 's2', 's3', 's4'].map(composed);
+        const run = makeRun({ id: 'chunked', sampleCount: all.length });
+        await store.createRun(run, all.slice(0, 2));
+        assert.equal((await store.getRun('chunked'))?.sampleCount, 5);
+        assert.equal((await store.getRun('chunked'))?.status, 'running');
+        await store.addSamples('chunked', all.slice(2, 3));
+        // A later chunk naming a sample the run has is refused whole.
+        await assert.rejects(store.addSamples('chunked', [composed('s3'), composed('s0')]));
+        await assert.rejects(store.addSamples('nope', all.slice(3)), (e: unknown) => e instanceof InputError && /no run nope/.test(e.message));
+        await store.close();
+
+        // Another session (after a kill) continues where the first stopped.
+        const resumed = await reopen();
+        await resumed.addSamples('chunked', all.slice(3));
+        const loaded = await resumed.loadSamples('chunked');
+        assert.deepEqual(loaded.map((s) => [s.id, s.index]), [['s0', 0], ['s1', 1], ['s2', 2], ['s3', 3], ['s4', 4]]);
+        assert.deepEqual(loaded.map((s) => s.input[0]?.content), all.map((s) => `${template.shared}${s.id}`));
+      }));
+
+      test('a run is refused more samples than it says it has; one created with all of them records no count', withStores(async (store) => {
+        await assert.rejects(store.createRun(makeRun({ id: 'short', sampleCount: 1 }), samples), /3 samples given for a run of 1/);
+        assert.equal(await store.getRun('short'), undefined);
+        await store.createRun(makeRun({ id: 'whole' }), samples);
+        assert.equal((await store.getRun('whole'))?.sampleCount, undefined);
+      }));
+
+      test('a result whose output is not its call’s output keeps its own', withStores(async (store) => {
+        const run = makeRun();
+        await store.createRun(run, samples);
+        const fromCall: GenerateResult = { ...okOutput, text: 'from the call' };
+        const postProcessed: GenerateResult = { ...okOutput, text: 'post-processed' };
+        await store.saveOutcome([makeCall({ output: fromCall })], makeResult({ output: postProcessed }));
+        assert.equal((await store.calls(run.id))[0]?.output?.text, 'from the call');
+        assert.equal((await store.results(run.id))[0]?.output?.text, 'post-processed');
+      }));
+
+      test('undefined JSON fields stay absent, a null target stays null, odd text survives', withStores(async (store) => {
+        const run = makeRun();
+        const odd = 'nul \u0000, lone surrogate \ud800, emoji 🧪, quote " and backslash \\';
+        await store.createRun(run, [
+          { id: 'only', input: [], target: undefined, metadata: {} },
+          { id: 'nul', input: [user(odd)], target: null, metadata: { odd } },
+        ]);
+        const [first, second] = await store.loadSamples(run.id);
+        assert.equal(first?.target, undefined);
+        assert.equal(second?.target, null);
+        assert.ok(first && !('tools' in first) && !('hints' in first));
+        // JSON escapes a NUL and a lone surrogate: what was sent reads back exactly.
+        assert.deepEqual(second?.input, [user(odd)]);
+        const output: GenerateResult = { ...okOutput, text: odd };
+        await store.saveOutcome([makeCall({ sampleId: 'nul', output })], makeResult({ sampleId: 'nul', output }));
+        assert.equal((await store.results(run.id))[0]?.output?.text, odd);
+      }));
+
+      test('setRunStatus changes the status and the update time only', withStores(async (store) => {
+        const run = makeRun();
+        await store.createRun(run, samples);
+        const before = Date.now();
+        await store.setRunStatus(run.id, 'finished');
+        const stored = await store.getRun(run.id);
+        assert.ok(stored);
+        assert.equal(stored.status, 'finished');
+        assert.ok(Date.parse(stored.updatedAt) >= before - 1000, stored.updatedAt);
+        assert.deepEqual({ ...stored, status: run.status, updatedAt: run.updatedAt }, run);
+        await assert.rejects(store.setRunStatus('nope', 'failed'), InputError);
+      }));
+
+      test('creating the same run twice is an InputError; duplicate sample ids are refused', withStores(async (store) => {
+        await store.createRun(makeRun(), samples);
+        await assert.rejects(store.createRun(makeRun(), samples), (e: unknown) => e instanceof InputError && /already exists/.test(e.message));
+        await assert.rejects(store.createRun(makeRun({ id: 'dup' }), [samples[0] as Sample, samples[0] as Sample]), /sample id "q-beta" occurs twice/);
+        assert.equal(await store.getRun('dup'), undefined); // nothing half-written
+      }));
+
+      test('20,000 samples are stored in one go and read back in order', withStores(async (store) => {
+        const many: Sample[] = Array.from({ length: 20_000 }, (_, i) => ({ id: `s${(i * 7919) % 20_000}`, input: [{ role: 'user', content: `query ${i}` }], target: i % 2 === 0, metadata: { i } }));
+        await store.createRun(makeRun({ id: 'big' }), many);
+        const loaded = await store.loadSamples('big');
+        assert.equal(loaded.length, 20_000);
+        // Position 12,345 holds id s(12345·7919 mod 20000): 12345·7919 = 97,760,055, so s55.
+        assert.deepEqual(loaded[12_345], { id: 's55', index: 12_345, input: [{ role: 'user', content: 'query 12345' }], target: false, metadata: { i: 12_345 } });
+      }));
+    });
+
+    describe('judging', () => {
+      test('a run’s judge, a judge call’s actor and reviews round-trip; a later review replaces an earlier one', withStores(async (store, reopen) => {
+        const judge = { model: 'openai:gpt-4o', repeats: 3, format: 'json' as const, maxParseRetries: 2, temperature: 0, selfGrading: false };
+        const run = makeRun({ judge });
+        await store.createRun(run, samples);
+        const judgeCall = makeCall({ role: 'judge', actor: 'openai:gpt-4o', attempt: 1 });
+        await store.saveOutcome([makeCall(), judgeCall], makeResult());
+        const first: ReviewRecord = { runId: run.id, sampleId: 'q-gamma', modelId: 'openai:gpt-4o-mini', verdict: false, note: 'wrong unit', source: 'a.csv', reviewedAt: '2026-03-02T00:00:00.000Z' };
+        const second: ReviewRecord = { ...first, sampleId: 'q-beta', verdict: true, note: '' };
+        await store.saveReviews([first, second]);
+        await store.saveReviews([{ ...first, verdict: true, note: 'on second thought', source: 'b.csv' }]);
+        await store.close();
+
+        const reopened = await reopen();
+        assert.deepEqual((await reopened.getRun(run.id))?.judge, judge);
+        const calls = await reopened.calls(run.id);
+        assert.equal(calls[0]?.actor, undefined);
+        assert.deepEqual(calls[1], judgeCall);
+        // Sample order (q-beta before q-gamma), and the second file's verdict for q-gamma.
+        assert.deepEqual(await reopened.reviews(run.id), [second, { ...first, verdict: true, note: 'on second thought', source: 'b.csv' }]);
+        // All or none: a review of an item the run does not have sinks the batch.
+        await assert.rejects(reopened.saveReviews([{ ...second, note: 'changed' }, { ...first, sampleId: 'no-such-sample' }]), /foreign key/i);
+        assert.deepEqual((await reopened.reviews(run.id))[0], second);
+      }));
+    });
+
+    describe('spend', () => {
+      test('runSpend adds up each role and answering model apart: calls, failed attempts, tokens, USD, unpriced', withStores(async (store) => {
+        const run = makeRun();
+        await store.createRun(run, samples);
+        assert.deepEqual(await store.runSpend(run.id), [], 'no calls yet');
+        const failed = makeCall({ attempt: 1, output: null, error: { kind: 'server', message: 'HTTP 503' }, usage: {}, costUsd: null });
+        // q-beta: a failed attempt then a paid one; two judge calls, one without a known price; one simulated-user call.
+        await store.saveOutcome(
+          [
+            failed,
+            makeCall({ attempt: 2 }),
+            makeCall({ role: 'judge', actor: 'openai:gpt-4o', attempt: 3, usage: { inputTokens: 900, outputTokens: 40 }, costUsd: 0.01 }),
+            makeCall({ role: 'judge', actor: 'openai:gpt-4o', attempt: 4, usage: { inputTokens: 800 }, costUsd: null }),
+            makeCall({ role: 'user', actor: 'openai:user', attempt: 5, usage: { inputTokens: 50, outputTokens: 5 }, costUsd: 0.0002 }),
+          ],
+          makeResult(),
+        );
+        // q-alpha, by the second model under test: a cache hit (cost 0).
+        await store.saveOutcome([makeCall({ sampleId: 'q-alpha', modelId: 'baseline:lexical', costUsd: 0, usage: {} })], makeResult({ sampleId: 'q-alpha', modelId: 'baseline:lexical' }));
+        // Cut-short work (saveCalls) counts too.
+        await store.saveCalls([makeCall({ sampleId: 'q-gamma', modelId: 'baseline:lexical', costUsd: 0, usage: {} })]);
+        assert.deepEqual(await store.runSpend(run.id), [
+          { role: 'test', model: 'baseline:lexical', calls: 2, failedCalls: 0, inputTokens: 0, outputTokens: 0, usd: 0, unpriced: 0 },
+          { role: 'test', model: 'openai:gpt-4o-mini', calls: 2, failedCalls: 1, inputTokens: 120, outputTokens: 7, usd: 0.000123, unpriced: 0 },
+          { role: 'user', model: 'openai:user', calls: 1, failedCalls: 0, inputTokens: 50, outputTokens: 5, usd: 0.0002, unpriced: 0 },
+          { role: 'judge', model: 'openai:gpt-4o', calls: 2, failedCalls: 0, inputTokens: 1700, outputTokens: 40, usd: 0.01, unpriced: 1 },
+        ]);
+        assert.deepEqual(await store.finishedSampleIds(run.id, 'baseline:lexical'), new Set(['q-alpha']), 'saveCalls leaves its sample unfinished');
+      }));
+    });
+
+    describe('ordering', () => {
+      test('results follow sample order, then the run’s model order; calls follow sample order, then save order', withStores(async (store) => {
+        // Model order deliberately not alphabetical: 'openai:…' sorts after 'baseline:…'.
+        const run = makeRun({ models: ['openai:gpt-4o-mini', 'baseline:lexical'] });
+        await store.createRun(run, samples); // order: q-beta, q-alpha, q-gamma
+        const save = (sampleId: string, modelId: string) => store.saveOutcome([makeCall({ sampleId, modelId })], makeResult({ sampleId, modelId }));
+        await save('q-gamma', 'baseline:lexical');
+        await save('q-alpha', 'baseline:lexical');
+        await save('q-alpha', 'openai:gpt-4o-mini');
+        await save('q-beta', 'baseline:lexical');
+        await save('q-gamma', 'openai:gpt-4o-mini');
+
+        const order = (await store.results(run.id)).map((r) => `${r.sampleId}/${r.modelId}`);
+        assert.deepEqual(order, ['q-beta/baseline:lexical', 'q-alpha/openai:gpt-4o-mini', 'q-alpha/baseline:lexical', 'q-gamma/openai:gpt-4o-mini', 'q-gamma/baseline:lexical']);
+        const baselineOnly = (await store.results(run.id, 'baseline:lexical')).map((r) => r.sampleId);
+        assert.deepEqual(baselineOnly, ['q-beta', 'q-alpha', 'q-gamma']);
+
+        const callOrder = (await store.calls(run.id)).map((c) => `${c.sampleId}/${c.modelId}`);
+        assert.deepEqual(callOrder, [
+          'q-beta/baseline:lexical',
+          'q-alpha/baseline:lexical', // saved before the openai call of the same sample
+          'q-alpha/openai:gpt-4o-mini',
+          'q-gamma/baseline:lexical',
+          'q-gamma/openai:gpt-4o-mini',
+        ]);
+        assert.deepEqual((await store.calls(run.id, 'q-alpha')).map((c) => c.modelId), ['baseline:lexical', 'openai:gpt-4o-mini']);
+      }));
+
+      test('a model the run does not list comes before the listed ones, by id (as SQLite always did)', withStores(async (store) => {
+        const run = makeRun({ models: ['openai:b', 'openai:a'] });
+        await store.createRun(run, samples.slice(0, 1));
+        for (const modelId of ['openai:a', 'openai:b', 'openai:z', 'openai:y']) await store.saveOutcome([], makeResult({ modelId }));
+        assert.deepEqual((await store.results(run.id)).map((r) => r.modelId), ['openai:y', 'openai:z', 'openai:b', 'openai:a']);
+      }));
+
+      test('listRuns is newest first, whatever the insertion order; ids compare byte by byte', withStores(async (store) => {
+        await store.createRun(makeRun({ id: 'middle', createdAt: '2026-02-01T00:00:00.000Z' }), []);
+        await store.createRun(makeRun({ id: 'newest', createdAt: '2026-03-01T00:00:00.000Z' }), []);
+        await store.createRun(makeRun({ id: 'oldest', createdAt: '2026-01-01T00:00:00.000Z' }), []);
+        await store.createRun(makeRun({ id: 'Oldest', createdAt: '2026-01-01T00:00:00.000Z' }), []);
+        assert.deepEqual((await store.listRuns()).map((r) => r.id), ['newest', 'middle', 'oldest', 'Oldest']);
+      }));
+    });
+
+    describe('resume', () => {
+      test('finishedSampleIds counts done rows, and error rows unless excluded, per model', withStores(async (store) => {
+        const run = makeRun();
+        await store.createRun(run, samples);
+        await store.saveOutcome([makeCall()], makeResult({ sampleId: 'q-beta' }));
+        await store.saveOutcome([makeCall({ sampleId: 'q-alpha', output: null, error: { kind: 'server', message: '503' } })], errorResult('q-alpha'));
+        await store.saveOutcome([], makeResult({ sampleId: 'q-gamma', modelId: 'baseline:lexical' }));
+
+        assert.deepEqual(await store.finishedSampleIds(run.id, 'openai:gpt-4o-mini'), new Set(['q-beta', 'q-alpha']));
+        assert.deepEqual(await store.finishedSampleIds(run.id, 'openai:gpt-4o-mini', { includeErrors: true }), new Set(['q-beta', 'q-alpha']));
+        assert.deepEqual(await store.finishedSampleIds(run.id, 'openai:gpt-4o-mini', { includeErrors: false }), new Set(['q-beta']));
+        assert.deepEqual(await store.finishedSampleIds(run.id, 'baseline:lexical'), new Set(['q-gamma']));
+        assert.deepEqual(await store.finishedSampleIds('other-run', 'openai:gpt-4o-mini'), new Set());
+      }));
+
+      test('a retried sample replaces its error row in place and keeps every attempt in calls', withStores(async (store) => {
+        const run = makeRun();
+        await store.createRun(run, samples);
+        const failed = makeCall({ sampleId: 'q-alpha', output: null, error: { kind: 'timeout', message: 'no answer in 60 s' }, usage: {}, costUsd: null });
+        await store.saveOutcome([failed], errorResult('q-alpha'));
+        const retry = makeCall({ sampleId: 'q-alpha', startedAt: '2026-03-02T00:00:00.000Z' });
+        const done = makeResult({ sampleId: 'q-alpha', finishedAt: '2026-03-02T00:00:01.000Z' });
+        await store.saveOutcome([retry], done);
+
+        assert.deepEqual(await store.results(run.id), [done]);
+        assert.deepEqual(await store.finishedSampleIds(run.id, 'openai:gpt-4o-mini', { includeErrors: false }), new Set(['q-alpha']));
+        assert.deepEqual(await store.calls(run.id, 'q-alpha'), [failed, retry]);
+      }));
+
+      test('a sample with very many calls (a long conversation) keeps them all, in order', withStores(async (store) => {
+        await store.createRun(makeRun(), samples);
+        const many = (n: number, step: string): CallRecord[] => Array.from({ length: n }, (_, i) => makeCall({ attempt: i + 1, step: `${step} ${i}`, cacheKey: null }));
+        await store.saveCalls(many(1200, 'cut'));
+        await store.saveOutcome(many(1500, 'turn'), makeResult({ attempts: 1500 }));
+        const steps = (await store.calls(RUN_ID, 'q-beta')).map((c) => c.step);
+        assert.equal(steps.length, 2700);
+        assert.deepEqual([steps[0], steps[1199], steps[1200], steps[2699]], ['cut 0', 'cut 1199', 'turn 0', 'turn 1499']);
+        assert.equal((await store.results(RUN_ID))[0]?.attempts, 1500);
+      }));
+
+      test('outcomes saved at once (a run’s concurrent samples) are all stored', withStores(async (store) => {
+        const many: Sample[] = Array.from({ length: 200 }, (_, i) => ({ id: `s${i}`, input: [user(`q${i}`)], target: null, metadata: {} }));
+        await store.createRun(makeRun(), many);
+        await Promise.all(many.map((s, i) => store.saveOutcome([makeCall({ sampleId: s.id, cacheKey: `key-${i}` })], makeResult({ sampleId: s.id }))));
+        assert.equal((await store.results(RUN_ID, undefined, { outputs: false })).length, 200);
+        assert.equal((await store.finishedSampleIds(RUN_ID, 'openai:gpt-4o-mini')).size, 200);
+      }));
+    });
+
+    describe('integrity', () => {
+      test('saveOutcome is all or nothing: an invalid result rolls back its calls', withStores(async (store) => {
+        const run = makeRun();
+        await store.createRun(run, samples);
+        // A "done" result without output breaks the records contract (and the table's CHECK).
+        await assert.rejects(store.saveOutcome([makeCall()], makeResult({ output: null })), /check constraint/i);
+        assert.deepEqual(await store.calls(run.id), []);
+        assert.deepEqual(await store.results(run.id), []);
+        // A bad outcome saved beside good ones sinks only itself.
+        const [good, bad] = await Promise.allSettled([
+          store.saveOutcome([makeCall({ sampleId: 'q-alpha' })], makeResult({ sampleId: 'q-alpha' })),
+          store.saveOutcome([makeCall({ sampleId: 'q-gamma' })], makeResult({ sampleId: 'q-gamma', output: null })),
+        ]);
+        assert.equal(good.status, 'fulfilled');
+        assert.ok(bad.status === 'rejected' && /check constraint/i.test(String(bad.reason)), String(bad.status === 'rejected' && bad.reason));
+        assert.deepEqual((await store.calls(run.id)).map((c) => c.sampleId), ['q-alpha']);
+      }));
+
+      test('a result for a sample the run does not have is refused', withStores(async (store) => {
+        await store.createRun(makeRun(), samples);
+        await assert.rejects(store.saveOutcome([], makeResult({ sampleId: 'not-a-sample' })), /foreign key constraint/i);
+        await assert.rejects(store.saveOutcome([makeCall({ sampleId: 'q-alpha' })], makeResult({ sampleId: 'q-beta' })), /does not belong/);
+      }));
+    });
+
+    describe('call cache', () => {
+      test('lookupCache returns the most recent successful output for the key, from any run, never an error', withStores(async (store) => {
+        await store.createRun(makeRun({ id: 'run-a' }), samples);
+        await store.createRun(makeRun({ id: 'run-b' }), samples);
+        const key = 'c'.repeat(64);
+        const inRun = (runId: string, overrides: Partial<CallRecord>) => makeCall({ runId, cacheKey: key, ...overrides });
+        const failure = { output: null, error: { kind: 'server', message: '500' } };
+
+        assert.equal(await store.lookupCache(key), undefined);
+        await store.saveOutcome([inRun('run-a', failure)], errorResult('q-beta', { runId: 'run-a' }));
+        assert.equal(await store.lookupCache(key), undefined); // an error call is not a cached answer
+
+        const first: GenerateResult = { ...okOutput, text: 'first' };
+        const second: GenerateResult = { ...okOutput, text: 'second', rawResponse: undefined };
+        await store.saveOutcome([inRun('run-a', { output: first })], makeResult({ runId: 'run-a', output: first }));
+        assert.deepEqual(await store.lookupCache(key), first);
+        await store.saveOutcome([inRun('run-b', { output: second })], makeResult({ runId: 'run-b', output: second }));
+        await store.saveOutcome([inRun('run-b', { sampleId: 'q-alpha', ...failure })], errorResult('q-alpha', { runId: 'run-b' }));
+        // The later error does not hide the latest success; `rawResponse: undefined` reads back as absent.
+        const { rawResponse: _dropped, ...secondAsStored } = second;
+        assert.deepEqual(await store.lookupCache(key), secondAsStored);
+        assert.equal(await store.lookupCache('d'.repeat(64)), undefined);
+      }));
+
+      test('calls saved without a result (cut-short work) answer the cache too', withStores(async (store) => {
+        await store.createRun(makeRun(), samples);
+        await store.saveCalls([makeCall({ cacheKey: 'cut-short', output: { ...okOutput, text: 'paid for' } })]);
+        assert.equal((await store.lookupCache('cut-short'))?.text, 'paid for');
+        assert.deepEqual(await store.results(RUN_ID), []);
+      }));
+
+      test('another connection finds a cached call once the writer has closed', withStores(async (writer, reopen) => {
+        await writer.createRun(makeRun(), samples);
+        const reader = await reopen();
+        await writer.saveOutcome([makeCall({ cacheKey: 'k1' })], makeResult());
+        assert.deepEqual(await writer.lookupCache('k1'), okOutput); // its own call
+        await writer.close();
+        assert.deepEqual(await reader.lookupCache('k1'), okOutput);
+      }));
+    });
+
+    describe('getRun by prefix', () => {
+      test('exact id, unique prefix, ambiguous prefix and no match', withStores(async (store) => {
+        for (const id of ['20260101-000000-aaaa', '20260101-000000-aabb', '20260102-000000-cccc', '2026']) {
+          await store.createRun(makeRun({ id }), []);
+        }
+        assert.equal((await store.getRun('20260102-000000-cccc'))?.id, '20260102-000000-cccc');
+        assert.equal((await store.getRun('20260102'))?.id, '20260102-000000-cccc');
+        assert.equal((await store.getRun('20260101-000000-aab'))?.id, '20260101-000000-aabb');
+        // '2026' is a full id and also a prefix of every other id: the exact match wins.
+        assert.equal((await store.getRun('2026'))?.id, '2026');
+        await assert.rejects(store.getRun('20260101-000000-aa'), (error: unknown) => {
+          assert.ok(error instanceof InputError);
+          assert.match(error.message, /^run id prefix "20260101-000000-aa" is ambiguous: it matches /);
+          assert.match(error.message, /20260101-000000-aaaa/);
+          assert.match(error.message, /20260101-000000-aabb/);
+          return true;
+        });
+        assert.equal(await store.getRun('20270101'), undefined);
+        assert.equal(await store.getRun('%'), undefined); // no LIKE wildcards
+        assert.equal(await store.getRun('_'), undefined);
+        await assert.rejects(store.getRun(''), InputError);
+      }));
+    });
+
+    describe('updateScores', () => {
+      test('replaces the scores of done results; a sample without a done result rolls the batch back', withStores(async (store) => {
+        const run = makeRun();
+        await store.createRun(run, samples);
+        await store.saveOutcome([], makeResult({ sampleId: 'q-beta' }));
+        await store.saveOutcome([], makeResult({ sampleId: 'q-gamma' }));
+        await store.saveOutcome([], errorResult('q-alpha'));
+        const model = 'openai:gpt-4o-mini';
+
+        await store.updateScores(run.id, model, new Map([['q-beta', { value: false, answer: ['weather'] }]]));
+        const scores = () => store.results(run.id).then((rows) => rows.map((r) => [r.sampleId, r.score]));
+        assert.deepEqual(await scores(), [
+          ['q-beta', { value: false, answer: ['weather'] }],
+          ['q-alpha', null],
+          ['q-gamma', makeResult().score],
+        ]);
+
+        await assert.rejects(
+          store.updateScores(run.id, model, new Map([['q-gamma', { value: 0.5 }], ['q-alpha', { value: true }]])),
+          /no done result for sample "q-alpha"/,
+        );
+        assert.deepEqual((await scores())[2], ['q-gamma', makeResult().score]); // the q-gamma update was rolled back
+        await store.updateScores(run.id, model, new Map()); // nothing to do
+      }));
+    });
+
+    test('two connections on one store (e.g. `assay show` during a run) see each other’s commits', withStores(async (writer, reopen) => {
+      const reader = await reopen();
+      const run = makeRun();
+      await writer.createRun(run, samples);
+      assert.deepEqual(await reader.getRun(run.id), run);
+      await writer.saveOutcome([makeCall()], makeResult());
+      await reader.saveOutcome([], errorResult('q-alpha')); // the second connection may write too
+      assert.deepEqual((await writer.results(run.id)).map((r) => r.status), ['done', 'error']);
+      assert.deepEqual((await reader.results(run.id)).map((r) => r.status), ['done', 'error']);
+    }));
+
+    test('close is safe to call twice', async () => {
+      const { store } = await freshStore();
+      await store.createRun(makeRun(), samples);
+      await store.close();
+      await store.close();
+    });
+
+    describe('run leases (the store’s clock; short times to live stand in for waiting)', () => {
+      /** Two connections (as two processes would have) on one new store with a run in it. */
+      function withTwo(body: (a: Store, b: Store) => Promise<void>): () => Promise<void> {
+        return withStores(async (a, reopen) => {
+          await a.createRun(makeRun({ models: ['baseline:lexical'] }), []);
+          await body(a, await reopen());
+        });
+      }
+
+      test('a live lease refuses a second holder, naming the first; the holder itself may acquire again', withTwo(async (a, b) => {
+        const before = Date.now();
+        const first = await a.acquireRunLease(RUN_ID, alice, 30_000);
+        assert.ok(first.acquired && first.tookOverFrom === undefined);
+        const { lease } = first;
+        assert.deepEqual([lease.runId, lease.holder], [RUN_ID, alice]);
+        assert.equal(lease.heartbeatAt, lease.acquiredAt);
+        assert.equal(Date.parse(lease.expiresAt) - Date.parse(lease.acquiredAt), 30_000);
+        // The store's clock (the database server's for PostgreSQL) is this machine's here.
+        assert.ok(Math.abs(Date.parse(lease.acquiredAt) - before) < 10_000, lease.acquiredAt);
+
+        const second = await b.acquireRunLease(RUN_ID, bob, 30_000);
+        assert.ok(!second.acquired);
+        assert.deepEqual(second.heldBy, lease);
+        assert.equal((await b.runLease(RUN_ID))?.holder.id, alice.id, 'the refused attempt changed nothing');
+        assert.equal((await b.runLease(RUN_ID))?.live, true);
+        const again = await a.acquireRunLease(RUN_ID, alice, 30_000);
+        assert.ok(again.acquired && again.lease.acquiredAt === lease.acquiredAt, 'acquiring again renews, keeping when it was taken');
+      }));
+
+      test('of two holders asking at once, exactly one gets the lease', withTwo(async (a, b) => {
+        const claims = await Promise.all([a.acquireRunLease(RUN_ID, alice, 30_000), b.acquireRunLease(RUN_ID, bob, 30_000)]);
+        assert.equal(claims.filter((c) => c.acquired).length, 1, JSON.stringify(claims));
+      }));
+
+      test('renewal keeps a lease live past its first expiry; once it lapses another holder takes it over and the old holder can neither renew nor release it', withTwo(async (a, b) => {
+        const first = await a.acquireRunLease(RUN_ID, alice, 300);
+        assert.ok(first.acquired);
+        await sleep(100);
+        assert.equal(await a.renewRunLease(RUN_ID, alice.id, 60_000), true);
+        await sleep(400); // past the first expiry, long before the renewed one
+        const renewed = await b.runLease(RUN_ID);
+        assert.equal(renewed?.live, true);
+        assert.ok(renewed && renewed.heartbeatAt > first.lease.heartbeatAt && renewed.acquiredAt === first.lease.acquiredAt, JSON.stringify(renewed));
+        assert.equal((await b.acquireRunLease(RUN_ID, bob, 1000)).acquired, false);
+
+        // A beat that asks for 1 ms lets the lease lapse at once: as if the holder had died.
+        assert.equal(await a.renewRunLease(RUN_ID, alice.id, 1), true);
+        await sleep(50);
+        assert.equal((await b.runLease(RUN_ID))?.live, false);
+        const claim = await b.acquireRunLease(RUN_ID, bob, 30_000);
+        assert.ok(claim.acquired);
+        assert.deepEqual(claim.tookOverFrom?.holder, alice);
+        assert.ok(claim.lease.acquiredAt > first.lease.acquiredAt);
+
+        assert.equal(await a.renewRunLease(RUN_ID, alice.id, 1000), false, 'the old holder learns it lost the run');
+        const stop: FailFastStop = { actor: 'openai:m', role: 'test', kind: 'auth', message: 'HTTP 401', count: 1 };
+        assert.equal(await a.releaseRunLease(RUN_ID, alice.id, { status: 'interrupted', failFastStops: [stop] }), false);
+        assert.equal((await b.getRun(RUN_ID))?.status, 'running', 'the old holder did not overwrite the new holder\'s status');
+        assert.deepEqual((await b.getRun(RUN_ID))?.engine, makeRun().engine, 'nor record its stops');
+        assert.equal((await b.runLease(RUN_ID))?.holder.id, bob.id);
+      }));
+
+      test('release ends the lease and sets the final status in one go; the run is then free to acquire', withTwo(async (a, b) => {
+        await a.acquireRunLease(RUN_ID, alice, 30_000);
+        assert.equal(await a.releaseRunLease(RUN_ID, alice.id, { status: 'interrupted', failFastStops: [] }), true);
+        assert.equal(await b.runLease(RUN_ID), undefined);
+        assert.equal((await b.getRun(RUN_ID))?.status, 'interrupted');
+        const claim = await b.acquireRunLease(RUN_ID, bob, 30_000);
+        assert.ok(claim.acquired && claim.tookOverFrom === undefined, 'a released lease is not a takeover');
+        assert.equal(await b.releaseRunLease(RUN_ID, bob.id), true);
+        assert.equal((await a.getRun(RUN_ID))?.status, 'interrupted', 'no end given: the run stays as it was');
+      }));
+
+      test('release records the models the session stopped early in the engine JSON, beside its other keys; the next session’s end replaces them', withTwo(async (a, b) => {
+        const stop: FailFastStop = { actor: 'openai:m', role: 'test', kind: 'auth', message: 'HTTP 401 from POST /v1/chat/completions: "it\'s" \\ wrong', count: 1 };
+        const id = '20260301-120000-cd34';
+        await a.createRun(makeRun({ id, engine: { concurrency: 2, dataDir: '/data' } }), []);
+        await a.acquireRunLease(id, alice, 30_000);
+        assert.equal(await a.releaseRunLease(id, alice.id, { status: 'interrupted', failFastStops: [stop] }), true);
+        assert.deepEqual((await b.getRun(id))?.engine, { concurrency: 2, dataDir: '/data', failFastStops: [stop] }, 'read back exactly, from another connection');
+        assert.equal((await b.getRun(id))?.status, 'interrupted');
+        await b.acquireRunLease(id, bob, 30_000);
+        assert.equal(await b.releaseRunLease(id, bob.id, { status: 'finished', failFastStops: [] }), true);
+        assert.deepEqual((await a.getRun(id))?.engine, { concurrency: 2, dataDir: '/data' }, 'a session that stopped nothing clears them');
+      }));
+
+      test('a lease on a run that does not exist is refused; a bad time to live is a programming error', withTwo(async (a) => {
+        await assert.rejects(a.acquireRunLease('no-such-run', alice, 1000), /no run no-such-run/);
+        await assert.rejects(a.acquireRunLease(RUN_ID, alice, 0), /positive whole number/);
+        await assert.rejects(a.renewRunLease(RUN_ID, alice.id, 1.5), /positive whole number/);
+      }));
+    });
+  });
+}
