@@ -11,7 +11,7 @@ import { readRunState } from '../store/run-state.js';
 import { recordedModifiedData } from '../runner/data-check.js';
 import { requireRun, summarizeStoredRun } from '../runner/run.js';
 import type { RunRecord } from '../store/records.js';
-import { createFolder } from '../store/create-folder.js';
+import { createFolder } from '../core/create-folder.js';
 import type { Store } from '../store/store.js';
 import { registerDataCommands } from './data-command.js';
 import { parserOf, parsersInScores, rescoreRun, type RescoreOutcome } from '../runner/rescore.js';

@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
+import { requireFolder } from '../core/index.js';
 import { resolveDataDir, type ResolvedDataDir } from '../datasets/data-dir.js';
 import { getManifest } from '../datasets/fetch/manifest.js';
 import { EXIT, dataDirOption, jsonOption, unusedDbOption } from './shared.js';
@@ -20,7 +21,7 @@ const resolveFrom = (dataDir: string | undefined): ResolvedDataDir => resolveDat
 async function fetchCommand(dataset: string, flags: { dataDir?: string; json?: boolean }): Promise<number> {
   getManifest(dataset); // an unknown dataset fails before anything is created
   const { dir } = resolveFrom(flags.dataDir);
-  mkdirSync(dir, { recursive: true });
+  requireFolder(dir, 'data dir');
   const result = await downloadDataset(dataset, { dataDir: dir });
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ dataset, dataDir: dir, ...result })}\n`);

@@ -14,3 +14,4 @@ export * from './roles.js';
 export * from './task-options.js';
 export * from './judge-settings.js';
 export * from './transcript.js';
+export * from './create-folder.js';

@@ -54,3 +54,13 @@ test('--db under a symbolic link to nothing: exit 2 at once, naming the link', a
   assert.equal(result.code, 2, result.stderr);
   assert.equal(result.stderr, `assay: cannot create folder ${join(link, 'out')} for database ${db}: ${link}: a symbolic link to nothing\n`);
 });
+
+test('assay data fetch with its default data dir under /proc: exit 2 at once, naming the folder (no download tried)', { skip: existsSync('/proc/1') ? false : 'no /proc here' }, async () => {
+  // The default data dir is in the user's cache folder ($XDG_CACHE_HOME/assay/datasets).
+  const child = spawnAssay(['data', 'fetch', 'metatool'], { ASSAY_DATA_DIR: '', XDG_CACHE_HOME: '/proc/nope' });
+  const timer = setTimeout(() => child.kill('SIGKILL'), HANG_MS);
+  const result = await collect(child).finally(() => clearTimeout(timer));
+  assert.equal(result.signal, null, 'ended by itself, not killed after hanging');
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(result.stderr, /^assay: cannot create the data dir \/proc\/nope\/assay\/datasets: \/proc\/nope: \/proc does not take new folders/);
+});

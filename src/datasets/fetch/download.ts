@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../../core/errors.js';
+import { requireFolder } from '../../core/create-folder.js';
 import { checkEmbeddings, embeddingsFromPickle, nearestNeighbors, serializeEmbeddings, serializeNeighbors } from './derive-embeddings.js';
 import { hashFile } from './file-hash.js';
 import { DownloadError, downloadToFile, type HttpGet } from '../../net/http-get.js';
@@ -91,7 +92,7 @@ export async function ensureDataset(name: string, options: EnsureDatasetOptions)
   const baseUrl = options.baseUrl ?? manifest.baseUrl;
   const warn = options.onWarning ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
   const fetchTo = async (url: string, part: string, progressPath: string, total: number | null) => {
-    await mkdir(path.dirname(part), { recursive: true });
+    requireFolder(path.dirname(part), 'download folder');
     try {
       return await downloadToFile(url, part, {
         ...(options.fetchImpl ? { http: options.fetchImpl } : {}),
@@ -172,7 +173,7 @@ async function deriveGroup(dataDir: string, group: DerivedGroup, outputs: readon
       );
     }
     const target = inDataDir(dataDir, output.path);
-    await mkdir(path.dirname(target), { recursive: true });
+    requireFolder(path.dirname(target), 'data folder');
     await writeFile(`${target}.part`, text);
     await rename(`${target}.part`, target);
     written.push(output.path);

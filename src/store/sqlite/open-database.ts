@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
 import { applyMigrations } from './migrate.js';
 import type { Migration } from './migrations.js';
-import { createFolder } from '../create-folder.js';
+import { createFolder } from '../../core/create-folder.js';
 import { diagnoseDatabasePath } from './path-problem.js';
 
 /** True for the paths better-sqlite3 treats as a private in-memory/temporary database. */

@@ -1,6 +1,6 @@
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { InputError } from '../../../core/index.js';
+import { InputError, requireFolder } from '../../../core/index.js';
 import { DownloadError, downloadToFile, type HttpGet } from '../../../net/http-get.js';
 import { defaultModelCacheDir, hfCachePath, hfDownloadUrl, type LocalModelRef } from './model-ref.js';
 
@@ -66,7 +66,7 @@ export async function resolveModelFile(ref: LocalModelRef, options: ResolveModel
   if (options.allowDownload === false) {
     throw new InputError(`local model ${name} is not in the cache (${target}) and downloads are disabled; copy the .gguf there or use local:<path>`, { file: target });
   }
-  await mkdir(path.dirname(target), { recursive: true });
+  requireFolder(path.dirname(target), 'model cache folder');
   const part = `${target}.part`;
   let got;
   try {

@@ -1,6 +1,7 @@
 import { accessSync, constants, lstatSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { fsReason } from '../core/fs-reason.js';
+import { InputError } from './errors.js';
+import { fsReason } from './fs-reason.js';
 
 /** Why a folder could not be made: the path at fault and the reason in the user's words. */
 export interface FolderProblem {
@@ -76,4 +77,13 @@ function isDanglingLink(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * {@link createFolder} for a folder assay needs to go on (a data dir, a download's folder, the
+ * model cache): a refusal is an InputError naming what the folder is for, the path and the reason.
+ */
+export function requireFolder(folder: string, purpose: string): void {
+  const refused = createFolder(folder);
+  if (refused) throw new InputError(`cannot create the ${purpose} ${folder}: ${refused.at}: ${refused.reason}`, { file: folder });
 }
