@@ -1,7 +1,11 @@
+import { writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { Option } from 'commander';
 import { InputError } from '../core/index.js';
 import { renderSummary } from '../report/console.js';
 import type { RunSummary } from '../runner/summary.js';
+import { createFolder } from '../store/sqlite/create-folder.js';
+import { fsReason } from '../store/sqlite/path-problem.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/store.js';
 
@@ -74,4 +78,21 @@ export function leaseFromEnv(): { ttlMs: number } | undefined {
   const ttlMs = Number(text);
   if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) throw new InputError(`ASSAY_LEASE_TTL_MS must be a positive whole number of milliseconds, got "${text}"`);
   return { ttlMs };
+}
+
+/**
+ * `--out`: a path the file system refuses (a file in the way, no permission, a folder under /proc,
+ * where Node's recursive mkdir would spin forever) is the user's to fix, said in one line.
+ */
+export function writeOutFile(file: string, text: string): void {
+  const folder = dirname(resolve(file));
+  const problem = createFolder(folder);
+  if (problem) throw new InputError(`cannot write --out ${file}: ${problem.at === folder ? '' : `${problem.at}: `}${problem.reason}`, { file });
+  try {
+    writeFileSync(file, text);
+  } catch (error) {
+    const reason = fsReason(error);
+    if (reason === undefined) throw error;
+    throw new InputError(`cannot write --out ${file}: ${reason}`, { file });
+  }
 }
