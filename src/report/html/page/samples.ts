@@ -244,9 +244,14 @@ async function samplesBlock(source: ReportSource, host: HTMLElement): Promise<vo
   );
   const rowsHost = el('div', { class: 'rows' });
   const detailHost = el('div', { class: 'detail-host', id: 'sample-detail' });
+  let rendered = false;
   const refresh = (): void => {
     const value = (name: string): string => (controls.querySelector(`[data-filter="${name}"]`) as HTMLSelectElement | null)?.value ?? '';
-    browser.filters = { run: Number(runSelect.value), model: value('model'), verdict: value('verdict'), error: value('error'), noVerdict: noVerdict.checked, changed: changed.checked, id: idInput.value };
+    const filters: Filters = { run: Number(runSelect.value), model: value('model'), verdict: value('verdict'), error: value('error'), noVerdict: noVerdict.checked, changed: changed.checked, id: idInput.value };
+    // The search box also fires "change" when it loses focus (a click on a row): nothing changed then, so the rows stay.
+    if (rendered && JSON.stringify(filters) === JSON.stringify(browser.filters)) return;
+    rendered = true;
+    browser.filters = filters;
     applyFilters(browser);
     renderRows(browser, rowsHost, detailHost);
   };
