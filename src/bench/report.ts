@@ -4,13 +4,14 @@
 // judge call, ~8% no verdict with a re-ask, ~2% server errors; no model is called), then:
 // the time to build the report from the store and render the file, the file's size, and in
 // headless Chromium (3 loads each) the time from navigation to the overview painted and to the
-// sample browser's first page after its tab is clicked. Figures, not assertions: docs/benchmarks.md.
+// sample browser's first page after its tab is clicked. ASSAY_BENCH_REPORT_DETAILS=all|failing|<n>
+// sets --details. Figures, not assertions: docs/benchmarks.md.
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FUNCTIONCHAT_TASK_VERSION } from '../benchmarks/functionchat/tasks.js';
 import { system, user, type GenerateResult, type Sample, type Score } from '../core/index.js';
 import { renderReportHtml } from '../report/html/html-report.js';
-import { buildReportBundle } from '../report/run-report.js';
+import { buildReportBundle, parseDetailsPolicy } from '../report/run-report.js';
 import type { CallRecord, ResultRecord, RunRecord } from '../store/records.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { chromiumMissing, launchChromium } from '../testing/chromium.js';
@@ -18,6 +19,8 @@ import { packageRoot, toolkitVersion } from '../version.js';
 
 const SIZES = (process.env['ASSAY_BENCH_REPORT_N'] ?? '10000,100000').split(',').map(Number);
 const LOADS = 3;
+/** `--details` of the reports (default: the CLI's default). */
+const DETAILS = process.env['ASSAY_BENCH_REPORT_DETAILS'];
 const MODEL = 'openai:bench-model';
 const JUDGE = 'openai:bench-judge';
 const TOOLS_TYPES = ['exact', '4_random', '4_close', '8_random', '8_close'] as const;
@@ -123,7 +126,7 @@ async function main(): Promise<void> {
     const { runId, ms: writeMs } = await writeStore(db, n);
     const store = await openSqliteStore(db);
     const t0 = performance.now();
-    const bundle = await buildReportBundle(store, [runId]);
+    const bundle = await buildReportBundle(store, [runId], DETAILS ? { details: parseDetailsPolicy(DETAILS) } : {});
     const t1 = performance.now();
     const html = renderReportHtml(bundle);
     const t2 = performance.now();
@@ -167,7 +170,7 @@ async function main(): Promise<void> {
   }
   process.stdout.write(
     [
-      `report of a synthetic functionchat/singlecall run (1 model + judge), default --details; Chromium ${missing ? 'missing: ' + missing : 'headless'}, ${LOADS} loads each`,
+      `report of a synthetic functionchat/singlecall run (1 model + judge), --details ${DETAILS ?? 'default'}; Chromium ${missing ? 'missing: ' + missing : 'headless'}, ${LOADS} loads each`,
       '',
       '| samples | file | build + render | navigation → overview painted (median; each load) | samples tab → first page | store written in |',
       '|---|---|---|---|---|---|',
