@@ -344,6 +344,10 @@ describe('the HTML report in headless Chromium', () => {
       await page.waitForSelector('#panel-samples table.samples');
       const inFile = await page.$$eval('#panel-samples table.samples tbody tr td:last-child', (tds) => tds.filter((td) => td.textContent === 'in file').length);
       assert.equal(inFile, 3);
+      await setFilter(page, 'detailed', true);
+      // The three: the review's change first, then the two errors.
+      assert.deepEqual((await visibleRows(page)).rows.map((r) => r.verdict).sort(), ['error', 'error', 'fail']);
+      await setFilter(page, 'detailed', false);
       // The errors come first among the rows with details; a pass of alpha has none.
       await setFilter(page, 'verdict', 'pass');
       await setFilter(page, 'model', 'openai:alpha');

@@ -14,6 +14,8 @@ interface Filters {
   error: string;
   noVerdict: boolean;
   changed: boolean;
+  /** Only rows whose details this file carries. */
+  detailed: boolean;
   id: string;
 }
 
@@ -128,6 +130,7 @@ function applyFilters(browser: Browser): void {
       if (error >= 0 && ix.rows.error[i] !== error) continue;
       if (f.noVerdict && ix.rows.verdict[i] !== noVerdict && ix.rows.verdict[i] !== manual) continue;
       if (f.changed && ((ix.rows.flags[i] as number) & FLAG_CHANGED) === 0) continue;
+      if (f.detailed && ((ix.rows.flags[i] as number) & FLAG_DETAILED) === 0) continue;
       if (needle !== '' && !(ix.ids[ix.rows.sample[i] as number] ?? '').toLowerCase().includes(needle)) continue;
       run.push(r);
       row.push(i);
@@ -224,11 +227,12 @@ async function samplesBlock(source: ReportSource, host: HTMLElement): Promise<vo
   const samples: PageSamples[] = [];
   for (let r = 0; r < source.bundle.runs.length; r++) samples.push(await source.samples(r));
   clear(host);
-  const browser: Browser = { source, samples, filters: { run: -1, model: '', verdict: '', error: '', noVerdict: false, changed: false, id: '' }, matches: { run: [], row: [] }, page: 0 };
+  const browser: Browser = { source, samples, filters: { run: -1, model: '', verdict: '', error: '', noVerdict: false, changed: false, detailed: false, id: '' }, matches: { run: [], row: [] }, page: 0 };
   const union = (pick: (s: PageSamples) => readonly string[]): string[] => [...new Set(samples.flatMap(pick))];
   const runSelect = el('select', { data: { filter: 'run' } }, el('option', { value: '-1' }, 'all runs'), ...source.bundle.runs.map((run, i) => el('option', { value: String(i) }, `${run.overview.run} (${run.overview.task})`)));
   const noVerdict = el('input', { type: 'checkbox', data: { filter: 'noVerdict' } });
   const changed = el('input', { type: 'checkbox', data: { filter: 'changed' } });
+  const detailed = el('input', { type: 'checkbox', data: { filter: 'detailed' } });
   const idInput = el('input', { type: 'search', data: { filter: 'id' } });
   idInput.placeholder = 'sample id contains…';
   const controls = el(
@@ -240,6 +244,7 @@ async function samplesBlock(source: ReportSource, host: HTMLElement): Promise<vo
     select('error', 'error kind', union((s) => s.index.errorKinds), 'any error kind'),
     el('label', null, noVerdict, ' no verdict only'),
     el('label', null, changed, ' changed by review'),
+    source.remote ? null : el('label', null, detailed, ' details in this file'),
     idInput,
   );
   const rowsHost = el('div', { class: 'rows' });
@@ -247,7 +252,7 @@ async function samplesBlock(source: ReportSource, host: HTMLElement): Promise<vo
   let rendered = false;
   const refresh = (): void => {
     const value = (name: string): string => (controls.querySelector(`[data-filter="${name}"]`) as HTMLSelectElement | null)?.value ?? '';
-    const filters: Filters = { run: Number(runSelect.value), model: value('model'), verdict: value('verdict'), error: value('error'), noVerdict: noVerdict.checked, changed: changed.checked, id: idInput.value };
+    const filters: Filters = { run: Number(runSelect.value), model: value('model'), verdict: value('verdict'), error: value('error'), noVerdict: noVerdict.checked, changed: changed.checked, detailed: detailed.checked, id: idInput.value };
     // The search box also fires "change" when it loses focus (a click on a row): nothing changed then, so the rows stay.
     if (rendered && JSON.stringify(filters) === JSON.stringify(browser.filters)) return;
     rendered = true;
