@@ -16,7 +16,7 @@ export interface MetricRow {
   readonly cells: readonly (MetricCell | null)[];
 }
 
-/** Models side by side: every metric any of them has, in the order they first appear. */
+/** Models side by side: every metric any of them has, in the metrics' own order. */
 export interface MetricTable {
   readonly models: readonly string[];
   readonly rows: readonly MetricRow[];
@@ -55,14 +55,24 @@ function flatten(metrics: MetricObject, prefix: string, parentKey: string, out: 
   }
 }
 
-/** The models' metrics as one table (rows in first-appearance order). */
+/** The models' metrics as one table (rows in the metrics' order, merged across models). */
 export function metricTable(models: readonly (readonly [string, Metrics])[]): MetricTable {
   const flat = models.map(([, metrics]) => {
     const out = new Map<string, { unit: MetricRow['unit']; cell: MetricCell }>();
     flatten(metrics as MetricObject, '', '', out);
     return out;
   });
-  const keys = [...new Set(flat.flatMap((m) => [...m.keys()]))];
+  // Every model's keys, each new one placed after the key it follows in that model's metrics (a
+  // breakdown group only one model has sits with its siblings, not at the end).
+  const keys: string[] = [];
+  for (const model of flat) {
+    let previous = -1;
+    for (const key of model.keys()) {
+      const at = keys.indexOf(key);
+      if (at >= 0) previous = at;
+      else keys.splice(++previous, 0, key);
+    }
+  }
   const rows = keys.map((key): MetricRow => {
     const unit = flat.map((m) => m.get(key)?.unit).find((u) => u !== undefined) ?? 'number';
     return { key, unit, cells: flat.map((m) => m.get(key)?.cell ?? null) };

@@ -62,3 +62,11 @@ test('the model table: dotted keys, intervals from <key>_ci95 or a rate’s ci95
   assert.deepEqual(table.rows[0]?.cells, [{ value: 0.5, low: 0.3, high: 0.7 }, { value: null }]);
   assert.deepEqual(table.rows[3]?.cells, [{ value: 0.1, low: 0, high: 0.3 }, null]);
 });
+
+test('the model table keeps a breakdown group only one model has beside its siblings', () => {
+  const table = metricTable([
+    ['a', { by: { x: 1, z: 3 }, n: 2 }],
+    ['b', { by: { x: 1, y: 2, z: 3 }, n: 3 }],
+  ]);
+  assert.deepEqual(table.rows.map((r) => r.key), ['by.x', 'by.y', 'by.z', 'n']);
+});

@@ -222,6 +222,13 @@ describe('the HTML report in headless Chromium', () => {
       ]);
       await page.screenshot({ path: join(SHOTS, 'overview.png'), fullPage: true });
 
+      // Models: the metrics side by side, with the judge's health beside the judged numbers.
+      await page.click('button[data-tab="models"]');
+      const metricKeys = await page.$$eval('#panel-models article.run:first-child table.metrics tbody tr td:first-child', (tds) => tds.map((td) => td.textContent));
+      assert.ok(metricKeys.includes('by_tools_type.exact.pass_rate') && metricKeys.includes('errors.no_call'), metricKeys.join(' '));
+      assert.match((await page.textContent('#panel-models li[data-model="openai:beta"]')) ?? '', /no verdict 5 \(100\.0%\), re-asks 5/);
+      await page.screenshot({ path: join(SHOTS, 'models.png'), fullPage: true });
+
       // Charts: the pass rate per tool list, one series per model, the values the metrics give.
       await page.click('button[data-tab="charts"]');
       const chart = await page.$$eval('svg[data-chart="pass-by-tools-type"] g.series', (groups) =>

@@ -55,4 +55,5 @@ details.call { border: 1px solid var(--line); border-radius: 6px; padding: 6px 1
 details.call.role-judge { border-left: 4px solid #a23bc4; } details.call.role-user { border-left: 4px solid #dc7633; } details.call.role-test { border-left: 4px solid #3366cc; }
 details.call summary { cursor: pointer; }
 ol.transcript { padding-left: 20px; }
+ul.judge-lines { color: var(--muted); font-size: 13px; padding-left: 18px; }
 `;

@@ -96,6 +96,24 @@ function modelsBlock(run: PageRun, many: boolean): HTMLElement {
   const block = el('article', { class: 'run', data: { run: run.overview.run } }, runHeading(run, many));
   block.appendChild(el('p', { class: 'note' }, 'Brackets: 95% intervals, where the task’s metrics give them. Shares are of the scored samples unless the task says otherwise; errors are left out of every rate.'));
   block.appendChild(metricTableEl(run.tables.metrics));
+  // Beside the judged numbers, how far the judge behind them can be trusted (details: Judge health).
+  if (run.judgeHealth.length > 0) {
+    block.appendChild(
+      el(
+        'ul',
+        { class: 'judge-lines' },
+        ...run.judgeHealth.map((h) =>
+          el(
+            'li',
+            { data: { model: h.model } },
+            `${h.model}: judged by ${h.judge} — ${h.judged} graded, no verdict ${h.noVerdict}${h.noVerdictShare === null ? '' : ` (${fmtShare(h.noVerdictShare)})`}, re-asks ${h.reasks ?? 'not recorded'}, judge errors ${h.judgeErrors}`,
+            h.agreement === null ? '' : `, agreement across repeats ${fmtShare(h.agreement)}`,
+            h.reviews && h.reviews.share !== null ? `, humans agree on ${fmtShare(h.reviews.share)} of ${h.reviews.compared} reviewed` : '',
+          ),
+        ),
+      ),
+    );
+  }
   if (run.tables.reviewed) {
     block.appendChild(el('h3', null, 'With human reviews applied'));
     block.appendChild(metricTableEl(run.tables.reviewed));
