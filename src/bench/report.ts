@@ -65,7 +65,7 @@ function outcomeOf(runId: string, sample: Sample, i: number): { calls: CallRecor
   const noVerdict = roll >= 92;
   const out = output(noVerdict ? `I think item ${i} is about <b>something</b>.` : '', noVerdict ? undefined : { name, args: `{"query":"item ${i}","limit":3}` });
   const reply = noVerdict ? ['I cannot decide.', 'Still unsure.'] : ['The arguments add a limit the user never asked for.\nfail'];
-  const judgeCalls: CallRecord[] = reply.map((text, k) => ({ ...base, role: 'judge', actor: JUDGE, attempt: 2 + k, request: { messages: [user(`[Rubric] … [Submission] ${out.text || out.toolCalls[0]?.rawArguments}`)], settings: { temperature: 0.1, seed: k } }, output: output(text), error: null }));
+  const judgeCalls: CallRecord[] = reply.map((text, k) => ({ ...base, role: 'judge', actor: JUDGE, step: k === 0 ? 'verdict' : `verdict#${k + 1}`, attempt: 2 + k, request: { messages: [user(`[Rubric] … [Submission] ${out.text || out.toolCalls[0]?.rawArguments}`)], settings: { temperature: 0.1, seed: k } }, output: output(text), error: null }));
   const score: Score = {
     value: noVerdict ? null : false,
     answer: out.toolCalls.map((c) => c.name),
@@ -73,7 +73,7 @@ function outcomeOf(runId: string, sample: Sample, i: number): { calls: CallRecor
     metadata: {
       errors: noVerdict ? ['no_call'] : ['extra_key'],
       deterministic: { value: false },
-      judge: { model: JUDGE, rubric: 'call', rubricSha256: '0'.repeat(64), votes: [noVerdict ? null : false], agreement: 1, responses: [reply.at(-1)], calls: reply.length, reasks: reply.length - 1, inputTokens: 400, outputTokens: 30, costUsd: 0.0002 },
+      judge: { model: JUDGE, rubric: 'call', rubricSha256: '0'.repeat(64), votes: [noVerdict ? null : false], agreement: 1, responses: [reply.at(-1)], calls: reply.length, inputTokens: 400, outputTokens: 30, costUsd: 0.0002 },
     },
   };
   return { calls: [testCall(out), ...judgeCalls], result: { ...base, status: 'done', output: out, score, error: null, cached: false, attempts: 1 + reply.length, finishedAt: base.startedAt } };
