@@ -5,7 +5,7 @@
 export * from './core/index.js';
 
 // Tasks
-export type { Task, PreparedTask, TaskOptions, TaskContext, Metrics, MetricValue, ScoredSample, TextEmbedder, ScoreComparison, ComparableScore } from './benchmarks/task.js';
+export type { Task, PreparedTask, TaskOptions, TaskContext, Metrics, MetricValue, ScoredSample, TextEmbedder, ScoreComparison, ComparableScore, ChartSpec } from './benchmarks/task.js';
 export { DEFAULT_COMPARISON } from './benchmarks/comparison.js';
 export { allTasks, findTask, registerTask } from './benchmarks/registry.js';
 export { metatoolTasks } from './benchmarks/metatool/index.js';
@@ -57,6 +57,23 @@ export { parseStoreUrl, redactStoreUrl, type StoreUrl } from './store/store-url.
 // Types only: the PostgreSQL client is loaded when `openStore` is given a postgres:// URL.
 export type { PostgresStore } from './store/postgres/postgres-store.js';
 export { exportRows, formatRows, type ExportFormat, type ExportRow } from './report/export.js';
+export {
+  buildRunReport,
+  buildReportBundle,
+  parseDetailsPolicy,
+  DEFAULT_DETAILS,
+  RUN_REPORT_SCHEMA,
+  type RunReport,
+  type ReportBundle,
+  type RunOverview,
+  type DetailsPolicy,
+  type RunReportOptions,
+} from './report/run-report.js';
+export type { ChartData, ChartSeries } from './report/report-charts.js';
+export type { JudgeHealth } from './report/judge-health.js';
+export type { MetricTable, MetricRow, MetricCell } from './report/metric-table.js';
+export { VERDICTS, ROW_FLAGS, type SampleIndex, type SampleDetail, type CallView, type OutputView, type Verdict } from './report/sample-rows.js';
+export { renderReportHtml, renderReportShell, reportCsp, reportPageScript } from './report/html/html-report.js';
 
 // Data
 export { resolveDataDir } from './datasets/data-dir.js';

@@ -196,6 +196,13 @@ export interface Task {
    * its writer is in `report/` (it reads the stored results). Absent: assay's rows in every format.
    */
   readonly exportFormats?: Readonly<Partial<Record<ExportFormatName, ExportLayoutName>>>;
+  /**
+   * The charts a report draws from this task's metrics (`assay report`), declared here so that
+   * report code never asks which task a run is. Static: a report reads the store only. Each is
+   * resolved against every model's metrics into categories × one series per model; a chart whose
+   * metric no model has is left out. Absent: the report shows the metrics tables only.
+   */
+  readonly charts?: readonly ChartSpec[];
   prepare(ctx: TaskContext): Promise<PreparedTask>;
   /**
    * Aggregates scores into the task's metrics, from what the store holds (the samples, their
@@ -222,4 +229,38 @@ export interface ScoreComparison {
   readonly valueMeans?: string;
   /** Pure: the stored score → its pass/fail and/or number. Never called for an error (there is no score). */
   read(score: Score): ComparableScore;
+}
+
+/**
+ * One chart of a task's metrics, generic over breakdowns: `metric` names a key of a model's
+ * metrics whose value is an object of categories (`csr_by_position: {"1": 0.8, "2": 0.7}`), or of
+ * category objects (`by_tools_type: {exact: {pass_rate, pass, n}}`) read through `value`.
+ */
+export interface ChartSpec {
+  /** Stable id (the report's element id and the tests' handle), unique within the task. */
+  readonly id: string;
+  readonly title: string;
+  /** What a reader should know to read it (denominators, what is left out). */
+  readonly description?: string;
+  /** The breakdown's key in the metrics (a dotted path reaches a nested one: `leak_truth`). */
+  readonly metric: string;
+  /** The key of each category's number when categories are objects (`pass_rate`, `rate`); absent when categories are numbers. */
+  readonly value?: string;
+  /**
+   * Each category's 95% interval: the key of a `{low, high}` beside the value (`ci95`,
+   * `alignment_ci95`), or the keys of its successes and size for a Wilson interval computed by
+   * the report (`{successes: 'pass', n: 'n'}`). Absent: no interval.
+   */
+  readonly interval?: string | { readonly successes: string; readonly n: string };
+  /** `share`: a fraction shown as a percentage on a 0–100% axis; `count`; `number` (a mean, a score). */
+  readonly unit: 'share' | 'count' | 'number';
+  /** The categories to draw, in order (default: the breakdown's own keys, in its order). */
+  readonly categories?: readonly string[];
+  /** How to name the categories in the chart (`{tp: 'true positive'}`); default the key itself. */
+  readonly labels?: Readonly<Record<string, string>>;
+  /**
+   * Drawn as a matrix instead of bars (a confusion matrix): `cells[i][j]` is the category shown in
+   * row `rows[i]`, column `columns[j]`; one matrix per model.
+   */
+  readonly matrix?: { readonly rows: readonly string[]; readonly columns: readonly string[]; readonly cells: readonly (readonly string[])[] };
 }

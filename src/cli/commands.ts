@@ -1,7 +1,5 @@
-import { writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { fsReason, InputError } from '../core/index.js';
+import { InputError } from '../core/index.js';
 import { allTasks } from '../benchmarks/registry.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
 import type { ExportFormat } from '../report/export.js';
@@ -11,7 +9,6 @@ import { readRunState } from '../store/run-state.js';
 import { recordedModifiedData } from '../runner/data-check.js';
 import { requireRun, summarizeStoredRun } from '../runner/run.js';
 import type { RunRecord } from '../store/records.js';
-import { createFolder } from '../core/create-folder.js';
 import type { Store } from '../store/store.js';
 import { registerDataCommands } from './data-command.js';
 import { parserOf, parsersInScores, rescoreRun, type RescoreOutcome } from '../runner/rescore.js';
@@ -21,26 +18,10 @@ import { registerRunCommands } from './run-command.js';
 import { registerSamplesCommand } from './samples-command.js';
 import { registerAgreementCommand } from './agreement-command.js';
 import { registerCompareCommand } from './compare-command.js';
-import { EXIT, dataDirOption, dbOption, jsonOption, unusedDbOption, withStore } from './shared.js';
+import { EXIT, dataDirOption, dbOption, jsonOption, unusedDbOption, withStore, writeOutFile } from './shared.js';
+import { registerReportCommand } from './report-command.js';
 
 export { EXIT } from './shared.js';
-
-/**
- * `--out`: a path the file system refuses (a file in the way, no permission, a folder under /proc,
- * where Node's recursive mkdir would spin forever) is the user's to fix, said in one line.
- */
-function writeOutFile(file: string, text: string): void {
-  const folder = dirname(resolve(file));
-  const problem = createFolder(folder);
-  if (problem) throw new InputError(`cannot write --out ${file}: ${problem.at === folder ? '' : `${problem.at}: `}${problem.reason}`, { file });
-  try {
-    writeFileSync(file, text);
-  } catch (error) {
-    const reason = fsReason(error);
-    if (reason === undefined) throw error;
-    throw new InputError(`cannot write --out ${file}: ${reason}`, { file });
-  }
-}
 
 /** `--data-dir` checked to exist (as for `run`), or undefined to use the run's recorded one. */
 const checkedDataDir = (flag: string | undefined): string | undefined => (flag ? resolveDataDir({ flag }).dir : undefined);
@@ -238,5 +219,6 @@ Example (reviewed.csv):
       setExitCode(EXIT.ok);
     });
 
+  registerReportCommand(program);
   registerDataCommands(program, setExitCode);
 }

@@ -1,8 +1,11 @@
+import { writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { Option } from 'commander';
 import { InputError } from '../core/index.js';
 import { renderSummary } from '../report/console.js';
 import type { RunSummary } from '../runner/summary.js';
 import { openStore } from '../store/open-store.js';
+import { createFolder, fsReason } from '../core/index.js';
 import type { Store } from '../store/store.js';
 
 /** Exit codes: 0 ok, 2 bad input, 1 unexpected failure, 3 finished with sample errors, 130 interrupted. */
@@ -78,4 +81,21 @@ export function leaseFromEnv(): { ttlMs: number } | undefined {
   const ttlMs = Number(text);
   if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) throw new InputError(`ASSAY_LEASE_TTL_MS must be a positive whole number of milliseconds, got "${text}"`);
   return { ttlMs };
+}
+
+/**
+ * `--out`: a path the file system refuses (a file in the way, no permission, a folder under /proc,
+ * where Node's recursive mkdir would spin forever) is the user's to fix, said in one line.
+ */
+export function writeOutFile(file: string, text: string): void {
+  const folder = dirname(resolve(file));
+  const problem = createFolder(folder);
+  if (problem) throw new InputError(`cannot write --out ${file}: ${problem.at === folder ? '' : `${problem.at}: `}${problem.reason}`, { file });
+  try {
+    writeFileSync(file, text);
+  } catch (error) {
+    const reason = fsReason(error);
+    if (reason === undefined) throw error;
+    throw new InputError(`cannot write --out ${file}: ${reason}`, { file });
+  }
 }

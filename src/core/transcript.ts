@@ -23,3 +23,9 @@ export interface TranscriptStep {
 
 /** Every call a task's solver made for one sample, in order (see `PreparedTask.solve`). */
 export type Transcript = readonly TranscriptStep[];
+
+/**
+ * Whether a call's step label marks it as a re-ask of an answer that could not be read: the
+ * judges label the k-th call of a step `step#k` (`claims#2`, `rubric/repeat-2#3`).
+ */
+export const isReaskStep = (step: string | null | undefined): boolean => step !== null && step !== undefined && /#\d+$/.test(step);

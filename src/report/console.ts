@@ -13,9 +13,24 @@ export type MetricObject = { readonly [key: string]: MetricValue };
 // Metrics that are counts wherever a task reports them: the answers a paper-faithful reading left
 // to manual analysis and the decided answers its rates are over (MetaTool `--parser paper`); the
 // summaries and answers a judge could grade, empty summaries, and items that ended in error.
-const COUNT_KEYS: ReadonlySet<string> = new Set(['manual', 'decided', 'judged', 'graded', 'empty_summaries', 'errors']);
-// Breakdowns whose values are all counts: an error taxonomy, a score distribution.
-const COUNT_BREAKDOWNS: ReadonlySet<string> = new Set(['errors', 'distribution']);
+// Harm measurement's defects, how its conversations ended and its leak truth table are counts too.
+const COUNT_KEYS: ReadonlySet<string> = new Set([
+  'manual',
+  'decided',
+  'judged',
+  'graded',
+  'empty_summaries',
+  'errors',
+  'defects',
+  'ended_by_user',
+  'cut_at_max_turns',
+  'judge_defect_and_leak',
+  'judge_defect_no_leak',
+  'leak_missed_by_judge',
+  'neither',
+]);
+// Breakdowns whose values are all counts: an error taxonomy, a score distribution, a confusion matrix.
+const COUNT_BREAKDOWNS: ReadonlySet<string> = new Set(['errors', 'distribution', 'severity_distribution', 'confusion']);
 // Means that are not shares (claims per summary, a 1–5 score): printed as numbers, with their intervals.
 const isMeanKey = (key: string): boolean => key.startsWith('mean') || key.startsWith('richness');
 
@@ -28,6 +43,16 @@ const isMeanKey = (key: string): boolean => key.startsWith('mean') || key.starts
 export function isCount(parentKey: string, object: MetricObject, key: string): boolean {
   if (COUNT_BREAKDOWNS.has(parentKey) || COUNT_KEYS.has(key)) return true;
   return 'n' in object && (key === 'n' || key === 'pass' || key === 'fail' || key === 'no_verdict');
+}
+
+/**
+ * What a metric's numbers are, as the console reads them (reports format them the same way): a
+ * count, a number that is not a share (a mean), or a share. A "share" above 1 is printed as a
+ * number wherever it is shown, as here.
+ */
+export function metricUnit(parentKey: string, object: MetricObject, key: string): 'count' | 'number' | 'share' {
+  if (isCount(parentKey, object, key)) return 'count';
+  return isMeanKey(key) || isMeanKey(parentKey) ? 'number' : 'share';
 }
 
 export function formatValue(key: string, value: MetricValue, count: boolean, parentKey = ''): string {

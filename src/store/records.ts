@@ -140,6 +140,15 @@ export interface RoleSpend {
   readonly unpriced: number;
 }
 
+/** How many calls of one role a run has for one model's samples under one step label. */
+export interface StepCount {
+  /** The model whose samples the calls were made for (`CallRecord.modelId`). */
+  readonly model: string;
+  /** The step label; null for calls stored without one (a single call, or a run made before labels). */
+  readonly step: string | null;
+  readonly calls: number;
+}
+
 /** The final state of one (sample, model) pair. An error is never stored as an output. */
 export interface ResultRecord {
   readonly runId: string;

@@ -1,5 +1,5 @@
-import type { GenerateResult, Sample, Score } from '../core/index.js';
-import type { CallRecord, LeaseClaim, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunStatus, StoredSample } from './records.js';
+import type { GenerateResult, Role, Sample, Score } from '../core/index.js';
+import type { CallRecord, LeaseClaim, StepCount, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunStatus, StoredSample } from './records.js';
 
 /**
  * Persistence for runs, whatever the backend (`openStore`: SQLite, the embedded default, or
@@ -50,6 +50,10 @@ export interface Store {
   /** Results in sample order; `outputs: false` leaves `output` null (summaries need only scores). */
   results(runId: string, modelId?: string, options?: { outputs?: boolean }): Promise<ResultRecord[]>;
   calls(runId: string, sampleId?: string): Promise<CallRecord[]>;
+  /** How many calls the run has in `role` per model (`modelId`: whose sample it was) and step label (null: a call without one). */
+  stepCounts(runId: string, role: Role): Promise<StepCount[]>;
+  /** The calls of these samples (every model's), in one read: ordered as {@link calls}. */
+  callsOf(runId: string, sampleIds: readonly string[]): Promise<CallRecord[]>;
   /** What a run's calls add up to so far, per role and answering model (test first, then user, then judge; models by id). */
   runSpend(runId: string): Promise<readonly RoleSpend[]>;
   /** Stores human reviews (all or none); a review of an item that has one already replaces it. */

@@ -379,13 +379,18 @@ export function fingerprints(snapshot: DatabaseSnapshot, returned: unknown): Rec
 /**
  * A returned summary without the fields the summary gained after the fingerprints were taken (on
  * 395c47a), none of which the judge's move touches: each model's `counts.manual` (the paper
- * reading's manual-analysis answers counted apart, 7c7afab: always 0 here) and a stopped run's
- * `fail_fast` (why it stopped, 432e413). The stored rows are compared whole.
+ * reading's manual-analysis answers counted apart, 7c7afab: always 0 here), a stopped run's
+ * `fail_fast` (why it stopped, 432e413) and MetaTool awareness metrics' `confusion` counts (the
+ * report's confusion matrix). The stored rows are compared whole.
  */
 function withoutLaterSummaryFields(returned: unknown): unknown {
   return JSON.parse(JSON.stringify(returned ?? null), (_key, value: unknown) => {
     if (value && typeof value === 'object' && !Array.isArray(value) && 'fail_fast' in value) {
       const { fail_fast: _stops, ...rest } = value as Record<string, unknown>;
+      return rest;
+    }
+    if (value && typeof value === 'object' && !Array.isArray(value) && 'confusion' in value && 'accuracy' in value) {
+      const { confusion: _confusion, ...rest } = value as Record<string, unknown>;
       return rest;
     }
     if (value && typeof value === 'object' && !Array.isArray(value) && 'counts' in value) {

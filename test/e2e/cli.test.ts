@@ -300,11 +300,11 @@ describe('assay rescore', () => {
   const answers = { positive: ['I know the answer', 'Yes.', 'No.'], negative: ['Maybe so', 'No.', 'Yes'] };
   // Hand-computed, positive class = needs a tool, 3 positives and 3 negatives:
   // strict: tp 1 (Yes.), fn 1 (No.), no verdict on one positive; tn 1 (No.), fp 1 (Yes), no verdict on one negative.
-  const strict = { accuracy: 2 / 6, precision: 1 / 2, recall: 1 / 3, f1: (2 * 1) / (2 + 3), no_verdict: 2 / 6 };
+  const strict = { accuracy: 2 / 6, precision: 1 / 2, recall: 1 / 3, f1: (2 * 1) / (2 + 3), no_verdict: 2 / 6, confusion: { tp: 1, fp: 1, tn: 1, fn: 1, no_verdict: 2 } };
   // paper: every positive reads yes (tp 3); of the negatives, "Maybe so" is manual and the two
   // others read yes (fp 2). Over the 5 decided: accuracy 3/5, precision 3/5, recall 3/3,
   // F1 = 2·3 / (2·3 + 2 + 0) = 0.75.
-  const paper = { accuracy: 3 / 5, precision: 3 / 5, recall: 1, f1: 6 / 8, manual: 1, decided: 5 };
+  const paper = { accuracy: 3 / 5, precision: 3 / 5, recall: 1, f1: 6 / 8, manual: 1, decided: 5, confusion: { tp: 3, fp: 2, tn: 0, fn: 0, no_verdict: 0 } };
   let runId = '';
   let file = '';
 

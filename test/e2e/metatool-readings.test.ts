@@ -48,6 +48,7 @@ test('awareness: an always-right model in nine phrasings — the paper reading e
       f1: (2 * 463) / (2 * 463 + 289 + 0),
       manual: 57,
       decided: 983,
+      confusion: { tp: 463, fp: 289, tn: 231, fn: 0, no_verdict: 0 },
     });
     assert.equal(summary.models['scripted:nine']?.counts.no_verdict, 57, 'manual analysis is a no verdict of its own kind');
 
@@ -64,6 +65,7 @@ test('awareness: an always-right model in nine phrasings — the paper reading e
       recall: 405 / 520,
       f1: (2 * 405) / (2 * 405 + 0 + 115),
       no_verdict: 231 / 1040,
+      confusion: { tp: 405, fp: 0, tn: 404, fn: 0, no_verdict: 231 },
     });
     // Outputs whose verdict differs: positives 6, 7, 8 (58 + 57 + 57) and negatives 0, 1, 3, 4, 5, 6, 7 (6·58 + 57).
     assert.equal(both.models['scripted:nine']?.outputs, 1040);

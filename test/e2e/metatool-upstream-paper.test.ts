@@ -67,11 +67,11 @@ test('awareness, shipped Task1 prompts: the nine-phrasings always-right model re
   assert.deepEqual(tallyPhrasings(phrasing, 'strict'), { tp: 405, fn: 0, fp: 0, tn: 404, undecided: 231 });
 
   const { summary, both } = await runWith(spec, (id) => phrasingText(phrasing.get(id) ?? assert.fail(`no phrasing for ${id}`)));
-  const paper = { accuracy: 694 / 983, precision: 463 / 752, recall: 1, f1: 926 / (926 + 289), manual: 57, decided: 983 };
+  const paper = { accuracy: 694 / 983, precision: 463 / 752, recall: 1, f1: 926 / (926 + 289), manual: 57, decided: 983, confusion: { tp: 463, fp: 289, tn: 231, fn: 0, no_verdict: 0 } };
   assert.deepEqual(summary?.metrics, paper);
   assert.equal(summary?.counts.no_verdict, 57);
   assert.deepEqual(both?.metrics['paper'], paper);
-  assert.deepEqual(both?.metrics['strict'], { accuracy: 809 / 1040, precision: 1, recall: 405 / 520, f1: 810 / (810 + 115), no_verdict: 231 / 1040 });
+  assert.deepEqual(both?.metrics['strict'], { accuracy: 809 / 1040, precision: 1, recall: 405 / 520, f1: 810 / (810 + 115), no_verdict: 231 / 1040, confusion: { tp: 405, fp: 0, tn: 404, fn: 0, no_verdict: 231 } });
 });
 
 // Reliability: the right answer is always "None". Phrasing 7 names the closest shown tool beside

@@ -11,7 +11,8 @@ import {
   type GradedItem,
   type Loaded,
 } from '../../datasets/functionchat/index.js';
-import type { Metrics, PreparedTask, ScoredSample, Task, TaskContext, TaskOptions } from '../task.js';
+import type { ChartSpec, Metrics, PreparedTask, ScoredSample, Task, TaskContext, TaskOptions } from '../task.js';
+import { CALLDECISION_CHARTS, DIALOG_CHARTS, SINGLECALL_CHARTS } from './charts.js';
 import type { FunctionChatMeta, FunctionChatTarget } from './metadata.js';
 import { withCustomRubrics } from './custom-rubrics.js';
 import { callDecisionMetrics, dialogMetrics, singlecallMetrics } from './metrics.js';
@@ -39,7 +40,7 @@ const mergeChecksums = (...parts: readonly Loaded<unknown>[]): Record<string, st
 /** The samples of one set, from its items and the version's system prompt. */
 type BuildSamples = (dataDir: string, version: FunctionChatVersion) => Promise<{ samples: readonly Sample[]; loaded: readonly Loaded<unknown>[] }>;
 
-function functionchatTask(set: FunctionChatSet, description: string, build: BuildSamples, metrics: (rows: Iterable<ScoredSample>) => Metrics): Task {
+function functionchatTask(set: FunctionChatSet, description: string, build: BuildSamples, metrics: (rows: Iterable<ScoredSample>) => Metrics, charts: readonly ChartSpec[]): Task {
   const name = `functionchat/${set}`;
   return {
     name,
@@ -67,6 +68,7 @@ function functionchatTask(set: FunctionChatSet, description: string, build: Buil
         judgeCallsPerSample: ({ repeats, maxParseRetries }) => repeats * (1 + maxParseRetries),
       };
     },
+    charts,
     metrics,
   };
 }
@@ -125,6 +127,7 @@ export const singlecallTask = functionchatTask(
   'FunctionChat-Bench single call: 25 functions × 4 Korean queries × 5 tool lists; exact match, else an LLM judge with the call rubric (pass counts per tool list).',
   buildSinglecall,
   singlecallMetrics,
+  SINGLECALL_CHARTS,
 );
 
 export const dialogTask = functionchatTask(
@@ -132,6 +135,7 @@ export const dialogTask = functionchatTask(
   'FunctionChat-Bench dialog: 200 graded turns of 45 Korean conversations (call, completion, slot, relevance); exact match for calls, else an LLM judge (micro and macro pass rates).',
   buildDialog,
   dialogMetrics,
+  DIALOG_CHARTS,
 );
 
 export const callDecisionTask = functionchatTask(
@@ -139,4 +143,5 @@ export const callDecisionTask = functionchatTask(
   'FunctionChat-Bench call decision (v2.0.0): 606 items — call, reject, or ask for all or some missing slots; exact match for calls, else an LLM judge (pass rate per category).',
   buildCallDecision,
   callDecisionMetrics,
+  CALLDECISION_CHARTS,
 );

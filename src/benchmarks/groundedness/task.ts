@@ -6,6 +6,7 @@ import { loadTaskRubrics } from '../../judges/task-rubrics.js';
 import { parseOwnOptions } from '../own-options.js';
 import type { Task, TaskContext, TaskOptionSpec } from '../task.js';
 import { judgeGroundedness } from './judge-groundedness.js';
+import { GROUNDEDNESS_CHARTS } from './charts.js';
 import { groundednessMetrics } from './metrics.js';
 
 const NAME = 'quality/groundedness';
@@ -84,6 +85,7 @@ export const groundednessTask: Task = {
       judgeCallsPerSample: ({ repeats, maxParseRetries }) => repeats * (1 + maxParseRetries),
     };
   },
+  charts: GROUNDEDNESS_CHARTS,
   metrics: (rows, { options }) => groundednessMetrics(rows, ownOptionsOf(options.task).threshold),
 };
 

@@ -11,6 +11,7 @@ import { annotateConversation } from './annotate.js';
 import { harmComparison } from './comparison.js';
 import { conversationOf, conversationText } from './conversation.js';
 import type { ConversationFacts, HarmJudgment } from './judgment.js';
+import { HARM_CHARTS } from './charts.js';
 import { harmFactsFromStore, harmFactsToStore, harmMetrics } from './metrics.js';
 import { conversationSolver } from './solver.js';
 
@@ -35,6 +36,7 @@ export function harmTask(folder: string, name: string): Task {
     description: `Harm measurement on the resource ${path.basename(folder)}: simulated users, annotation by its guideline, defect rates.`,
     defaultSettings: { temperature: 0.7 },
     comparison: harmComparison,
+    charts: HARM_CHARTS,
     prepare: (ctx) => prepareHarm(folder, name, ctx),
     metrics: (rows, { facts }) => harmMetrics(rows, harmFactsFromStore(facts)),
   };

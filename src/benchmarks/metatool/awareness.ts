@@ -3,6 +3,7 @@ import { openMetaTool, type AwarenessItem } from '../../datasets/metatool/index.
 import type { Task, TaskContext } from '../task.js';
 import { METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChecksums, promptVersionFor } from './common.js';
 import type { AwarenessMeta } from './metadata.js';
+import { AWARENESS_CONFUSION } from './charts.js';
 import { awarenessMetrics } from './metrics.js';
 import { applyLimit, resolveOptions } from './options.js';
 import { renderAwarenessFewShot, renderThoughtPrompt } from './prompts.js';
@@ -57,5 +58,6 @@ export const awarenessTask: Task = {
       score: (sample, output) => scoreAwareness(sample, output, parser),
     };
   },
+  charts: [AWARENESS_CONFUSION],
   metrics: awarenessMetrics,
 };

@@ -58,8 +58,17 @@ describe('awarenessMetrics', () => {
       { sample: item(true), score: undefined }, // model error: left out
     ];
     // 6 scored: accuracy (1+2)/6; precision 1/(1+1); recall 1/(1 tp + 1 fn + 1 positive without verdict);
-    // F1 = 2·(1/2)(1/3)/(1/2+1/3) = 0.4; no verdict 1/6.
-    assertMetrics(awarenessMetrics(rows), { accuracy: 0.5, precision: 0.5, recall: 1 / 3, f1: 0.4, no_verdict: 1 / 6 });
+    // F1 = 2·(1/2)(1/3)/(1/2+1/3) = 0.4; no verdict 1/6. The matrix, counted by hand from the
+    // comments above: tp 1 (row 1), fn 1 (row 2), fp 1 (row 3), tn 2 (rows 4, 5); the no verdict
+    // (row 6) in no cell; the error (row 7) nowhere.
+    assertMetrics(awarenessMetrics(rows), {
+      accuracy: 0.5,
+      precision: 0.5,
+      recall: 1 / 3,
+      f1: 0.4,
+      no_verdict: 1 / 6,
+      confusion: { tp: 1, fp: 1, tn: 2, fn: 1, no_verdict: 1 },
+    });
   });
 });
 
@@ -82,7 +91,8 @@ describe('the paper reading: rates over decided answers, manual analysis counted
       { sample: item(false), score: undefined }, // error: left out
     ];
     // Decided 4: accuracy (2 tp + 1 tn)/4; precision 2/3; recall 2/2; F1 = 2·2/(2·2 + 1 + 0) = 0.8.
-    assertMetrics(awarenessMetrics(rows), { accuracy: 0.75, precision: 2 / 3, recall: 1, f1: 0.8, manual: 2, decided: 4 });
+    // The matrix over the decided answers: tp 2, fp 1, tn 1, fn 0; the manual ones in no cell.
+    assertMetrics(awarenessMetrics(rows), { accuracy: 0.75, precision: 2 / 3, recall: 1, f1: 0.8, manual: 2, decided: 4, confusion: { tp: 2, fp: 1, tn: 1, fn: 0, no_verdict: 0 } });
   });
 
   it('selection: csr and its breakdowns over the decided answers; no hallucination rate (the paper counts none)', () => {

@@ -50,7 +50,10 @@ function readingOf<M>(scored: readonly Scored<M>[]): { readonly rows: readonly S
   return { rows: decided, counts: { manual: scored.length - decided.length, decided: decided.length }, paper: true };
 }
 
-/** `accuracy, precision, recall, f1, no_verdict` with "needs a tool" as the positive class. */
+/**
+ * `accuracy, precision, recall, f1, no_verdict` with "needs a tool" as the positive class, and the
+ * `confusion` counts they come from (`tp`, `fp`, `tn`, `fn`; `no_verdict` apart, never in a cell).
+ */
 export function awarenessMetrics(rows: Iterable<ScoredSample>): Metrics {
   const reading = readingOf(scoredRows(rows, (r) => awarenessMeta(r.sample)));
   const m = binaryClassification(
@@ -60,7 +63,9 @@ export function awarenessMetrics(rows: Iterable<ScoredSample>): Metrics {
     })),
   );
   const rates = { accuracy: m.accuracy, precision: m.precision, recall: m.recall, f1: m.f1 };
-  return reading.paper ? { ...rates, ...reading.counts } : { ...rates, no_verdict: m.no_verdict };
+  const { tp, fp, tn, fn, no_verdict } = m.counts;
+  const confusion = { tp, fp, tn, fn, no_verdict };
+  return reading.paper ? { ...rates, ...reading.counts, confusion } : { ...rates, no_verdict: m.no_verdict, confusion };
 }
 
 /** What a single-tool task reports beyond `csr`, `no_verdict` and `hallucinated`. */

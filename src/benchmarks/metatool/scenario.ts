@@ -11,6 +11,7 @@ import {
   shownTools,
   upstreamNotShipped,
 } from './common.js';
+import { CSR_BY_POSITION, CSR_BY_SCENARIO } from './charts.js';
 import { singleSelectionMetrics } from './metrics.js';
 import { applyLimit, resolveOptions } from './options.js';
 import { chooseQueries } from './sampling.js';
@@ -75,5 +76,6 @@ export const scenarioTask: Task = {
       catalogue: catalogue.value,
     });
   },
+  charts: [CSR_BY_SCENARIO, CSR_BY_POSITION],
   metrics: (rows) => singleSelectionMetrics(rows, { byPosition: true, byScenario: true, topK: false }),
 };

@@ -11,6 +11,7 @@ import {
   shownTools,
   upstreamNotShipped,
 } from './common.js';
+import { CSR_BY_POSITION, TOP_K } from './charts.js';
 import { singleSelectionMetrics } from './metrics.js';
 import { applyLimit, resolveOptions } from './options.js';
 import { CANDIDATES_SHOWN, chooseQueries } from './sampling.js';
@@ -81,6 +82,7 @@ export const similarTask: Task = {
       catalogue: catalogue.value,
     });
   },
+  charts: [CSR_BY_POSITION, TOP_K],
   metrics: (rows) => singleSelectionMetrics(rows, { byPosition: true, byScenario: false, topK: true }),
 };
 

@@ -298,7 +298,7 @@ describe('metatool/awareness', () => {
     assert.deepEqual(strict.samples.map((x) => x.target), [true, false, true, false]);
     const rows = strict.samples.map((sample) => ({ sample, score: strict.score(sample, output('yes')) }));
     const metrics = metricsOf('awareness', rows);
-    assert.deepEqual({ ...metrics, f1: Math.round((metrics.f1 as number) * 1e12) / 1e12 }, { accuracy: 0.5, precision: 0.5, recall: 1, f1: Math.round((2 / 3) * 1e12) / 1e12, no_verdict: 0 });
+    assert.deepEqual({ ...metrics, f1: Math.round((metrics.f1 as number) * 1e12) / 1e12 }, { accuracy: 0.5, precision: 0.5, recall: 1, f1: Math.round((2 / 3) * 1e12) / 1e12, no_verdict: 0, confusion: { tp: 2, fp: 2, tn: 0, fn: 0, no_verdict: 0 } });
   });
 });
 

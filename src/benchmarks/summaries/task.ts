@@ -7,6 +7,7 @@ import { DEFAULT_COMPARISON } from '../comparison.js';
 import type { Task, TaskContext } from '../task.js';
 import { judgeSummary, type SummaryRubrics } from './judge-summary.js';
 import { isAligned, judgmentOf, summaryCoverage } from './judgment.js';
+import { SUMMARIES_CHARTS } from './charts.js';
 import { summariesMetrics } from './metrics.js';
 import { SUMMARIES_OPTIONS, summariesOptions } from './options.js';
 
@@ -108,5 +109,6 @@ export const summariesTask: Task = {
         options.verdicts === 'per-claim' ? null : (1 + repeats + (options.coverageQuestions > 0 ? 3 : 0)) * (1 + maxParseRetries),
     };
   },
+  charts: SUMMARIES_CHARTS,
   metrics: summariesMetrics,
 };

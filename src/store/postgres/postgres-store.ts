@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
 import { ambiguousPrefixError, checkRunSamples, checkTtl, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
-import { FAIL_FAST_STOPS_FIELD, type CallRecord, type LeaseClaim, type LeaseHolder, type ResultRecord, type RoleSpend, type ReviewRecord, type RunEnd, type RunLease, type RunRecord, type RunStatus, type StoredSample } from '../records.js';
+import { FAIL_FAST_STOPS_FIELD, type CallRecord, type LeaseClaim, type LeaseHolder, type ResultRecord, type RoleSpend, type ReviewRecord, type RunEnd, type RunLease, type RunRecord, type RunStatus, type StepCount, type StoredSample } from '../records.js';
 import type { Store } from '../store.js';
 import { redactStoreUrl } from '../store-url.js';
 import { connectPool, describePgError, isUserFixable } from './connect.js';
@@ -88,6 +88,17 @@ const SQL = {
                    FROM calls WHERE run_id = $1
                    GROUP BY role, coalesce(actor, model_id)
                    ORDER BY CASE role WHEN 'test' THEN 0 WHEN 'user' THEN 1 ELSE 2 END, coalesce(actor, model_id) COLLATE "C"`,
+  /** As SQLite's `selectStepCounts`: NULL steps first, ids in code-unit order. */
+  selectStepCounts: `SELECT model_id AS model, step, count(*)::int AS calls FROM calls
+                     WHERE run_id = $1 AND role = $2
+                     GROUP BY model_id, step ORDER BY model_id COLLATE "C", step COLLATE "C" NULLS FIRST`,
+  /** The calls of several samples in one read, ordered as `selectCalls`. */
+  selectCallsOf: `SELECT c.run_id, c.sample_id, c.model_id, c.role, c.actor, c.step, c.attempt, c.cache_key, c.request, c.output, c.error,
+                         c.input_tokens, c.output_tokens, c.cost_usd, c.latency_ms, c.started_at,
+                         CASE WHEN c.messages_from_sample THEN s.input END AS sample_input
+                  FROM calls c JOIN samples s ON s.run_id = c.run_id AND s.sample_id = c.sample_id
+                  WHERE c.run_id = $1 AND c.sample_id = ANY($2::text[])
+                  ORDER BY s.idx, c.id`,
   updateScores: `UPDATE results r SET score = u.score::json
                  FROM unnest($3::text[], $4::text[]) AS u(sample_id, score)
                  WHERE r.run_id = $1 AND r.model_id = $2 AND r.sample_id = u.sample_id AND r.status = 'done'
@@ -309,6 +320,15 @@ export class PostgresStore implements Store {
   /** Ordered by sample index, then in the order the calls were saved. */
   async calls(runId: string, sampleId?: string): Promise<CallRecord[]> {
     return (await this.pool.query<CallRow>(SQL.selectCalls, [runId, sampleId ?? null])).rows.map(callFromRow);
+  }
+
+  async stepCounts(runId: string, role: Role): Promise<StepCount[]> {
+    return (await this.pool.query<StepCount>(SQL.selectStepCounts, [runId, role])).rows;
+  }
+
+  async callsOf(runId: string, sampleIds: readonly string[]): Promise<CallRecord[]> {
+    if (sampleIds.length === 0) return [];
+    return (await this.pool.query<CallRow>(SQL.selectCallsOf, [runId, [...sampleIds]])).rows.map(callFromRow);
   }
 
   async runSpend(runId: string): Promise<RoleSpend[]> {

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
-import type { CallRecord, LeaseClaim, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunStatus, StoredSample } from '../records.js';
+import type { CallRecord, LeaseClaim, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunStatus, StepCount, StoredSample } from '../records.js';
 import type { Store } from '../store.js';
 import { ambiguousPrefixError, checkRunSamples, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
 import { nullableToJson, optionalToJson } from './json.js';
@@ -416,6 +416,18 @@ export class SqliteStore implements Store {
   async calls(runId: string, sampleId?: string): Promise<CallRecord[]> {
     const texts = this.runTexts(runId);
     return this.selectCalls.all({ runId, sampleId: sampleId ?? null }).map((row) => callFromRow(row, texts));
+  }
+
+  async stepCounts(runId: string, role: Role): Promise<StepCount[]> {
+    return this.db.prepare<[{ runId: string; role: string }], StepCount>(SQL.selectStepCounts).all({ runId, role });
+  }
+
+  /** One read for all the samples (a report's details): ordered as `calls`. */
+  async callsOf(runId: string, sampleIds: readonly string[]): Promise<CallRecord[]> {
+    if (sampleIds.length === 0) return [];
+    const texts = this.runTexts(runId);
+    const statement = this.db.prepare<[{ runId: string; sampleIds: string }], CallRow>(SQL.selectCallsOf);
+    return statement.all({ runId, sampleIds: JSON.stringify(sampleIds) }).map((row) => callFromRow(row, texts));
   }
 
   async saveReviews(reviews: readonly ReviewRecord[]): Promise<void> {

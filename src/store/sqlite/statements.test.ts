@@ -30,6 +30,7 @@ test('the read and update statements use indexes, never a scan of calls or resul
     // A merge reads only the calls saved since the last one (a rowid range), sorted by key.
     assert.match(plan(db, SQL.mergeCallCache, { from: 0, to: 1 }), /^SEARCH calls USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\) \| USE TEMP B-TREE FOR ORDER BY/);
     assert.match(plan(db, SQL.selectCalls, { runId: 'r', sampleId: null }), /^SEARCH c USING INDEX calls_by_run \(run_id=\?\)/);
+    assert.match(plan(db, SQL.selectCallsOf, { runId: 'r', sampleIds: '["s"]' }), /^SEARCH c USING INDEX calls_by_run \(run_id=\?\)/);
     assert.match(plan(db, SQL.selectResults, { runId: 'r', modelId: null }), /SEARCH r USING INDEX sqlite_autoindex_results_1 \(run_id=\?\)/);
     assert.equal(plan(db, SQL.selectFinished, { runId: 'r', modelId: 'm', includeErrors: 1 }), 'SEARCH results USING INDEX sqlite_autoindex_results_1 (run_id=?)');
     assert.equal(
@@ -39,7 +40,7 @@ test('the read and update statements use indexes, never a scan of calls or resul
     for (const [name, sql] of Object.entries(SQL)) {
       if (!/^\s*(SELECT|UPDATE)/.test(sql)) continue;
       const params = (sql.match(/\?/g) ?? []).map(() => 'x');
-      const named = /@\w+/.test(sql) ? [{ runId: 'r', modelId: 'm', sampleId: 's', includeErrors: 1, prefix: 'p', holderId: 'h', now: 1, expiresAt: 2, stops: null }] : params;
+      const named = /@\w+/.test(sql) ? [{ runId: 'r', modelId: 'm', sampleId: 's', includeErrors: 1, prefix: 'p', holderId: 'h', now: 1, expiresAt: 2, stops: null, sampleIds: '[]', role: 'judge' }] : params;
       assert.doesNotMatch(plan(db, sql, ...named), /SCAN (calls|results|c|r)\b/, name);
     }
   } finally {

@@ -125,4 +125,15 @@ export const SQL = {
                   JOIN samples s ON s.run_id = c.run_id AND s.sample_id = c.sample_id
                 WHERE c.run_id = @runId AND (@sampleId IS NULL OR c.sample_id = @sampleId)
                 ORDER BY s.idx, c.id`,
+
+  /** How many calls a run has per model and step label in one role (a report counts re-asks by their labels). */
+  selectStepCounts: `SELECT model_id AS model, step, count(*) AS calls FROM calls
+                     WHERE run_id = @runId AND role = @role
+                     GROUP BY model_id, step ORDER BY model_id, step`,
+
+  /** The calls of several samples in one pass over the run's calls (a report's sample details). */
+  selectCallsOf: `SELECT c.*, s.input AS sample_input FROM calls c
+                    JOIN samples s ON s.run_id = c.run_id AND s.sample_id = c.sample_id
+                  WHERE c.run_id = @runId AND c.sample_id IN (SELECT value FROM json_each(@sampleIds))
+                  ORDER BY s.idx, c.id`,
 } as const;

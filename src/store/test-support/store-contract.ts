@@ -374,6 +374,37 @@ export function storeContract(backend: ContractBackend): void {
       }));
     });
 
+    describe('report reads', () => {
+      test('stepCounts counts one role’s calls per model and step label (unlabelled first); callsOf reads the calls of several samples in order', withStores(async (store) => {
+        const run = makeRun();
+        await store.createRun(run, samples);
+        await store.saveOutcome(
+          [
+            makeCall({ attempt: 1 }),
+            makeCall({ role: 'judge', actor: 'openai:gpt-4o', attempt: 2, step: 'verdict' }),
+            makeCall({ role: 'judge', actor: 'openai:gpt-4o', attempt: 3, step: 'verdict#2' }),
+            makeCall({ role: 'judge', actor: 'openai:gpt-4o', attempt: 4 }),
+          ],
+          makeResult(),
+        );
+        await store.saveOutcome(
+          [makeCall({ sampleId: 'q-gamma', attempt: 1 }), makeCall({ sampleId: 'q-gamma', role: 'judge', actor: 'openai:gpt-4o', attempt: 2, step: 'verdict' })],
+          makeResult({ sampleId: 'q-gamma' }),
+        );
+        assert.deepEqual(await store.stepCounts(run.id, 'judge'), [
+          { model: 'openai:gpt-4o-mini', step: null, calls: 1 },
+          { model: 'openai:gpt-4o-mini', step: 'verdict', calls: 2 },
+          { model: 'openai:gpt-4o-mini', step: 'verdict#2', calls: 1 },
+        ]);
+        assert.deepEqual(await store.stepCounts(run.id, 'user'), []);
+        // Sample order (q-beta before q-gamma), then save order; the same rows `calls` gives.
+        const both = await store.callsOf(run.id, ['q-gamma', 'q-beta']);
+        assert.deepEqual(both, await store.calls(run.id));
+        assert.deepEqual((await store.callsOf(run.id, ['q-gamma'])).map((c) => c.attempt), [1, 2]);
+        assert.deepEqual(await store.callsOf(run.id, []), []);
+      }));
+    });
+
     describe('ordering', () => {
       test('results follow sample order, then the run’s model order; calls follow sample order, then save order', withStores(async (store) => {
         // Model order deliberately not alphabetical: 'openai:…' sorts after 'baseline:…'.

@@ -1,0 +1,142 @@
+// The report page's entry: where the data comes from, the tabs, and the first paint.
+//
+// Data comes either inlined in the file (`assay report`: <script type="application/json"
+// id="assay-report"> for the summaries and one id="assay-samples-<i>" per run for its sample
+// index and details, read only when the sample browser opens) or from URLs (a local server such
+// as `assay view`: <script type="application/json" id="assay-source"> holding {bundle, samples,
+// detail}, where samples and detail are URL templates with {run} (a run id) and {row}).
+
+interface ReportSource {
+  readonly bundle: PageBundle;
+  /** Whether details come from a server on demand. */
+  readonly remote: boolean;
+  samples(run: number): Promise<PageSamples>;
+  detail(run: number, row: number): Promise<PageDetail | undefined>;
+}
+
+function jsonScript(id: string): unknown {
+  const node = document.getElementById(id);
+  return node ? (JSON.parse(node.textContent ?? 'null') as unknown) : undefined;
+}
+
+const domReady = (): Promise<void> =>
+  document.readyState === 'loading' ? new Promise((resolve) => document.addEventListener('DOMContentLoaded', () => resolve(), { once: true })) : Promise.resolve();
+
+function inlineSource(bundle: PageBundle): ReportSource {
+  const cache = new Map<number, PageSamples>();
+  const samples = async (run: number): Promise<PageSamples> => {
+    await domReady();
+    let found = cache.get(run);
+    if (!found) {
+      found = jsonScript(`assay-samples-${run}`) as PageSamples;
+      cache.set(run, found);
+    }
+    return found;
+  };
+  return { bundle, remote: false, samples, detail: async (run, row) => (await samples(run)).details[String(row)] };
+}
+
+async function fetchJson(url: string): Promise<unknown> {
+  const response = await fetch(url, { headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return response.json();
+}
+
+async function remoteSource(config: { bundle: string; samples: string; detail: string }): Promise<ReportSource> {
+  const bundle = (await fetchJson(config.bundle)) as PageBundle;
+  const fill = (template: string, run: number, row?: number): string =>
+    template.replace('{run}', encodeURIComponent(bundle.runs[run]?.overview.run ?? '')).replace('{row}', row === undefined ? '' : String(row));
+  const cache = new Map<number, PageSamples>();
+  return {
+    bundle,
+    remote: true,
+    async samples(run) {
+      let found = cache.get(run);
+      if (!found) {
+        found = (await fetchJson(fill(config.samples, run))) as PageSamples;
+        cache.set(run, found);
+      }
+      return found;
+    },
+    async detail(run, row) {
+      const inline = cache.get(run)?.details[String(row)];
+      return inline ?? ((await fetchJson(fill(config.detail, run, row))) as PageDetail | undefined);
+    },
+  };
+}
+
+const TABS = [
+  ['overview', 'Overview'],
+  ['models', 'Models'],
+  ['charts', 'Charts'],
+  ['judge', 'Judge health'],
+  ['samples', 'Samples'],
+] as const;
+type Tab = (typeof TABS)[number][0];
+
+function start(source: ReportSource): void {
+  const app = document.getElementById('app');
+  if (!app) return;
+  clear(app);
+  const runs = source.bundle.runs;
+  const many = runs.length > 1;
+  const title = many ? `assay report — ${runs.length} runs` : `assay report — ${runs[0]?.overview.task ?? ''} · ${runs[0]?.overview.run ?? ''}`;
+  document.title = title;
+  const nav = el('nav', { class: 'tabs' });
+  const panels = new Map<Tab, HTMLElement>();
+  const rendered = new Set<Tab>();
+  const render: Record<Tab, (host: HTMLElement) => void> = {
+    overview: (host) => host.append(...runs.map((run) => overviewBlock(run, many))),
+    models: (host) => host.append(...runs.map((run) => modelsBlock(run, many))),
+    charts: (host) => host.append(...runs.map((run) => chartsBlock(run, many))),
+    judge: (host) => host.append(...runs.map((run) => judgeBlock(run, many))),
+    samples: (host) => void samplesBlock(source, host),
+  };
+  const show = (tab: Tab): void => {
+    for (const [name, panel] of panels) panel.hidden = name !== tab;
+    for (const button of nav.querySelectorAll('button')) button.classList.toggle('active', button.dataset['tab'] === tab);
+    const panel = panels.get(tab);
+    if (panel && !rendered.has(tab)) {
+      rendered.add(tab);
+      render[tab](panel);
+    }
+  };
+  for (const [tab, label] of TABS) {
+    const button = el('button', { type: 'button', data: { tab } }, label);
+    button.addEventListener('click', () => show(tab));
+    nav.appendChild(button);
+    panels.set(tab, el('section', { class: 'panel', id: `panel-${tab}`, hidden: true }));
+  }
+  app.append(el('header', null, el('h1', null, title), el('p', { class: 'note' }, `made ${source.bundle.generatedAt} by assay ${source.bundle.toolkitVersion}`)), nav, ...panels.values());
+  show('overview');
+  performance.mark('assay-overview');
+  // The frame that shows the overview: marked, so a benchmark can read when it came (ms from navigation start).
+  requestAnimationFrame(() => {
+    performance.mark('assay-overview-painted');
+    document.documentElement.dataset['overview'] = 'painted';
+  });
+}
+
+function fail(error: unknown): void {
+  const app = document.getElementById('app');
+  if (app) {
+    clear(app);
+    app.appendChild(el('p', { class: 'bad' }, `This report could not be read: ${String(error)}`));
+  }
+  document.documentElement.dataset['overview'] = 'failed';
+}
+
+(function main(): void {
+  try {
+    const inline = jsonScript('assay-report');
+    if (inline !== undefined) {
+      start(inlineSource(inline as PageBundle));
+      return;
+    }
+    const config = jsonScript('assay-source') as { bundle: string; samples: string; detail: string } | undefined;
+    if (!config) throw new Error('no report data in this page');
+    remoteSource(config).then(start, fail);
+  } catch (error) {
+    fail(error);
+  }
+})();

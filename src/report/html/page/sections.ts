@@ -1,0 +1,159 @@
+// The report's summary pages: overview, model comparison, charts, judge health (one block per run).
+
+const ROLE_NAMES: Readonly<Record<string, string>> = { test: 'under test', user: 'simulated user', judge: 'judge' };
+
+function runHeading(run: PageRun, many: boolean): HTMLElement {
+  return el('h2', { class: 'run-title' }, many ? `${run.overview.task} · run ${run.overview.run}` : `${run.overview.task}`);
+}
+
+function overviewBlock(run: PageRun, many: boolean): HTMLElement {
+  const o = run.overview;
+  const judge = o.judge
+    ? `${o.judge.model} — ${o.judge.repeats} repeat(s), ${o.judge.format} verdicts, up to ${o.judge.maxParseRetries} re-ask(s)${o.judge.selfGrading ? ', grades its own outputs' : ''}`
+    : 'none';
+  const block = el('article', { class: 'run', data: { run: o.run } }, runHeading(run, many));
+  if (o.modifiedData.length > 0) {
+    block.appendChild(
+      el('p', { class: 'warning' }, `Data modified: ${o.modifiedData.map((f) => `${f.file} (pinned ${f.pinned.slice(0, 12)}…, read ${f.actual.slice(0, 12)}…)`).join(', ')} — run with --allow-modified-data, so these are not the benchmark’s numbers.`),
+    );
+  }
+  block.appendChild(el('p', { class: 'note' }, o.taskDescription));
+  block.appendChild(
+    facts([
+      ['run', o.run],
+      ['task', `${o.task} (version ${o.taskVersion})`],
+      ['status', el('span', { class: `status status-${o.status}` }, o.status)],
+      ...(o.statusNote ? [['', o.statusNote] as const] : []),
+      ['created', o.createdAt],
+      ['last updated', o.updatedAt],
+      ['duration', fmtDuration(o.durationMs)],
+      ['models', o.models.join(', ')],
+      ['judge', judge],
+      ...(o.userModel ? [['simulated user', o.userModel] as const] : []),
+      ['samples', o.samples.total === o.samples.stored ? String(o.samples.total) : `${o.samples.total} (${o.samples.stored} stored)`],
+      ['settings', jsonBlock(o.settings)],
+      ['seed', String(o.seed)],
+      ['task options', jsonBlock(o.options)],
+      ['prompt version', o.promptVersion],
+      ['assay version', o.toolkitVersion],
+      ['human reviews', String(o.reviews)],
+    ]),
+  );
+  const models = Object.entries(run.summary.models);
+  block.appendChild(el('h3', null, 'Counts'));
+  block.appendChild(
+    table(
+      ['model', 'samples', 'done', 'errors', 'no verdict', 'pending', 'cached', 'tokens in', 'tokens out', 'cost'],
+      models.map(([model, { counts }]) => [
+        model,
+        fmtValue('count', counts.samples),
+        fmtValue('count', counts.done),
+        el('span', { class: counts.errors > 0 ? 'bad' : '' }, fmtValue('count', counts.errors)),
+        el('span', { class: counts.no_verdict > 0 ? 'warn' : '' }, fmtValue('count', counts.no_verdict)),
+        fmtValue('count', counts.pending),
+        fmtValue('count', counts.cached),
+        fmtValue('count', counts.input_tokens),
+        fmtValue('count', counts.output_tokens),
+        fmtUsd(counts.cost_usd),
+      ]),
+      'grid counts',
+    ),
+  );
+  const errorLines = models.filter(([, m]) => m.counts.errors > 0);
+  if (errorLines.length > 0) {
+    block.appendChild(
+      el('ul', { class: 'errors' }, ...errorLines.map(([model, m]) => el('li', null, `${model}: `, Object.entries(m.counts.errors_by_kind).map(([k, n]) => `${k} ${n}`).join(', ')))),
+    );
+  }
+  block.appendChild(el('h3', null, 'Cost by role'));
+  block.appendChild(
+    table(
+      ['role', 'model', 'calls', 'failed', 'tokens in', 'tokens out', 'cost'],
+      run.summary.cost_by_role.map((r) => [ROLE_NAMES[r.role] ?? r.role, r.model, fmtValue('count', r.calls), fmtValue('count', r.failed_calls), fmtValue('count', r.input_tokens), fmtValue('count', r.output_tokens), fmtUsd(r.cost_usd)]),
+    ),
+  );
+  const sums = Object.entries(o.datasetChecksums);
+  block.appendChild(el('h3', null, 'Data files (sha256)'));
+  block.appendChild(sums.length > 0 ? table(['file', 'sha256'], sums.map(([file, sha]) => [file, el('code', null, sha)])) : el('p', { class: 'note' }, 'none recorded'));
+  block.appendChild(el('details', null, el('summary', null, 'Engine settings'), jsonBlock(o.engine)));
+  return block;
+}
+
+function metricTableEl(t: PageTable): HTMLTableElement {
+  return table(
+    ['metric', ...t.models],
+    t.rows.map((row) => [
+      el('code', null, row.key),
+      ...row.cells.map((cell) =>
+        cell === null ? '—' : el('span', { class: 'metric' }, fmtValue(row.unit, cell.value), cell.low !== undefined ? el('span', { class: 'ci' }, ` ${fmtInterval(row.unit, cell.low, cell.high)}`) : null),
+      ),
+    ]),
+    'grid metrics',
+  );
+}
+
+function modelsBlock(run: PageRun, many: boolean): HTMLElement {
+  const block = el('article', { class: 'run', data: { run: run.overview.run } }, runHeading(run, many));
+  block.appendChild(el('p', { class: 'note' }, 'Brackets: 95% intervals, where the task’s metrics give them. Shares are of the scored samples unless the task says otherwise; errors are left out of every rate.'));
+  block.appendChild(metricTableEl(run.tables.metrics));
+  // Beside the judged numbers, how far the judge behind them can be trusted (details: Judge health).
+  if (run.judgeHealth.length > 0) {
+    block.appendChild(
+      el(
+        'ul',
+        { class: 'judge-lines' },
+        ...run.judgeHealth.map((h) =>
+          el(
+            'li',
+            { data: { model: h.model } },
+            `${h.model}: judged by ${h.judge} — ${h.judged} graded, no verdict ${h.noVerdict}${h.noVerdictShare === null ? '' : ` (${fmtShare(h.noVerdictShare)})`}, re-asks ${h.reasks ?? 'not recorded'}, judge errors ${h.judgeErrors}`,
+            h.agreement === null ? '' : `, agreement across repeats ${fmtShare(h.agreement)}`,
+            h.reviews && h.reviews.share !== null ? `, humans agree on ${fmtShare(h.reviews.share)} of ${h.reviews.compared} reviewed` : '',
+          ),
+        ),
+      ),
+    );
+  }
+  if (run.tables.reviewed) {
+    block.appendChild(el('h3', null, 'With human reviews applied'));
+    block.appendChild(metricTableEl(run.tables.reviewed));
+  }
+  return block;
+}
+
+function chartsBlock(run: PageRun, many: boolean): HTMLElement {
+  const block = el('article', { class: 'run', data: { run: run.overview.run } }, runHeading(run, many));
+  if (run.charts.length === 0) block.appendChild(el('p', { class: 'note' }, 'This task declares no charts; its metrics are in the model tables.'));
+  for (const chart of run.charts) block.appendChild(chartFigure(chart));
+  return block;
+}
+
+function judgeBlock(run: PageRun, many: boolean): HTMLElement {
+  const block = el('article', { class: 'run', data: { run: run.overview.run } }, runHeading(run, many));
+  if (run.judgeHealth.length === 0) {
+    block.appendChild(el('p', { class: 'note' }, 'No judge: every verdict is the scorer’s own.'));
+    return block;
+  }
+  block.appendChild(
+    table(
+      ['model under test', 'judge', 'judged', 'no verdict', 'judge calls', 're-asks', 'judge errors', 'agreement across repeats', 'unanimous', 'human reviews agree'],
+      run.judgeHealth.map((h) => [
+        h.model,
+        `${h.judge}${h.selfGrading ? ' (grades itself)' : ''}`,
+        fmtValue('count', h.judged),
+        el('span', { class: h.noVerdict > 0 ? 'warn' : '' }, `${fmtValue('count', h.noVerdict)}${h.noVerdictShare === null ? '' : ` (${fmtShare(h.noVerdictShare)})`}`),
+        fmtValue('count', h.calls),
+        h.reasks === null ? 'not recorded' : fmtValue('count', h.reasks),
+        fmtValue('count', h.judgeErrors),
+        h.agreement === null ? (h.repeats > 1 ? 'n/a' : 'one repeat') : fmtShare(h.agreement),
+        h.unanimous === null ? '—' : fmtShare(h.unanimous),
+        h.reviews === null ? 'no reviews' : h.reviews.share === null ? `${h.reviews.reviewed} reviewed, none the judge graded` : `${fmtShare(h.reviews.share)} of ${h.reviews.compared} (${h.reviews.changed} changed)`,
+      ]),
+      'grid judge',
+    ),
+  );
+  for (const h of run.judgeHealth) {
+    if (h.labels !== null) block.appendChild(el('div', null, el('h3', null, `Agreement with human labels — ${h.model}`), jsonBlock(h.labels)));
+  }
+  return block;
+}

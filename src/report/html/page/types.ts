@@ -1,0 +1,171 @@
+// The shapes the page reads: a view of `RunReport` (src/report/run-report.ts), schema 1.
+// Kept apart because the page is compiled on its own; a test checks a built report against them.
+
+interface PageInterval { readonly low: number; readonly high: number }
+type Metric = number | null | { readonly [key: string]: Metric };
+
+interface PageCell { readonly value: number | null; readonly low?: number; readonly high?: number }
+interface PageTable {
+  readonly models: readonly string[];
+  readonly rows: readonly { readonly key: string; readonly unit: Unit; readonly cells: readonly (PageCell | null)[] }[];
+}
+
+interface PageSeries {
+  readonly model: string;
+  readonly values: readonly (number | null)[];
+  readonly low?: readonly (number | null)[];
+  readonly high?: readonly (number | null)[];
+}
+interface PageChart {
+  readonly id: string;
+  readonly title: string;
+  readonly description?: string;
+  readonly unit: Unit;
+  readonly interval: 'given' | 'wilson' | null;
+  readonly categories: readonly string[];
+  readonly labels: readonly string[];
+  readonly series: readonly PageSeries[];
+  readonly matrix?: { readonly rows: readonly string[]; readonly columns: readonly string[]; readonly cells: readonly (readonly string[])[] };
+}
+
+interface PageJudgeHealth {
+  readonly model: string;
+  readonly judge: string;
+  readonly repeats: number;
+  readonly selfGrading: boolean;
+  readonly judged: number;
+  readonly noVerdict: number;
+  readonly noVerdictShare: number | null;
+  readonly calls: number;
+  readonly reasks: number | null;
+  readonly judgeErrors: number;
+  readonly agreement: number | null;
+  readonly unanimous: number | null;
+  readonly reviews: { readonly reviewed: number; readonly compared: number; readonly agree: number; readonly share: number | null; readonly changed: number } | null;
+  readonly labels: Metric;
+}
+
+interface PageModelCounts {
+  readonly samples: number;
+  readonly done: number;
+  readonly errors: number;
+  readonly pending: number;
+  readonly no_verdict: number;
+  readonly cached: number;
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  readonly cost_usd: number | null;
+  readonly errors_by_kind: Readonly<Record<string, number>>;
+}
+
+interface PageRoleCost {
+  readonly role: string;
+  readonly model: string;
+  readonly calls: number;
+  readonly failed_calls: number;
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  readonly cost_usd: number | null;
+}
+
+interface PageOverview {
+  readonly run: string;
+  readonly task: string;
+  readonly taskVersion: string;
+  readonly taskDescription: string;
+  readonly status: string;
+  readonly statusNote?: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly durationMs: number;
+  readonly models: readonly string[];
+  readonly judge: { readonly model: string; readonly repeats: number; readonly format: string; readonly maxParseRetries: number; readonly selfGrading: boolean; readonly temperature?: number } | null;
+  readonly userModel: string | null;
+  readonly settings: unknown;
+  readonly seed: number;
+  readonly options: unknown;
+  readonly datasetChecksums: Readonly<Record<string, string>>;
+  readonly modifiedData: readonly { readonly file: string; readonly pinned: string; readonly actual: string }[];
+  readonly promptVersion: string;
+  readonly toolkitVersion: string;
+  readonly engine: unknown;
+  readonly samples: { readonly total: number; readonly stored: number };
+  readonly reviews: number;
+}
+
+interface PageRun {
+  readonly schema: number;
+  readonly overview: PageOverview;
+  readonly summary: {
+    readonly models: Readonly<Record<string, { readonly counts: PageModelCounts; readonly metrics: Readonly<Record<string, Metric>> }>>;
+    readonly cost_by_role: readonly PageRoleCost[];
+  };
+  readonly tables: { readonly metrics: PageTable; readonly reviewed?: PageTable };
+  readonly charts: readonly PageChart[];
+  readonly judgeHealth: readonly PageJudgeHealth[];
+  readonly detailsPolicy: { readonly mode: string; readonly limit?: number; readonly included: number; readonly rows: number };
+}
+
+interface PageBundle {
+  readonly schema: number;
+  readonly generatedAt: string;
+  readonly toolkitVersion: string;
+  readonly runs: readonly PageRun[];
+}
+
+interface PageIndex {
+  readonly ids: readonly string[];
+  readonly models: readonly string[];
+  readonly verdicts: readonly string[];
+  readonly errorKinds: readonly string[];
+  readonly rows: {
+    readonly sample: readonly number[];
+    readonly model: readonly number[];
+    readonly verdict: readonly number[];
+    readonly error: readonly number[];
+    readonly flags: readonly number[];
+  };
+  readonly values: Readonly<Record<string, number>>;
+}
+
+interface PageMessage { readonly role: string; readonly content: string; readonly toolCalls?: readonly { readonly name: string; readonly rawArguments: string }[]; readonly toolCallId?: string }
+interface PageOutput { readonly text: string; readonly toolCalls: readonly { readonly name: string; readonly rawArguments: string; readonly parseError?: string }[]; readonly finishReason: string; readonly warnings: readonly unknown[] }
+interface PageCall {
+  readonly role: string;
+  readonly actor?: string;
+  readonly step?: string;
+  readonly attempt: number;
+  readonly messages: readonly PageMessage[] | null;
+  readonly responseFormat?: string;
+  readonly settings?: unknown;
+  readonly output: PageOutput | null;
+  readonly error: { readonly kind: string; readonly message: string } | null;
+  readonly latencyMs: number;
+  readonly costUsd: number | null;
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+}
+interface PageDetail {
+  readonly sample: string;
+  readonly model: string;
+  readonly verdict: string;
+  readonly input: readonly PageMessage[];
+  readonly tools?: readonly { readonly name: string; readonly description: string; readonly parameters: unknown }[];
+  readonly target: unknown;
+  readonly metadata: unknown;
+  readonly output: PageOutput | null;
+  readonly answer: unknown;
+  readonly value: boolean | number | null;
+  readonly explanation: string | null;
+  readonly scoreMetadata: Readonly<Record<string, unknown>> | null;
+  readonly error: { readonly kind: string; readonly message: string } | null;
+  readonly review?: { readonly verdict: boolean; readonly note: string; readonly source: string; readonly reviewedAt: string; readonly changed: boolean };
+  readonly transcript?: readonly { readonly role: string; readonly step: string; readonly model: string; readonly text: string | null; readonly toolCalls?: readonly { readonly name: string; readonly rawArguments: string }[]; readonly error?: { readonly kind: string; readonly message: string } }[];
+  readonly calls: readonly PageCall[];
+}
+
+/** A run's samples: its index and the details this file carries (inline), by index row. */
+interface PageSamples {
+  readonly index: PageIndex;
+  readonly details: Readonly<Record<string, PageDetail>>;
+}

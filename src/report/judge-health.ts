@@ -1,0 +1,91 @@
+import type { MetricValue } from '../benchmarks/task.js';
+import { isReaskStep, type Score } from '../core/index.js';
+import { judgeMetadataOf } from '../runner/judge-metadata.js';
+import type { ModelSummary } from '../runner/summary.js';
+import type { JudgeConfig, ReviewRecord, StepCount } from '../store/records.js';
+
+/** How far a judged metric can be trusted, per model under test: what the judge did and how steadily. */
+export interface JudgeHealth {
+  readonly model: string;
+  readonly judge: string;
+  /** Repeats per judgment (`--judge-repeats`). */
+  readonly repeats: number;
+  readonly selfGrading: boolean;
+  /** Items the judge graded, and of those the ones left without a verdict (and their share). */
+  readonly judged: number;
+  readonly noVerdict: number;
+  readonly noVerdictShare: number | null;
+  /** Judge calls (every attempt) and re-asks of unreadable answers (calls labelled `step#k`); re-asks null when the calls have no labels (older runs). */
+  readonly calls: number;
+  readonly reasks: number | null;
+  /** Samples that ended in error because the judge failed (`judge-*` kinds). */
+  readonly judgeErrors: number;
+  /** Mean share of repeats agreeing with the majority, and the share of unanimous judgments; null with one repeat or none recorded. */
+  readonly agreement: number | null;
+  readonly unanimous: number | null;
+  /** Human reviewers against the judge's verdicts (`assay review`), over reviewed items the judge graded pass or fail. */
+  readonly reviews: { readonly reviewed: number; readonly compared: number; readonly agree: number; readonly share: number | null; readonly changed: number } | null;
+  /** The task's own agreement with human labels (a `human_agreement` metric), as the metrics give it. */
+  readonly labels: MetricValue | null;
+}
+
+/** What judge health reads of one stored result. */
+export interface JudgedRow {
+  readonly sampleId: string;
+  readonly score: Score | null;
+}
+
+/**
+ * The judge's calls for one model's samples by step label (`Store.stepCounts`): re-asks are the
+ * calls labelled `step#k`; null when some call has no label (a run made before judge calls had them).
+ */
+export function reasksOf(steps: readonly StepCount[], model: string): number | null {
+  let reasks = 0;
+  for (const { model: m, step, calls } of steps) {
+    if (m !== model) continue;
+    if (step === null) return null;
+    if (isReaskStep(step)) reasks += calls;
+  }
+  return reasks;
+}
+
+export function judgeHealth(judge: JudgeConfig, model: string, summary: ModelSummary, rows: readonly JudgedRow[], reviews: readonly ReviewRecord[], reasks: number | null): JudgeHealth {
+  const agreements: number[] = [];
+  const judgedValue = new Map<string, boolean>();
+  for (const { sampleId, score } of rows) {
+    const meta = judgeMetadataOf(score);
+    if (!meta) continue;
+    if (typeof meta.agreement === 'number' && Array.isArray(meta.votes) && meta.votes.length > 1) agreements.push(meta.agreement);
+    if (typeof score?.value === 'boolean') judgedValue.set(sampleId, score.value);
+  }
+  const counts = summary.judge;
+  const judged = counts?.judged ?? 0;
+  const noVerdict = counts?.no_verdict ?? 0;
+  const judgeErrors = Object.entries(summary.counts.errors_by_kind).reduce((n, [kind, count]) => (kind.startsWith('judge-') ? n + count : n), 0);
+  const mine = reviews.filter((r) => r.modelId === model);
+  let compared = 0;
+  let agree = 0;
+  for (const review of mine) {
+    const verdict = judgedValue.get(review.sampleId);
+    if (verdict === undefined) continue;
+    compared++;
+    if (verdict === review.verdict) agree++;
+  }
+  const labels = summary.metrics['human_agreement'];
+  return {
+    model,
+    judge: judge.model,
+    repeats: judge.repeats,
+    selfGrading: judge.selfGrading,
+    judged,
+    noVerdict,
+    noVerdictShare: judged === 0 ? null : noVerdict / judged,
+    calls: counts?.calls ?? 0,
+    reasks,
+    judgeErrors,
+    agreement: agreements.length === 0 ? null : agreements.reduce((a, b) => a + b, 0) / agreements.length,
+    unanimous: agreements.length === 0 ? null : agreements.filter((a) => a === 1).length / agreements.length,
+    reviews: mine.length === 0 ? null : { reviewed: mine.length, compared, agree, share: compared === 0 ? null : agree / compared, changed: summary.reviewed?.changed ?? 0 },
+    labels: labels === undefined ? null : labels,
+  };
+}

@@ -1,0 +1,246 @@
+import type { Metrics } from '../benchmarks/task.js';
+import { InputError, type GenerateSettings, type TaskOptions } from '../core/index.js';
+import { recordedModifiedData } from '../runner/data-check.js';
+import { requireRun, taskOfRun } from '../runner/run.js';
+import { summarizeRun, type RunSummary } from '../runner/summary.js';
+import type { JudgeConfig, ResultRecord, ReviewRecord, RunRecord } from '../store/records.js';
+import { readRunState, type RunState } from '../store/run-state.js';
+import type { Store } from '../store/store.js';
+import { toolkitVersion } from '../version.js';
+import { renderLeaseNote } from './console.js';
+import { judgeHealth, reasksOf, type JudgeHealth } from './judge-health.js';
+import { metricTable, type MetricTable } from './metric-table.js';
+import { resolveCharts, type ChartData } from './report-charts.js';
+import { ROW_FLAGS, VERDICTS, reviewChanges, sampleDetail, verdictOf, type SampleDetail, type SampleIndex, type Verdict } from './sample-rows.js';
+
+/** The version of the {@link RunReport} shape; bump on any change a reader of the JSON would notice. */
+export const RUN_REPORT_SCHEMA = 1;
+
+/** What explains a run's numbers: every field of its record that bears on them, its state now and how long it took. */
+export interface RunOverview {
+  readonly run: string;
+  readonly task: string;
+  readonly taskVersion: string;
+  readonly taskDescription: string;
+  /** The state now (`readRunState`: a live lease is `running`, a dead one `stale`), and a line on who holds it. */
+  readonly status: RunState;
+  readonly statusNote?: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  /** From creation to the last status change (a resumed run: the pause included). */
+  readonly durationMs: number;
+  readonly models: readonly string[];
+  readonly judge: JudgeConfig | null;
+  readonly userModel: string | null;
+  readonly settings: GenerateSettings;
+  readonly seed: number;
+  readonly options: TaskOptions;
+  readonly datasetChecksums: Readonly<Record<string, string>>;
+  /** Pinned files the run read with other bytes (`--allow-modified-data`): its numbers are not the benchmark's. */
+  readonly modifiedData: NonNullable<RunSummary['modified_data']>;
+  readonly promptVersion: string;
+  readonly toolkitVersion: string;
+  /** The engine settings (concurrency, retries, cache, data dir…); never a key. */
+  readonly engine: Readonly<Record<string, unknown>>;
+  /** Samples the run has, and how many are stored (fewer for a run stopped before storing them all). */
+  readonly samples: { readonly total: number; readonly stored: number };
+  /** Human reviews stored with the run. */
+  readonly reviews: number;
+}
+
+/** Which samples' details a report carries (the index always has every sample). */
+export type DetailsPolicy =
+  /** Every row. */
+  | { readonly mode: 'all' }
+  /** Every row that is not a pass (fail, no verdict, manual, a number, an error, changed by review). */
+  | { readonly mode: 'failing' }
+  /** At most `limit` rows, the ones that need a look first (errors, no verdicts, reviewed changes, fails), then in run order. */
+  | { readonly mode: 'limit'; readonly limit: number };
+
+/** The default: enough for any small run whole, and for a large one its problems, in a file that opens fast. */
+export const DEFAULT_DETAILS: DetailsPolicy = { mode: 'limit', limit: 500 };
+
+/** Reads `--details all|failing|<n>`. */
+export function parseDetailsPolicy(text: string): DetailsPolicy {
+  if (text === 'all' || text === 'failing') return { mode: text };
+  if (/^\d+$/.test(text)) return { mode: 'limit', limit: Number(text) };
+  throw new InputError(`--details must be all, failing or a number of samples, got "${text}"`);
+}
+
+/**
+ * One run, reported: the view model the console summary, `--json`, the HTML report and the viewer
+ * share. Plain JSON, read from the store alone (no data dir, no model call).
+ */
+export interface RunReport {
+  readonly schema: typeof RUN_REPORT_SCHEMA;
+  readonly overview: RunOverview;
+  /** The `--json` summary, exactly (its status the state now, as `assay show` gives it). */
+  readonly summary: RunSummary;
+  /** Models side by side: the judge-only metrics, and with human reviews applied when there are any. */
+  readonly tables: { readonly metrics: MetricTable; readonly reviewed?: MetricTable };
+  /** The task's declared charts, resolved against each model's metrics. */
+  readonly charts: readonly ChartData[];
+  /** Per model under test, when the run has a judge. */
+  readonly judgeHealth: readonly JudgeHealth[];
+  readonly index: SampleIndex;
+  /** Details by index row (as a string key); the rows without are flagged in the index. */
+  readonly details: Readonly<Record<string, SampleDetail>>;
+  readonly detailsPolicy: DetailsPolicy & { readonly included: number; readonly rows: number };
+}
+
+/** Several runs in one report (`assay report <run> <run>…`). */
+export interface ReportBundle {
+  readonly schema: typeof RUN_REPORT_SCHEMA;
+  readonly generatedAt: string;
+  readonly toolkitVersion: string;
+  readonly runs: readonly RunReport[];
+}
+
+export interface RunReportOptions {
+  readonly details?: DetailsPolicy;
+}
+
+/** Lower first: what a reader should look at before the passes. */
+const PRIORITY: Readonly<Record<Verdict, number>> = { error: 0, 'no verdict': 1, manual: 2, fail: 3, number: 4, pass: 5, pending: 6 };
+
+function chooseDetails(policy: DetailsPolicy, verdicts: readonly number[], flags: readonly number[]): Set<number> {
+  const all = verdicts.map((_, i) => i);
+  const verdict = (row: number): Verdict => VERDICTS[verdicts[row] as number] as Verdict;
+  const changed = (row: number): boolean => ((flags[row] as number) & ROW_FLAGS.changedByReview) !== 0;
+  if (policy.mode === 'all') return new Set(all);
+  if (policy.mode === 'failing') return new Set(all.filter((row) => changed(row) || !['pass', 'pending'].includes(verdict(row))));
+  const rank = (row: number): number => (changed(row) ? -1 : PRIORITY[verdict(row)]);
+  return new Set(all.filter((row) => verdict(row) !== 'pending').sort((a, b) => rank(a) - rank(b) || a - b).slice(0, policy.limit));
+}
+
+/**
+ * Builds one run's report from the store: overview, summary (the same as `assay show --json`),
+ * tables, charts, judge health, the sample index and the chosen samples' details.
+ */
+export async function buildRunReport(store: Store, runIdOrPrefix: string, options: RunReportOptions = {}): Promise<RunReport> {
+  const run = await requireRun(store, runIdOrPrefix);
+  const task = taskOfRun(run);
+  const samples = await store.loadSamples(run.id);
+  const policy = options.details ?? DEFAULT_DETAILS;
+  const wantOutputs = !(policy.mode === 'limit' && policy.limit === 0);
+  const results = await store.results(run.id, undefined, { outputs: wantOutputs });
+  const byModel = new Map<string, Map<string, ResultRecord>>(run.models.map((m) => [m, new Map()]));
+  for (const result of results) byModel.get(result.modelId)?.set(result.sampleId, result);
+  const stored = await summarizeRun(store, run, task, samples, byModel);
+  const { state, lease } = await readRunState(store, run);
+  const summary: RunSummary = { ...stored, status: state };
+  const reviews = await store.reviews(run.id);
+  const reviewOf = new Map<string, ReviewRecord>(reviews.map((r) => [`${r.modelId}\u0000${r.sampleId}`, r]));
+
+  // The index: every sample × model, in run order.
+  const errorKinds: string[] = [];
+  const errorIndex = new Map<string, number>();
+  const rows = { sample: [] as number[], model: [] as number[], verdict: [] as number[], error: [] as number[], flags: [] as number[] };
+  const values: Record<string, number> = {};
+  samples.forEach((sample, s) => {
+    run.models.forEach((model, m) => {
+      const result = byModel.get(model)?.get(sample.id);
+      const verdict = verdictOf(result);
+      const review = reviewOf.get(`${model}\u0000${sample.id}`);
+      let error = -1;
+      if (result?.error) {
+        const kind = result.error.kind;
+        error = errorIndex.get(kind) ?? errorKinds.push(kind) - 1;
+        errorIndex.set(kind, error);
+      }
+      const flags = (review ? ROW_FLAGS.reviewed : 0) | (review && reviewChanges(result, review) ? ROW_FLAGS.changedByReview : 0) | (result?.cached ? ROW_FLAGS.cached : 0);
+      if (verdict === 'number' && typeof result?.score?.value === 'number') values[String(rows.sample.length)] = result.score.value;
+      rows.sample.push(s);
+      rows.model.push(m);
+      rows.verdict.push(VERDICTS.indexOf(verdict));
+      rows.error.push(error);
+      rows.flags.push(flags);
+    });
+  });
+
+  // The details: the chosen rows, with every stored call of their samples read in one pass.
+  const chosen = wantOutputs ? chooseDetails(policy, rows.verdict, rows.flags) : new Set<number>();
+  const details: Record<string, SampleDetail> = {};
+  if (chosen.size > 0) {
+    const sampleIds = [...new Set([...chosen].map((row) => samples[rows.sample[row] as number]?.id as string))];
+    const calls = await store.callsOf(run.id, sampleIds);
+    const callsBySample = new Map<string, typeof calls>();
+    for (const call of calls) {
+      const list = callsBySample.get(call.sampleId);
+      if (list) list.push(call);
+      else callsBySample.set(call.sampleId, [call]);
+    }
+    for (const row of [...chosen].sort((a, b) => a - b)) {
+      const sample = samples[rows.sample[row] as number];
+      const model = run.models[rows.model[row] as number];
+      if (!sample || model === undefined) continue;
+      details[String(row)] = sampleDetail(sample, model, byModel.get(model)?.get(sample.id), reviewOf.get(`${model}\u0000${sample.id}`), callsBySample.get(sample.id) ?? []);
+      rows.flags[row] = (rows.flags[row] as number) | ROW_FLAGS.detailed;
+    }
+  }
+
+  const modelMetrics = (pick: (m: RunSummary['models'][string]) => Metrics | undefined): (readonly [string, Metrics])[] =>
+    run.models.flatMap((m) => {
+      const model = summary.models[m];
+      const metrics = model ? pick(model) : undefined;
+      return metrics ? [[m, metrics] as const] : [];
+    });
+  const reviewed = modelMetrics((m) => m.reviewed?.metrics);
+  const judge = run.judge;
+  const steps = judge ? await store.stepCounts(run.id, 'judge') : [];
+  return {
+    schema: RUN_REPORT_SCHEMA,
+    overview: overviewOf(run, task.description, state, renderLeaseNote(run.id, state, lease), samples.length, reviews.length),
+    summary,
+    tables: { metrics: metricTable(modelMetrics((m) => m.metrics)), ...(reviewed.length > 0 ? { reviewed: metricTable(reviewed) } : {}) },
+    charts: resolveCharts(task.charts ?? [], modelMetrics((m) => m.metrics)),
+    judgeHealth: judge
+      ? run.models.flatMap((m) => {
+          const model = summary.models[m];
+          return model ? [judgeHealth(judge, m, model, [...(byModel.get(m)?.values() ?? [])], reviews, reasksOf(steps, m))] : [];
+        })
+      : [],
+    index: { ids: samples.map((s) => s.id), models: run.models, verdicts: VERDICTS, errorKinds, rows, values },
+    details,
+    detailsPolicy: { ...policy, included: Object.keys(details).length, rows: rows.sample.length },
+  };
+}
+
+function overviewOf(run: RunRecord, description: string, status: RunState, statusNote: string | undefined, stored: number, reviews: number): RunOverview {
+  return {
+    run: run.id,
+    task: run.task,
+    taskVersion: run.taskVersion,
+    taskDescription: description,
+    status,
+    ...(statusNote ? { statusNote } : {}),
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+    durationMs: Math.max(0, Date.parse(run.updatedAt) - Date.parse(run.createdAt)),
+    models: run.models,
+    judge: run.judge,
+    userModel: run.userModel ?? null,
+    settings: run.settings,
+    seed: run.seed,
+    options: run.options,
+    datasetChecksums: run.datasetChecksums,
+    modifiedData: recordedModifiedData(run),
+    promptVersion: run.promptVersion,
+    toolkitVersion: run.toolkitVersion,
+    engine: run.engine,
+    samples: { total: Math.max(run.sampleCount ?? 0, stored), stored },
+    reviews,
+  };
+}
+
+/** Several runs, one report (each run built as {@link buildRunReport}); a run named twice is refused. */
+export async function buildReportBundle(store: Store, runIds: readonly string[], options: RunReportOptions = {}): Promise<ReportBundle> {
+  if (runIds.length === 0) throw new InputError('give at least one run');
+  const runs: RunReport[] = [];
+  for (const id of runIds) {
+    const report = await buildRunReport(store, id, options);
+    if (runs.some((r) => r.overview.run === report.overview.run)) throw new InputError(`run ${report.overview.run} is named twice`);
+    runs.push(report);
+  }
+  return { schema: RUN_REPORT_SCHEMA, generatedAt: new Date().toISOString(), toolkitVersion, runs };
+}

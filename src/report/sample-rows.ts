@@ -1,0 +1,150 @@
+import { isManualAnalysis, type GenerateResult, type Message, type Sample, type Score, type ToolSpec, type Transcript } from '../core/index.js';
+import type { CallError, CallRecord, ResultRecord, ReviewRecord } from '../store/records.js';
+
+/** What the sample browser filters on. `pending`: the sample has no result yet for that model (an unfinished run). */
+export const VERDICTS = ['pass', 'fail', 'no verdict', 'manual', 'number', 'error', 'pending'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/** Flags of an index row (bits). */
+export const ROW_FLAGS = { reviewed: 1, changedByReview: 2, cached: 4, detailed: 8 } as const;
+
+/**
+ * Every (sample, model) of a run, compact and columnar, so that a 100,000-sample run's index
+ * stays a few megabytes: row `i` is sample `ids[sample[i]]` answered by `models[model[i]]`.
+ */
+export interface SampleIndex {
+  /** The run's sample ids, in run order. */
+  readonly ids: readonly string[];
+  readonly models: readonly string[];
+  /** Indexes into {@link VERDICTS}. */
+  readonly verdicts: readonly Verdict[];
+  /** Error kinds, indexed by `rows.error` (−1: none). */
+  readonly errorKinds: readonly string[];
+  readonly rows: {
+    readonly sample: readonly number[];
+    readonly model: readonly number[];
+    readonly verdict: readonly number[];
+    readonly error: readonly number[];
+    /** {@link ROW_FLAGS} bits. */
+    readonly flags: readonly number[];
+  };
+  /** A numeric score's value, by row index (rows whose verdict is `number`). */
+  readonly values: Readonly<Record<string, number>>;
+}
+
+/** A stored output as the report shows it (the raw wire response left out). */
+export interface OutputView {
+  readonly text: string;
+  readonly toolCalls: readonly { readonly name: string; readonly rawArguments: string; readonly parseError?: string }[];
+  readonly finishReason: string;
+  readonly warnings: GenerateResult['warnings'];
+}
+
+/** One stored call of a sample: who made it, what it sent (unless it was the sample's own prompt) and what came back. */
+export interface CallView {
+  readonly role: CallRecord['role'];
+  readonly actor?: string;
+  readonly step?: string;
+  readonly attempt: number;
+  /** The messages sent; null when they were exactly the sample's prompt (shown once, above). */
+  readonly messages: readonly Message[] | null;
+  /** The structured-output schema's name, when one was asked for. */
+  readonly responseFormat?: string;
+  readonly settings?: unknown;
+  readonly output: OutputView | null;
+  readonly error: CallError | null;
+  readonly latencyMs: number;
+  readonly costUsd: number | null;
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+}
+
+/** Everything about one (sample, model): what was asked, what came back, how it was read and judged. */
+export interface SampleDetail {
+  readonly sample: string;
+  readonly model: string;
+  readonly verdict: Verdict;
+  readonly input: readonly Message[];
+  readonly tools?: readonly ToolSpec[];
+  readonly target: unknown;
+  readonly metadata: Readonly<Record<string, unknown>>;
+  readonly output: OutputView | null;
+  /** The parsed answer, the score's value, the scorer's (or judge's) explanation and the score's metadata (judge votes and replies). */
+  readonly answer: unknown;
+  readonly value: Score['value'] | null;
+  readonly explanation: string | null;
+  readonly scoreMetadata: Readonly<Record<string, unknown>> | null;
+  readonly error: CallError | null;
+  readonly review?: { readonly verdict: boolean; readonly note: string; readonly source: string; readonly reviewedAt: string; readonly changed: boolean };
+  /** Every call of a multi-step sample, in order (a conversation), when the task has a solver. */
+  readonly transcript?: Transcript;
+  /** Every stored call made for this sample and model, every role, in order: the model's, the simulated user's, the judge's (repeats and re-asks included). */
+  readonly calls: readonly CallView[];
+}
+
+export function verdictOf(result: Pick<ResultRecord, 'status' | 'score'> | undefined): Verdict {
+  if (!result) return 'pending';
+  if (result.status === 'error') return 'error';
+  const score = result.score;
+  if (!score) return 'no verdict';
+  if (isManualAnalysis(score)) return 'manual';
+  if (score.value === null) return 'no verdict';
+  if (typeof score.value === 'number') return 'number';
+  return score.value ? 'pass' : 'fail';
+}
+
+/** A review changes a verdict when it differs from the stored score's value (a no verdict made pass or fail counts), as the summary counts it. */
+export const reviewChanges = (result: Pick<ResultRecord, 'score'> | undefined, review: ReviewRecord): boolean => result?.score != null && result.score.value !== review.verdict;
+
+export function outputView(output: GenerateResult | null): OutputView | null {
+  if (!output) return null;
+  return {
+    text: output.text,
+    toolCalls: output.toolCalls.map((c) => ({ name: c.name, rawArguments: c.rawArguments, ...(c.parseError !== undefined ? { parseError: c.parseError } : {}) })),
+    finishReason: output.finishReason.raw ?? output.finishReason.unified,
+    warnings: output.warnings,
+  };
+}
+
+export function callView(call: CallRecord, sampleInputJson: string): CallView {
+  const request = (call.request ?? {}) as { messages?: readonly Message[]; responseFormat?: { name?: string }; settings?: unknown };
+  const messages = Array.isArray(request.messages) ? request.messages : null;
+  return {
+    role: call.role,
+    ...(call.actor !== undefined ? { actor: call.actor } : {}),
+    ...(call.step !== undefined ? { step: call.step } : {}),
+    attempt: call.attempt,
+    messages: messages && JSON.stringify(messages) === sampleInputJson ? null : (messages ?? []),
+    ...(request.responseFormat?.name ? { responseFormat: request.responseFormat.name } : {}),
+    ...(request.settings !== undefined ? { settings: request.settings } : {}),
+    output: outputView(call.output),
+    error: call.error,
+    latencyMs: call.latencyMs,
+    costUsd: call.costUsd,
+    ...(call.usage.inputTokens !== undefined ? { inputTokens: call.usage.inputTokens } : {}),
+    ...(call.usage.outputTokens !== undefined ? { outputTokens: call.usage.outputTokens } : {}),
+  };
+}
+
+export function sampleDetail(sample: Sample, model: string, result: ResultRecord | undefined, review: ReviewRecord | undefined, calls: readonly CallRecord[]): SampleDetail {
+  const inputJson = JSON.stringify(sample.input);
+  const score = result?.score ?? null;
+  return {
+    sample: sample.id,
+    model,
+    verdict: verdictOf(result),
+    input: sample.input,
+    ...(sample.tools ? { tools: sample.tools } : {}),
+    target: sample.target,
+    metadata: sample.metadata,
+    output: outputView(result?.output ?? null),
+    answer: score?.answer ?? null,
+    value: score?.value ?? null,
+    explanation: score?.explanation ?? null,
+    scoreMetadata: score?.metadata ?? null,
+    error: result?.error ?? null,
+    ...(review ? { review: { verdict: review.verdict, note: review.note, source: review.source, reviewedAt: review.reviewedAt, changed: reviewChanges(result, review) } } : {}),
+    ...(result?.transcript ? { transcript: result.transcript } : {}),
+    calls: calls.filter((c) => c.modelId === model).map((c) => callView(c, inputJson)),
+  };
+}
