@@ -18,7 +18,7 @@ import { answerMetaToolPrompt } from './metatool-answerer.js';
  * `openai:judge`) on any build of assay, and a snapshot of what each run stored (runs, samples,
  * calls, results, summaries) with only what differs between two identical runs normalized away
  * (ids, times, latencies, the server's port and its per-request response id). Used by
- * `src/bench/judge-identity.ts` (one build against another, two SQLite files) and by
+ * `src/perf/judge-identity.ts` (one build against another, two SQLite files) and by
  * `test/e2e/functionchat-judge-identity.test.ts` (against a snapshot taken on the build before
  * FunctionChat's judge moved onto the judge role).
  *

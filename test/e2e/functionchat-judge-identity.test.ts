@@ -19,7 +19,7 @@ import { packageRoot } from '../../src/version.js';
  * from the cache) run here, and every stored row (runs, samples, calls, results: prompts, cache
  * keys, outputs, roles, actors, attempts, usage, cost, score JSON) and every summary the runs
  * returned is compared with the fingerprints taken on the build before the move
- * (`test/fixtures/functionchat-judge-identity.json`, written by `node dist/src/bench/judge-identity.js
+ * (`test/fixtures/functionchat-judge-identity.json`, written by `node dist/src/perf/judge-identity.js
  * fingerprints` from a run on that build, commit 395c47a). Only a judge call's step label may
  * differ: it had none, it now has `verdict`, `verdict/repeat-2`, `verdict#2`… MetaTool runs are
  * compared too.

@@ -1,8 +1,8 @@
 // FunctionChat's judged runs on two builds of assay, compared row by row: `npm run build`, then
 //
-//   node dist/src/bench/judge-identity.js run <dist dir of a build> <out dir>   # the runs, into <out dir>/*.db, and <out dir>/snapshot.json
-//   node dist/src/bench/judge-identity.js compare <a/snapshot.json> <b/snapshot.json>
-//   node dist/src/bench/judge-identity.js fingerprints <snapshot.json>            # what test/fixtures/functionchat-judge-identity.json holds
+//   node dist/src/perf/judge-identity.js run <dist dir of a build> <out dir>   # the runs, into <out dir>/*.db, and <out dir>/snapshot.json
+//   node dist/src/perf/judge-identity.js compare <a/snapshot.json> <b/snapshot.json>
+//   node dist/src/perf/judge-identity.js fingerprints <snapshot.json>            # what test/fixtures/functionchat-judge-identity.json holds
 //
 // `run` loads the runner, the store and the task registry from the given build (another checkout's
 // `dist`, built with its own `npm run build`), so the same scenarios (src/testing/functionchat-judge-scenario.ts)
