@@ -1,0 +1,56 @@
+import type { Sample } from '../core/index.js';
+import type { Metrics, PreparedTask, ScoredSample, Task } from '../benchmarks/task.js';
+
+/**
+ * The scale benchmark's task: `options.limit` tiny samples ("pick one of these tools: …" with
+ * one right answer), so that memory measured at 100,000 samples is the engine's and the store's,
+ * not a data set's. The bench server answers each from its prompt (`syntheticAnswer`), right for
+ * four samples in five; the score is an exact match, so the metrics of two paths can be compared.
+ */
+export const SYNTHETIC_TASK_NAME = 'perf/synthetic';
+
+const TOOLS = ['WeatherNow', 'FlightFinder', 'RecipeBox', 'StockTicker', 'NewsDigest', 'MapRoute', 'Translate', 'Calendar'];
+
+function sampleAt(index: number): Sample {
+  const right = TOOLS[index % TOOLS.length] as string;
+  return {
+    id: `s${String(index).padStart(6, '0')}`,
+    input: [{ role: 'user', content: `Sample ${index}. Which tool answers "${right.toLowerCase()} please"? Tools: ${TOOLS.join(', ')}.` }],
+    target: right,
+    metadata: {},
+  };
+}
+
+/** What the bench server answers to a synthetic prompt: the right tool, except for every fifth sample. */
+export function syntheticAnswer(prompt: string): string {
+  const index = Number(/^Sample (\d+)\./.exec(prompt)?.[1] ?? 0);
+  const right = TOOLS[index % TOOLS.length] as string;
+  return index % 5 === 4 ? (TOOLS[(index + 1) % TOOLS.length] as string) : right;
+}
+
+export const syntheticTask: Task = {
+  name: SYNTHETIC_TASK_NAME,
+  version: '1',
+  description: 'synthetic tool choice for the scale benchmark (not a benchmark of models)',
+  defaultSettings: { temperature: 0 },
+  async prepare(context): Promise<PreparedTask> {
+    const count = context.options.limit ?? 1000;
+    const samples = Array.from({ length: count }, (_, i) => sampleAt(i));
+    return {
+      samples,
+      datasetChecksums: {},
+      promptVersion: '1',
+      score: (sample, output) => ({ value: output.text.trim() === sample.target ? 1 : 0, answer: output.text.trim() }),
+    };
+  },
+  metrics(rows: Iterable<ScoredSample>): Metrics {
+    let scored = 0;
+    let right = 0;
+    for (const row of rows) {
+      if (typeof row.score?.value !== 'number') continue;
+      scored++;
+      right += row.score.value;
+    }
+    return { accuracy: scored === 0 ? null : right / scored, scored };
+  },
+};
