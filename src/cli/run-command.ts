@@ -15,8 +15,9 @@ import { redactStoreUrl } from '../store/store-url.js';
 import { EXIT, dataDirOption, dbOption, exitCodeFor, interruptSignal, jsonOption, leaseFromEnv, printSummary, withStore } from './shared.js';
 import { dataDirForRun, dataReady } from './task-data.js';
 import { addTaskOptions, taskOptionsFrom, type TaskFlags } from './task-options.js';
+import { sharedLimitsFrom, sharedLimitsOptions, type SharedLimitsFlags } from './shared-limits.js';
 
-interface EngineFlags {
+interface EngineFlags extends SharedLimitsFlags {
   concurrency: number;
   rpm?: number;
   tpm?: number;
@@ -56,6 +57,7 @@ function engineFrom(flags: EngineFlags): EngineSettings {
 }
 
 function addEngineOptions(command: Command): Command {
+  for (const option of sharedLimitsOptions()) command.addOption(option);
   return command
     .addOption(new Option('-c, --concurrency <n>', 'model calls in flight at once, per model').default(8).argParser(positiveInt('--concurrency')))
     .addOption(new Option('--rpm <n>', 'requests-per-minute limit per model').argParser(positiveInt('--rpm')))
@@ -153,35 +155,42 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
       process.stdout.write(flags.json ? `${JSON.stringify(estimate, null, 2)}\n` : renderEstimate(estimate));
       return EXIT.ok;
     }
-    return await withStore(flags.db, async (store) => {
-      const progress = createProgressReporter(taskName);
-      const deps: RunDependencies = {
-        store,
-        signal,
-        stop,
-        ...(lease ? { lease } : {}),
-        secrets: secretsFrom(flags),
-        onProgress: (e) => progress.update(e),
-        onRunCreated: (run) => process.stderr.write(`run ${run.id}: ${run.task} on ${run.models.join(', ')}${run.userModel !== undefined ? `, simulated user ${run.userModel}` : ''}${run.judge ? `, judge ${run.judge.model}` : ''} (db ${redactStoreUrl(flags.db)})\n`),
-        onWarning: (message) => progress.note(`warning: ${message}`),
-      };
-      try {
-        let summary: RunSummary;
-        const previous = flags.resume || flags.retryErrors ? await findResumable(store, spec) : undefined;
-        if (previous) {
-          process.stderr.write(`resuming run ${previous}\n`);
-          summary = await resumeRun(previous, { retryErrors: Boolean(flags.retryErrors), engine: spec.engine, dataDir: resolved.dir, allowModifiedData: Boolean(flags.allowModifiedData) }, deps);
-        } else {
-          if (flags.resume || flags.retryErrors) process.stderr.write('no earlier run with these settings to resume; starting a new one\n');
-          summary = await startRun(spec, deps);
+    // Before the store is opened: a bad or unreachable Redis is refused before anything is recorded.
+    const shared = await sharedLimitsFrom(flags, Boolean(flags.rpm ?? flags.tpm), (message) => process.stderr.write(`warning: ${message}\n`));
+    try {
+      return await withStore(flags.db, async (store) => {
+        const progress = createProgressReporter(taskName);
+        const deps: RunDependencies = {
+          store,
+          ...(shared ? { limiters: shared.limiters } : {}),
+          signal,
+          stop,
+          ...(lease ? { lease } : {}),
+          secrets: secretsFrom(flags),
+          onProgress: (e) => progress.update(e),
+          onRunCreated: (run) => process.stderr.write(`run ${run.id}: ${run.task} on ${run.models.join(', ')}${run.userModel !== undefined ? `, simulated user ${run.userModel}` : ''}${run.judge ? `, judge ${run.judge.model}` : ''} (db ${redactStoreUrl(flags.db)})\n`),
+          onWarning: (message) => progress.note(`warning: ${message}`),
+        };
+        try {
+          let summary: RunSummary;
+          const previous = flags.resume || flags.retryErrors ? await findResumable(store, spec) : undefined;
+          if (previous) {
+            process.stderr.write(`resuming run ${previous}\n`);
+            summary = await resumeRun(previous, { retryErrors: Boolean(flags.retryErrors), engine: spec.engine, dataDir: resolved.dir, allowModifiedData: Boolean(flags.allowModifiedData) }, deps);
+          } else {
+            if (flags.resume || flags.retryErrors) process.stderr.write('no earlier run with these settings to resume; starting a new one\n');
+            summary = await startRun(spec, deps);
+          }
+          progress.stop();
+          printSummary(summary, Boolean(flags.json));
+          return exitCodeFor(summary);
+        } finally {
+          progress.stop();
         }
-        progress.stop();
-        printSummary(summary, Boolean(flags.json));
-        return exitCodeFor(summary);
-      } finally {
-        progress.stop();
-      }
-    });
+      });
+    } finally {
+      await shared?.close();
+    }
   } finally {
     dispose();
   }
@@ -204,33 +213,39 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
   if (given('price')) Object.assign(engine, { prices: full.prices });
   if (given('maxCost')) Object.assign(engine, { maxCostUsd: full.maxCostUsd });
   if (given('failFast')) Object.assign(engine, { failFast: flags.failFast });
-  return withStore(flags.db, async (store) => {
-    const run = await requireRun(store, runId);
-    const dataDir = dataDirForRun(flags.dataDir, run.engine.dataDir);
-    if (!dataDir) throw new InputError(`run ${run.id} does not record its data dir; pass --data-dir`);
-    const lease = leaseFromEnv();
-    const { stop, signal, dispose } = interruptSignal();
-    const progress = createProgressReporter(`resume ${run.id}`);
-    try {
-      const ownTools = run.options.tools !== undefined;
-      if (!ownTools && !(await dataReady(run.task, { dataDir, download: flags.download, signal: stop }))) return EXIT.interrupted;
-      const summary = await resumeRun(run.id, { retryErrors: Boolean(flags.retryErrors), engine, dataDir: dataDir.dir, allowModifiedData: Boolean(flags.allowModifiedData) }, {
-        store,
-        signal,
-        stop,
-        ...(lease ? { lease } : {}),
-        secrets: secretsFrom(flags),
-        onProgress: (e) => progress.update(e),
-        onWarning: (message) => progress.note(`warning: ${message}`),
-      });
-      progress.stop();
-      printSummary(summary, Boolean(flags.json));
-      return exitCodeFor(summary);
-    } finally {
-      progress.stop();
-      dispose();
-    }
-  });
+  const shared = await sharedLimitsFrom(flags, given('rpm') || given('tpm') ? true : undefined, (message) => process.stderr.write(`warning: ${message}\n`));
+  try {
+    return await withStore(flags.db, async (store) => {
+      const run = await requireRun(store, runId);
+      const dataDir = dataDirForRun(flags.dataDir, run.engine.dataDir);
+      if (!dataDir) throw new InputError(`run ${run.id} does not record its data dir; pass --data-dir`);
+      const lease = leaseFromEnv();
+      const { stop, signal, dispose } = interruptSignal();
+      const progress = createProgressReporter(`resume ${run.id}`);
+      try {
+        const ownTools = run.options.tools !== undefined;
+        if (!ownTools && !(await dataReady(run.task, { dataDir, download: flags.download, signal: stop }))) return EXIT.interrupted;
+        const summary = await resumeRun(run.id, { retryErrors: Boolean(flags.retryErrors), engine, dataDir: dataDir.dir, allowModifiedData: Boolean(flags.allowModifiedData) }, {
+          store,
+          ...(shared ? { limiters: shared.limiters } : {}),
+          signal,
+          stop,
+          ...(lease ? { lease } : {}),
+          secrets: secretsFrom(flags),
+          onProgress: (e) => progress.update(e),
+          onWarning: (message) => progress.note(`warning: ${message}`),
+        });
+        progress.stop();
+        printSummary(summary, Boolean(flags.json));
+        return exitCodeFor(summary);
+      } finally {
+        progress.stop();
+        dispose();
+      }
+    });
+  } finally {
+    await shared?.close();
+  }
 }
 
 const RUN_EXAMPLES = `

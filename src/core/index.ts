@@ -15,3 +15,4 @@ export * from './task-options.js';
 export * from './judge-settings.js';
 export * from './transcript.js';
 export * from './create-folder.js';
+export { abortable } from './abortable.js';

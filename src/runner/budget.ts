@@ -1,13 +1,34 @@
 import type { CallRecord } from '../store/records.js';
 
 /**
+ * What the runner asks of a run's spending cap: `Budget` in one process, `FleetBudget` (the spend
+ * kept in Redis) when several workers share one run.
+ */
+export interface RunBudget {
+  readonly capUsd: number;
+  /** The run's spend as this process knows it. */
+  readonly spentUsd: number;
+  /** Why no new sample may start, or undefined while the budget lasts. */
+  readonly stopReason: string | undefined;
+  /** Counts what calls cost, as soon as they are made (never waits). */
+  charge(calls: readonly CallRecord[]): void;
+  /** Learns what other processes spent, before a sample starts; absent where nobody else spends. */
+  refresh?(signal?: AbortSignal): Promise<void>;
+  /** Waits for charges still on their way to where the spend is kept. */
+  settle?(): Promise<void>;
+}
+
+/** Makes a run's budget from its cap and what the store says it spent before (a fleet seeds its shared spend with it once). */
+export type BudgetFactory = (run: { readonly runId: string; readonly capUsd: number; readonly spentBeforeUsd: number }) => Promise<RunBudget>;
+
+/**
  * A run's spending cap (`--max-cost`), in USD over every call of the run: models under test and
  * judge, this session and the earlier ones. Once the spend reaches the cap no new sample starts;
  * samples in flight finish (their calls are already paid for, and cutting them would waste that),
  * so the total can pass the cap by what those samples cost. The run is then `interrupted`, and a
  * resume with a higher cap goes on.
  */
-export class Budget {
+export class Budget implements RunBudget {
   private spent: number;
   private why: string | undefined;
 

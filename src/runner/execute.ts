@@ -4,7 +4,7 @@ import type { PreparedTask } from '../benchmarks/task.js';
 import type { CallOutcome, Model } from '../models/middleware/model.js';
 import type { CallRecord, ResultRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
-import type { Budget } from './budget.js';
+import type { RunBudget } from './budget.js';
 import { FailFast, type FailedCall, type FailFastStop } from './fail-fast.js';
 import { judgeOutputForRun, type JudgeStage } from './judging.js';
 import type { SummarizedResult } from './summary.js';
@@ -47,7 +47,7 @@ export interface ExecuteOptions {
    */
   readonly sampleStored?: (index: number) => Promise<void> | undefined;
   /** The run's spending cap: once reached, no new sample starts (those in flight finish). */
-  readonly budget?: Budget;
+  readonly budget?: RunBudget;
   /** Stop a model after errors that repeat for every sample (see `FailFast`); default true. */
   readonly failFast?: boolean;
 }
@@ -161,6 +161,16 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
         if (stored) {
           await stored;
           // The stop came while this sample was being stored: it has not started, leave it for resume.
+          if (stopping() || failFast.stopped(model.id)) return;
+        }
+        if (budget?.refresh) {
+          // A fleet's budget: what the other workers spent counts before this sample starts.
+          try {
+            await budget.refresh(stop && signal ? AbortSignal.any([signal, stop]) : (signal ?? stop));
+          } catch (error) {
+            // Aborted by the stop (Redis may be down and the user gave up waiting); anything else is a fault to report.
+            if (!stopping()) throw error;
+          }
           if (stopping() || failFast.stopped(model.id)) return;
         }
         const context = { sampleId: sample.id, ...(signal ? { signal } : {}) };

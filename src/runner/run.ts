@@ -4,6 +4,8 @@ import { findTask } from '../benchmarks/registry.js';
 import type { PreparedTask, Task } from '../benchmarks/task.js';
 import { createEmbedder } from '../models/embedders.js';
 import { Model } from '../models/middleware/model.js';
+import { systemClock } from '../models/middleware/clock.js';
+import type { LimiterFactory } from '../models/middleware/limiter.js';
 import { KNOWN_PRICES } from '../models/pricing.js';
 import { createProvider } from '../models/registry.js';
 import type { ModelProvider } from '../models/spec.js';
@@ -14,7 +16,7 @@ import { totalSpend } from '../store/spend.js';
 import { toolkitVersion } from '../version.js';
 import { executeSamples, type ExecuteOutcome, type ProgressEvent } from './execute.js';
 import { SAMPLE_CHUNK, SampleFeed } from './sample-feed.js';
-import { Budget, formatUsd } from './budget.js';
+import { Budget, formatUsd, type BudgetFactory, type RunBudget } from './budget.js';
 import { checkRecordedOutputs } from './recorded-outputs.js';
 import { HeldLease, leaseSettings, type LeaseSettings } from './run-lease.js';
 import { describeStop, withRecordedStops, type FailFastStop } from './fail-fast.js';
@@ -44,6 +46,10 @@ export interface RunDependencies {
   readonly onRunCreated?: (run: RunRecord) => void;
   /** Things the user should know that do not stop the run (e.g. a judge grading its own outputs). */
   readonly onWarning?: (message: string) => void;
+  /** Where the models' requests/tokens-per-minute limits live: in this process by default; `redisLimiters` shares them with every process on one Redis (`--shared-limits`). */
+  readonly limiters?: LimiterFactory;
+  /** Makes the run's `--max-cost` budget: `Budget` in this process by default; `fleetBudgets` keeps the spend in Redis for workers sharing one run. */
+  readonly budgets?: BudgetFactory;
 }
 
 /** Starts a new run: builds the samples, records the run, calls the models, returns the summary. */
@@ -285,7 +291,7 @@ function unstoredSamples(runId: string, sampleCount: number, stored: readonly Sa
  * The run's spending cap, when it has one. Every paid model (and the judge) needs a price, or the
  * cap could not be kept: refused before the run starts. A resumed run counts what it spent before.
  */
-async function budgetFor(run: RunRecord, engine: EngineSettings, models: readonly Model[], judge: JudgeStage | undefined, deps: RunDependencies): Promise<Budget | undefined> {
+async function budgetFor(run: RunRecord, engine: EngineSettings, models: readonly Model[], judge: JudgeStage | undefined, deps: RunDependencies): Promise<RunBudget | undefined> {
   const cap = engine.maxCostUsd;
   if (cap === undefined) return undefined;
   if (!Number.isFinite(cap) || cap <= 0) throw new InputError(`--max-cost must be a positive amount of USD, got ${cap}`);
@@ -295,7 +301,7 @@ async function budgetFor(run: RunRecord, engine: EngineSettings, models: readonl
   }
   const before = totalSpend(await deps.store.runSpend(run.id));
   if (before.unpriced > 0) deps.onWarning?.(`${before.unpriced} earlier calls of run ${run.id} have no known cost: the $${formatUsd(before.usd)} counted against --max-cost leaves them out`);
-  return new Budget(cap, before.usd);
+  return deps.budgets ? deps.budgets({ runId: run.id, capUsd: cap, spentBeforeUsd: before.usd }) : new Budget(cap, before.usd);
 }
 
 /** The samples a session asks its models for: every sample id of the run, and those each model still has to answer. */
@@ -359,7 +365,7 @@ async function buildModel(id: string, run: RunRecord, engine: EngineSettings, de
     ...(engine.tokensPerMinute ? { tokensPerMinute: engine.tokensPerMinute } : {}),
     ...(price ? { price } : {}),
   };
-  return new Model(provider, settings, deps.store);
+  return new Model(provider, settings, deps.store, systemClock, Math.random, deps.limiters);
 }
 
 async function execute(
@@ -376,7 +382,7 @@ async function execute(
     readonly fresh: boolean;
     /** Stores the samples ahead of their calls (a new run). */
     readonly feed?: SampleFeed;
-    readonly budget?: Budget;
+    readonly budget?: RunBudget;
     /** This process's lease on the run: lost, it stops the run like an interrupt; released at the end with the final status. */
     readonly lease: HeldLease;
     readonly failFast: boolean;
@@ -418,6 +424,7 @@ async function execute(
     for (const stop of failFastStops) deps.onWarning?.(describeStop(stop, run.id));
   } finally {
     await session.feed?.settle();
+    await session.budget?.settle?.();
     // The status goes with the release: a process that lost the lease leaves it to the new holder.
     // So do the models stopped early, so that show and runs can say later why and what to fix.
     await session.lease.release({ status, failFastStops });

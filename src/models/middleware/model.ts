@@ -3,7 +3,7 @@ import { approxInputTokens } from './token-estimate.js';
 import type { ModelProvider } from '../spec.js';
 import { costOf, type Price } from '../pricing.js';
 import { systemClock, type Clock } from './clock.js';
-import { RateLimiter } from './rate-limiter.js';
+import { inProcessLimiters, type Limiter, type LimiterFactory } from './limiter.js';
 import { defaultRetryPolicy, retryDelay, type RetryPolicy } from './retry-policy.js';
 import { Semaphore } from './semaphore.js';
 
@@ -72,19 +72,21 @@ export function callCacheKey(modelId: string, request: GenerateRequest): string 
  */
 export class Model {
   private readonly semaphore: Semaphore;
-  private readonly requestLimiter?: RateLimiter;
-  private readonly tokenLimiter?: RateLimiter;
+  private readonly requestLimiter?: Limiter;
+  private readonly tokenLimiter?: Limiter;
 
+  /** `limiters`: where the requests/tokens-per-minute limits live (in this process by default; `RedisLimiters` shares them with a fleet). */
   constructor(
     readonly provider: ModelProvider,
     readonly settings: ModelSettings,
     private readonly cache?: CallCache,
     private readonly clock: Clock = systemClock,
     private readonly random: () => number = Math.random,
+    limiters: LimiterFactory = inProcessLimiters,
   ) {
     this.semaphore = new Semaphore(settings.concurrency);
-    if (settings.requestsPerMinute) this.requestLimiter = new RateLimiter(settings.requestsPerMinute, clock);
-    if (settings.tokensPerMinute) this.tokenLimiter = new RateLimiter(settings.tokensPerMinute, clock);
+    if (settings.requestsPerMinute) this.requestLimiter = limiters({ modelId: provider.id, kind: 'requests', perMinute: settings.requestsPerMinute }, clock);
+    if (settings.tokensPerMinute) this.tokenLimiter = limiters({ modelId: provider.id, kind: 'tokens', perMinute: settings.tokensPerMinute }, clock);
   }
 
   get id(): string {
@@ -113,6 +115,8 @@ export class Model {
       const { output, error, latencyMs, startedAt } = await this.attemptOnce(request, context);
       const costUsd = !output ? null : this.provider.billed === false ? 0 : costOf(this.settings.price, output.usage);
       const described = error ? describeCallError(error) : null;
+      // A 429 says the provider's limit is reached for everyone sharing it, not just this call.
+      if (error instanceof ModelCallError && error.kind === 'rate-limit') this.backOff(error.extra.retryAfterMs);
       attempts.push({ attempt, startedAt, latencyMs, output, error: described, costUsd });
       if (output) {
         return { output, error: null, cached: false, cacheKey, attempts, latencyMs, usage: output.usage, costUsd };
@@ -158,7 +162,13 @@ export class Model {
     }
   }
 
+  private backOff(retryAfterMs: number | undefined): void {
+    this.requestLimiter?.backOff(retryAfterMs);
+    this.tokenLimiter?.backOff(retryAfterMs);
+  }
+
   async close(): Promise<void> {
+    await Promise.all([this.requestLimiter?.close?.(), this.tokenLimiter?.close?.()]);
     await this.provider.close?.();
   }
 }
