@@ -105,6 +105,8 @@ export interface RunReportOptions {
   readonly details?: DetailsPolicy;
   /** false: the details leave out the stored calls (an export has no use for them). Default true. */
   readonly calls?: boolean;
+  /** Sample ids whose rows come first under a `limit` (a comparison's changed samples), before errors and the rest. */
+  readonly focus?: ReadonlySet<string>;
 }
 
 /** What `assay show` asks of the report: its summary and overview, no details (no output is read). */
@@ -113,13 +115,13 @@ export const SUMMARY_ONLY: RunReportOptions = { details: { mode: 'limit', limit:
 /** Lower first: what a reader should look at before the passes. */
 const PRIORITY: Readonly<Record<Verdict, number>> = { error: 0, 'no verdict': 1, manual: 2, fail: 3, number: 4, pass: 5, pending: 6 };
 
-function chooseDetails(policy: DetailsPolicy, verdicts: readonly number[], flags: readonly number[]): Set<number> {
+function chooseDetails(policy: DetailsPolicy, verdicts: readonly number[], flags: readonly number[], focused: (row: number) => boolean): Set<number> {
   const all = verdicts.map((_, i) => i);
   const verdict = (row: number): Verdict => VERDICTS[verdicts[row] as number] as Verdict;
   const changed = (row: number): boolean => ((flags[row] as number) & ROW_FLAGS.changedByReview) !== 0;
   if (policy.mode === 'all') return new Set(all);
   if (policy.mode === 'failing') return new Set(all.filter((row) => changed(row) || !['pass', 'pending'].includes(verdict(row))));
-  const rank = (row: number): number => (changed(row) ? -1 : PRIORITY[verdict(row)]);
+  const rank = (row: number): number => (focused(row) ? -2 : changed(row) ? -1 : PRIORITY[verdict(row)]);
   return new Set(all.filter((row) => verdict(row) !== 'pending').sort((a, b) => rank(a) - rank(b) || a - b).slice(0, policy.limit));
 }
 
@@ -169,7 +171,9 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
   });
 
   // The details: the chosen rows, with every stored call of their samples read in one pass.
-  const chosen = wantOutputs ? chooseDetails(policy, rows.verdict, rows.flags) : new Set<number>();
+  const focus = options.focus;
+  const focused = (row: number): boolean => focus !== undefined && focus.has(samples[rows.sample[row] as number]?.id as string);
+  const chosen = wantOutputs ? chooseDetails(policy, rows.verdict, rows.flags, focused) : new Set<number>();
   const details: Record<string, SampleDetail> = {};
   if (chosen.size > 0) {
     const sampleIds = [...new Set([...chosen].map((row) => samples[rows.sample[row] as number]?.id as string))];
