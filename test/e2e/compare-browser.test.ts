@@ -206,6 +206,20 @@ describe('the comparison page in headless Chromium', () => {
   });
 });
 
+test('compare -o --details 1: each run carries the details of a sample the comparison points at before any other', { skip: missing }, async () => {
+  const file = join(dir, 'few.html');
+  const made = await assay(['compare', runs[0] as string, runs[1] as string, '-o', file, '--details', '1', '--db', db]);
+  assert.equal(made.code, 0, made.stderr);
+  const html = readFileSync(file, 'utf8');
+  for (const run of [0, 1]) {
+    const block = new RegExp(`<script type="application/json" id="assay-samples-${run}">([^<]*)</script>`).exec(html);
+    const details = (JSON.parse(block?.[1] ?? '{}') as { details: Record<string, { sample: string }> }).details;
+    // The first sample the comparison points at is item 1 (newly passing). Run B's plain
+    // --details 1 would carry item 3 instead (its no verdict ranks before its fails).
+    assert.deepEqual(Object.values(details).map((d) => d.sample), [samples[1]?.id], `run ${run}`);
+  }
+});
+
 /** As the page writes a signed difference. */
 function sign(v: number): string {
   return `${v > 0 ? '+' : v < 0 ? '−' : ''}${Math.abs(v).toFixed(3)}`;
