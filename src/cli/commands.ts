@@ -3,10 +3,11 @@ import { InputError } from '../core/index.js';
 import { allTasks } from '../benchmarks/registry.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
 import type { ExportFormat } from '../report/export.js';
-import { exportText } from '../report/task-export.js';
-import { modifiedDataLine, modifiedDataList, renderLeaseNote, renderReadings, renderRunList, renderSummary } from '../report/console.js';
+import { EXPORT_DETAILS } from '../report/export-from-report.js';
+import { exportReportText } from '../report/task-export.js';
+import { SUMMARY_ONLY, buildRunReport } from '../report/run-report.js';
+import { modifiedDataLine, renderReadings, renderRunList, renderSummary } from '../report/console.js';
 import { readRunState } from '../store/run-state.js';
-import { recordedModifiedData } from '../runner/data-check.js';
 import { requireRun, summarizeStoredRun } from '../runner/run.js';
 import type { RunRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
@@ -115,17 +116,15 @@ sample (a wrong key, a model that does not exist) is followed by why and what to
           process.stdout.write(flags.json ? `${JSON.stringify(readings)}\n` : `${renderReadings(readings)}\n`);
           return;
         }
-        const stored = await summarizeStoredRun(store, runId);
-        const run = await requireRun(store, stored.run);
-        const note = await parserNote(store, run);
+        // The run's report, without details: its summary is what show prints (the state now, as the report's overview).
+        const { summary, overview } = await buildRunReport(store, runId, SUMMARY_ONLY);
+        const note = await parserNote(store, await requireRun(store, overview.run));
         if (note) process.stderr.write(`${note}\n`);
-        const { state, lease } = await readRunState(store, run);
-        const summary = { ...stored, status: state };
         if (flags.json) {
-          process.stdout.write(`${JSON.stringify({ ...summary, ...(lease ? { lease } : {}) })}\n`);
+          process.stdout.write(`${JSON.stringify({ ...summary, ...(overview.lease ? { lease: overview.lease } : {}) })}\n`);
           return;
         }
-        const leaseNote = renderLeaseNote(run.id, state, lease);
+        const leaseNote = overview.statusNote;
         process.stdout.write(`${renderSummary(summary)}\n${leaseNote ? `${leaseNote}\n` : ''}`);
       });
     });
@@ -170,18 +169,15 @@ Example:
     .addHelpText('after', '\nCSV/TSV cells that hold lists or objects (candidates, gold, answer) carry them as JSON. For FunctionChat runs, --format tsv writes upstream\'s report columns (serial_num, is_pass, type_of_output, ground_truth, acceptable_arguments, model_output, reasoning, query, tools) plus sample_id, model, tools_type.\n\nExample:\n  assay export 20250101-120000-ab12 --format csv --out results.csv')
     .action(async (runId: string, flags: { format: ExportFormat; out?: string; model?: string; db: string }) => {
       await withStore(flags.db, async (store) => {
-        const run = await requireRun(store, runId);
-        if (flags.model && !run.models.includes(flags.model)) throw new InputError(`run ${run.id} has no model ${flags.model}; it has ${run.models.join(', ')}`);
-        const samples = await store.loadSamples(run.id);
-        const results = await store.results(run.id, flags.model);
-        const modified = recordedModifiedData(run);
+        // The run's report with every row's details: the export's rows are read through it.
+        const report = await buildRunReport(store, runId, EXPORT_DETAILS);
+        const { text, rows } = exportReportText(report, flags.format, flags.model);
+        const modified = report.overview.modifiedData;
         // Said on stderr too: a task's own layout (FunctionChat's TSV: upstream's columns) has no column for it.
-        if (modified.length > 0) process.stderr.write(`note: run ${run.id}: ${modifiedDataLine(modified)}\n`);
-        const dataModified = modified.length > 0 ? modifiedDataList(modified) : undefined;
-        const text = exportText(run, samples, results, flags.format, dataModified);
+        if (modified.length > 0) process.stderr.write(`note: run ${report.overview.run}: ${modifiedDataLine(modified)}\n`);
         if (flags.out) {
           writeOutFile(flags.out, text);
-          process.stderr.write(`wrote ${results.length} rows to ${flags.out}\n`);
+          process.stderr.write(`wrote ${rows} rows to ${flags.out}\n`);
         } else process.stdout.write(text);
       });
     });

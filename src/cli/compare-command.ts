@@ -1,7 +1,10 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { renderComparison } from '../report/compare.js';
+import { buildComparisonReport } from '../report/compare-report.js';
+import { renderReportHtml } from '../report/html/html-report.js';
+import { DEFAULT_DETAILS, parseDetailsPolicy, type DetailsPolicy } from '../report/run-report.js';
 import { compareRuns } from '../runner/compare/compare-runs.js';
-import { dbOption, jsonOption, withStore } from './shared.js';
+import { dbOption, jsonOption, withStore, writeOutFile } from './shared.js';
 
 /** `assay compare <runA> <runB>`: two runs of one task, sample by sample, with paired statistics. */
 export function registerCompareCommand(program: Command): void {
@@ -10,6 +13,10 @@ export function registerCompareCommand(program: Command): void {
     .description('compare two runs of the same task sample by sample: per metric B − A with a 95% interval and a paired test, and which samples newly fail or newly pass; read from the store (no model is called)')
     .argument('<runA>', 'the run to compare against (before), id or unique prefix')
     .argument('<runB>', 'the run compared (after), id or unique prefix')
+    .addOption(new Option('-o, --out <file>', 'also write the comparison as a self-contained HTML page (with both runs\' reports) to this file'))
+    .addOption(
+      new Option('--details <which>', `with -o: which samples' full details each run carries: the changed, still failing, no-verdict and error samples first, then all, failing, or at most <n> rows (default ${DEFAULT_DETAILS.mode === 'limit' ? DEFAULT_DETAILS.limit : DEFAULT_DETAILS.mode})`).argParser(parseDetailsPolicy),
+    )
     .addOption(jsonOption())
     .addOption(dbOption())
     .addHelpText(
@@ -39,13 +46,28 @@ What a pass and the number are is the task's: harm tasks read pass as "no defect
 number as the severity; judged summaries pass when aligned; others read true/false as pass/fail
 and a number as the number.
 
-Example:
-  assay compare 20250101-120000-ab12 20250102-090000-cd34 --json`,
+With -o, the page (one file, no network when viewed, every text from the runs shown as text)
+draws per model pair each difference with its 95% interval (a forest plot), the tests and their
+p, and the buckets, each sample in them opening run A's and run B's details side by side
+(prompt, raw outputs, parsed answers, transcript, every call); the runs' own report pages
+follow. Which samples carry details: see --details.
+
+Examples:
+  assay compare 20250101-120000-ab12 20250102-090000-cd34 --json
+  assay compare 20250101-120000-ab12 20250102-090000-cd34 -o compare.html`,
     )
-    .action(async (runA: string, runB: string, flags: { json?: boolean; db: string }) => {
+    .action(async (runA: string, runB: string, flags: { json?: boolean; out?: string; details?: DetailsPolicy; db: string }) => {
       await withStore(flags.db, async (store) => {
-        const comparison = await compareRuns(store, runA, runB);
-        process.stdout.write(flags.json ? `${JSON.stringify(comparison)}\n` : renderComparison(comparison));
+        const comparison = flags.out ? undefined : await compareRuns(store, runA, runB);
+        const report = flags.out ? await buildComparisonReport(store, runA, runB, flags.details ?? DEFAULT_DETAILS) : undefined;
+        const shown = report?.comparison ?? (comparison as NonNullable<typeof comparison>);
+        process.stdout.write(flags.json ? `${JSON.stringify(shown)}\n` : renderComparison(shown));
+        if (report && flags.out) {
+          const html = renderReportHtml(report.bundle, { comparison: report.comparison });
+          writeOutFile(flags.out, html);
+          const included = report.bundle.runs.reduce((n, r) => n + r.detailsPolicy.included, 0);
+          process.stderr.write(`wrote ${flags.out}: the comparison and 2 run reports, details for ${included} sample rows; ${(Buffer.byteLength(html) / 1e6).toFixed(2)} MB\n`);
+        }
       });
     });
 }

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { isManualAnalysis, type Sample, type Score } from '../core/index.js';
+import { isManualAnalysis, type Sample, type Score, type ToolCall } from '../core/index.js';
 import { taskNamed } from '../benchmarks/registry.js';
 import type { ExportFormatName } from '../benchmarks/task.js';
 import type { ResultRecord, RunRecord } from '../store/records.js';
@@ -29,18 +29,39 @@ export interface ExportRow {
   readonly [column: string]: unknown;
 }
 
-/** `dataModified`: for a run on modified data, the files (see `modifiedDataList`), put on every row so no row leaves without it. */
-export function exportRows(run: RunRecord, samples: readonly Sample[], results: readonly ResultRecord[], dataModified?: string): ExportRow[] {
+/** What an export reads of a sample's result: a stored `ResultRecord` has it, and so does a report's sample detail (`export-from-report.ts`). */
+export type ExportedResult = Pick<ResultRecord, 'sampleId' | 'modelId' | 'status' | 'score' | 'error' | 'transcript'> & {
+  /** The text and the calls (by name and raw arguments), all an export shows of an output. */
+  readonly output: { readonly text: string; readonly toolCalls: readonly Pick<ToolCall, 'name' | 'rawArguments'>[] } | null;
+};
+
+/** One exported (sample, model): the result and the sample it answers (undefined for a result whose sample is not stored). */
+export interface ExportPair {
+  readonly sample: Sample | undefined;
+  readonly result: ExportedResult;
+}
+
+/** Stored results paired with their samples, in the results' order. */
+export function pairsOf(samples: readonly Sample[], results: readonly ExportedResult[]): ExportPair[] {
   const byId = new Map(samples.map((s) => [s.id, s]));
-  const ownColumns = taskNamed(run.task)?.exportColumns;
-  return results.map((r) => {
-    const sample = byId.get(r.sampleId);
+  return results.map((result) => ({ sample: byId.get(result.sampleId), result }));
+}
+
+/** `dataModified`: for a run on modified data, the files (see `modifiedDataList`), put on every row so no row leaves without it. */
+export function exportRows(run: Pick<RunRecord, 'task'>, samples: readonly Sample[], results: readonly ExportedResult[], dataModified?: string): ExportRow[] {
+  return rowsOfPairs(run.task, pairsOf(samples, results), dataModified);
+}
+
+/** The rows of a run of `task` (the task's own columns after the common ones). */
+export function rowsOfPairs(task: string, pairs: readonly ExportPair[], dataModified?: string): ExportRow[] {
+  const ownColumns = taskNamed(task)?.exportColumns;
+  return pairs.map(({ sample, result: r }) => {
     const input = sample?.input ?? [];
     const prompt = input.length === 1 && input[0] ? input[0].content : JSON.stringify(input);
     const candidates = sample?.metadata['candidates'];
     return {
       sample_id: r.sampleId,
-      task: run.task,
+      task,
       model: r.modelId,
       prompt,
       candidates: Array.isArray(candidates) ? (candidates as string[]) : null,

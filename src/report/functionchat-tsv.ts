@@ -1,15 +1,13 @@
-import type { Sample } from '../core/index.js';
 import { functionchatMeta, functionchatTarget } from '../benchmarks/functionchat/metadata.js';
 import { upstreamAcceptableArguments, upstreamGroundTruth, upstreamMessages, upstreamResponse, upstreamTools } from '../benchmarks/functionchat/upstream-format.js';
 import { judgeMetadataOf } from '../runner/judge-metadata.js';
-import type { ResultRecord } from '../store/records.js';
-import { delimited } from './export.js';
+import { delimited, type ExportedResult, type ExportPair } from './export.js';
 
 /** Upstream FunctionChat-Bench's report columns, in its order; assay adds the sample id, the model and the tool list type after them. */
 export const FUNCTIONCHAT_TSV_COLUMNS = ['serial_num', 'is_pass', 'type_of_output', 'ground_truth', 'acceptable_arguments', 'model_output', 'reasoning', 'query', 'tools', 'sample_id', 'model', 'tools_type'] as const;
 
 /** `pass` / `fail` as upstream writes them; assay's own `no verdict` and `error` where upstream has none. */
-function isPass(result: ResultRecord): string {
+function isPass(result: ExportedResult): string {
   if (result.status === 'error') return 'error';
   if (result.score?.value === true) return 'pass';
   if (result.score?.value === false) return 'fail';
@@ -17,7 +15,7 @@ function isPass(result: ResultRecord): string {
 }
 
 /** The judge's reasoning (every repeat's reply, separated), or why no judge was needed. */
-function reasoning(result: ResultRecord): string {
+function reasoning(result: ExportedResult): string {
   const judge = judgeMetadataOf(result.score);
   if (judge) return judge.responses.join('\n---\n');
   return result.error ? `${result.error.kind}: ${result.error.message}` : (result.score?.explanation ?? '');
@@ -27,10 +25,8 @@ function reasoning(result: ResultRecord): string {
  * The upstream TSV report of a FunctionChat run: one row per item and model, with the texts the
  * judge saw (ground truth, acceptable arguments, model output, query, tools) in upstream's format.
  */
-export function functionchatTsv(samples: readonly Sample[], results: readonly ResultRecord[]): string {
-  const byId = new Map(samples.map((s) => [s.id, s]));
-  const rows = results.flatMap((result) => {
-    const sample = byId.get(result.sampleId);
+export function functionchatTsv(pairs: readonly ExportPair[]): string {
+  const rows = pairs.flatMap(({ sample, result }) => {
     if (!sample) return [];
     const meta = functionchatMeta(sample);
     const target = functionchatTarget(sample);

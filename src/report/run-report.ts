@@ -4,7 +4,7 @@ import { recordedModifiedData } from '../runner/data-check.js';
 import { requireRun, taskOfRun } from '../runner/run.js';
 import { summarizeRun, type RunSummary } from '../runner/summary.js';
 import type { JudgeConfig, ResultRecord, ReviewRecord, RunRecord } from '../store/records.js';
-import { readRunState, type RunState } from '../store/run-state.js';
+import { readRunState, type RunState, type StoredLease } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
 import { toolkitVersion } from '../version.js';
 import { renderLeaseNote } from './console.js';
@@ -25,6 +25,8 @@ export interface RunOverview {
   /** The state now (`readRunState`: a live lease is `running`, a dead one `stale`), and a line on who holds it. */
   readonly status: RunState;
   readonly statusNote?: string;
+  /** The lease a process holds on the run now (as `assay show --json` gives it); absent when none is stored. */
+  readonly lease?: StoredLease;
   readonly createdAt: string;
   readonly updatedAt: string;
   /** From creation to the last status change (a resumed run: the pause included). */
@@ -68,8 +70,10 @@ export function parseDetailsPolicy(text: string): DetailsPolicy {
 }
 
 /**
- * One run, reported: the view model the console summary, `--json`, the HTML report and the viewer
- * share. Plain JSON, read from the store alone (no data dir, no model call).
+ * One run, reported: the one view model of a stored run. `assay show` prints its summary (text
+ * and `--json`), `assay export` writes its rows from its details, `assay report` draws the HTML
+ * page (and its `--json`) from it, as does a viewer. Plain JSON, read from the store alone (no
+ * data dir, no model call).
  */
 export interface RunReport {
   readonly schema: typeof RUN_REPORT_SCHEMA;
@@ -85,7 +89,8 @@ export interface RunReport {
   readonly index: SampleIndex;
   /** Details by index row (as a string key); the rows without are flagged in the index. */
   readonly details: Readonly<Record<string, SampleDetail>>;
-  readonly detailsPolicy: DetailsPolicy & { readonly included: number; readonly rows: number };
+  /** `callsOmitted`: the details were built without their calls (`calls: false`; their `calls` are empty). */
+  readonly detailsPolicy: DetailsPolicy & { readonly included: number; readonly rows: number; readonly callsOmitted?: true };
 }
 
 /** Several runs in one report (`assay report <run> <run>…`). */
@@ -98,18 +103,25 @@ export interface ReportBundle {
 
 export interface RunReportOptions {
   readonly details?: DetailsPolicy;
+  /** false: the details leave out the stored calls (an export has no use for them). Default true. */
+  readonly calls?: boolean;
+  /** Sample ids whose rows come first under a `limit` (a comparison's changed samples), before errors and the rest. */
+  readonly focus?: ReadonlySet<string>;
 }
+
+/** What `assay show` asks of the report: its summary and overview, no details (no output is read). */
+export const SUMMARY_ONLY: RunReportOptions = { details: { mode: 'limit', limit: 0 } };
 
 /** Lower first: what a reader should look at before the passes. */
 const PRIORITY: Readonly<Record<Verdict, number>> = { error: 0, 'no verdict': 1, manual: 2, fail: 3, number: 4, pass: 5, pending: 6 };
 
-function chooseDetails(policy: DetailsPolicy, verdicts: readonly number[], flags: readonly number[]): Set<number> {
+function chooseDetails(policy: DetailsPolicy, verdicts: readonly number[], flags: readonly number[], focused: (row: number) => boolean): Set<number> {
   const all = verdicts.map((_, i) => i);
   const verdict = (row: number): Verdict => VERDICTS[verdicts[row] as number] as Verdict;
   const changed = (row: number): boolean => ((flags[row] as number) & ROW_FLAGS.changedByReview) !== 0;
   if (policy.mode === 'all') return new Set(all);
   if (policy.mode === 'failing') return new Set(all.filter((row) => changed(row) || !['pass', 'pending'].includes(verdict(row))));
-  const rank = (row: number): number => (changed(row) ? -1 : PRIORITY[verdict(row)]);
+  const rank = (row: number): number => (focused(row) ? -2 : changed(row) ? -1 : PRIORITY[verdict(row)]);
   return new Set(all.filter((row) => verdict(row) !== 'pending').sort((a, b) => rank(a) - rank(b) || a - b).slice(0, policy.limit));
 }
 
@@ -159,11 +171,13 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
   });
 
   // The details: the chosen rows, with every stored call of their samples read in one pass.
-  const chosen = wantOutputs ? chooseDetails(policy, rows.verdict, rows.flags) : new Set<number>();
+  const focus = options.focus;
+  const focused = (row: number): boolean => focus !== undefined && focus.has(samples[rows.sample[row] as number]?.id as string);
+  const chosen = wantOutputs ? chooseDetails(policy, rows.verdict, rows.flags, focused) : new Set<number>();
   const details: Record<string, SampleDetail> = {};
   if (chosen.size > 0) {
     const sampleIds = [...new Set([...chosen].map((row) => samples[rows.sample[row] as number]?.id as string))];
-    const calls = await store.callsOf(run.id, sampleIds);
+    const calls = options.calls === false ? [] : await store.callsOf(run.id, sampleIds);
     const callsBySample = new Map<string, typeof calls>();
     for (const call of calls) {
       const list = callsBySample.get(call.sampleId);
@@ -190,7 +204,7 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
   const steps = judge ? await store.stepCounts(run.id, 'judge') : [];
   return {
     schema: RUN_REPORT_SCHEMA,
-    overview: overviewOf(run, task.description, state, renderLeaseNote(run.id, state, lease), samples.length, reviews.length),
+    overview: overviewOf(run, task.description, state, renderLeaseNote(run.id, state, lease), lease, samples.length, reviews.length),
     summary,
     tables: { metrics: metricTable(modelMetrics((m) => m.metrics)), ...(reviewed.length > 0 ? { reviewed: metricTable(reviewed) } : {}) },
     charts: resolveCharts(task.charts ?? [], modelMetrics((m) => m.metrics)),
@@ -202,11 +216,11 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
       : [],
     index: { ids: samples.map((s) => s.id), models: run.models, verdicts: VERDICTS, errorKinds, rows, values },
     details,
-    detailsPolicy: { ...policy, included: Object.keys(details).length, rows: rows.sample.length },
+    detailsPolicy: { ...policy, included: Object.keys(details).length, rows: rows.sample.length, ...(options.calls === false ? { callsOmitted: true as const } : {}) },
   };
 }
 
-function overviewOf(run: RunRecord, description: string, status: RunState, statusNote: string | undefined, stored: number, reviews: number): RunOverview {
+function overviewOf(run: RunRecord, description: string, status: RunState, statusNote: string | undefined, lease: StoredLease | undefined, stored: number, reviews: number): RunOverview {
   return {
     run: run.id,
     task: run.task,
@@ -214,6 +228,7 @@ function overviewOf(run: RunRecord, description: string, status: RunState, statu
     taskDescription: description,
     status,
     ...(statusNote ? { statusNote } : {}),
+    ...(lease ? { lease } : {}),
     createdAt: run.createdAt,
     updatedAt: run.updatedAt,
     durationMs: Math.max(0, Date.parse(run.updatedAt) - Date.parse(run.createdAt)),

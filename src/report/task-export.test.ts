@@ -4,7 +4,8 @@ import { findTask, registerTask } from '../benchmarks/registry.js';
 import type { ResultRecord, RunRecord } from '../store/records.js';
 import { testDataDir } from '../testing/test-data.js';
 import { FUNCTIONCHAT_TSV_COLUMNS } from './functionchat-tsv.js';
-import { exportText } from './task-export.js';
+import { pairsOf } from './export.js';
+import { exportPairsText } from './task-export.js';
 
 const runOf = (task: string): RunRecord => ({
   id: 'r1',
@@ -48,11 +49,11 @@ test('export: a task that declares its own TSV layout gets it, whatever its name
   const results = samples.map((s) => resultOf(s.id));
   const upstream = FUNCTIONCHAT_TSV_COLUMNS.join('\t');
 
-  assert.equal(header(exportText(runOf(task.name), samples, results, 'tsv')), upstream);
-  assert.match(header(exportText(runOf(task.name), samples, results, 'csv')), /^sample_id,task,model,prompt,/, 'only the format it declares');
+  assert.equal(header(exportPairsText(runOf(task.name).task, pairsOf(samples, results), 'tsv')), upstream);
+  assert.match(header(exportPairsText(runOf(task.name).task, pairsOf(samples, results), 'csv')), /^sample_id,task,model,prompt,/, 'only the format it declares');
   // The layout comes from the declaration, not from a "functionchat/" name.
   registerTask({ ...task, name: 'mine/tool-calls' });
-  assert.equal(header(exportText(runOf('mine/tool-calls'), samples, results, 'tsv')), upstream);
+  assert.equal(header(exportPairsText(runOf('mine/tool-calls').task, pairsOf(samples, results), 'tsv')), upstream);
   registerTask({ ...task, name: 'functionchat-like/plain', exportFormats: {} });
-  assert.match(header(exportText(runOf('functionchat-like/plain'), samples, results, 'tsv')), /^sample_id\ttask\tmodel\tprompt\t/);
+  assert.match(header(exportPairsText(runOf('functionchat-like/plain').task, pairsOf(samples, results), 'tsv')), /^sample_id\ttask\tmodel\tprompt\t/);
 });

@@ -1,23 +1,43 @@
-import type { Sample } from '../core/index.js';
+import { InputError } from '../core/index.js';
 import { taskNamed } from '../benchmarks/registry.js';
 import type { ExportLayoutName } from '../benchmarks/task.js';
-import type { ResultRecord, RunRecord } from '../store/records.js';
-import { exportRows, formatRows, type ExportFormat } from './export.js';
+import { modifiedDataList } from './console.js';
+import { formatRows, rowsOfPairs, type ExportFormat, type ExportPair } from './export.js';
+import { exportPairsOf } from './export-from-report.js';
 import { functionchatTsv } from './functionchat-tsv.js';
+import type { RunReport } from './run-report.js';
 
 /** The writers of the layouts tasks may declare (`Task.exportFormats`); `satisfies` makes a missing one a compile error. */
 const LAYOUTS = {
   // Upstream's report format, so FunctionChat's own tools read it as they read their own.
   'functionchat-report': functionchatTsv,
-} satisfies Record<ExportLayoutName, (samples: readonly Sample[], results: readonly ResultRecord[]) => string>;
+} satisfies Record<ExportLayoutName, (pairs: readonly ExportPair[]) => string>;
 
 /**
- * The text `assay export` writes: the run's task's own layout when it declares one for `format`
- * (`Task.exportFormats`), else assay's rows (`dataModified` on every row, see `exportRows`). A
- * task's own layout keeps its columns as the task defines them.
+ * The text of an export of a run of `task`: the task's own layout when it declares one for
+ * `format` (`Task.exportFormats`), else assay's rows (`dataModified` on every row, see
+ * `exportRows`). A task's own layout keeps its columns as the task defines them.
  */
-export function exportText(run: RunRecord, samples: readonly Sample[], results: readonly ResultRecord[], format: ExportFormat, dataModified?: string): string {
-  const layout = taskNamed(run.task)?.exportFormats?.[format];
-  if (layout !== undefined) return LAYOUTS[layout](samples, results);
-  return formatRows(exportRows(run, samples, results, dataModified), format);
+export function exportPairsText(task: string, pairs: readonly ExportPair[], format: ExportFormat, dataModified?: string): string {
+  const layout = taskNamed(task)?.exportFormats?.[format];
+  if (layout !== undefined) return LAYOUTS[layout](pairs);
+  return formatRows(rowsOfPairs(task, pairs, dataModified), format);
+}
+
+/** What `assay export` writes, and how many (sample, model) rows it holds. */
+export interface ExportText {
+  readonly text: string;
+  readonly rows: number;
+}
+
+/**
+ * `assay export` from the run's report (built with every detail, `EXPORT_DETAILS`): one row per
+ * (sample, model) with a result, in run order, `model` alone when given.
+ */
+export function exportReportText(report: RunReport, format: ExportFormat, model?: string): ExportText {
+  const { overview } = report;
+  if (model !== undefined && !overview.models.includes(model)) throw new InputError(`run ${overview.run} has no model ${model}; it has ${overview.models.join(', ')}`);
+  const pairs = exportPairsOf(report, model);
+  const dataModified = overview.modifiedData.length > 0 ? modifiedDataList(overview.modifiedData) : undefined;
+  return { text: exportPairsText(overview.task, pairs, format, dataModified), rows: pairs.length };
 }

@@ -1,4 +1,4 @@
-import type { GenerateResult, Message, ToolCall, ToolSpec } from '../../core/index.js';
+import type { Message, ToolCall, ToolSpec } from '../../core/index.js';
 import { pythonJsonDumps, type GroundTruth } from '../../datasets/functionchat/index.js';
 import type { FunctionChatMeta } from './metadata.js';
 
@@ -66,7 +66,7 @@ export const upstreamAcceptableArguments = (text: string | null): string => pyth
  * empty beside tool calls), role, function_call (always null), tool_calls (null when none; each
  * `{function: {arguments, name}, type}` with the arguments exactly as the model wrote them).
  */
-export function upstreamResponse(output: Pick<GenerateResult, 'text' | 'toolCalls'>): string {
+export function upstreamResponse(output: { readonly text: string; readonly toolCalls: readonly Pick<ToolCall, 'name' | 'rawArguments'>[] }): string {
   const calls = output.toolCalls.map((c) => ({ function: { arguments: c.rawArguments, name: c.name }, type: 'function' }));
   return pythonJsonDumps({
     content: output.text === '' && calls.length > 0 ? null : output.text,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { RunComparison } from '../../runner/compare/run-comparison.js';
 import type { ReportBundle, RunReport } from '../run-report.js';
 import { REPORT_CSS } from './style.js';
 
@@ -68,10 +69,13 @@ function page(title: string, dataScripts: string, lateScripts: string, connect: 
  * is still reading the rest), then one block per run with its sample index and details, read
  * only when the sample browser opens. No network when viewed.
  */
-export function renderReportHtml(bundle: ReportBundle): string {
+export function renderReportHtml(bundle: ReportBundle, extras: { readonly comparison?: RunComparison } = {}): string {
   const summaries = { ...bundle, runs: bundle.runs.map(({ index: _index, details: _details, ...rest }) => rest) };
   const samples = bundle.runs.map((run: RunReport, i) => `<script type="application/json" id="assay-samples-${i}">${scriptSafeJson({ index: run.index, details: run.details })}</script>`);
-  return page('assay report', `<script type="application/json" id="assay-report">${scriptSafeJson(summaries)}</script>`, samples.join('\n'), 'none');
+  const data = [`<script type="application/json" id="assay-report">${scriptSafeJson(summaries)}</script>`];
+  // A comparison of the bundle's two runs (run A first): the page adds its Comparison tab and opens on it.
+  if (extras.comparison) data.push(`<script type="application/json" id="assay-comparison">${scriptSafeJson(extras.comparison)}</script>`);
+  return page(extras.comparison ? 'assay compare' : 'assay report', data.join('\n'), samples.join('\n'), 'none');
 }
 
 /**

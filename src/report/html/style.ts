@@ -56,4 +56,11 @@ details.call.role-judge { border-left: 4px solid #a23bc4; } details.call.role-us
 details.call summary { cursor: pointer; }
 ol.transcript { padding-left: 20px; }
 ul.judge-lines { color: var(--muted); font-size: 13px; padding-left: 18px; }
+svg.forest .zero { stroke: #1d2330; stroke-width: 1.2; } svg.forest .ci-line { stroke: #3366cc; stroke-width: 2; } svg.forest .estimate { fill: #3366cc; }
+.buckets { display: flex; gap: 6px; flex-wrap: wrap; margin: 10px 0; }
+.buckets button { font: inherit; padding: 4px 10px; border: 1px solid var(--line); border-radius: 14px; background: #fff; cursor: pointer; }
+.buckets button.active { background: #e8effc; border-color: var(--accent); }
+ul.sample-ids { columns: 3; padding-left: 18px; }
+.pair { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
+.pair .side { min-width: 0; }
 `;

@@ -8,6 +8,8 @@
 
 interface ReportSource {
   readonly bundle: PageBundle;
+  /** A comparison of the bundle's two runs (`assay compare -o`): the page opens on its tab. */
+  readonly comparison?: PageComparison;
   /** Whether details come from a server on demand. */
   readonly remote: boolean;
   samples(run: number): Promise<PageSamples>;
@@ -33,7 +35,8 @@ function inlineSource(bundle: PageBundle): ReportSource {
     }
     return found;
   };
-  return { bundle, remote: false, samples, detail: async (run, row) => (await samples(run)).details[String(row)] };
+  const comparison = jsonScript('assay-comparison') as PageComparison | undefined;
+  return { bundle, ...(comparison ? { comparison } : {}), remote: false, samples, detail: async (run, row) => (await samples(run)).details[String(row)] };
 }
 
 async function fetchJson(url: string): Promise<unknown> {
@@ -66,6 +69,7 @@ async function remoteSource(config: { bundle: string; samples: string; detail: s
 }
 
 const TABS = [
+  ['comparison', 'Comparison'],
   ['overview', 'Overview'],
   ['models', 'Models'],
   ['charts', 'Charts'],
@@ -80,12 +84,18 @@ function start(source: ReportSource): void {
   clear(app);
   const runs = source.bundle.runs;
   const many = runs.length > 1;
-  const title = many ? `assay report — ${runs.length} runs` : `assay report — ${runs[0]?.overview.task ?? ''} · ${runs[0]?.overview.run ?? ''}`;
+  const comparison = source.comparison;
+  const title = comparison
+    ? `assay compare — ${comparison.task} · ${comparison.runB.id} against ${comparison.runA.id}`
+    : many
+      ? `assay report — ${runs.length} runs`
+      : `assay report — ${runs[0]?.overview.task ?? ''} · ${runs[0]?.overview.run ?? ''}`;
   document.title = title;
   const nav = el('nav', { class: 'tabs' });
   const panels = new Map<Tab, HTMLElement>();
   const rendered = new Set<Tab>();
   const render: Record<Tab, (host: HTMLElement) => void> = {
+    comparison: (host) => (comparison ? comparisonBlock(source, comparison, host) : undefined),
     overview: (host) => host.append(...runs.map((run) => overviewBlock(run, many))),
     models: (host) => host.append(...runs.map((run) => modelsBlock(run, many))),
     charts: (host) => host.append(...runs.map((run) => chartsBlock(run, many))),
@@ -102,13 +112,14 @@ function start(source: ReportSource): void {
     }
   };
   for (const [tab, label] of TABS) {
+    if (tab === 'comparison' && !comparison) continue;
     const button = el('button', { type: 'button', data: { tab } }, label);
     button.addEventListener('click', () => show(tab));
     nav.appendChild(button);
     panels.set(tab, el('section', { class: 'panel', id: `panel-${tab}`, hidden: true }));
   }
   app.append(el('header', null, el('h1', null, title), el('p', { class: 'note' }, `made ${source.bundle.generatedAt} by assay ${source.bundle.toolkitVersion}`)), nav, ...panels.values());
-  show('overview');
+  show(comparison ? 'comparison' : 'overview');
   performance.mark('assay-overview');
   // The frame that shows the overview: marked, so a benchmark can read when it came (ms from navigation start).
   requestAnimationFrame(() => {
