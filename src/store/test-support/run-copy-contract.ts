@@ -26,7 +26,7 @@ const review = (sampleId: string, modelId: string, verdict: boolean): ReviewReco
 });
 
 /** A run with everything a run can hold: composed prompts, calls that refer to their input, errors, a transcript, reviews. */
-async function fillRun(store: Store): Promise<void> {
+export async function fillRun(store: Store): Promise<void> {
   const template = sharedText('Choose one tool. '.repeat(20));
   const composed = (id: string): Sample => ({ id, input: [composedUserMessage(() => [template, id])], target: id, metadata: { id } });
   const all = [...samples, composed('s3'), composed('s4')];
@@ -46,7 +46,7 @@ async function fillRun(store: Store): Promise<void> {
 }
 
 /** Every read of a run that a report, show, compare, resume or rescore makes. */
-async function everything(store: Store, runId: string): Promise<unknown> {
+export async function everything(store: Store, runId: string): Promise<unknown> {
   return {
     run: await store.getRun(runId),
     samples: await store.loadSamples(runId),
