@@ -7,6 +7,7 @@ import { callsReferringToInput, checkSliceContinues } from '../imported-slice.js
 import { ambiguousPrefixError, checkRunSamples, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
 import { nullableToJson, optionalToJson } from './json.js';
 import { CallCacheIndex } from './call-cache.js';
+import { CallPositions } from './call-positions.js';
 import { Checkpointer } from './checkpointer.js';
 import { openDatabase } from './open-database.js';
 import { RunLeases } from './run-leases.js';
@@ -70,6 +71,8 @@ export class SqliteStore implements Store {
   private readonly saveOutcomeTx: Database.Transaction<(calls: readonly CallRecord[], result: ResultRecord | null) => void>;
   /** Writes calls and a result inside the caller's transaction (an outcome, or a slice being imported). */
   private readonly writeOutcome: (calls: readonly CallRecord[], result: ResultRecord | null) => void;
+  /** Where a run's calls sit in its sample order, made when a run is first read in slices. */
+  private callPositions: CallPositions | undefined;
   /** True while an import holds the write transaction open (`importRun`). */
   private importing = false;
   private readonly saveBatchTx: Database.Transaction<(batch: readonly PendingOutcome[]) => void>;
@@ -454,7 +457,7 @@ export class SqliteStore implements Store {
     const texts = this.runTexts(runId);
     return {
       samples: this.db.prepare<[typeof range], SampleRow>(SQL.selectSamplesInRange).all(range).map((row) => sampleFromRow(row, texts)),
-      calls: this.db.prepare<[typeof range], CallRow>(SQL.selectCallsInRange).all(range).map((row) => callFromRow(row, texts)),
+      calls: (this.callPositions ??= new CallPositions(this.db)).rows<CallRow>(runId, range.from, range.to).map((row) => callFromRow(row, texts)),
       results: this.db.prepare<[typeof range], ResultRow>(SQL.selectResultsInRange).all(range).map(resultFromRow),
       reviews: this.db.prepare<[typeof range], ReviewRow>(SQL.selectReviewsInRange).all(range).map(reviewFromRow),
     };

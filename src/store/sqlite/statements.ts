@@ -136,13 +136,8 @@ export const SQL = {
                     JOIN samples s ON s.run_id = c.run_id AND s.sample_id = c.sample_id
                   WHERE c.run_id = @runId AND c.sample_id IN (SELECT value FROM json_each(@sampleIds))
                   ORDER BY s.idx, c.id`,
-  /** A slice of a run by sample position (`runSlice`): each ordered as the run's whole read. */
+  /** A slice of a run by sample position (`runSlice`; its calls: `call-positions.ts`): each ordered as the run's whole read. */
   selectSamplesInRange: 'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = @runId AND idx >= @from AND idx < @to ORDER BY idx',
-  /** One pass over the run's calls (CROSS JOIN keeps that order: from the samples' side, each sample would scan them). */
-  selectCallsInRange: `SELECT c.*, s.input AS sample_input FROM calls c
-                         CROSS JOIN samples s ON s.run_id = c.run_id AND s.sample_id = c.sample_id
-                       WHERE c.run_id = @runId AND s.idx >= @from AND s.idx < @to
-                       ORDER BY s.idx, c.id`,
   selectResultsInRange: `SELECT r.* FROM results r
                            JOIN samples s ON s.run_id = r.run_id AND s.sample_id = r.sample_id
                            JOIN runs ON runs.id = r.run_id
