@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
+import { copyRuns, type CopyOutcome } from '../../src/store/copy/copy-runs.js';
+import { openStore } from '../../src/store/open-store.js';
 import { ScratchSchemas, TEST_POSTGRES_URL } from '../../src/store/postgres/test-support/scratch-schemas.js';
+import { makeRun, samples } from '../../src/store/test-support/store-contract.js';
 import { startFakeOpenAIServer, type FakeChatRequestBody, type FakeServer } from '../../src/testing/fake-openai-server.js';
 import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
 import { runAssay, type CliResult } from '../../src/testing/spawn-cli.js';
@@ -156,4 +159,28 @@ test('bad stores: one line, exit 2, nothing written', async () => {
   db.close();
   await oneLine(['--from', newer, '--to', join(dir, 'never.db')], /newer\.db.*999/);
   await oneLine(['--from', source, '--to', join(dir, 'never.db'), '--run', 'no-such-run'], /^assay: no run no-such-run in the store to copy from/m);
+});
+
+test('what PostgreSQL keeps otherwise is caught: a time without milliseconds reads back changed (removed), a NUL in a note is refused (rolled back)', async () => {
+  const source = await openStore(join(dir, 'odd.db'));
+  const { url, schema } = await schemas.create();
+  const target = await openStore(url);
+  try {
+    // SQLite keeps a time as the text it was given; PostgreSQL as a timestamp, read back with milliseconds.
+    await source.createRun(makeRun({ id: 'odd-time', status: 'finished', createdAt: '2026-03-01T12:00:00Z' }), samples);
+    await source.createRun(makeRun({ id: 'nul-note', status: 'finished', createdAt: '2026-03-02T12:00:00.000Z' }), samples);
+    await source.saveReviews([{ runId: 'nul-note', sampleId: 'q-alpha', modelId: 'baseline:lexical', verdict: true, note: 'ok\u0000', source: 'r.csv', reviewedAt: '2026-03-02T13:00:00.000Z' }]);
+    const outcomes: CopyOutcome[] = [];
+    for await (const outcome of copyRuns(source, target)) outcomes.push(outcome);
+    const [odd, nul] = outcomes;
+    assert.ok(odd?.status === 'mismatch', JSON.stringify(odd));
+    assert.deepEqual(odd.parts, ['run']);
+    assert.ok(nul?.status === 'failed', JSON.stringify(nul));
+    assert.match(nul.reason, /^the target refused it, nothing of it was kept: .*0x00/);
+    for (const table of ['runs', 'samples', 'calls', 'results', 'reviews']) {
+      assert.equal((await schemas.query(`SELECT count(*)::int AS n FROM ${schema}.${table}`)).rows[0]?.n, 0, `${table}: nothing left behind`);
+    }
+  } finally {
+    await Promise.all([source.close(), target.close()]);
+  }
 });
