@@ -38,7 +38,7 @@ async function collect(source: Store, target: Store, options: CopyOptions = {}):
 }
 
 test('runs are copied oldest first, page by page, and read back the same; a second copy finds them already there', async () => {
-  const { source, target, close } = await twoStores();
+  const { source, target, targetFile, close } = await twoStores();
   try {
     const progress: string[] = [];
     const outcomes = await collect(source, target, { onProgress: (p) => progress.push(`${p.runId} ${p.doing} ${p.samples}`) });
@@ -50,6 +50,11 @@ test('runs are copied oldest first, page by page, and read back the same; a seco
     assert.deepEqual(progress.filter((p) => p.startsWith('full copying')), ['full copying 2', 'full copying 4', 'full copying 5']);
     for (const id of ['small', 'full']) assert.deepEqual(await everything(target, id), await everything(source, id));
     assert.deepEqual((await target.listRuns()).map((r) => r.id), (await source.listRuns()).map((r) => r.id));
+    // The call whose messages are its sample's input is stored by reference again, not with a copy of the prompt.
+    const raw = new Database(targetFile, { readonly: true });
+    const stored = raw.prepare<[], { request: string }>("SELECT request FROM calls WHERE run_id = 'full' AND sample_id = 's4' AND role = 'test'").get();
+    raw.close();
+    assert.equal(stored?.request, '{"messages":"$sample.input","settings":{"temperature":0}}');
 
     const again = await collect(source, target, { pageSize: 1000 });
     assert.deepEqual(again.map((o) => [o.runId, o.status]), [['small', 'already there'], ['full', 'already there']]);
