@@ -48,12 +48,15 @@ export type { ProgressEvent } from './runner/execute.js';
 export { HeldLease, RunLeasedError, leaseSettings, DEFAULT_LEASE_TTL_MS, type LeaseSettings } from './runner/run-lease.js';
 export { STOP_AFTER, type FailFastStop } from './runner/fail-fast.js';
 export { modifiedDataFiles, type ModifiedDataFile } from './datasets/pinned.js';
-export type { Store } from './store/store.js';
+export type { Store, RunImport } from './store/store.js';
 export { runState, readRunState, type RunState, type StoredLease } from './store/run-state.js';
 export type * from './store/records.js';
 export { openSqliteStore, SqliteStore } from './store/sqlite/index.js';
 export { openStore } from './store/open-store.js';
 export { parseStoreUrl, redactStoreUrl, type StoreUrl } from './store/store-url.js';
+export { copyRuns, type CopyOptions, type CopyOutcome, type CopyProgress } from './store/copy/copy-runs.js';
+export { openStorePair } from './store/copy/store-pair.js';
+export { runChecksum, type RunChecksum, type RunPart } from './store/copy/run-digest.js';
 // Types only: the PostgreSQL client is loaded when `openStore` is given a postgres:// URL.
 export type { PostgresStore } from './store/postgres/postgres-store.js';
 export { exportRows, formatRows, type ExportFormat, type ExportRow } from './report/export.js';

@@ -21,6 +21,7 @@ import { registerAgreementCommand } from './agreement-command.js';
 import { registerCompareCommand } from './compare-command.js';
 import { EXIT, dataDirOption, dbOption, jsonOption, unusedDbOption, withStore, writeOutFile } from './shared.js';
 import { registerReportCommand } from './report-command.js';
+import { registerMigrateCommand } from './migrate-command.js';
 
 export { EXIT } from './shared.js';
 
@@ -216,5 +217,6 @@ Example (reviewed.csv):
     });
 
   registerReportCommand(program);
+  registerMigrateCommand(program, setExitCode);
   registerDataCommands(program, setExitCode);
 }

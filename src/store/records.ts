@@ -178,6 +178,19 @@ export interface StoredSample extends Sample {
   readonly index: number;
 }
 
+/**
+ * Everything stored for a run's samples at positions `from` … `from + limit − 1` (`Store.runSlice`),
+ * each list ordered as the run's whole reads give it: samples by position; calls by sample, then
+ * save order; results by sample, then the run's model order; reviews by sample, then model. A run
+ * read slice by slice is read whole, with memory bounded by the slice (copying, checksums).
+ */
+export interface RunSlice {
+  readonly samples: readonly StoredSample[];
+  readonly calls: readonly CallRecord[];
+  readonly results: readonly ResultRecord[];
+  readonly reviews: readonly ReviewRecord[];
+}
+
 /** Who holds (or asks for) a run's lease: one process session. */
 export interface LeaseHolder {
   /** Unique per session (a random id): a pid alone repeats across hosts and restarts. */

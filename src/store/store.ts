@@ -1,5 +1,5 @@
 import type { GenerateResult, Role, Sample, Score } from '../core/index.js';
-import type { CallRecord, LeaseClaim, StepCount, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunStatus, StoredSample } from './records.js';
+import type { CallRecord, LeaseClaim, StepCount, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, StoredSample } from './records.js';
 
 /**
  * Persistence for runs, whatever the backend (`openStore`: SQLite, the embedded default, or
@@ -60,5 +60,27 @@ export interface Store {
   saveReviews(reviews: readonly ReviewRecord[]): Promise<void>;
   /** A run's reviews in sample order. */
   reviews(runId: string): Promise<ReviewRecord[]>;
+  /** Everything stored for the run's samples at positions `from` … `from + limit − 1` (see `RunSlice`); empty lists past the end. */
+  runSlice(runId: string, from: number, limit: number): Promise<RunSlice>;
+  /**
+   * Starts writing a run copied from another store exactly as given (`assay migrate`): its record
+   * (status, times, engine and all), then its slices in order, keeping sample positions, call
+   * order and every timestamp. Nothing of it is seen by any reader until `commit`; `abort`, a
+   * failed `add` or the process dying leaves no trace (one transaction). A run with that id here
+   * already is an `InputError`. While an import is open, use this store for nothing else.
+   */
+  importRun(run: RunRecord): Promise<RunImport>;
+  /** Deletes a run (exact id) and everything stored for it: samples, calls (and their cache entries), results, reviews, lease. False when there is no such run. */
+  deleteRun(runId: string): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** A run being imported (`Store.importRun`): slices added in order, then committed or aborted. */
+export interface RunImport {
+  /** Writes the next slice: its samples continue the run's positions (checked), its calls, results and reviews are theirs. */
+  add(slice: RunSlice): Promise<void>;
+  /** Makes the whole run visible at once. */
+  commit(): Promise<void>;
+  /** Drops everything written so far; safe after a failed `add` and twice. */
+  abort(): Promise<void>;
 }

@@ -2,8 +2,9 @@ import type pg from 'pg';
 import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
 import { ambiguousPrefixError, checkRunSamples, checkTtl, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
-import { FAIL_FAST_STOPS_FIELD, type CallRecord, type LeaseClaim, type LeaseHolder, type ResultRecord, type RoleSpend, type ReviewRecord, type RunEnd, type RunLease, type RunRecord, type RunStatus, type StepCount, type StoredSample } from '../records.js';
-import type { Store } from '../store.js';
+import { FAIL_FAST_STOPS_FIELD, type CallRecord, type LeaseClaim, type LeaseHolder, type ResultRecord, type RoleSpend, type ReviewRecord, type RunEnd, type RunLease, type RunRecord, type RunSlice, type RunStatus, type StepCount, type StoredSample } from '../records.js';
+import type { RunImport, Store } from '../store.js';
+import { callsReferringToInput, checkSliceContinues } from '../imported-slice.js';
 import { redactStoreUrl } from '../store-url.js';
 import { connectPool, describePgError, isUserFixable } from './connect.js';
 import { applyMigrations } from './migrate.js';
@@ -119,6 +120,23 @@ const SQL = {
   deleteLease: 'DELETE FROM run_leases WHERE run_id = $1 AND holder_id = $2',
   selectEngineForUpdate: 'SELECT engine FROM runs WHERE id = $1 FOR NO KEY UPDATE',
   endRun: 'UPDATE runs SET status = $2, engine = $3, updated_at = now() WHERE id = $1',
+  /** A slice of a run by sample position (`runSlice`, positions $2 ≤ idx < $3): each ordered as the run's whole read. */
+  selectSamplesInRange: 'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = $1 AND idx >= $2 AND idx < $3 ORDER BY idx',
+  selectCallsInRange: `SELECT c.run_id, c.sample_id, c.model_id, c.role, c.actor, c.step, c.attempt, c.cache_key, c.request, c.output, c.error,
+                              c.input_tokens, c.output_tokens, c.cost_usd, c.latency_ms, c.started_at,
+                              CASE WHEN c.messages_from_sample THEN s.input END AS sample_input
+                       FROM calls c JOIN samples s ON s.run_id = c.run_id AND s.sample_id = c.sample_id
+                       WHERE c.run_id = $1 AND s.idx >= $2 AND s.idx < $3
+                       ORDER BY s.idx, c.id`,
+  selectResultsInRange: `SELECT r.* FROM results r
+                           JOIN samples s ON s.run_id = r.run_id AND s.sample_id = r.sample_id
+                           JOIN runs ON runs.id = r.run_id
+                         WHERE r.run_id = $1 AND s.idx >= $2 AND s.idx < $3
+                         ORDER BY s.idx, array_position(runs.models, r.model_id) NULLS FIRST, r.model_id COLLATE "C"`,
+  selectReviewsInRange: `SELECT v.* FROM reviews v JOIN samples s ON s.run_id = v.run_id AND s.sample_id = v.sample_id
+                         WHERE v.run_id = $1 AND s.idx >= $2 AND s.idx < $3 ORDER BY s.idx, v.model_id COLLATE "C"`,
+  /** The foreign keys cascade to samples, calls, results, reviews and the lease. */
+  deleteRun: 'DELETE FROM runs WHERE id = $1',
 } as const;
 
 /**
@@ -367,6 +385,70 @@ export class PostgresStore implements Store {
     return (await this.pool.query<ReviewRow>(SQL.selectReviews, [runId])).rows.map(reviewFromRow);
   }
 
+  async runSlice(runId: string, from: number, limit: number): Promise<RunSlice> {
+    const values = [runId, from, from + limit];
+    const [samples, calls, results, reviews] = await Promise.all([
+      this.pool.query<SampleRow>(SQL.selectSamplesInRange, values),
+      this.pool.query<CallRow>(SQL.selectCallsInRange, values),
+      this.pool.query<ResultRow>(SQL.selectResultsInRange, values),
+      this.pool.query<ReviewRow>(SQL.selectReviewsInRange, values),
+    ]);
+    return {
+      samples: samples.rows.map(sampleFromRow),
+      calls: calls.rows.map(callFromRow),
+      results: results.rows.map(resultFromRow),
+      reviews: reviews.rows.map(reviewFromRow),
+    };
+  }
+
+  /**
+   * One transaction on one connection of the pool, from the run's row to `commit`: no other
+   * connection sees the run before, and a process that dies mid-way drops its connection, which
+   * rolls everything back. Calls are inserted in the order given, so their ids keep it.
+   */
+  async importRun(run: RunRecord): Promise<RunImport> {
+    const client = await this.pool.connect();
+    let open = true;
+    const end = async (sql: 'COMMIT' | 'ROLLBACK'): Promise<void> => {
+      if (!open) return;
+      open = false;
+      try {
+        await client.query(sql);
+      } finally {
+        client.release();
+      }
+    };
+    try {
+      await client.query('BEGIN');
+      const inserted = await client.query(SQL.insertRun, runToParams(run));
+      if (inserted.rowCount === 0) throw new InputError(`run ${run.id} already exists in ${this.where}`);
+    } catch (error) {
+      await end('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+    let next = 0;
+    return {
+      add: async (slice) => {
+        if (!open) throw new Error(`importing run ${run.id}: the import has ended`);
+        const first = next;
+        next = checkSliceContinues(run.id, slice, next);
+        await insertSamples(client, run.id, first, slice.samples);
+        await insertCalls(client, callsReferringToInput(slice));
+        await insertResults(client, slice.results);
+        await insertReviews(client, slice.reviews);
+      },
+      commit: async () => {
+        if (!open) throw new Error(`importing run ${run.id}: the import has ended`);
+        await end('COMMIT');
+      },
+      abort: () => end('ROLLBACK').catch(() => undefined),
+    };
+  }
+
+  async deleteRun(runId: string): Promise<boolean> {
+    return (await this.pool.query(SQL.deleteRun, [runId])).rowCount === 1;
+  }
+
   /** Ends the pool once its queries are done; safe to call twice. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -403,6 +485,26 @@ async function insertCalls(client: pg.PoolClient, calls: readonly CallRecord[]):
   for (let start = 0; start < calls.length; start += CALLS_PER_INSERT) {
     const chunk = calls.slice(start, start + CALLS_PER_INSERT);
     await client.query(insertCallsSql(chunk.length, 1), callParams(chunk).params);
+  }
+}
+
+/** Inserts results as given (an imported run's: none is there yet), in statements of `CALLS_PER_INSERT` rows. */
+async function insertResults(client: pg.PoolClient, results: readonly ResultRecord[]): Promise<void> {
+  for (let start = 0; start < results.length; start += CALLS_PER_INSERT) {
+    const chunk = results.slice(start, start + CALLS_PER_INSERT);
+    const params = chunk.flatMap((result) => resultParams(result, nullableToJson(result.output)));
+    const rows = chunk.map((_, i) => placeholders(1 + i * RESULT_PARAMS, RESULT_PARAMS));
+    await client.query(`INSERT INTO results (${RESULT_COLUMNS}) VALUES ${rows.join(', ')}`, params);
+  }
+}
+
+/** Inserts reviews as given (an imported run's), in statements of `CALLS_PER_INSERT` rows. */
+async function insertReviews(client: pg.PoolClient, reviews: readonly ReviewRecord[]): Promise<void> {
+  for (let start = 0; start < reviews.length; start += CALLS_PER_INSERT) {
+    const chunk = reviews.slice(start, start + CALLS_PER_INSERT);
+    const params = chunk.flatMap((r) => [r.runId, r.sampleId, r.modelId, r.verdict, r.note, r.source, r.reviewedAt]);
+    const rows = chunk.map((_, i) => placeholders(1 + i * 7, 7));
+    await client.query(`INSERT INTO reviews (run_id, sample_id, model_id, verdict, note, source, reviewed_at) VALUES ${rows.join(', ')}`, params);
   }
 }
 

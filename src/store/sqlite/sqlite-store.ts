@@ -1,16 +1,18 @@
 import type Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
-import type { CallRecord, LeaseClaim, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunStatus, StepCount, StoredSample } from '../records.js';
-import type { Store } from '../store.js';
+import type { CallRecord, LeaseClaim, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, StepCount, StoredSample } from '../records.js';
+import type { RunImport, Store } from '../store.js';
+import { callsReferringToInput, checkSliceContinues } from '../imported-slice.js';
 import { ambiguousPrefixError, checkRunSamples, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
 import { nullableToJson, optionalToJson } from './json.js';
 import { CallCacheIndex } from './call-cache.js';
+import { CallPositions } from './call-positions.js';
 import { Checkpointer } from './checkpointer.js';
 import { openDatabase } from './open-database.js';
 import { RunLeases } from './run-leases.js';
 import { inputToJson, requestToJson, RunTexts } from './sample-input.js';
-import { SQL } from './statements.js';
+import { DELETE_RUN_ROWS, SQL } from './statements.js';
 import { callFromRow, resultFromRow, reviewFromRow, runFromRow, runToParams, sampleFromRow, type CallRow, type ResultRow, type ReviewRow, type RunRow, type SampleRow, type SpendRow } from './rows.js';
 
 export interface SqliteStoreOptions {
@@ -67,6 +69,12 @@ export class SqliteStore implements Store {
   /** Per run being stored in chunks: the next sample's index and the shared texts numbered so far. */
   private readonly sampleTails = new Map<string, { nextIdx: number; texts: RunTexts }>();
   private readonly saveOutcomeTx: Database.Transaction<(calls: readonly CallRecord[], result: ResultRecord | null) => void>;
+  /** Writes calls and a result inside the caller's transaction (an outcome, or a slice being imported). */
+  private readonly writeOutcome: (calls: readonly CallRecord[], result: ResultRecord | null) => void;
+  /** Where a run's calls sit in its sample order, made when a run is first read in slices. */
+  private callPositions: CallPositions | undefined;
+  /** True while an import holds the write transaction open (`importRun`). */
+  private importing = false;
   private readonly saveBatchTx: Database.Transaction<(batch: readonly PendingOutcome[]) => void>;
   private pending: PendingOutcome[] = [];
   private readonly cacheIndex: CallCacheIndex;
@@ -186,6 +194,7 @@ export class SqliteStore implements Store {
         result.transcript === undefined ? null : JSON.stringify(result.transcript),
       );
     };
+    this.writeOutcome = writeOutcome;
     this.saveOutcomeTx = db.transaction(writeOutcome);
 
     this.saveBatchTx = db.transaction((batch: readonly PendingOutcome[]) => {
@@ -441,6 +450,86 @@ export class SqliteStore implements Store {
 
   async reviews(runId: string): Promise<ReviewRecord[]> {
     return this.db.prepare<[string], ReviewRow>(SQL.selectReviews).all(runId).map(reviewFromRow);
+  }
+
+  async runSlice(runId: string, from: number, limit: number): Promise<RunSlice> {
+    const range = { runId, from, to: from + limit };
+    const texts = this.runTexts(runId);
+    return {
+      samples: this.db.prepare<[typeof range], SampleRow>(SQL.selectSamplesInRange).all(range).map((row) => sampleFromRow(row, texts)),
+      calls: (this.callPositions ??= new CallPositions(this.db)).rows<CallRow>(runId, range.from, range.to).map((row) => callFromRow(row, texts)),
+      results: this.db.prepare<[typeof range], ResultRow>(SQL.selectResultsInRange).all(range).map(resultFromRow),
+      reviews: this.db.prepare<[typeof range], ReviewRow>(SQL.selectReviewsInRange).all(range).map(reviewFromRow),
+    };
+  }
+
+  /**
+   * One write transaction (BEGIN IMMEDIATE) held open from the run's row to `commit`, each slice
+   * written synchronously inside it: a reader sees the run whole or not at all, and a killed
+   * process leaves only a WAL tail SQLite discards. The copied calls reach the cache index by the
+   * merge after the commit.
+   */
+  async importRun(run: RunRecord): Promise<RunImport> {
+    if (this.selectRun.get(run.id) !== undefined) throw new InputError(`run ${run.id} already exists in ${this.file}`, { file: this.file });
+    if (this.importing) throw new Error(`${this.file}: another run is being imported`);
+    this.flushPending();
+    this.checkpointer?.start();
+    this.db.exec('BEGIN IMMEDIATE');
+    this.importing = true;
+    const end = (sql: 'COMMIT' | 'ROLLBACK'): void => {
+      if (!this.importing) return;
+      this.importing = false;
+      if (this.db.inTransaction) this.db.exec(sql);
+      this.writtenCacheable = [];
+    };
+    try {
+      this.insertRun.run(...runToParams(run));
+    } catch (error) {
+      end('ROLLBACK');
+      throw error;
+    }
+    const texts = new RunTexts();
+    let next = 0;
+    return {
+      add: async (slice) => {
+        if (!this.importing) throw new Error(`importing run ${run.id}: the import has ended`);
+        next = checkSliceContinues(run.id, slice, next);
+        for (const sample of slice.samples) {
+          const input = inputToJson(sample.input, texts);
+          for (const { id, text } of texts.takeNew()) this.insertRunText.run(run.id, id, text);
+          this.insertSample.run(run.id, sample.id, sample.index, input, optionalToJson(sample.tools), optionalToJson(sample.target), JSON.stringify(sample.metadata), optionalToJson(sample.hints));
+        }
+        this.writeOutcome(callsReferringToInput(slice), null);
+        for (const result of slice.results) this.writeOutcome([], result);
+        for (const r of slice.reviews) this.db.prepare(SQL.upsertReview).run(r.runId, r.sampleId, r.modelId, r.verdict ? 1 : 0, r.note, r.source, r.reviewedAt);
+      },
+      commit: async () => {
+        if (!this.importing) throw new Error(`importing run ${run.id}: the import has ended`);
+        end('COMMIT');
+        this.tryMergeCache(true);
+      },
+      abort: async () => end('ROLLBACK'),
+    };
+  }
+
+  /**
+   * In one transaction: the run's call-cache entries go, the newest remaining call of each key
+   * (another run's) takes its place, then the run's rows.
+   */
+  async deleteRun(runId: string): Promise<boolean> {
+    if (this.selectRun.get(runId) === undefined) return false;
+    this.flushPending();
+    // The merge empties the in-memory part of the cache index, which may name the run's calls.
+    this.tryMergeCache(true);
+    this.db
+      .transaction(() => {
+        const keys = this.db.prepare<[string], string>(SQL.deleteRunCacheEntries).pluck().all(runId);
+        for (const sql of DELETE_RUN_ROWS) this.db.prepare(sql).run(runId);
+        if (keys.length > 0) this.db.prepare(SQL.refillCallCache).run({ keys: JSON.stringify(keys) });
+      })
+      .immediate();
+    this.sampleTails.delete(runId);
+    return true;
   }
 
   /** Closes the connection (checkpointing the WAL into the main file); safe to call twice. */

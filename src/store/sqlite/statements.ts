@@ -136,4 +136,35 @@ export const SQL = {
                     JOIN samples s ON s.run_id = c.run_id AND s.sample_id = c.sample_id
                   WHERE c.run_id = @runId AND c.sample_id IN (SELECT value FROM json_each(@sampleIds))
                   ORDER BY s.idx, c.id`,
+  /** A slice of a run by sample position (`runSlice`; its calls: `call-positions.ts`): each ordered as the run's whole read. */
+  selectSamplesInRange: 'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = @runId AND idx >= @from AND idx < @to ORDER BY idx',
+  selectResultsInRange: `SELECT r.* FROM results r
+                           JOIN samples s ON s.run_id = r.run_id AND s.sample_id = r.sample_id
+                           JOIN runs ON runs.id = r.run_id
+                         WHERE r.run_id = @runId AND s.idx >= @from AND s.idx < @to
+                         ORDER BY s.idx, (SELECT min(m.key) FROM json_each(runs.models) m WHERE m.value = r.model_id), r.model_id`,
+  selectReviewsInRange: `SELECT v.* FROM reviews v JOIN samples s ON s.run_id = v.run_id AND s.sample_id = v.sample_id
+                         WHERE v.run_id = @runId AND s.idx >= @from AND s.idx < @to ORDER BY s.idx, v.model_id`,
+
+  /**
+   * Deleting a run (`deleteRun`): its call-cache entries first (the keys are given back so the
+   * newest remaining call of each can take their place), then its rows (`DELETE_RUN_ROWS`).
+   */
+  deleteRunCacheEntries: `DELETE FROM call_cache WHERE call_id IN (SELECT id FROM calls WHERE run_id = ?) RETURNING cache_key`,
+  refillCallCache: `INSERT INTO call_cache (cache_key, call_id)
+                      SELECT cache_key, max(id) FROM calls
+                      WHERE cache_key IN (SELECT value FROM json_each(@keys)) AND output IS NOT NULL AND error IS NULL
+                      GROUP BY cache_key
+                    ON CONFLICT (cache_key) DO UPDATE SET call_id = excluded.call_id`,
 } as const;
+
+/** A deleted run's rows (`deleteRun`, after `SQL.deleteRunCacheEntries`), child tables first, so the foreign keys' cascades find nothing left to scan. */
+export const DELETE_RUN_ROWS = [
+  'DELETE FROM reviews WHERE run_id = ?',
+  'DELETE FROM results WHERE run_id = ?',
+  'DELETE FROM calls WHERE run_id = ?',
+  'DELETE FROM run_leases WHERE run_id = ?',
+  'DELETE FROM run_texts WHERE run_id = ?',
+  'DELETE FROM samples WHERE run_id = ?',
+  'DELETE FROM runs WHERE id = ?',
+] as const;

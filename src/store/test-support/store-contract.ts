@@ -5,6 +5,7 @@ import { InputError } from '../../core/errors.js';
 import { composedUserMessage, sharedText, user, type GenerateResult, type Sample } from '../../core/index.js';
 import type { CallRecord, FailFastStop, LeaseHolder, ResultRecord, ReviewRecord, RunRecord } from '../records.js';
 import type { Store } from '../store.js';
+import { runCopyContract } from './run-copy-contract.js';
 
 /**
  * The `Store` contract as tests: what every backend must do the same way, registered for one
@@ -164,6 +165,20 @@ export function storeContract(backend: ContractBackend): void {
   }
 
   describe(`Store contract: ${backend.name}`, () => {
+    runCopyContract((count, body) => async () => {
+      const locations = await Promise.all(Array.from({ length: count }, () => backend.fresh()));
+      const opened: Store[] = await Promise.all(locations.map((l) => l.open()));
+      const extra: Store[] = [];
+      try {
+        await body(opened, async (i) => {
+          const another = await (locations[i] as StoreLocation).open();
+          extra.push(another);
+          return another;
+        });
+      } finally {
+        await Promise.all([...opened, ...extra].map((s) => s.close()));
+      }
+    });
     describe('round trips', () => {
       test('a run, its samples, calls and results come back exactly as written, also from another connection', withStores(async (store, reopen) => {
         const run = makeRun();

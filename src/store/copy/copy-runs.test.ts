@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { InputError } from '../../core/errors.js';
+import { openSqliteStore } from '../sqlite/sqlite-store.js';
+import type { Store } from '../store.js';
+import { parseStoreUrl } from '../store-url.js';
+import { makeCall, makeResult, makeRun, samples } from '../test-support/store-contract.js';
+import { everything, fillRun } from '../test-support/run-copy-contract.js';
+import { copyRuns, type CopyOptions, type CopyOutcome } from './copy-runs.js';
+import { differingParts, runChecksum } from './run-digest.js';
+import { openStorePair, sameLocation } from './store-pair.js';
+
+// Copying runs between two real SQLite files (PostgreSQL both ways: test/e2e/migrate.services.test.ts).
+const dir = mkdtempSync(join(tmpdir(), 'assay-copy-runs-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const newFile = (): string => join(dir, `store-${++files}.db`);
+
+/** A source holding `full` (every kind of record, 5 samples) and `small` (3 samples, one outcome), and an empty target. */
+async function twoStores(): Promise<{ source: Store; target: Store; targetFile: string; close: () => Promise<void> }> {
+  const targetFile = newFile();
+  const source = await openSqliteStore(newFile());
+  const target = await openSqliteStore(targetFile);
+  await fillRun(source);
+  await source.createRun(makeRun({ id: 'small', status: 'finished', createdAt: '2026-01-01T00:00:00.000Z' }), samples);
+  await source.saveOutcome([makeCall({ runId: 'small' })], makeResult({ runId: 'small' }));
+  return { source, target, targetFile, close: async () => void (await Promise.all([source.close(), target.close()])) };
+}
+
+async function collect(source: Store, target: Store, options: CopyOptions = {}): Promise<CopyOutcome[]> {
+  const outcomes: CopyOutcome[] = [];
+  for await (const outcome of copyRuns(source, target, { pageSize: 2, ...options })) outcomes.push(outcome);
+  return outcomes;
+}
+
+test('runs are copied oldest first, page by page, and read back the same; a second copy finds them already there', async () => {
+  const { source, target, targetFile, close } = await twoStores();
+  try {
+    const progress: string[] = [];
+    const outcomes = await collect(source, target, { onProgress: (p) => progress.push(`${p.runId} ${p.doing} ${p.samples}`) });
+    assert.deepEqual(outcomes.map((o) => [o.runId, o.status]), [['small', 'copied'], ['full', 'copied']]);
+    const full = outcomes[1];
+    assert.ok(full?.status === 'copied');
+    // Hand-counted from fillRun: 5 samples; 2 + 2 + 1 + 1 calls; 3 results; 2 reviews.
+    assert.deepEqual(full.checksum.counts, { run: 1, samples: 5, calls: 6, results: 3, reviews: 2 });
+    assert.deepEqual(progress.filter((p) => p.startsWith('full copying')), ['full copying 2', 'full copying 4', 'full copying 5']);
+    for (const id of ['small', 'full']) assert.deepEqual(await everything(target, id), await everything(source, id));
+    assert.deepEqual((await target.listRuns()).map((r) => r.id), (await source.listRuns()).map((r) => r.id));
+    // The call whose messages are its sample's input is stored by reference again, not with a copy of the prompt.
+    const raw = new Database(targetFile, { readonly: true });
+    const stored = raw.prepare<[], { request: string }>("SELECT request FROM calls WHERE run_id = 'full' AND sample_id = 's4' AND role = 'test'").get();
+    raw.close();
+    assert.equal(stored?.request, '{"messages":"$sample.input","settings":{"temperature":0}}');
+
+    const again = await collect(source, target, { pageSize: 1000 });
+    assert.deepEqual(again.map((o) => [o.runId, o.status]), [['small', 'already there'], ['full', 'already there']]);
+    assert.equal(again[1]?.status === 'already there' && again[1].checksum.checksum, full.checksum.checksum, 'the page size does not change the checksum');
+  } finally {
+    await close();
+  }
+});
+
+test('a run the target holds with other content is refused, naming the part; --replace copies it again', async () => {
+  const { source, target, targetFile, close } = await twoStores();
+  try {
+    await collect(source, target);
+    const raw = new Database(targetFile);
+    raw.prepare("UPDATE results SET score = '{\"value\":false}' WHERE run_id = 'full' AND sample_id = 's4'").run();
+    raw.close();
+    const [small, full] = await collect(source, target);
+    assert.equal(small?.status, 'already there');
+    assert.ok(full?.status === 'refused');
+    assert.equal(full.reason, 'the target holds run full with other content (results: 3 in both, contents differ); --replace overwrites it');
+    assert.equal((await target.results('full')).find((r) => r.sampleId === 's4')?.score?.value, false, 'refused: the target is untouched');
+
+    const [, replaced] = await collect(source, target, { replace: true });
+    assert.ok(replaced?.status === 'copied' && replaced.replaced);
+    assert.deepEqual(await everything(target, 'full'), await everything(source, 'full'));
+  } finally {
+    await close();
+  }
+});
+
+test('a copy that reads back differently is removed from the target and names the part; a refused record leaves nothing', async () => {
+  const { source, target, close } = await twoStores();
+  try {
+    // A target that stores a different score than it was given: the read-back checksum must catch it.
+    const corrupting: Store = Object.assign(Object.create(target) as Store, {
+      importRun: async (run: Parameters<Store['importRun']>[0]) => {
+        const inner = await target.importRun(run);
+        return { ...inner, add: (slice: Parameters<typeof inner.add>[0]) => inner.add({ ...slice, results: slice.results.map((r) => ({ ...r, cached: !r.cached })) }) };
+      },
+    });
+    const outcomes = await collect(source, corrupting, { runs: ['full'] });
+    assert.equal(outcomes.length, 1);
+    const mismatch = outcomes[0];
+    assert.ok(mismatch?.status === 'mismatch');
+    assert.deepEqual(mismatch.parts, ['results']);
+    assert.equal(await target.getRun('full'), undefined, 'the bad copy is gone');
+
+    const refusing: Store = Object.assign(Object.create(target) as Store, {
+      importRun: async (run: Parameters<Store['importRun']>[0]) => {
+        const inner = await target.importRun(run);
+        let pages = 0;
+        return { ...inner, add: async (slice: Parameters<typeof inner.add>[0]) => (++pages === 2 ? Promise.reject(new Error('value too long\nfor column')) : inner.add(slice)) };
+      },
+    });
+    const [failed] = await collect(source, refusing, { runs: ['full'] });
+    assert.ok(failed?.status === 'failed');
+    assert.equal(failed.reason, 'the target refused it, nothing of it was kept: value too long for column');
+    assert.equal(await target.getRun('full'), undefined);
+    assert.deepEqual(await target.runSlice('full', 0, 10), { samples: [], calls: [], results: [], reviews: [] });
+  } finally {
+    await close();
+  }
+});
+
+test('a running run (live lease) is refused, a stale one is copied; runs are named by prefix; an unknown one is an InputError', async () => {
+  const { source, target, close } = await twoStores();
+  try {
+    await source.acquireRunLease('full', { id: 'h', pid: 4242, host: 'box' }, 60_000);
+    const [refused] = await collect(source, target, { runs: ['fu'] });
+    assert.ok(refused?.status === 'refused');
+    assert.match(refused.reason, /^running: pid 4242 on box holds its lease \(until .*\); copy it once it stops$/);
+    assert.equal(await target.getRun('full'), undefined);
+    // `small` is stored as running with no lease: stale, copied as it is (a resume in the target can finish it).
+    await source.setRunStatus('small', 'running');
+    const [stale] = await collect(source, target, { runs: ['small', 'sma'] });
+    assert.equal(stale?.status, 'copied');
+    assert.equal((await target.getRun('small'))?.status, 'running');
+    assert.equal(await target.runLease('small'), undefined, 'leases are not copied');
+    await assert.rejects(collect(source, target, { runs: ['nope'] }), (e: unknown) => e instanceof InputError && /no run nope in the store to copy from/.test(e.message));
+  } finally {
+    await close();
+  }
+});
+
+test('the checksum ignores the order of an object’s keys but not the order or value of anything else', async () => {
+  const request = { settings: { temperature: 0 }, messages: [{ role: 'user', content: 'x' }] };
+  const reordered = { messages: [{ content: 'x', role: 'user' }], settings: { temperature: 0 } };
+  /** The checksum of run `a` in a new store holding these calls. */
+  const checksumWith = async (calls: Parameters<typeof makeCall>[0][]) => {
+    const store = await openSqliteStore(newFile());
+    try {
+      await store.createRun(makeRun({ id: 'a' }), samples);
+      await store.saveCalls(calls.map((c) => makeCall({ runId: 'a', ...c })));
+      return await runChecksum(store, (await store.getRun('a')) ?? assert.fail(), 2);
+    } finally {
+      await store.close();
+    }
+  };
+  const base = await checksumWith([{ request }, { attempt: 2 }]);
+  assert.deepEqual(differingParts(base, await checksumWith([{ request: reordered }, { attempt: 2 }])), []);
+  assert.deepEqual(differingParts(base, await checksumWith([{ attempt: 2 }, { request }])), ['calls'], 'the calls in another order');
+  assert.deepEqual(differingParts(base, await checksumWith([{ request }, { attempt: 2, latencyMs: 1 }])), ['calls'], 'one value');
+});
+
+test('the stores of a copy: the same one twice, and a SQLite source that does not exist, are refused before anything is opened', async () => {
+  const file = newFile();
+  await (await openSqliteStore(file)).close();
+  const link = join(dir, 'link.db');
+  symlinkSync(file, link);
+  assert.equal(sameLocation(parseStoreUrl(file), parseStoreUrl(`sqlite:${link}`)), true);
+  assert.equal(sameLocation(parseStoreUrl(file), parseStoreUrl(newFile())), false);
+  assert.equal(sameLocation(parseStoreUrl('postgres://a:x@Db:5432/assay'), parseStoreUrl('postgresql://b@db/assay')), true, 'the login does not matter, the default port is 5432');
+  assert.equal(sameLocation(parseStoreUrl('postgres://db/assay?options=-c%20search_path%3Dx'), parseStoreUrl('postgres://db/assay?options=-c%20search_path%3Dy')), false);
+  await assert.rejects(openStorePair(file, link), /^InputError: --from and --to are the same store/);
+  const missing = join(dir, 'no-such.db');
+  await assert.rejects(openStorePair(missing, newFile()), (e: unknown) => e instanceof InputError && e.message === `no SQLite store at ${missing} to copy from (--from): check the path, or see assay runs --db <store>`);
+});
