@@ -20,6 +20,7 @@ import { registerAgreementCommand } from './agreement-command.js';
 import { registerCompareCommand } from './compare-command.js';
 import { EXIT, dataDirOption, dbOption, jsonOption, unusedDbOption, withStore, writeOutFile } from './shared.js';
 import { registerReportCommand } from './report-command.js';
+import { registerViewCommand } from './view-command.js';
 
 export { EXIT } from './shared.js';
 
@@ -220,5 +221,6 @@ Example (reviewed.csv):
     });
 
   registerReportCommand(program);
+  registerViewCommand(program);
   registerDataCommands(program, setExitCode);
 }
