@@ -38,7 +38,8 @@ function pollWhile(url: string, startLive: boolean, running: (answer: unknown) =
       return;
     }
     const text = JSON.stringify(answer);
-    if (last !== undefined && text !== last) await changed(answer).catch((error: unknown) => say(true, `live: could not repaint (${String(error)})`));
+    // The first answer is compared with nothing: the page was painted from data read before it, so it is repainted once.
+    if (text !== last) await changed(answer).catch((error: unknown) => say(true, `live: could not repaint (${String(error)})`));
     last = text;
     const live = running(answer);
     say(live, live ? `live: in progress, updated ${new Date().toLocaleTimeString('en-GB')}` : 'not in progress: these are its numbers as stored');
