@@ -48,11 +48,11 @@ describe('assay view (the CLI)', () => {
   test('prints its URL on 127.0.0.1, serves the runs, and stops cleanly on Ctrl-C', async () => {
     const view = await startView([]);
     try {
-    assert.match(view.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
-    const runs = (await (await fetch(new URL('/api/runs', view.url))).json()) as { run: string; progress: { done: number }[] }[];
-    assert.deepEqual(runs.map((r) => [r.run, r.progress[0]?.done]), [[runId, 8]]);
-    const page = await fetch(new URL(`/report?runs=${runId}`, view.url));
-    assert.equal(page.status, 200);
+      assert.match(view.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+      const runs = (await (await fetch(new URL('/api/runs', view.url))).json()) as { run: string; progress: { done: number }[] }[];
+      assert.deepEqual(runs.map((r) => [r.run, r.progress[0]?.done]), [[runId, 8]]);
+      const page = await fetch(new URL(`/report?runs=${runId}`, view.url));
+      assert.equal(page.status, 200);
     } finally {
       view.child.kill('SIGINT');
     }
@@ -65,15 +65,15 @@ describe('assay view (the CLI)', () => {
   test('off loopback the printed URL carries a token; without it every request is refused', async () => {
     const view = await startView(['--host', '0.0.0.0']);
     try {
-    const token = /\?token=([A-Za-z0-9_-]+)$/.exec(view.url)?.[1];
-    assert.ok(token, view.url);
-    assert.match(view.stdout(), /the token is required on every request/);
-    const base = view.url.replace(/\?token=.*$/, '');
-    assert.equal((await fetch(new URL('/api/runs', base))).status, 403);
-    assert.equal((await fetch(new URL('/', base))).status, 403);
-    const ok = await fetch(new URL(`/api/runs?token=${token}`, base));
-    assert.equal(ok.status, 200);
-    assert.equal(ok.headers.get('content-type'), 'application/json; charset=utf-8');
+      const token = /\?token=([A-Za-z0-9_-]+)$/.exec(view.url)?.[1];
+      assert.ok(token, view.url);
+      assert.match(view.stdout(), /the token is required on every request/);
+      const base = view.url.replace(/\?token=.*$/, '');
+      assert.equal((await fetch(new URL('/api/runs', base))).status, 403);
+      assert.equal((await fetch(new URL('/', base))).status, 403);
+      const ok = await fetch(new URL(`/api/runs?token=${token}`, base));
+      assert.equal(ok.status, 200);
+      assert.equal(ok.headers.get('content-type'), 'application/json; charset=utf-8');
     } finally {
       view.child.kill('SIGTERM');
     }
