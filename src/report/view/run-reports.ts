@@ -57,8 +57,12 @@ export class RunReports {
    * for that sample alone. Undefined for a row the index does not have.
    */
   async detail(run: RunRecord, row: number): Promise<SampleDetail | undefined> {
-    const { index } = await this.report(run);
-    if (!Number.isSafeInteger(row) || row < 0 || row >= index.rows.sample.length) return undefined;
+    if (!Number.isSafeInteger(row) || row < 0) return undefined;
+    // A row names the same (sample, model) in every build (samples are only ever appended), so a
+    // kept index serves without checking the run's progress first; a row past it needs the newest.
+    let index = (await this.cache.get(run.id)?.report.catch(() => undefined))?.index;
+    if (!index || row >= index.rows.sample.length) index = (await this.report(run)).index;
+    if (row >= index.rows.sample.length) return undefined;
     const sampleId = index.ids[index.rows.sample[row] as number] as string;
     const model = index.models[index.rows.model[row] as number] as string;
     const [samples, results, calls, reviews] = await Promise.all([
