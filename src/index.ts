@@ -77,6 +77,8 @@ export type { JudgeHealth } from './report/judge-health.js';
 export type { MetricTable, MetricRow, MetricCell } from './report/metric-table.js';
 export { VERDICTS, ROW_FLAGS, type SampleIndex, type SampleDetail, type CallView, type OutputView, type Verdict } from './report/sample-rows.js';
 export { renderReportHtml, renderReportShell, reportCsp, reportPageScript } from './report/html/html-report.js';
+export { startViewServer, type ViewServer, type ViewServerOptions } from './report/view/view-server.js';
+export type { RunProgress } from './report/view/run-progress.js';
 
 // Data
 export { resolveDataDir } from './datasets/data-dir.js';

@@ -22,6 +22,7 @@ import { registerCompareCommand } from './compare-command.js';
 import { EXIT, dataDirOption, dbOption, jsonOption, unusedDbOption, withStore, writeOutFile } from './shared.js';
 import { registerReportCommand } from './report-command.js';
 import { registerMigrateCommand } from './migrate-command.js';
+import { registerViewCommand } from './view-command.js';
 
 export { EXIT } from './shared.js';
 
@@ -218,5 +219,6 @@ Example (reviewed.csv):
 
   registerReportCommand(program);
   registerMigrateCommand(program, setExitCode);
+  registerViewCommand(program);
   registerDataCommands(program, setExitCode);
 }

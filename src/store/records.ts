@@ -140,6 +140,14 @@ export interface RoleSpend {
   readonly unpriced: number;
 }
 
+/** How many results one model of a run has so far: the counts a run list and a live view poll. */
+export interface ResultCount {
+  readonly model: string;
+  /** Results with status `done` (scored, or no verdict). */
+  readonly done: number;
+  readonly errors: number;
+}
+
 /** How many calls of one role a run has for one model's samples under one step label. */
 export interface StepCount {
   /** The model whose samples the calls were made for (`CallRecord.modelId`). */

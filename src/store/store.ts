@@ -1,5 +1,5 @@
 import type { GenerateResult, Role, Sample, Score } from '../core/index.js';
-import type { CallRecord, LeaseClaim, StepCount, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, StoredSample } from './records.js';
+import type { CallRecord, LeaseClaim, ResultCount, StepCount, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, StoredSample } from './records.js';
 
 /**
  * Persistence for runs, whatever the backend (`openStore`: SQLite, the embedded default, or
@@ -49,6 +49,12 @@ export interface Store {
   lookupCache(cacheKey: string): Promise<GenerateResult | undefined>;
   /** Results in sample order; `outputs: false` leaves `output` null (summaries need only scores). */
   results(runId: string, modelId?: string, options?: { outputs?: boolean }): Promise<ResultRecord[]>;
+  /** The results of these samples (every model's, outputs included), in one read: ordered as {@link results}. */
+  resultsOf(runId: string, sampleIds: readonly string[]): Promise<ResultRecord[]>;
+  /** These samples of a run (ids it does not have are left out), in run order. */
+  samplesOf(runId: string, sampleIds: readonly string[]): Promise<StoredSample[]>;
+  /** Per model with any result, how many are done and how many ended in error (models by id): a count, no row read. */
+  resultCounts(runId: string): Promise<ResultCount[]>;
   calls(runId: string, sampleId?: string): Promise<CallRecord[]>;
   /** How many calls the run has in `role` per model (`modelId`: whose sample it was) and step label (null: a call without one). */
   stepCounts(runId: string, role: Role): Promise<StepCount[]>;

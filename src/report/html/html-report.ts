@@ -81,8 +81,17 @@ export function renderReportHtml(bundle: ReportBundle, extras: { readonly compar
 /**
  * The same page with its data fetched from URLs (a local viewer): `bundle` answers the
  * summaries (a {@link ReportBundle} without index and details is enough), `samples` and `detail`
- * are URL templates with `{run}` and `{row}`.
+ * are URL templates with `{run}` and `{row}`; `progress`, when given, answers the runs' progress,
+ * which the page polls while a run is in progress (then fetches `bundle` again when it moved).
  */
-export function renderReportShell(urls: { readonly bundle: string; readonly samples: string; readonly detail: string }): string {
+export function renderReportShell(urls: { readonly bundle: string; readonly samples: string; readonly detail: string; readonly progress?: string }): string {
   return page('assay report', `<script type="application/json" id="assay-source">${scriptSafeJson(urls)}</script>`, '', 'self');
+}
+
+/**
+ * The viewer's run list, drawn by the same page script: `runs` answers every run's progress;
+ * `open` is a URL template with `{runs}` (comma-separated run ids) for a run's report page.
+ */
+export function renderRunListShell(urls: { readonly runs: string; readonly open: string }): string {
+  return page('assay runs', `<script type="application/json" id="assay-run-list">${scriptSafeJson(urls)}</script>`, '', 'self');
 }

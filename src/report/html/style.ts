@@ -45,6 +45,7 @@ table.confusion td strong { display: block; font-size: 16px; } table.confusion .
 .filters select, .filters input[type=search] { font: inherit; padding: 3px 6px; }
 .pager { display: flex; align-items: center; gap: 8px; }
 button.link { background: none; border: none; padding: 0; color: var(--accent); cursor: pointer; font: 12px ui-monospace, monospace; text-align: left; word-break: break-all; }
+table.runs button.link { white-space: nowrap; word-break: normal; }
 .verdict { display: inline-block; border-radius: 10px; padding: 0 8px; font-size: 12px; background: #e9ecf2; margin-left: 6px; }
 .v-pass { background: #dff3e4; color: var(--good); } .v-fail { background: #fde2df; color: var(--bad); } .v-error { background: #f9d2cf; color: var(--bad); } .v-no-verdict, .v-manual { background: #fff1c9; color: var(--warn); }
 table.samples td:first-child .verdict { margin-left: 0; }

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
 import { ambiguousPrefixError, checkRunSamples, checkTtl, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
-import { FAIL_FAST_STOPS_FIELD, type CallRecord, type LeaseClaim, type LeaseHolder, type ResultRecord, type RoleSpend, type ReviewRecord, type RunEnd, type RunLease, type RunRecord, type RunSlice, type RunStatus, type StepCount, type StoredSample } from '../records.js';
+import { FAIL_FAST_STOPS_FIELD, type CallRecord, type LeaseClaim, type LeaseHolder, type ResultCount, type ResultRecord, type RoleSpend, type ReviewRecord, type RunEnd, type RunLease, type RunRecord, type RunSlice, type RunStatus, type StepCount, type StoredSample } from '../records.js';
 import type { RunImport, Store } from '../store.js';
 import { callsReferringToInput, checkSliceContinues } from '../imported-slice.js';
 import { redactStoreUrl } from '../store-url.js';
@@ -49,10 +49,10 @@ const UPSERT_RESULT = `INSERT INTO results (${RESULT_COLUMNS}) VALUES ${placehol
     cost_usd = excluded.cost_usd, finished_at = excluded.finished_at, transcript = excluded.transcript`;
 
 /** A run's results (optionally one model's) in report order: sample order, then the run's model order (a model it does not list first, as in SQLite), then id. */
-const selectResultsWith = (columns: string): string => `SELECT ${columns} FROM results r
+const selectResultsWith = (columns: string, where = '($2::text IS NULL OR r.model_id = $2)'): string => `SELECT ${columns} FROM results r
     JOIN samples s ON s.run_id = r.run_id AND s.sample_id = r.sample_id
     JOIN runs ON runs.id = r.run_id
-  WHERE r.run_id = $1 AND ($2::text IS NULL OR r.model_id = $2)
+  WHERE r.run_id = $1 AND ${where}
   ORDER BY s.idx, array_position(runs.models, r.model_id) NULLS FIRST, r.model_id COLLATE "C"`;
 
 const SQL = {
@@ -73,6 +73,12 @@ const SQL = {
   selectResultsWithoutOutput: selectResultsWith(
     'r.run_id, r.sample_id, r.model_id, r.status, NULL::json AS output, r.score, r.error, r.cached, r.attempts, r.latency_ms, r.input_tokens, r.output_tokens, r.cost_usd, r.finished_at, NULL::json AS transcript',
   ),
+  /** Several samples' results (a viewer's sample detail), ordered as selectResults. */
+  selectResultsOf: selectResultsWith('r.*', 'r.sample_id = ANY($2::text[])'),
+  selectSamplesOf: 'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = $1 AND sample_id = ANY($2::text[]) ORDER BY idx',
+  /** As SQLite's `selectResultCounts`: ids in code-unit order. */
+  selectResultCounts: `SELECT model_id AS model, count(*) FILTER (WHERE status = 'done')::int AS done, count(*) FILTER (WHERE status = 'error')::int AS errors
+                       FROM results WHERE run_id = $1 GROUP BY model_id ORDER BY model_id COLLATE "C"`,
   /** Sample order, then save order; the sample's input only for the calls whose messages it is. */
   selectCalls: `SELECT c.run_id, c.sample_id, c.model_id, c.role, c.actor, c.step, c.attempt, c.cache_key, c.request, c.output, c.error,
                        c.input_tokens, c.output_tokens, c.cost_usd, c.latency_ms, c.started_at,
@@ -347,6 +353,20 @@ export class PostgresStore implements Store {
   async callsOf(runId: string, sampleIds: readonly string[]): Promise<CallRecord[]> {
     if (sampleIds.length === 0) return [];
     return (await this.pool.query<CallRow>(SQL.selectCallsOf, [runId, [...sampleIds]])).rows.map(callFromRow);
+  }
+
+  async resultsOf(runId: string, sampleIds: readonly string[]): Promise<ResultRecord[]> {
+    if (sampleIds.length === 0) return [];
+    return (await this.pool.query<ResultRow>(SQL.selectResultsOf, [runId, [...sampleIds]])).rows.map(resultFromRow);
+  }
+
+  async samplesOf(runId: string, sampleIds: readonly string[]): Promise<StoredSample[]> {
+    if (sampleIds.length === 0) return [];
+    return (await this.pool.query<SampleRow>(SQL.selectSamplesOf, [runId, [...sampleIds]])).rows.map(sampleFromRow);
+  }
+
+  async resultCounts(runId: string): Promise<ResultCount[]> {
+    return (await this.pool.query<ResultCount>(SQL.selectResultCounts, [runId])).rows;
   }
 
   async runSpend(runId: string): Promise<RoleSpend[]> {

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
-import type { CallRecord, LeaseClaim, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, StepCount, StoredSample } from '../records.js';
+import type { CallRecord, LeaseClaim, LeaseHolder, ResultCount, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, StepCount, StoredSample } from '../records.js';
 import type { RunImport, Store } from '../store.js';
 import { callsReferringToInput, checkSliceContinues } from '../imported-slice.js';
 import { ambiguousPrefixError, checkRunSamples, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
@@ -406,6 +406,23 @@ export class SqliteStore implements Store {
   async results(runId: string, modelId?: string, options: { outputs?: boolean } = {}): Promise<ResultRecord[]> {
     const statement = options.outputs === false ? this.selectResultsWithoutOutput : this.selectResults;
     return statement.all({ runId, modelId: modelId ?? null }).map(resultFromRow);
+  }
+
+  async resultsOf(runId: string, sampleIds: readonly string[]): Promise<ResultRecord[]> {
+    if (sampleIds.length === 0) return [];
+    const statement = this.db.prepare<[{ runId: string; sampleIds: string }], ResultRow>(SQL.selectResultsOf);
+    return statement.all({ runId, sampleIds: JSON.stringify(sampleIds) }).map(resultFromRow);
+  }
+
+  async samplesOf(runId: string, sampleIds: readonly string[]): Promise<StoredSample[]> {
+    if (sampleIds.length === 0) return [];
+    const texts = this.runTexts(runId);
+    const statement = this.db.prepare<[{ runId: string; sampleIds: string }], SampleRow>(SQL.selectSamplesOf);
+    return statement.all({ runId, sampleIds: JSON.stringify(sampleIds) }).map((row) => sampleFromRow(row, texts));
+  }
+
+  async resultCounts(runId: string): Promise<ResultCount[]> {
+    return this.db.prepare<[string], ResultCount>(SQL.selectResultCounts).all(runId);
   }
 
   async runSpend(runId: string): Promise<RoleSpend[]> {

@@ -6,11 +6,11 @@ import { FAIL_FAST_STOPS_FIELD } from '../records.js';
  * parameters where a value is used twice.
  */
 /** A run's results (optionally one model's) in report order, with the given columns. */
-function selectResultsWith(columns: string): string {
+function selectResultsWith(columns: string, where = '(@modelId IS NULL OR r.model_id = @modelId)'): string {
   return `SELECT ${columns} FROM results r
             JOIN samples s ON s.run_id = r.run_id AND s.sample_id = r.sample_id
             JOIN runs ON runs.id = r.run_id
-          WHERE r.run_id = @runId AND (@modelId IS NULL OR r.model_id = @modelId)
+          WHERE r.run_id = @runId AND ${where}
           ORDER BY s.idx, (SELECT min(m.key) FROM json_each(runs.models) m WHERE m.value = r.model_id), r.model_id`;
 }
 
@@ -111,6 +111,16 @@ export const SQL = {
   selectResultsWithoutOutput: selectResultsWith(
     'r.run_id, r.sample_id, r.model_id, r.status, NULL AS output, r.score, r.error, r.cached, r.attempts, r.latency_ms, r.input_tokens, r.output_tokens, r.cost_usd, r.finished_at, NULL AS transcript',
   ),
+
+  /** Several samples' results (a viewer's sample detail), ordered as selectResults. */
+  selectResultsOf: selectResultsWith('r.*', 'r.sample_id IN (SELECT value FROM json_each(@sampleIds))'),
+
+  selectSamplesOf: `SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples
+                    WHERE run_id = @runId AND sample_id IN (SELECT value FROM json_each(@sampleIds)) ORDER BY idx`,
+
+  /** Counted on the results' primary key (run_id first): no output is read. */
+  selectResultCounts: `SELECT model_id AS model, sum(status = 'done') AS done, sum(status = 'error') AS errors FROM results
+                       WHERE run_id = ? GROUP BY model_id ORDER BY model_id`,
 
   /** A later review of the same item replaces the earlier one. */
   upsertReview: `INSERT INTO reviews (run_id, sample_id, model_id, verdict, note, source, reviewed_at) VALUES (?, ?, ?, ?, ?, ?, ?)

@@ -420,6 +420,32 @@ export function storeContract(backend: ContractBackend): void {
       }));
     });
 
+    describe('viewer reads', () => {
+      test('resultCounts counts done and error results per model; resultsOf and samplesOf read a few samples, outputs included, in order', withStores(async (store) => {
+        const run = makeRun();
+        await store.createRun(run, samples);
+        assert.deepEqual(await store.resultCounts(run.id), [], 'no results yet');
+        await store.saveOutcome([makeCall()], makeResult());
+        await store.saveOutcome([makeCall({ sampleId: 'q-gamma' })], makeResult({ sampleId: 'q-gamma', score: { value: null, explanation: 'no verdict' } }));
+        await store.saveOutcome([makeCall({ sampleId: 'q-alpha', output: null, error: { kind: 'server', message: 'HTTP 503' } })], errorResult('q-alpha'));
+        await store.saveOutcome([makeCall({ sampleId: 'q-alpha', modelId: 'baseline:lexical' })], makeResult({ sampleId: 'q-alpha', modelId: 'baseline:lexical' }));
+        assert.deepEqual(await store.resultCounts(run.id), [
+          { model: 'baseline:lexical', done: 1, errors: 0 },
+          { model: 'openai:gpt-4o-mini', done: 2, errors: 1 },
+        ]);
+        // The rows `results` gives for these samples, in the same order, outputs included.
+        const all = await store.results(run.id);
+        const some = await store.resultsOf(run.id, ['q-gamma', 'q-alpha']);
+        assert.deepEqual(some, all.filter((r) => r.sampleId !== 'q-beta'));
+        assert.deepEqual(some.find((r) => r.sampleId === 'q-gamma')?.output, okOutput);
+        assert.deepEqual(await store.resultsOf(run.id, []), []);
+        // Samples in run order, as loadSamples gives them; an id the run lacks is left out.
+        const loaded = await store.loadSamples(run.id);
+        assert.deepEqual(await store.samplesOf(run.id, ['q-gamma', 'q-beta', 'no-such']), [loaded[0], loaded[2]]);
+        assert.deepEqual(await store.samplesOf(run.id, []), []);
+      }));
+    });
+
     describe('ordering', () => {
       test('results follow sample order, then the run’s model order; calls follow sample order, then save order', withStores(async (store) => {
         // Model order deliberately not alphabetical: 'openai:…' sorts after 'baseline:…'.

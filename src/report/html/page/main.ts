@@ -4,16 +4,21 @@
 // id="assay-report"> for the summaries and one id="assay-samples-<i>" per run for its sample
 // index and details, read only when the sample browser opens) or from URLs (a local server such
 // as `assay view`: <script type="application/json" id="assay-source"> holding {bundle, samples,
-// detail}, where samples and detail are URL templates with {run} (a run id) and {row}).
+// detail, progress?}, where samples and detail are URL templates with {run} (a run id) and {row};
+// with progress, the page polls it while a run is in progress and repaints when the run moves).
+// The viewer's run list is another mode of the same script (<script id="assay-run-list">).
 
 interface ReportSource {
-  readonly bundle: PageBundle;
+  /** Replaced when a live run moves (`reload`). */
+  bundle: PageBundle;
   /** A comparison of the bundle's two runs (`assay compare -o`): the page opens on its tab. */
   readonly comparison?: PageComparison;
   /** Whether details come from a server on demand. */
   readonly remote: boolean;
   samples(run: number): Promise<PageSamples>;
   detail(run: number, row: number): Promise<PageDetail | undefined>;
+  /** A served page of runs that may be in progress: the URL of their progress, and how to read the summaries again. */
+  readonly live?: { readonly progress: string; reload(): Promise<void> };
 }
 
 function jsonScript(id: string): unknown {
@@ -45,14 +50,33 @@ async function fetchJson(url: string): Promise<unknown> {
   return response.json();
 }
 
-async function remoteSource(config: { bundle: string; samples: string; detail: string }): Promise<ReportSource> {
+interface RemoteConfig {
+  readonly bundle: string;
+  readonly samples: string;
+  readonly detail: string;
+  readonly progress?: string;
+}
+
+async function remoteSource(config: RemoteConfig): Promise<ReportSource> {
   const bundle = (await fetchJson(config.bundle)) as PageBundle;
   const fill = (template: string, run: number, row?: number): string =>
     template.replace('{run}', encodeURIComponent(bundle.runs[run]?.overview.run ?? '')).replace('{row}', row === undefined ? '' : String(row));
   const cache = new Map<number, PageSamples>();
-  return {
+  const source: ReportSource = {
     bundle,
     remote: true,
+    ...(config.progress
+      ? {
+          live: {
+            progress: config.progress,
+            async reload() {
+              source.bundle = (await fetchJson(config.bundle)) as PageBundle;
+              // The index grew: the sample browser reads it again when it is opened next.
+              cache.clear();
+            },
+          },
+        }
+      : {}),
     async samples(run) {
       let found = cache.get(run);
       if (!found) {
@@ -66,6 +90,7 @@ async function remoteSource(config: { bundle: string; samples: string; detail: s
       return inline ?? ((await fetchJson(fill(config.detail, run, row))) as PageDetail | undefined);
     },
   };
+  return source;
 }
 
 const TABS = [
@@ -82,24 +107,24 @@ function start(source: ReportSource): void {
   const app = document.getElementById('app');
   if (!app) return;
   clear(app);
-  const runs = source.bundle.runs;
-  const many = runs.length > 1;
+  const runs = (): readonly PageRun[] => source.bundle.runs;
+  const many = runs().length > 1;
   const comparison = source.comparison;
   const title = comparison
     ? `assay compare — ${comparison.task} · ${comparison.runB.id} against ${comparison.runA.id}`
     : many
-      ? `assay report — ${runs.length} runs`
-      : `assay report — ${runs[0]?.overview.task ?? ''} · ${runs[0]?.overview.run ?? ''}`;
+      ? `assay report — ${runs().length} runs`
+      : `assay report — ${runs()[0]?.overview.task ?? ''} · ${runs()[0]?.overview.run ?? ''}`;
   document.title = title;
   const nav = el('nav', { class: 'tabs' });
   const panels = new Map<Tab, HTMLElement>();
   const rendered = new Set<Tab>();
   const render: Record<Tab, (host: HTMLElement) => void> = {
     comparison: (host) => (comparison ? comparisonBlock(source, comparison, host) : undefined),
-    overview: (host) => host.append(...runs.map((run) => overviewBlock(run, many))),
-    models: (host) => host.append(...runs.map((run) => modelsBlock(run, many))),
-    charts: (host) => host.append(...runs.map((run) => chartsBlock(run, many))),
-    judge: (host) => host.append(...runs.map((run) => judgeBlock(run, many))),
+    overview: (host) => host.append(...runs().map((run) => overviewBlock(run, many))),
+    models: (host) => host.append(...runs().map((run) => modelsBlock(run, many))),
+    charts: (host) => host.append(...runs().map((run) => chartsBlock(run, many))),
+    judge: (host) => host.append(...runs().map((run) => judgeBlock(run, many))),
     samples: (host) => void samplesBlock(source, host),
   };
   const show = (tab: Tab): void => {
@@ -118,8 +143,26 @@ function start(source: ReportSource): void {
     nav.appendChild(button);
     panels.set(tab, el('section', { class: 'panel', id: `panel-${tab}`, hidden: true }));
   }
-  app.append(el('header', null, el('h1', null, title), el('p', { class: 'note' }, `made ${source.bundle.generatedAt} by assay ${source.bundle.toolkitVersion}`)), nav, ...panels.values());
+  const made = el('p', { class: 'note' }, `made ${source.bundle.generatedAt} by assay ${source.bundle.toolkitVersion}`);
+  const header = el('header', null, el('h1', null, title), made);
+  app.append(header, nav, ...panels.values());
   show(comparison ? 'comparison' : 'overview');
+  if (source.live) {
+    // A live run: the summary tabs shown so far are drawn again from the new summaries; the sample browser reads the grown index when it is opened next.
+    const live = source.live;
+    const repaint = async (): Promise<void> => {
+      await live.reload();
+      made.textContent = `made ${source.bundle.generatedAt} by assay ${source.bundle.toolkitVersion}`;
+      for (const tab of [...rendered]) {
+        const panel = panels.get(tab);
+        if (!panel || (tab === 'samples' && !panel.hidden)) continue;
+        clear(panel);
+        rendered.delete(tab);
+        if (!panel.hidden) show(tab);
+      }
+    };
+    header.appendChild(liveStatus(live.progress, source.bundle.runs.map((r) => r.overview.status), repaint));
+  }
   performance.mark('assay-overview');
   // The frame that shows the overview: marked, so a benchmark can read when it came (ms from navigation start).
   requestAnimationFrame(() => {
@@ -139,12 +182,17 @@ function fail(error: unknown): void {
 
 (function main(): void {
   try {
+    const list = jsonScript('assay-run-list') as RunListConfig | undefined;
+    if (list) {
+      startRunList(list);
+      return;
+    }
     const inline = jsonScript('assay-report');
     if (inline !== undefined) {
       start(inlineSource(inline as PageBundle));
       return;
     }
-    const config = jsonScript('assay-source') as { bundle: string; samples: string; detail: string } | undefined;
+    const config = jsonScript('assay-source') as RemoteConfig | undefined;
     if (!config) throw new Error('no report data in this page');
     remoteSource(config).then(start, fail);
   } catch (error) {
