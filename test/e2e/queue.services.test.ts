@@ -1,0 +1,202 @@
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, test } from 'node:test';
+import { openStore } from '../../src/store/open-store.js';
+import { ScratchSchemas } from '../../src/store/postgres/test-support/scratch-schemas.js';
+import type { Store } from '../../src/store/store.js';
+import { faultPlan, startFakeOpenAIServer, type FakeServer } from '../../src/testing/fake-openai-server.js';
+import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
+import { collect, runAssay, spawnAssay, type CliResult } from '../../src/testing/spawn-cli.js';
+import { testDataDir } from '../../src/testing/test-data.js';
+
+// The queue path (`npm run test:services`): `assay run --queue` and `assay worker` processes on the
+// machine's Redis and PostgreSQL. Each test has its own schema and queue name, so parallel runs of
+// other checkouts on this machine do not meet ours.
+const REDIS = process.env['ASSAY_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const schemas = new ScratchSchemas();
+const env = { ASSAY_DATA_DIR: testDataDir(), ASSAY_QUEUE_LOCK_MS: '2000' };
+const children: ChildProcess[] = [];
+let dir: string;
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'assay-queue-e2e-'));
+});
+
+after(async () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await schemas.dropAll();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const queueName = (what: string): string => `e2e-${what}-${process.pid}-${Date.now().toString(36)}`;
+
+function startWorker(url: string, queue: string, extra: readonly string[] = []): { child: ChildProcess; exited: Promise<CliResult> } {
+  const child = spawnAssay(['worker', '--queue', REDIS, '--queue-name', queue, '--db', url, ...extra], env);
+  children.push(child);
+  return { child, exited: collect(child) };
+}
+
+/** Waits for `check` to hold, polling; fails after `timeoutMs` (generous: a loaded 2-core machine). */
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 240_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+interface Summary {
+  run: string;
+  status: string;
+  models: Record<string, { metrics: Record<string, unknown>; counts: { done: number; errors: number } }>;
+}
+
+const SAMPLES = 2000;
+const MODEL = 'openai:fake-model';
+/** 429s (with a retry hint) and hangs on first attempts; the middleware's retries and timeout get past both. */
+const faulty = (): Promise<FakeServer> =>
+  startFakeOpenAIServer({ respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }), latencyMs: 5, faults: faultPlan({ rate429: 0.08, rateHang: 0.01, retryAfterMs: 30, seed: 'queue-e2e' }) });
+const runArgs = (server: FakeServer): string[] => ['run', 'metatool/similar', '-m', MODEL, '--base-url', server.url, '--per-tool', '12', '--limit', String(SAMPLES), '--seed', '11', '--timeout', '4000', '--max-retries', '6', '--json'];
+
+test('3 workers, one killed with -9 mid-run and another started: every unit recorded once, no finished sample called twice, the metrics of a single-process run', { timeout: 900_000 }, async () => {
+  const { url } = await schemas.create();
+  const queue = queueName('fleet');
+  const server = await faulty();
+  let store: Store | undefined;
+  try {
+    const submitter = spawnAssay([...runArgs(server), '--queue', REDIS, '--queue-name', queue, '--db', url], env);
+    children.push(submitter);
+    const submitted = collect(submitter);
+    const workers = [startWorker(url, queue), startWorker(url, queue), startWorker(url, queue)];
+    store = await openStore(url);
+    const opened = store;
+    let runId = '';
+    await waitFor('the run to be recorded', async () => {
+      runId = (await opened.listRuns())[0]?.id ?? '';
+      return runId !== '';
+    });
+    await waitFor('a quarter of the results', async () => (await opened.finishedSampleIds(runId, MODEL)).size >= SAMPLES / 4);
+    const victim = workers[0] as (typeof workers)[number];
+    victim.child.kill('SIGKILL');
+    const killed = await victim.exited;
+    assert.equal(killed.signal, 'SIGKILL');
+    const killedAt = Date.now();
+    const fourth = startWorker(url, queue);
+
+    const out = await submitted;
+    assert.equal(out.code, 0, out.stderr);
+    const summary = JSON.parse(out.stdout) as Summary;
+    assert.equal(summary.run, runId);
+    assert.equal(summary.status, 'finished');
+    assert.deepEqual(summary.models[MODEL]?.counts.done, SAMPLES);
+    assert.equal(summary.models[MODEL]?.counts.errors, 0);
+    assert.equal((await store.getRun(runId))?.status, 'finished');
+
+    // Every unit exactly one result, and exactly one successful call stored per sample (no redelivery recorded twice).
+    const results = await store.results(runId, undefined, { outputs: false });
+    assert.equal(results.length, SAMPLES);
+    assert.equal(new Set(results.map((r) => r.sampleId)).size, SAMPLES);
+    const samples = await store.loadSamples(runId);
+    const calls = await store.calls(runId);
+    const answeredStored = new Map<string, number>();
+    for (const call of calls) if (call.output !== null) answeredStored.set(call.sampleId, (answeredStored.get(call.sampleId) ?? 0) + 1);
+    for (const sample of samples) assert.equal(answeredStored.get(sample.id), 1, `sample ${sample.id}: stored answers`);
+
+    // The server's ledger: a sample is answered twice only when its first answer was never stored —
+    // it came back to the killed worker before the kill, and another worker then called it again.
+    const lastUser = (s: (typeof samples)[number]): string => {
+      const content = [...s.input].reverse().find((m) => m.role === 'user')?.content;
+      return typeof content === 'string' ? content : JSON.stringify(content);
+    };
+    const samplesByKey = new Map<string, number>();
+    for (const s of samples) samplesByKey.set(lastUser(s), (samplesByKey.get(lastUser(s)) ?? 0) + 1);
+    const answered = new Map<string, number[]>();
+    for (const r of server.requests) if (r.outcome === 'answered') answered.set(r.key, [...(answered.get(r.key) ?? []), r.finishedAt ?? 0]);
+    let calledAgain = 0;
+    for (const [key, times] of answered) {
+      const extra = times.length - (samplesByKey.get(key) ?? 0);
+      assert.ok(extra <= 0 || times.some((t) => t <= killedAt), `a finished sample was called again: ${key.slice(0, 60)}…`);
+      if (extra > 0) calledAgain += extra;
+    }
+    // At most what the killed worker had in flight (its 8 units at a time).
+    assert.ok(calledAgain <= 8, `${calledAgain} samples answered twice`);
+    for (const w of [...workers.slice(1), fourth]) w.child.kill('SIGTERM');
+    for (const w of [...workers.slice(1), fourth]) assert.equal((await w.exited).code, 0);
+
+    // The same run in one process, against a server with the same faults: the same metrics.
+    const alone = await faulty();
+    try {
+      const single = await runAssay([...runArgs(alone), '--db', join(dir, 'single.db')], env);
+      assert.equal(single.code, 0, single.stderr);
+      assert.deepEqual(summary.models, (JSON.parse(single.stdout) as Summary).models);
+    } finally {
+      await alone.close();
+    }
+  } finally {
+    await store?.close();
+    await server.close();
+  }
+});
+
+test('--detach returns the run id at once; a worker finishes the run and assay show reads it from another process', { timeout: 300_000 }, async () => {
+  const { url } = await schemas.create();
+  const queue = queueName('detach');
+  const args = ['run', 'metatool/similar', '-m', 'baseline:lexical', '--per-tool', '1', '--limit', '40', '--seed', '3', '--json'];
+  const detached = await runAssay([...args, '--queue', REDIS, '--queue-name', queue, '--db', url, '--detach'], env);
+  assert.equal(detached.code, 0, detached.stderr);
+  const { run, units } = JSON.parse(detached.stdout) as { run: string; units: number };
+  assert.equal(units, 40);
+  assert.match(detached.stderr, new RegExp(`assay show ${run} --db postgres://`));
+  // Queued, no worker yet: running (not stale), nothing done.
+  const before = await runAssay(['show', run, '--json', '--db', url], env);
+  assert.equal(before.code, 0, before.stderr);
+  assert.equal((JSON.parse(before.stdout) as Summary).models['baseline:lexical']?.counts.done, 0);
+  const listed = await runAssay(['runs', '--db', url], env);
+  assert.match(listed.stdout, new RegExp(`${run}.*running`));
+
+  const worker = startWorker(url, queue, ['--concurrency', '4']);
+  let shown: Summary | undefined;
+  await waitFor('the run to finish', async () => {
+    const out = await runAssay(['show', run, '--json', '--db', url], env);
+    shown = JSON.parse(out.stdout) as Summary;
+    return shown.status === 'finished';
+  });
+  worker.child.kill('SIGTERM');
+  assert.equal((await worker.exited).code, 0);
+  const inProcess = await runAssay([...args, '--db', join(dir, 'detach.db')], env);
+  assert.deepEqual(shown?.models, (JSON.parse(inProcess.stdout) as Summary).models);
+});
+
+test('bad --queue and --db: one line, exit 2, nothing recorded', { timeout: 120_000 }, async () => {
+  const { url } = await schemas.create();
+  const args = ['run', 'metatool/similar', '-m', 'baseline:lexical', '--per-tool', '1', '--limit', '5'];
+  const cases: [string[], RegExp][] = [
+    [['--queue', 'redis://127.0.0.1:1', '--db', url], /cannot reach Redis/],
+    [['--queue', 'http://127.0.0.1:6379', '--db', url], /give a Redis URL/],
+    [['--queue', REDIS, '--db', join(dir, 'local.db')], /needs a store every worker reaches/],
+    [['--queue', REDIS, '--db', 'postgres://postgres@127.0.0.1:1/test'], /postgres/i],
+    [['--queue', REDIS, '--queue-name', 'no spaces', '--db', url], /--queue-name/],
+    [['--detach', '--db', url], /go with --queue/],
+  ];
+  for (const [extra, message] of cases) {
+    const out = await runAssay([...args, ...extra], env);
+    assert.equal(out.code, 2, `${extra.join(' ')}: ${out.stderr}`);
+    assert.match(out.stderr, message);
+    assert.equal(out.stderr.trim().split('\n').length, 1, out.stderr);
+  }
+  const store = await openStore(url);
+  try {
+    assert.deepEqual(await store.listRuns(), []);
+  } finally {
+    await store.close();
+  }
+  const worker = await runAssay(['worker', '--queue', 'redis://127.0.0.1:1', '--db', url], env);
+  assert.equal(worker.code, 2, worker.stderr);
+  assert.match(worker.stderr, /cannot reach Redis/);
+  const onSqlite = await runAssay(['worker', '--queue', REDIS, '--db', join(dir, 'w.db')], env);
+  assert.equal(onSqlite.code, 2, onSqlite.stderr);
+});
