@@ -62,7 +62,7 @@ const faulty = (): Promise<FakeServer> =>
   startFakeOpenAIServer({ respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }), latencyMs: 5, faults: faultPlan({ rate429: 0.08, rateHang: 0.01, retryAfterMs: 30, seed: 'queue-e2e' }) });
 const runArgs = (server: FakeServer): string[] => ['run', 'metatool/similar', '-m', MODEL, '--base-url', server.url, '--per-tool', '12', '--limit', String(SAMPLES), '--seed', '11', '--timeout', '4000', '--max-retries', '6', '--json'];
 
-test('3 workers, one killed with -9 mid-run and another started: every unit recorded once, no finished sample called twice, the metrics of a single-process run', { timeout: 900_000 }, async () => {
+test('3 workers, one killed with -9 mid-run and another started: every unit recorded once, no finished sample called twice, the metrics of a single-process run', { timeout: 900_000 }, async (t) => {
   const { url } = await schemas.create();
   const queue = queueName('fleet');
   const server = await faulty();
@@ -124,6 +124,10 @@ test('3 workers, one killed with -9 mid-run and another started: every unit reco
     }
     // At most what the killed worker had in flight (its 8 units at a time).
     assert.ok(calledAgain <= 8, `${calledAgain} samples answered twice`);
+    const outcomes = (o: string): number => server.requests.filter((r) => r.outcome === o).length;
+    const status429 = server.requests.filter((r) => r.status === 429).length;
+    assert.ok(status429 > 0 && outcomes('hang') > 0, 'the faults happened');
+    t.diagnostic(`requests ${server.requests.length}: answered ${outcomes('answered')}, 429 ${status429}, hangs ${outcomes('hang')}; answered again after the kill: ${calledAgain}; results when killed ≥ ${SAMPLES / 4}`);
     for (const w of [...workers.slice(1), fourth]) w.child.kill('SIGTERM');
     for (const w of [...workers.slice(1), fourth]) assert.equal((await w.exited).code, 0);
 
