@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -203,4 +203,111 @@ test('bad --queue and --db: one line, exit 2, nothing recorded', { timeout: 120_
   assert.match(worker.stderr, /cannot reach Redis/);
   const onSqlite = await runAssay(['worker', '--queue', REDIS, '--db', join(dir, 'w.db')], env);
   assert.equal(onSqlite.code, 2, onSqlite.stderr);
+});
+
+/** A Redis of the test's own (append-only file, fsync on every write), so it can be killed and brought back without touching the machine's. */
+async function privateRedis(folder: string, port: number): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', folder], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  await waitFor('the private Redis to listen', async () => /Ready to accept connections/.test(output), 30_000);
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+test('Redis going away mid-run: the worker keeps going when it comes back, and every unit is recorded once', { timeout: 600_000 }, async (t) => {
+  const { url } = await schemas.create();
+  const folder = mkdtempSync(join(dir, 'redis-'));
+  const port = 20_000 + (process.pid % 20_000);
+  let redis = await privateRedis(folder, port);
+  const server = await startFakeOpenAIServer({ respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }), latencyMs: 40 });
+  const store = await openStore(url);
+  try {
+    const samples = 300;
+    const args = ['run', 'metatool/similar', '-m', MODEL, '--base-url', server.url, '--per-tool', '3', '--limit', String(samples), '--seed', '5', '--json'];
+    const detached = await runAssay([...args, '--queue', redis.url, '--db', url, '--detach'], env);
+    assert.equal(detached.code, 0, detached.stderr);
+    const { run } = JSON.parse(detached.stdout) as { run: string };
+    const child = spawnAssay(['worker', '--queue', redis.url, '--db', url, '--concurrency', '4'], env);
+    children.push(child);
+    const worker = collect(child);
+    await waitFor('some results', async () => (await store.finishedSampleIds(run, MODEL)).size >= samples / 5);
+    await redis.stop();
+    const atStop = (await store.finishedSampleIds(run, MODEL)).size;
+    await sleep(3_000);
+    assert.equal(child.exitCode, null, 'the worker lives on while Redis is away');
+    redis = await privateRedis(folder, port);
+    await waitFor('the run to finish', async () => (await store.getRun(run))?.status === 'finished');
+    const results = await store.results(run, undefined, { outputs: false });
+    assert.equal(results.length, samples);
+    assert.ok(results.every((r) => r.status === 'done'));
+    const calls = await store.calls(run);
+    assert.equal(calls.filter((c) => c.output !== null).length, samples, 'one stored answer per sample');
+    child.kill('SIGTERM');
+    const out = await worker;
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(out.stderr, /queue: .*\(retrying\)/);
+    t.diagnostic(`results when Redis was stopped: ${atStop} of ${samples}`);
+    const inProcess = await runAssay([...args, '--db', join(dir, 'redis-away.db')], env);
+    const shown = await runAssay(['show', run, '--json', '--db', url], env);
+    assert.deepEqual((JSON.parse(shown.stdout) as Summary).models, (JSON.parse(inProcess.stdout) as Summary).models);
+  } finally {
+    await store.close();
+    await server.close();
+    await redis.stop();
+  }
+});
+
+test('a failed attempt is not a result while the job has attempts left: only the last attempt’s error is recorded', { timeout: 300_000 }, async () => {
+  const { url } = await schemas.create();
+  const queue = queueName('attempts');
+  // The first key seen fails its first two requests (then answers); the second fails every time.
+  // A 400 is not retried by the middleware, so each failure is a job attempt of its own.
+  const chosen: string[] = [];
+  const server = await startFakeOpenAIServer({
+    respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }),
+    faults: (ctx) => {
+      if (chosen.length < 2 && !chosen.includes(ctx.key)) chosen.push(ctx.key);
+      const which = chosen.indexOf(ctx.key);
+      if (which === 0 && ctx.attemptForKey <= 2) return { type: 'status', status: 400 };
+      if (which === 1) return { type: 'status', status: 400 };
+      return undefined;
+    },
+  });
+  const store = await openStore(url);
+  try {
+    const worker = startWorker(url, queue, ['--concurrency', '1']);
+    const args = ['run', 'metatool/similar', '-m', MODEL, '--base-url', server.url, '--per-tool', '1', '--limit', '6', '--seed', '2', '--json', '--no-fail-fast'];
+    const out = await runAssay([...args, '--queue', REDIS, '--queue-name', queue, '--db', url], env);
+    assert.equal(out.code, 3, out.stderr); // finished, one sample in error
+    const summary = JSON.parse(out.stdout) as Summary;
+    assert.deepEqual(summary.models[MODEL]?.counts, { ...summary.models[MODEL]?.counts, done: 5, errors: 1 });
+    const samples = await store.loadSamples(summary.run);
+    const keyOf = (id: string): string => {
+      const content = samples.find((s) => s.id === id)?.input.findLast((m) => m.role === 'user')?.content;
+      return typeof content === 'string' ? content : '';
+    };
+    const results = await store.results(summary.run);
+    const flaky = results.find((r) => keyOf(r.sampleId) === chosen[0]);
+    const broken = results.find((r) => keyOf(r.sampleId) === chosen[1]);
+    assert.equal(flaky?.status, 'done');
+    assert.equal(broken?.status, 'error');
+    assert.equal(broken?.error?.kind, 'bad-request');
+    // Every attempt's calls are kept (the ledger), but one result each.
+    assert.deepEqual((await store.calls(summary.run, flaky?.sampleId)).map((c) => (c.error ? c.error.kind : 'ok')), ['bad-request', 'bad-request', 'ok']);
+    assert.deepEqual((await store.calls(summary.run, broken?.sampleId)).map((c) => c.error?.kind), ['bad-request', 'bad-request', 'bad-request']);
+    assert.equal(results.length, 6);
+    worker.child.kill('SIGTERM');
+    assert.equal((await worker.exited).code, 0);
+  } finally {
+    await store.close();
+    await server.close();
+  }
 });
