@@ -73,7 +73,7 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
     return session;
   };
 
-  const process = async (job: Job): Promise<string> => {
+  const work = async (job: Job): Promise<string> => {
     const unit: unknown = job.data;
     if (!isUnit(unit)) throw new UnrecoverableError(`job ${job.id} is not an assay unit`);
     const jobId = job.id as string;
@@ -131,14 +131,14 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
   };
 
   const lockDuration = lockDurationMs();
-  const worker = new Worker(location.name, process, {
+  const worker = new Worker(location.name, work, {
     connection: redis,
     prefix: QUEUE_PREFIX,
     concurrency: options.concurrency,
     lockDuration,
     stalledInterval: lockDuration,
     maxStalledCount: MAX_STALLED,
-    name: `${hostname()}:${global.process.pid}`,
+    name: `${hostname()}:${process.pid}`,
   });
   let lastError = 0;
   worker.on('error', (error) => {
@@ -147,6 +147,9 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
     lastError = Date.now();
     note(`queue: ${describeError(error)} (retrying)`);
   });
+  // A unit whose worker stopped renewing its lock (killed, or its event loop stuck past the lock's
+  // duration) goes back to the queue. Told with its job id: a unit called twice is always one of these.
+  worker.on('stalled', (jobId) => note(`unit ${jobId} stalled (its worker stopped renewing the lock): another worker takes it`));
   worker.on('failed', (job, error) => {
     if (job) note(`unit ${(job.data as Unit).sampleId} of run ${(job.data as Unit).runId} on ${(job.data as Unit).modelId}: attempt ${job.attemptsMade} failed: ${error.message}`);
   });
