@@ -82,7 +82,15 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
     try {
       session = await sessionFor(unit.runId);
     } catch (error) {
-      throw new Error(`run ${unit.runId}: ${describeError(error)}`);
+      const message = `run ${unit.runId}: ${describeError(error)}`;
+      const run = last ? await store.getRun(unit.runId) : undefined;
+      if (run?.sampleCount === undefined) throw new Error(message);
+      // This process cannot rebuild the run (its data, a key): on the last attempt that is the
+      // unit's result, so the run ends and says why ("assay resume --retry-errors" goes on).
+      await recordWorkerError(store, unit, message);
+      await accountUnit(redis, location, store, unit.runId, jobId, run.sampleCount * run.models.length);
+      note(`unit ${jobId}: ${message}`);
+      return 'recorded the failure';
     }
     const model = session.models.get(unit.modelId);
     const sample = session.samples.get(unit.sampleId);

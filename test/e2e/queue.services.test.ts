@@ -318,3 +318,28 @@ test('a failed attempt is not a result while the job has attempts left: only the
     await server.close();
   }
 });
+
+test('a worker that cannot rebuild a run (its data dir lacks the data) records that as each unit’s error on the last attempt, and the run ends', { timeout: 300_000 }, async () => {
+  const { url } = await schemas.create();
+  const queue = queueName('nodata');
+  const args = ['run', 'metatool/similar', '-m', 'baseline:lexical', '--per-tool', '1', '--limit', '3', '--seed', '3', '--json'];
+  const detached = await runAssay([...args, '--queue', REDIS, '--queue-name', queue, '--db', url, '--detach'], env);
+  assert.equal(detached.code, 0, detached.stderr);
+  const { run } = JSON.parse(detached.stdout) as { run: string };
+  const worker = startWorker(url, queue, ['--data-dir', mkdtempSync(join(dir, 'empty-'))]);
+  let shown: Summary | undefined;
+  await waitFor('the run to end', async () => {
+    shown = JSON.parse((await runAssay(['show', run, '--json', '--db', url], env)).stdout) as Summary;
+    return shown.status === 'finished';
+  });
+  assert.deepEqual(shown?.models['baseline:lexical']?.counts, { ...shown?.models['baseline:lexical']?.counts, done: 0, errors: 3 });
+  const store = await openStore(url);
+  try {
+    const results = await store.results(run);
+    assert.ok(results.every((r) => r.error?.kind === 'worker' && r.error.message.includes(run)), JSON.stringify(results.map((r) => r.error)));
+  } finally {
+    await store.close();
+  }
+  worker.child.kill('SIGTERM');
+  assert.equal((await worker.exited).code, 0);
+});
