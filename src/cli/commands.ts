@@ -16,6 +16,7 @@ import { parserOf, parsersInScores, rescoreRun, type RescoreOutcome } from '../r
 import { readRunBothWays } from '../runner/readings.js';
 import { applyReviewFile } from '../runner/review.js';
 import { registerRunCommands } from './run-command.js';
+import { registerWorkerCommand } from './worker-command.js';
 import { registerSamplesCommand } from './samples-command.js';
 import { registerAgreementCommand } from './agreement-command.js';
 import { registerCompareCommand } from './compare-command.js';
@@ -74,6 +75,7 @@ export function registerCommands(program: Command, setExitCode: (code: number) =
     });
 
   registerRunCommands(program, setExitCode);
+  registerWorkerCommand(program, setExitCode);
   registerSamplesCommand(program, setExitCode);
   registerAgreementCommand(program);
   registerCompareCommand(program);

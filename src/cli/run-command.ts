@@ -16,6 +16,8 @@ import { EXIT, dataDirOption, dbOption, exitCodeFor, interruptSignal, jsonOption
 import { dataDirForRun, dataReady } from './task-data.js';
 import { addTaskOptions, taskOptionsFrom, type TaskFlags } from './task-options.js';
 import { sharedLimitsFrom, sharedLimitsOptions, type SharedLimitsFlags } from './shared-limits.js';
+import { queueRunCommand } from './queue-run.js';
+import { DEFAULT_QUEUE_NAME, queueLocation } from '../queue/queue-connection.js';
 
 interface EngineFlags extends SharedLimitsFlags {
   concurrency: number;
@@ -98,6 +100,9 @@ interface RunFlags extends EngineFlags, TaskFlags {
   judgeParseRetries: number;
   exactOnly?: boolean;
   allowModifiedData?: boolean;
+  queue?: string;
+  queueName?: string;
+  detach?: boolean;
 }
 
 function judgeFrom(flags: RunFlags): JudgeSpec | undefined {
@@ -123,6 +128,9 @@ async function findResumable(store: Store, spec: RunSpec): Promise<string | unde
 async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
   // Cheap checks first, so a typo fails before any download or database write.
   findTask(taskName);
+  if (flags.queue === undefined && (flags.detach || flags.queueName !== undefined)) throw new InputError('--detach and --queue-name go with --queue');
+  if (flags.queue !== undefined && (flags.resume || flags.retryErrors)) throw new InputError('--resume and --retry-errors do not go with --queue: "assay resume <run>" continues a queued run in this process');
+  if (flags.queue !== undefined) queueLocation(flags.queue, flags.queueName);
   flags.model.forEach((id) => parseModelId(id));
   if (flags.userModel !== undefined) parseModelId(flags.userModel);
   const resolved = resolveDataDir({ ...(flags.dataDir ? { flag: flags.dataDir } : {}) });
@@ -154,6 +162,11 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
       const estimate = await estimateRun(spec);
       process.stdout.write(flags.json ? `${JSON.stringify(estimate, null, 2)}\n` : renderEstimate(estimate));
       return EXIT.ok;
+    }
+    if (flags.queue !== undefined) {
+      // The submitting process calls no model: limits shared by the fleet are the workers' to keep.
+      if (flags.sharedLimits !== undefined) throw new InputError('--shared-limits goes to the processes that call models: with --queue, give it to each "assay worker"');
+      return await queueRunCommand(spec, { ...flags, queue: flags.queue });
     }
     // Before the store is opened: a bad or unreachable Redis is refused before anything is recorded.
     const shared = await sharedLimitsFrom(flags, Boolean(flags.rpm ?? flags.tpm), (message) => process.stderr.write(`warning: ${message}\n`));
@@ -258,6 +271,7 @@ Examples:
   assay run functionchat/dialog --model replay:outputs.jsonl --exact-only
   assay run metatool/similar --model openai:gpt-4o-mini --max-tokens 64 --estimate
   assay run metatool/similar --model openai:gpt-4o-mini --max-cost 2.50
+  assay run metatool/similar --model openai:gpt-4o-mini --queue redis://10.0.0.5:6379 --db postgres://assay@10.0.0.6/assay --detach
 
 Model ids: openai:<model> (needs OPENAI_API_KEY; --base-url for compatible servers),
 anthropic:<model> (ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL), gemini:<model> (GEMINI_API_KEY or
@@ -322,6 +336,9 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
     .addOption(new Option('--resume', 'continue the newest run with the same task, models, seed and options'))
     .addOption(new Option('--retry-errors', 'with --resume: re-run only the samples that ended in error'))
     .addOption(new Option('--estimate', 'print what the run would cost (samples, calls, approximate tokens, USD) and stop: no model called, nothing stored'))
+    .addOption(new Option('--queue <url>', 'record the run and queue its units on this Redis (redis://host:6379) for "assay worker"s, instead of calling the models here; needs --db postgres://…'))
+    .addOption(new Option('--queue-name <name>', `with --queue: the queue to use (default ${DEFAULT_QUEUE_NAME})`))
+    .addOption(new Option('--detach', 'with --queue: print the run id and return at once instead of following the run'))
     .addOption(jsonOption())
     .addOption(dbOption())
     .addHelpText('after', RUN_EXAMPLES);

@@ -11,7 +11,7 @@ import { findTask } from '../benchmarks/registry.js';
 import { benchSampleOptions } from './sample-options.js';
 import { Model } from '../models/middleware/model.js';
 import { createProvider } from '../models/registry.js';
-import { requestFor, scoreSafely } from '../runner/execute.js';
+import { requestFor, scoreSafely } from '../runner/sample-work.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 
 const [layer, samplesArg, url, dataDir, concurrencyArg] = process.argv.slice(2);

@@ -4,7 +4,7 @@ import { createEmbedder } from '../models/embedders.js';
 import { approxInputTokens } from '../models/middleware/token-estimate.js';
 import { KNOWN_PRICES, type Price } from '../models/pricing.js';
 import { UNBILLED_PROVIDERS } from '../models/registry.js';
-import { requestFor } from './execute.js';
+import { requestFor } from './sample-work.js';
 import type { RunSpec } from './run-spec.js';
 
 export interface ModelEstimate {

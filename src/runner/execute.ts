@@ -1,14 +1,14 @@
 import { setMaxListeners } from 'node:events';
-import { describeError, type GenerateRequest, type GenerateSettings, type Sample, type Score, type Transcript } from '../core/index.js';
+import type { GenerateSettings, Sample } from '../core/index.js';
 import type { PreparedTask } from '../benchmarks/task.js';
-import type { CallOutcome, Model } from '../models/middleware/model.js';
+import type { Model } from '../models/middleware/model.js';
 import type { CallRecord, ResultRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import type { RunBudget } from './budget.js';
-import { FailFast, type FailedCall, type FailFastStop } from './fail-fast.js';
-import { judgeOutputForRun, type JudgeStage } from './judging.js';
+import { FailFast, type FailFastStop } from './fail-fast.js';
+import type { JudgeStage } from './judging.js';
+import { workOnSample, type SampleStage } from './sample-work.js';
 import type { SummarizedResult } from './summary.js';
-import { solveSample } from './solving.js';
 
 export interface ProgressEvent {
   readonly modelId: string;
@@ -94,7 +94,8 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
   const failFast = new FailFast(options.failFast ?? true);
   /** Stores a result (its calls were stored before, or go with it) and counts it. */
   const saveResult = async (calls: readonly CallRecord[], result: ResultRecord): Promise<void> => {
-    await store.saveOutcome(calls, result);
+    // A resume with --retry-errors replaces the error results it calls again.
+    await store.saveOutcome(calls, result, { replaceError: options.retryErrors });
     // Only what the summary reads: keeping the outputs would hold every raw response until the end.
     kept?.get(result.modelId)?.set(result.sampleId, { sampleId: result.sampleId, status: result.status, score: result.score, error: result.error, cached: result.cached, usage: result.usage, costUsd: result.costUsd });
     finishedCount++;
@@ -102,53 +103,17 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
     options.onProgress?.({ modelId: result.modelId, finished: finishedCount, errors: errorCount, total, skipped });
   };
 
-  /** Stores calls ahead of their sample's result, charged to the budget. */
-  const persistCalls = async (records: readonly CallRecord[]): Promise<void> => {
-    if (records.length === 0) return;
-    budget?.charge(records);
-    await store.saveCalls(records);
-  };
-
-  /**
-   * A sample of a task with its own solver (several calls, in the test and user roles): each call
-   * is stored as it is made, then the output is scored (and judged) with the transcript, and the
-   * result stored with it. A stop mid-sample leaves it for resume (its calls answer from the cache).
-   */
-  const solveAndStore = async (model: Model, sample: Sample, context: { sampleId: string; signal?: AbortSignal }): Promise<void> => {
-    const solver = options.prepared.solver as NonNullable<PreparedTask['solver']>;
-    const solving = await solveSample(solver, sample, { test: model, ...(options.user ? { user: options.user } : {}) }, options.settings, context, { runId: options.runId }, persistCalls);
-    if (signal?.aborted) return;
-    const released: ResultRecord[] = [];
-    for (const role of solving.answered) released.push(...failFast.succeeded(role === 'test' ? model.id : (options.user?.id ?? ''), role));
-    let score = solving.output ? scoreSafely(options.prepared, sample, solving.output, solving.transcript) : undefined;
-    let judgeError: { kind: string; message: string } | undefined;
-    if (solving.output && score && options.judge && options.prepared.gradeWithJudge) {
-      const graded = await judgeOutputForRun(options.judge, options.prepared, sample, solving.output, context, { runId: options.runId, modelId: model.id, save: persistCalls }, solving.transcript);
-      if (signal?.aborted) return;
-      score = graded.score;
-      judgeError = graded.error;
-      if (graded.freshSuccess) released.push(...failFast.succeeded(options.judge.model.id, 'judge'));
-    }
-    const error = judgeError ?? solving.error ?? (solving.output ? null : { kind: 'unknown', message: 'the solver gave no output and no error' });
-    const result: ResultRecord = {
-      runId: options.runId,
-      sampleId: sample.id,
-      modelId: model.id,
-      ...(error || !score ? { status: 'error' as const, output: null, score: null, error: error ?? { kind: 'unknown', message: 'no score' } } : { status: 'done' as const, output: solving.output, score, error: null }),
-      cached: solving.cached,
-      attempts: solving.attempts,
-      latencyMs: solving.latencyMs,
-      usage: solving.usage,
-      costUsd: solving.costUsd,
-      finishedAt: new Date().toISOString(),
-      transcript: solving.transcript,
-    };
-    const failed = judgeError ? failedCall(model.id, options.judge?.model.id, judgeError, judgeError) : solving.error ? solving.failedCall : undefined;
-    const verdict = failed ? failFast.failed(failed, result) : { hold: false, release: [] };
-    released.push(...verdict.release);
-    // Its calls are stored already: a held sample simply has no result yet (see below).
-    if (!verdict.hold) await saveResult([], result);
-    for (const r of released) await saveResult([], r);
+  const stage: SampleStage = {
+    runId: options.runId,
+    store,
+    prepared: options.prepared,
+    settings: options.settings,
+    failFast,
+    saveResult,
+    ...(options.judge ? { judge: options.judge } : {}),
+    ...(options.user ? { user: options.user } : {}),
+    ...(signal ? { signal } : {}),
+    ...(budget ? { budget } : {}),
   };
 
   const runQueue = async (model: Model, todo: readonly number[]): Promise<void> => {
@@ -173,48 +138,7 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
           }
           if (stopping() || failFast.stopped(model.id)) return;
         }
-        const context = { sampleId: sample.id, ...(signal ? { signal } : {}) };
-        if (options.prepared.solver) {
-          await solveAndStore(model, sample, context);
-          continue;
-        }
-        const request = requestFor(sample, options.settings);
-        const outcome = await model.generate(request, context);
-        // A call cut short because the run is stopping is not a finished sample: leave it for resume.
-        if (signal?.aborted && !outcome.output) return;
-        let score = outcome.output ? scoreSafely(options.prepared, sample, outcome.output) : undefined;
-        let calls = toCallRecords(options.runId, model.id, sample.id, outcome, request);
-        let judgeError: { kind: string; message: string } | undefined;
-        // Results of an earlier error streak this sample shows were about their own samples.
-        const released: ResultRecord[] = outcome.output && !outcome.cached ? [...failFast.succeeded(model.id, 'test')] : [];
-        if (outcome.output && score && options.judge && options.prepared.gradeWithJudge) {
-          // The judge's calls are stored as they are made, the model's own just before the first:
-          // a kill -9 mid-judgment loses no paid call (the resume answers them from the cache). An
-          // output graded without a judge call (an exact match) keeps its call for the result's transaction.
-          const graded = await judgeOutputForRun(options.judge, options.prepared, sample, outcome.output, context, { runId: options.runId, modelId: model.id, save: persistCalls, ahead: calls });
-          calls = [...graded.calls];
-          if (signal?.aborted) {
-            // A judgment cut short by the stop would be a false no-verdict: leave the sample for
-            // resume, but keep the calls made (paid for): resume answers them from the cache.
-            budget?.charge(calls);
-            await store.saveCalls(calls);
-            for (const r of released) await saveResult([], r);
-            return;
-          }
-          score = graded.score;
-          judgeError = graded.error;
-          if (graded.freshSuccess) released.push(...failFast.succeeded(options.judge.model.id, 'judge'));
-        }
-        budget?.charge(calls);
-        const result = judgeError ? toJudgeErrorResult(options.runId, model.id, sample, outcome, judgeError) : toResult(options.runId, model.id, sample, outcome, score);
-        const failed = result.error ? failedCall(model.id, options.judge?.model.id, judgeError, result.error) : undefined;
-        const verdict = failed ? failFast.failed(failed, result) : { hold: false, release: [] };
-        released.push(...verdict.release);
-        // A held sample keeps its calls (the ledger, the cache, the spend) but no result yet: if its
-        // streak stops the model, it stays unfinished and a plain resume calls it again.
-        if (verdict.hold) await store.saveCalls(calls);
-        else await saveResult(calls, result);
-        for (const r of released) await saveResult([], r);
+        await workOnSample(stage, model, sample);
       }
     };
     const workers = Math.max(1, Math.min(model.settings.concurrency, todo.length));
@@ -237,77 +161,3 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
   };
 }
 
-/**
- * Whose call failed, as `FailFast` counts it: the judge's when the judge failed (its kind without
- * the `judge-` prefix a model-graded scorer gives it), else the model's.
- */
-function failedCall(modelId: string, judgeId: string | undefined, judgeError: { kind: string; message: string } | undefined, error: { kind: string; message: string }): FailedCall {
-  if (judgeError && judgeId) return { actor: judgeId, role: 'judge', kind: judgeError.kind.replace(/^judge-/, ''), message: judgeError.message };
-  return { actor: modelId, role: 'test', kind: error.kind, message: error.message };
-}
-
-/**
- * The request a sample makes: its messages and tools, the run's settings, and hints for baselines.
- * Messages are copied into plain objects, so a prompt that a task renders on read (to keep memory
- * flat) is rendered once per call here, not again by every reader (hashing, storing, sending).
- */
-export function requestFor(sample: Sample, settings: GenerateSettings): GenerateRequest {
-  return {
-    messages: sample.input.map((message) => ({ ...message })),
-    ...(sample.tools ? { tools: sample.tools } : {}),
-    settings,
-    ...(sample.hints ? { hints: sample.hints } : {}),
-  };
-}
-
-/** Scores an output; a scorer that throws gives a no-verdict with the reason, never a crash. */
-export function scoreSafely(prepared: PreparedTask, sample: Sample, output: NonNullable<CallOutcome['output']>, transcript?: Transcript): Score {
-  try {
-    return prepared.score(sample, output, transcript);
-  } catch (error) {
-    // A scorer bug must not crash the run nor pass silently: the sample gets no verdict, with the reason.
-    return { value: null, explanation: `scorer failed: ${describeError(error)}` };
-  }
-}
-
-function toResult(runId: string, modelId: string, sample: Sample, outcome: CallOutcome, score: Score | undefined): ResultRecord {
-  const base = {
-    runId,
-    sampleId: sample.id,
-    modelId,
-    cached: outcome.cached,
-    attempts: outcome.attempts.length,
-    latencyMs: outcome.latencyMs,
-    usage: outcome.usage,
-    costUsd: outcome.costUsd,
-    finishedAt: new Date().toISOString(),
-  };
-  if (outcome.output && score) return { ...base, status: 'done', output: outcome.output, score, error: null };
-  return { ...base, status: 'error', output: null, score: null, error: outcome.error ?? { kind: 'unknown', message: 'no output and no error' } };
-}
-
-/** A sample whose output the judge could not grade: an error (retryable), its output kept in the calls table and the cache. */
-function toJudgeErrorResult(runId: string, modelId: string, sample: Sample, outcome: CallOutcome, error: { kind: string; message: string }): ResultRecord {
-  return toResult(runId, modelId, sample, { ...outcome, output: null, error }, undefined);
-}
-
-function toCallRecords(runId: string, modelId: string, sampleId: string, outcome: CallOutcome, request: GenerateRequest): CallRecord[] {
-  // The prompt is the sample's input, which the store holds already: the call refers to it.
-  const stored = { tools: request.tools, settings: request.settings };
-  return outcome.attempts.map((a) => ({
-    runId,
-    sampleId,
-    modelId,
-    role: 'test' as const,
-    attempt: a.attempt,
-    cacheKey: outcome.cacheKey,
-    request: stored,
-    messagesFromSample: true,
-    output: a.output,
-    error: a.error,
-    usage: a.output?.usage ?? {},
-    costUsd: a.costUsd,
-    latencyMs: a.latencyMs,
-    startedAt: a.startedAt,
-  }));
-}

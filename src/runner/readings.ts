@@ -2,7 +2,7 @@ import type { AnswerParserName, Metrics, ScoredSample } from '../benchmarks/task
 import type { Score } from '../core/index.js';
 import { findTask } from '../benchmarks/registry.js';
 import type { Store } from '../store/store.js';
-import { scoreSafely } from './execute.js';
+import { scoreSafely } from './sample-work.js';
 import { answerParsersOf } from './rescore.js';
 import { reopen, requireRun } from './run.js';
 

@@ -5,7 +5,7 @@ import type { AnswerParserName, TaskOptions } from '../benchmarks/task.js';
 import type { RunRecord } from '../store/records.js';
 import type { PreparedTask } from '../benchmarks/task.js';
 import type { GenerateResult, Sample, Transcript } from '../core/index.js';
-import { scoreSafely } from './execute.js';
+import { scoreSafely } from './sample-work.js';
 import { judgeMetadataOf } from './judge-metadata.js';
 import { withJudgeTotals } from './judging.js';
 import { judgeSettingsOf, reopen, requireRun } from './run.js';

@@ -52,8 +52,12 @@ export interface RunDependencies {
   readonly budgets?: BudgetFactory;
 }
 
-/** Starts a new run: builds the samples, records the run, calls the models, returns the summary. */
-export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<RunSummary> {
+/**
+ * A new run's record and samples, checked (task options, data against its pinned sums, judge,
+ * user model, baselines) but not stored yet: what `startRun` records and calls, and what a queue
+ * submission records and enqueues. Warnings go to `deps.onWarning`.
+ */
+export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'onWarning'>): Promise<{ run: RunRecord; task: Task; prepared: PreparedTask; stored: Sample[] }> {
   if (spec.models.length === 0) throw new InputError('give at least one --model');
   if (new Set(spec.models).size !== spec.models.length) throw new InputError('the same --model is given twice');
   const task = findTask(spec.task);
@@ -89,6 +93,12 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   for (const warning of prepared.warnings ?? []) deps.onWarning?.(warning);
   if (modifiedData.length > 0) deps.onWarning?.(`--allow-modified-data: running on data that differs from the pinned files (recorded with the run): ${describeModified(modifiedData)}`);
   if (judge?.selfGrading) deps.onWarning?.(`the judge ${judge.model} is also a model under test: it grades its own outputs (recorded with the run)`);
+  return { run, task, prepared, stored };
+}
+
+/** Starts a new run: builds the samples, records the run, calls the models, returns the summary. */
+export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<RunSummary> {
+  const { run, task, prepared, stored } = await newRunRecord(spec, deps);
   // Build the providers before recording the run, so a bad model id, a missing key or a replay
   // file made for other samples fails fast.
   const ids = stored.map((s) => s.id);
@@ -199,6 +209,54 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
   }
   deps.onRunCreated?.(run);
   return execute(...session);
+}
+
+/** What a queue worker needs of a run to work on its units: rebuilt once per run it sees. */
+export interface RunWorkSession {
+  readonly run: RunRecord;
+  readonly prepared: PreparedTask;
+  /** The run's samples by id (reference hints from the rebuilt task). */
+  readonly samples: ReadonlyMap<string, Sample>;
+  /** The models under test by id, built from the run's model specs with this process's keys. */
+  readonly models: ReadonlyMap<string, Model>;
+  readonly judge?: JudgeStage;
+  readonly user?: Model;
+  readonly budget?: RunBudget;
+  /** Ends the models' connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Rebuilds what an in-process session has of a recorded run (`reopen`: the prepared task for
+ * scoring, its data checked against the run's sums; the models, judge and simulated user with the
+ * run's engine settings and this process's provider keys; its spending cap), for a worker that
+ * takes the run's units from a queue. No lease: the queue hands each unit to one worker.
+ * A fleet-wide budget and shared rate limits plug in through `deps.budgets` and `deps.limiters`.
+ */
+export async function openRunForWork(
+  runId: string,
+  deps: RunDependencies,
+  options: { readonly dataDir?: string } = {},
+): Promise<RunWorkSession> {
+  const run = await requireRun(deps.store, runId);
+  const { prepared, samples } = await reopen(deps.store, run, options.dataDir);
+  const engine = recordedEngineSettings(run);
+  const ids = samples.map((s) => s.id);
+  const built = await buildModels(run, engine, deps, { sampleIds: ids, toCall: async () => ids });
+  const judge = await buildJudge(run, engine, deps);
+  const user = run.userModel !== undefined ? await buildModel(run.userModel, run, engine, deps) : undefined;
+  const budget = await budgetFor(run, engine, [...built, ...(user ? [user] : [])], judge, deps);
+  const all = [...built, ...(judge ? [judge.model] : []), ...(user ? [user] : [])];
+  return {
+    run,
+    prepared,
+    samples: new Map(samples.map((s) => [s.id, s])),
+    models: new Map(built.map((m) => [m.id, m])),
+    ...(judge ? { judge } : {}),
+    ...(user ? { user } : {}),
+    ...(budget ? { budget } : {}),
+    close: async () => void (await Promise.all(all.map((m) => m.close()))),
+  };
 }
 
 /**

@@ -62,6 +62,8 @@ export interface RunEngineRecord {
   readonly modifiedData?: readonly { readonly file: string; readonly pinned: string; readonly actual: string }[];
   /** The models the last session stopped early (`FAIL_FAST_STOPS_FIELD`, written with `RunEnd`); read defensively (`runner/fail-fast.ts`). */
   readonly failFastStops?: readonly FailFastStop[];
+  /** The queue a run's units went to (`assay run --queue`; its name, never the URL); absent for an in-process run. */
+  readonly queue?: { readonly name: string };
   readonly [key: string]: unknown;
 }
 

@@ -43,3 +43,10 @@ test('a run that ended shows how it ended, unless a process holds it again (a re
     assert.equal(runState(run(status), lease(true)), 'running');
   }
 });
+
+test('a queued run stored as running is running without a lease (its workers hold its units); ended, it is what it says', () => {
+  const queued = (status: RunStatus): RunRecord => ({ ...run(status), engine: { queue: { name: 'units' } } });
+  assert.equal(runState(queued('running'), undefined), 'running');
+  assert.equal(runState(queued('finished'), undefined), 'finished');
+  assert.equal(runState(run('running'), undefined), 'stale');
+});

@@ -12,11 +12,13 @@ export type RunState = RunStatus | 'stale';
 export type StoredLease = RunLease & { readonly live: boolean };
 
 /**
- * A live lease means a process is on the run now (`running`, even while a resume prepares and
+ * A live lease means a process is on the run now; so does a queued run stored as running (workers take its units, see `queue/`) (`running`, even while a resume prepares and
  * the stored status still says how the last session ended); stored `running` without one is `stale`.
  */
 export function runState(run: RunRecord, lease: StoredLease | undefined): RunState {
   if (lease?.live) return 'running';
+  // A queued run has no lease: its workers hold its units through the queue, and finish it.
+  if (run.engine.queue !== undefined && run.status === 'running') return 'running';
   return run.status === 'running' ? 'stale' : run.status;
 }
 

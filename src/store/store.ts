@@ -34,8 +34,16 @@ export interface Store {
   loadSamples(runId: string): Promise<StoredSample[]>;
   /** Sample ids that already have a result for this model (`done`, and `error` too unless excluded). */
   finishedSampleIds(runId: string, modelId: string, opts?: { includeErrors?: boolean }): Promise<Set<string>>;
-  /** Writes the attempts of one sample and its final result in one transaction. */
-  saveOutcome(calls: readonly CallRecord[], result: ResultRecord): Promise<void>;
+  /** The status of the unit's result, if it has one: one read, for a queue worker about to call a model. */
+  resultStatus(runId: string, sampleId: string, modelId: string): Promise<ResultRecord['status'] | undefined>;
+  /**
+   * Writes the attempts of one sample and its final result in one transaction, once: the unit of
+   * work (run, sample, model) is a unique key, and when it has a result already nothing is
+   * written and the save resolves false — a redelivered queue job, or two workers racing on one
+   * unit, record nothing twice. `replaceError`: an `error` result stored for the unit is replaced
+   * (a resume's `--retry-errors`); a `done` result never is.
+   */
+  saveOutcome(calls: readonly CallRecord[], result: ResultRecord, options?: { readonly replaceError?: boolean }): Promise<boolean>;
   /** Writes calls of a sample whose work was cut short, without a result: they serve the cache and the spend; the sample stays unfinished. */
   saveCalls(calls: readonly CallRecord[]): Promise<void>;
   /** Replaces the scores of stored results (re-scoring without calling a model). */

@@ -40,13 +40,23 @@ const RESULT_PARAMS = 15;
 /** `($from, …, $from+count-1)` */
 const placeholders = (from: number, count: number): string => `(${Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ')})`;
 
-/** Last write wins: `--retry-errors` re-runs error rows and this replaces them in place. */
+/**
+ * A result is written once per unit (run, sample, model): a unit that has one already is left as
+ * it is and `RETURNING` gives no row, unless the parameter after the result's (`replaceError`:
+ * `--retry-errors`) allows replacing an `error` result in place. Concurrent saves of one unit
+ * serialize on its primary key, so exactly one of them returns a row.
+ */
 const UPSERT_RESULT = `INSERT INTO results (${RESULT_COLUMNS}) VALUES ${placeholders(1, RESULT_PARAMS)}
   ON CONFLICT (run_id, sample_id, model_id) DO UPDATE SET
     status = excluded.status, output = excluded.output, score = excluded.score, error = excluded.error,
     cached = excluded.cached, attempts = excluded.attempts, latency_ms = excluded.latency_ms,
     input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
-    cost_usd = excluded.cost_usd, finished_at = excluded.finished_at, transcript = excluded.transcript`;
+    cost_usd = excluded.cost_usd, finished_at = excluded.finished_at, transcript = excluded.transcript
+  WHERE $${RESULT_PARAMS + 1}::boolean AND results.status = 'error'
+  RETURNING 1`;
+
+/** The calls table's column types, in `CALL_COLUMNS` order: parameters in a `VALUES` under `SELECT` are typed by hand. */
+const CALL_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'integer', 'text', 'json', 'boolean', 'json', 'json', 'integer', 'integer', 'double precision', 'double precision', 'timestamptz'];
 
 /** A run's results (optionally one model's) in report order: sample order, then the run's model order (a model it does not list first, as in SQLite), then id. */
 const selectResultsWith = (columns: string, where = '($2::text IS NULL OR r.model_id = $2)'): string => `SELECT ${columns} FROM results r
@@ -66,6 +76,7 @@ const SQL = {
   nextSampleIdx: 'SELECT coalesce(max(idx) + 1, 0) AS next FROM samples WHERE run_id = $1',
   updateStatus: 'UPDATE runs SET status = $2, updated_at = now() WHERE id = $1',
   selectSamples: 'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = $1 ORDER BY idx',
+  selectResultStatus: 'SELECT status FROM results WHERE run_id = $1 AND sample_id = $2 AND model_id = $3',
   selectFinished: "SELECT sample_id FROM results WHERE run_id = $1 AND model_id = $2 AND (status = 'done' OR $3::boolean)",
   /** The newest successful call with the key, from any run (the partial index `calls_cache`). */
   lookupCache: 'SELECT output FROM calls WHERE cache_key = $1 AND output IS NOT NULL AND error IS NULL ORDER BY id DESC LIMIT 1',
@@ -289,26 +300,33 @@ export class PostgresStore implements Store {
     return (await this.pool.query<SampleRow>(SQL.selectSamples, [runId])).rows.map(sampleFromRow);
   }
 
+  async resultStatus(runId: string, sampleId: string, modelId: string): Promise<ResultRecord['status'] | undefined> {
+    const { rows } = await this.pool.query<{ status: ResultRecord['status'] }>({ name: 'assay-result-status', text: SQL.selectResultStatus, values: [runId, sampleId, modelId] });
+    return rows[0]?.status;
+  }
+
   async finishedSampleIds(runId: string, modelId: string, opts: { includeErrors?: boolean } = {}): Promise<Set<string>> {
     const { rows } = await this.pool.query<{ sample_id: string }>(SQL.selectFinished, [runId, modelId, opts.includeErrors !== false]);
     return new Set(rows.map((r) => r.sample_id));
   }
 
-  /** The calls and the result in one statement: both are stored, or (a constraint refusing either) neither. */
-  async saveOutcome(calls: readonly CallRecord[], result: ResultRecord): Promise<void> {
+  /** The result and its calls in one statement: the calls are inserted only if the result is (see `UPSERT_RESULT`). */
+  async saveOutcome(calls: readonly CallRecord[], result: ResultRecord, options: { readonly replaceError?: boolean } = {}): Promise<boolean> {
     const mismatch = outcomeMismatch(calls, result);
     if (mismatch) throw mismatch;
     const { params, outputObject, outputText } = callParams(calls);
     const output = result.output !== null && result.output === outputObject ? outputText : nullableToJson(result.output);
+    const replaceError = options.replaceError ?? false;
     if (calls.length > CALLS_PER_INSERT) {
-      await this.transaction(async (client) => {
-        await insertCalls(client, calls);
-        await client.query(UPSERT_RESULT, resultParams(result, output));
+      return this.transaction(async (client) => {
+        const saved = (await client.query(UPSERT_RESULT, [...resultParams(result, output), replaceError])).rowCount === 1;
+        if (saved) await insertCalls(client, calls);
+        return saved;
       });
-      return;
     }
-    params.push(...resultParams(result, output));
-    await this.pool.query({ name: `assay-save-outcome-${calls.length}`, text: saveOutcomeSql(calls.length), values: params });
+    const values = [...resultParams(result, output), replaceError, ...params];
+    const { rows } = await this.pool.query<{ saved: number }>({ name: `assay-save-outcome-${calls.length}`, text: saveOutcomeSql(calls.length), values });
+    return rows[0]?.saved === 1;
   }
 
   async saveCalls(calls: readonly CallRecord[]): Promise<void> {
@@ -535,12 +553,17 @@ function insertCallsSql(count: number, from: number): string {
 }
 
 const saveOutcomeSqls = new Map<number, string>();
-/** A result's upsert, with its `count` calls inserted by the same statement (a data-modifying CTE). */
+/**
+ * A result's write with its `count` calls (parameters after the result's and `replaceError`),
+ * inserted by the same statement only when the result was written (data-modifying CTEs).
+ */
 function saveOutcomeSql(count: number): string {
   let text = saveOutcomeSqls.get(count);
   if (text === undefined) {
-    const upsert = UPSERT_RESULT.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + count * CALL_PARAMS}`);
-    text = count === 0 ? upsert : `WITH saved_calls AS (${insertCallsSql(count, 1)}) ${upsert}`;
+    const from = RESULT_PARAMS + 2;
+    const rows = Array.from({ length: count }, (_, i) => `(${CALL_TYPES.map((type, c) => `$${from + i * CALL_PARAMS + c}::${type}`).join(', ')})`);
+    const calls = count === 0 ? '' : `, saved_calls AS (INSERT INTO calls (${CALL_COLUMNS}) SELECT * FROM (VALUES ${rows.join(', ')}) AS v WHERE EXISTS (SELECT 1 FROM saved))`;
+    text = `WITH saved AS (${UPSERT_RESULT})${calls} SELECT count(*)::integer AS saved FROM saved`;
     saveOutcomeSqls.set(count, text);
   }
   return text;

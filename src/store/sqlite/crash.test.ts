@@ -16,7 +16,7 @@ const SAMPLES = 500;
 const KILL_AFTER_LINES = 3000;
 
 /**
- * The child: saves outcome i (one ~3 KB call plus the upserted result of sample i mod SAMPLES)
+ * The child: saves outcome i (one ~3 KB call plus the result of sample i mod SAMPLES, replacing its last)
  * forever, printing `saved i` only after the save's promise resolved. It never stops on its own
  * before the parent's SIGKILL (a safety cap ends it if the parent is gone).
  */
@@ -46,7 +46,9 @@ for (let i = 0; i < 1_000_000; i++) {
   const output = { text: 'answer ' + i, toolCalls: [], finishReason: { unified: 'stop' }, usage: { inputTokens: 700, outputTokens: 3 }, warnings: [] };
   await store.saveOutcome(
     [{ runId: 'crash', sampleId, modelId: 'm', role: 'test', attempt: i, cacheKey: 'key-' + i, request: { prompt: filler, i }, output, error: null, usage: output.usage, costUsd: 0.0001, latencyMs: 1, startedAt: now }],
-    { runId: 'crash', sampleId, modelId: 'm', status: 'done', output, score: { value: true }, error: null, cached: false, attempts: i, latencyMs: 1, usage: output.usage, costUsd: 0.0001, finishedAt: now },
+    // An error result, replaced by the next save of its sample (as --retry-errors replaces one): a done result would be final.
+    { runId: 'crash', sampleId, modelId: 'm', status: 'error', output: null, score: null, error: { kind: 'server', message: 'answer ' + i }, cached: false, attempts: i, latencyMs: 1, usage: output.usage, costUsd: 0.0001, finishedAt: now },
+    { replaceError: true },
   );
   // writeSync: the line is in the pipe before the next save starts (process.stdout may queue it,
   // and this loop never yields to the event loop that would flush the queue).
@@ -113,7 +115,7 @@ test('every outcome a killed (SIGKILL) process reported as saved is in the datab
     const s = Number(result.sampleId.slice(1));
     const expected = maxAttempt - ((((maxAttempt - s) % SAMPLES) + SAMPLES) % SAMPLES);
     assert.equal(result.attempts, expected, `sample ${result.sampleId}`);
-    assert.equal(result.output?.text, `answer ${expected}`);
+    assert.equal(result.error?.message, `answer ${expected}`);
   }
   await store.close();
 });

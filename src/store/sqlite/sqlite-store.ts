@@ -34,7 +34,10 @@ interface PendingOutcome {
   readonly calls: readonly CallRecord[];
   /** Null for the calls of a sample whose work was cut short (`saveCalls`). */
   readonly result: ResultRecord | null;
-  readonly resolve: () => void;
+  /** An `error` result already stored for the unit may be replaced (a resume's `--retry-errors`). */
+  readonly replaceError: boolean;
+  /** True when the outcome was written; false when the unit had a result it may not replace (nothing written). */
+  readonly resolve: (saved: boolean) => void;
   readonly reject: (error: unknown) => void;
 }
 
@@ -58,6 +61,7 @@ export class SqliteStore implements Store {
   private readonly updateStatus: Database.Statement<[string, string, string]>;
   private readonly selectSamples: Database.Statement<[string], SampleRow>;
   private readonly selectFinished: Database.Statement<[{ runId: string; modelId: string; includeErrors: number }], string>;
+  private readonly selectResultStatus: Database.Statement<[string, string, string], { status: string }>;
   private readonly selectResults: Database.Statement<[{ runId: string; modelId: string | null }], ResultRow>;
   private readonly selectResultsWithoutOutput: Database.Statement<[{ runId: string; modelId: string | null }], ResultRow>;
   private readonly selectCalls: Database.Statement<[{ runId: string; sampleId: string | null }], CallRow>;
@@ -68,14 +72,14 @@ export class SqliteStore implements Store {
   private readonly addSamplesTx: Database.Transaction<(runId: string, samples: readonly Sample[]) => void>;
   /** Per run being stored in chunks: the next sample's index and the shared texts numbered so far. */
   private readonly sampleTails = new Map<string, { nextIdx: number; texts: RunTexts }>();
-  private readonly saveOutcomeTx: Database.Transaction<(calls: readonly CallRecord[], result: ResultRecord | null) => void>;
-  /** Writes calls and a result inside the caller's transaction (an outcome, or a slice being imported). */
-  private readonly writeOutcome: (calls: readonly CallRecord[], result: ResultRecord | null) => void;
+  private readonly saveOutcomeTx: Database.Transaction<(calls: readonly CallRecord[], result: ResultRecord | null, replaceError: boolean) => boolean>;
+  /** Writes calls and a result inside the caller's transaction (an outcome, or a slice being imported); false when the unit had a result already. */
+  private readonly writeOutcome: (calls: readonly CallRecord[], result: ResultRecord | null, replaceError: boolean) => boolean;
   /** Where a run's calls sit in its sample order, made when a run is first read in slices. */
   private callPositions: CallPositions | undefined;
   /** True while an import holds the write transaction open (`importRun`). */
   private importing = false;
-  private readonly saveBatchTx: Database.Transaction<(batch: readonly PendingOutcome[]) => void>;
+  private readonly saveBatchTx: Database.Transaction<(batch: readonly PendingOutcome[]) => boolean[]>;
   private pending: PendingOutcome[] = [];
   private readonly cacheIndex: CallCacheIndex;
   /** Cacheable calls written by the transaction in progress, handed to the cache index once it commits. */
@@ -107,6 +111,7 @@ export class SqliteStore implements Store {
     this.updateStatus = db.prepare(SQL.updateStatus);
     this.selectSamples = db.prepare(SQL.selectSamples);
     this.selectFinished = db.prepare<[{ runId: string; modelId: string; includeErrors: number }], string>(SQL.selectFinished).pluck();
+    this.selectResultStatus = db.prepare<[string, string, string], { status: string }>(SQL.selectResultStatus);
     this.selectResults = db.prepare(SQL.selectResults);
     this.selectResultsWithoutOutput = db.prepare(SQL.selectResultsWithoutOutput);
     this.selectCalls = db.prepare(SQL.selectCalls);
@@ -137,7 +142,13 @@ export class SqliteStore implements Store {
     });
     this.addSamplesTx = db.transaction(insertSamples);
 
-    const writeOutcome = (calls: readonly CallRecord[], result: ResultRecord | null): void => {
+    /** Writes an outcome unless its unit has a result it may not replace (then nothing, and false). */
+    const writeOutcome = (calls: readonly CallRecord[], result: ResultRecord | null, replaceError: boolean): boolean => {
+      if (result !== null) {
+        // Inside the write transaction (BEGIN IMMEDIATE): no other writer can slip in between.
+        const existing = this.selectResultStatus.get(result.runId, result.sampleId, result.modelId);
+        if (existing !== undefined && !(replaceError && existing.status === 'error')) return false;
+      }
       // The result's output is normally the very object of the last successful call: serialize it
       // once (a provider's rawResponse can be kilobytes).
       let outputObject: unknown = undefined;
@@ -175,7 +186,7 @@ export class SqliteStore implements Store {
         );
         if (call.cacheKey !== null && call.output !== null && call.error === null) this.writtenCacheable.push([call.cacheKey, Number(lastInsertRowid)]);
       }
-      if (result === null) return;
+      if (result === null) return true;
       this.upsertResult.run(
         result.runId,
         result.sampleId,
@@ -193,13 +204,12 @@ export class SqliteStore implements Store {
         result.finishedAt,
         result.transcript === undefined ? null : JSON.stringify(result.transcript),
       );
+      return true;
     };
     this.writeOutcome = writeOutcome;
     this.saveOutcomeTx = db.transaction(writeOutcome);
 
-    this.saveBatchTx = db.transaction((batch: readonly PendingOutcome[]) => {
-      for (const item of batch) writeOutcome(item.calls, item.result);
-    });
+    this.saveBatchTx = db.transaction((batch: readonly PendingOutcome[]) => batch.map((item) => writeOutcome(item.calls, item.result, item.replaceError)));
     this.cacheIndex = new CallCacheIndex(db);
     // Catch up on calls a killed process saved but never merged.
     this.tryMergeCache(true);
@@ -314,22 +324,27 @@ export class SqliteStore implements Store {
     return this.selectSamples.all(runId).map((row) => sampleFromRow(row, texts));
   }
 
+  async resultStatus(runId: string, sampleId: string, modelId: string): Promise<ResultRecord['status'] | undefined> {
+    return this.selectResultStatus.get(runId, sampleId, modelId)?.status as ResultRecord['status'] | undefined;
+  }
+
   async finishedSampleIds(runId: string, modelId: string, opts: { includeErrors?: boolean } = {}): Promise<Set<string>> {
     const includeErrors = opts.includeErrors === false ? 0 : 1;
     return new Set(this.selectFinished.all({ runId, modelId, includeErrors }));
   }
 
   /**
-   * Saves every attempt of a sample, then its result (replacing an earlier one), in one transaction.
+   * Saves every attempt of a sample, then its result, in one transaction, unless the unit has a
+   * result already (then nothing, resolving false; with `replaceError` an error result is replaced).
    * Group commit: outcomes saved during one turn of the event loop are written in one transaction
    * (at `setImmediate`), and each promise resolves only once that transaction has committed. So a
    * resolved save is on disk exactly as before, but a burst of answers costs one commit instead of
    * one each. If the batch fails, each outcome is retried alone so one bad record cannot sink the
    * others.
    */
-  saveOutcome(calls: readonly CallRecord[], result: ResultRecord): Promise<void> {
+  saveOutcome(calls: readonly CallRecord[], result: ResultRecord, options: { replaceError?: boolean } = {}): Promise<boolean> {
     const mismatch = outcomeMismatch(calls, result);
-    return mismatch ? Promise.reject(mismatch) : this.enqueue(calls, result);
+    return mismatch ? Promise.reject(mismatch) : this.enqueue(calls, result, options.replaceError ?? false);
   }
 
   /**
@@ -337,14 +352,14 @@ export class SqliteStore implements Store {
    * the judge graded it), but what was paid for serves the call cache and the run's spend. The
    * sample stays unfinished. Same group commit as `saveOutcome`.
    */
-  saveCalls(calls: readonly CallRecord[]): Promise<void> {
-    return calls.length === 0 ? Promise.resolve() : this.enqueue(calls, null);
+  async saveCalls(calls: readonly CallRecord[]): Promise<void> {
+    if (calls.length > 0) await this.enqueue(calls, null, false);
   }
 
-  private enqueue(calls: readonly CallRecord[], result: ResultRecord | null): Promise<void> {
+  private enqueue(calls: readonly CallRecord[], result: ResultRecord | null, replaceError: boolean): Promise<boolean> {
     this.checkpointer?.start();
     return new Promise((resolve, reject) => {
-      this.pending.push({ calls, result, resolve, reject });
+      this.pending.push({ calls, result, replaceError, resolve, reject });
       if (this.pending.length === 1) setImmediate(() => this.flushPending());
     });
   }
@@ -354,13 +369,12 @@ export class SqliteStore implements Store {
     this.pending = [];
     if (batch.length === 0) return;
     try {
-      this.committing(() => this.saveBatchTx.immediate(batch));
-      for (const item of batch) item.resolve();
+      const saved = this.committing(() => this.saveBatchTx.immediate(batch));
+      batch.forEach((item, i) => item.resolve(saved[i] ?? false));
     } catch {
       for (const item of batch) {
         try {
-          this.committing(() => this.saveOutcomeTx.immediate(item.calls, item.result));
-          item.resolve();
+          item.resolve(this.committing(() => this.saveOutcomeTx.immediate(item.calls, item.result, item.replaceError)));
         } catch (error) {
           item.reject(error);
         }
@@ -370,11 +384,12 @@ export class SqliteStore implements Store {
   }
 
   /** Runs an outcome transaction; the cacheable calls it wrote reach the cache index only if it commits. */
-  private committing(transaction: () => void): void {
+  private committing<T>(transaction: () => T): T {
     this.writtenCacheable = [];
-    transaction();
+    const outcome = transaction();
     this.cacheIndex.committed(this.writtenCacheable);
     this.writtenCacheable = [];
+    return outcome;
   }
 
   /**
@@ -516,8 +531,8 @@ export class SqliteStore implements Store {
           for (const { id, text } of texts.takeNew()) this.insertRunText.run(run.id, id, text);
           this.insertSample.run(run.id, sample.id, sample.index, input, optionalToJson(sample.tools), optionalToJson(sample.target), JSON.stringify(sample.metadata), optionalToJson(sample.hints));
         }
-        this.writeOutcome(callsReferringToInput(slice), null);
-        for (const result of slice.results) this.writeOutcome([], result);
+        this.writeOutcome(callsReferringToInput(slice), null, false);
+        for (const result of slice.results) this.writeOutcome([], result, false);
         for (const r of slice.reviews) this.db.prepare(SQL.upsertReview).run(r.runId, r.sampleId, r.modelId, r.verdict ? 1 : 0, r.note, r.source, r.reviewedAt);
       },
       commit: async () => {

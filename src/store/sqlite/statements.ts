@@ -89,6 +89,7 @@ export const SQL = {
 
   selectSamples: 'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = ? ORDER BY idx',
 
+  selectResultStatus: 'SELECT status FROM results WHERE run_id = ? AND sample_id = ? AND model_id = ?',
   selectFinished: "SELECT sample_id FROM results WHERE run_id = @runId AND model_id = @modelId AND (status = 'done' OR @includeErrors)",
 
   /** The call cache (see `call-cache.ts`): merged keys, then a call by id for keys not merged yet. */

@@ -505,18 +505,54 @@ export function storeContract(backend: ContractBackend): void {
         assert.deepEqual(await store.finishedSampleIds('other-run', 'openai:gpt-4o-mini'), new Set());
       }));
 
-      test('a retried sample replaces its error row in place and keeps every attempt in calls', withStores(async (store) => {
+      test('a retried sample (replaceError) replaces its error row in place and keeps every attempt in calls', withStores(async (store) => {
         const run = makeRun();
         await store.createRun(run, samples);
         const failed = makeCall({ sampleId: 'q-alpha', output: null, error: { kind: 'timeout', message: 'no answer in 60 s' }, usage: {}, costUsd: null });
-        await store.saveOutcome([failed], errorResult('q-alpha'));
+        assert.equal(await store.saveOutcome([failed], errorResult('q-alpha')), true);
         const retry = makeCall({ sampleId: 'q-alpha', startedAt: '2026-03-02T00:00:00.000Z' });
         const done = makeResult({ sampleId: 'q-alpha', finishedAt: '2026-03-02T00:00:01.000Z' });
-        await store.saveOutcome([retry], done);
+        assert.equal(await store.saveOutcome([retry], done, { replaceError: true }), true);
 
         assert.deepEqual(await store.results(run.id), [done]);
         assert.deepEqual(await store.finishedSampleIds(run.id, 'openai:gpt-4o-mini', { includeErrors: false }), new Set(['q-alpha']));
         assert.deepEqual(await store.calls(run.id, 'q-alpha'), [failed, retry]);
+      }));
+
+      test('saveOutcome is once per unit: a second save of (run, sample, model) writes nothing, calls included, and says so', withStores(async (store, reopen) => {
+        const run = makeRun();
+        await store.createRun(run, samples);
+        const first = makeResult({ sampleId: 'q-beta' });
+        assert.equal(await store.saveOutcome([makeCall()], first), true);
+        // A redelivered job: the same unit saved again, with other calls and another result.
+        const again = await reopen();
+        assert.equal(await again.saveOutcome([makeCall({ attempt: 1, startedAt: '2026-03-03T00:00:00.000Z' }), makeCall({ attempt: 2 })], makeResult({ sampleId: 'q-beta', finishedAt: '2026-03-03T00:00:09.000Z' })), false);
+        // A done result is never replaced, not even with replaceError.
+        assert.equal(await again.saveOutcome([makeCall({ attempt: 3 })], errorResult('q-beta'), { replaceError: true }), false);
+        assert.deepEqual(await store.results(run.id), [first]);
+        assert.equal((await store.calls(run.id, 'q-beta')).length, 1);
+        // An error result is final too, unless the save may replace it.
+        assert.equal(await store.saveOutcome([], errorResult('q-alpha')), true);
+        assert.equal(await store.saveOutcome([makeCall({ sampleId: 'q-alpha' })], makeResult({ sampleId: 'q-alpha' })), false);
+        assert.equal((await store.results(run.id)).find((r) => r.sampleId === 'q-alpha')?.status, 'error');
+        assert.deepEqual(await store.calls(run.id, 'q-alpha'), []);
+        // Another model's result for the same sample is another unit.
+        assert.equal(await store.resultStatus(run.id, 'q-beta', 'baseline:lexical'), undefined);
+        assert.equal(await store.saveOutcome([], makeResult({ sampleId: 'q-beta', modelId: 'baseline:lexical' })), true);
+        assert.equal(await store.resultStatus(run.id, 'q-beta', 'baseline:lexical'), 'done');
+        assert.equal(await store.resultStatus(run.id, 'q-alpha', 'openai:gpt-4o-mini'), 'error');
+        assert.equal(await store.resultStatus(run.id, 'q-gamma', 'openai:gpt-4o-mini'), undefined);
+      }));
+
+      test('saves of one unit racing from two connections: exactly one is written', withStores(async (store, reopen) => {
+        await store.createRun(makeRun(), samples);
+        const other = await reopen();
+        const racers = Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? store : other).saveOutcome([makeCall({ attempt: i + 1 })], makeResult({ attempts: i + 1 })));
+        const saved = await Promise.all(racers);
+        assert.equal(saved.filter(Boolean).length, 1);
+        const winner = saved.indexOf(true) + 1;
+        assert.deepEqual((await store.calls(RUN_ID, 'q-beta')).map((c) => c.attempt), [winner]);
+        assert.equal((await store.results(RUN_ID))[0]?.attempts, winner);
       }));
 
       test('a sample with very many calls (a long conversation) keeps them all, in order', withStores(async (store) => {
@@ -578,7 +614,8 @@ export function storeContract(backend: ContractBackend): void {
 
         const first: GenerateResult = { ...okOutput, text: 'first' };
         const second: GenerateResult = { ...okOutput, text: 'second', rawResponse: undefined };
-        await store.saveOutcome([inRun('run-a', { output: first })], makeResult({ runId: 'run-a', output: first }));
+        // A retry of the errored sample (--retry-errors) replaces its error result.
+        await store.saveOutcome([inRun('run-a', { output: first })], makeResult({ runId: 'run-a', output: first }), { replaceError: true });
         assert.deepEqual(await store.lookupCache(key), first);
         await store.saveOutcome([inRun('run-b', { output: second })], makeResult({ runId: 'run-b', output: second }));
         await store.saveOutcome([inRun('run-b', { sampleId: 'q-alpha', ...failure })], errorResult('q-alpha', { runId: 'run-b' }));

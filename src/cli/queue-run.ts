@@ -1,0 +1,57 @@
+import { InputError } from '../core/index.js';
+import { followRun } from '../queue/follow.js';
+import { queueLocation } from '../queue/queue-connection.js';
+import { submitRun } from '../queue/submit.js';
+import { summarizeStoredRun } from '../runner/run.js';
+import type { RunSpec } from '../runner/run-spec.js';
+import { parseStoreUrl, redactStoreUrl } from '../store/store-url.js';
+import { createProgressReporter } from './progress.js';
+import { EXIT, exitCodeFor, interruptSignal, printSummary, withStore } from './shared.js';
+
+export interface QueueRunFlags {
+  readonly queue: string;
+  readonly queueName?: string;
+  readonly detach?: boolean;
+  readonly db: string;
+  readonly json?: boolean;
+}
+
+/**
+ * `assay run … --queue redis://… --db postgres://…`: records the run and enqueues its units for
+ * `assay worker`s; then follows it from the store and prints the summary an in-process run
+ * prints, or with `--detach` prints the run id and returns. The store must be one every worker
+ * reaches: a SQLite file is refused.
+ */
+export async function queueRunCommand(spec: RunSpec, flags: QueueRunFlags): Promise<number> {
+  const location = queueLocation(flags.queue, flags.queueName);
+  if (parseStoreUrl(flags.db).backend !== 'postgres') {
+    throw new InputError(`--queue needs a store every worker reaches: give --db postgres://…; ${redactStoreUrl(flags.db)} is a SQLite file on this machine`);
+  }
+  return withStore(flags.db, async (store) => {
+    const progress = createProgressReporter(spec.task);
+    const { run, units } = await submitRun(spec, { store, queue: location, onWarning: (message) => progress.note(`warning: ${message}`) });
+    const db = redactStoreUrl(flags.db);
+    process.stderr.write(`run ${run.id}: ${run.task} on ${run.models.join(', ')}${run.judge ? `, judge ${run.judge.model}` : ''}: ${units} units queued on ${location.name} (db ${db})\n`);
+    if (flags.detach) {
+      process.stdout.write(flags.json ? `${JSON.stringify({ run: run.id, units, queue: location.name })}\n` : `${run.id}\n`);
+      process.stderr.write(`workers take it from the queue (assay worker --queue … --db …); follow it with: assay show ${run.id} --db ${db}\n`);
+      return EXIT.ok;
+    }
+    // Ctrl-C stops following, not the run: the workers go on.
+    const { stop, dispose } = interruptSignal(true);
+    try {
+      const status = await followRun(store, run, { onProgress: (e) => progress.update(e), stop });
+      progress.stop();
+      if (status === 'detached') {
+        process.stderr.write(`run ${run.id} goes on in the workers; assay show ${run.id} --db ${db}\n`);
+        return EXIT.interrupted;
+      }
+      const summary = await summarizeStoredRun(store, run.id);
+      printSummary(summary, Boolean(flags.json));
+      return exitCodeFor(summary);
+    } finally {
+      progress.stop();
+      dispose();
+    }
+  });
+}

@@ -1,0 +1,88 @@
+import { hostname } from 'node:os';
+import { Command, Option } from 'commander';
+import { InputError } from '../core/index.js';
+import { resolveDataDir } from '../datasets/data-dir.js';
+import { checkRedis, DEFAULT_QUEUE_NAME, queueLocation } from '../queue/queue-connection.js';
+import { startUnitWorker } from '../queue/unit-worker.js';
+import { openStore } from '../store/open-store.js';
+import { parseStoreUrl, redactStoreUrl } from '../store/store-url.js';
+import { positiveInt } from './options.js';
+import { EXIT, dbOption } from './shared.js';
+
+interface WorkerFlags {
+  queue: string;
+  queueName: string;
+  db: string;
+  concurrency: number;
+  dataDir?: string;
+  apiKeyEnv?: string;
+}
+
+/**
+ * `assay worker`: takes units of queued runs until SIGINT/SIGTERM. The first signal takes no new
+ * unit and lets those in flight finish and be stored; a second quits at once (the units in flight
+ * are then stalled, and another worker takes them once their locks lapse).
+ */
+async function workerCommand(flags: WorkerFlags): Promise<number> {
+  const location = queueLocation(flags.queue, flags.queueName);
+  if (parseStoreUrl(flags.db).backend !== 'postgres') throw new InputError(`assay worker needs the fleet's shared store: give --db postgres://…; ${redactStoreUrl(flags.db)} is a SQLite file on this machine`);
+  let openaiApiKey: string | undefined;
+  if (flags.apiKeyEnv) {
+    openaiApiKey = process.env[flags.apiKeyEnv];
+    if (!openaiApiKey) throw new InputError(`--api-key-env ${flags.apiKeyEnv}: that environment variable is not set`);
+  }
+  const dataDir = flags.dataDir ? resolveDataDir({ flag: flags.dataDir }).dir : undefined;
+  await checkRedis(location);
+  const store = await openStore(flags.db);
+  const worker = startUnitWorker({
+    store,
+    queue: location,
+    concurrency: flags.concurrency,
+    ...(dataDir ? { dataDir } : {}),
+    ...(openaiApiKey ? { secrets: { openaiApiKey } } : {}),
+    onNote: (line) => process.stderr.write(`${line}\n`),
+  });
+  process.stderr.write(`worker ${hostname()}:${process.pid} on queue ${location.name} (db ${redactStoreUrl(flags.db)}), ${flags.concurrency} units at a time\n`);
+  const signalled = new Promise<void>((resolve) => {
+    const onSignal = (): void => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      const quit = (): never => process.exit(EXIT.interrupted);
+      process.on('SIGINT', quit);
+      process.on('SIGTERM', quit);
+      process.stderr.write('stopping: no new units; those in flight finish and are stored (signal again to quit at once)…\n');
+      resolve();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+  await signalled;
+  try {
+    await worker.close();
+  } finally {
+    await store.close();
+  }
+  process.stderr.write('worker stopped\n');
+  return EXIT.ok;
+}
+
+export function registerWorkerCommand(program: Command, setExitCode: (code: number) => void): void {
+  program
+    .command('worker')
+    .description('take units of queued runs (assay run … --queue) from Redis and store their results in the shared PostgreSQL store')
+    .requiredOption('--queue <url>', 'the Redis the runs were queued on: redis://[user:password@]host:6379[/db]')
+    .addOption(new Option('--queue-name <name>', 'the queue to take units from').default(DEFAULT_QUEUE_NAME))
+    .addOption(new Option('-c, --concurrency <n>', 'units this worker works on at once (each model\'s own --concurrency still caps its calls)').default(8).argParser(positiveInt('--concurrency')))
+    .addOption(new Option('--data-dir <dir>', 'data folder to rebuild tasks from (default: the one each run recorded)'))
+    .addOption(new Option('--api-key-env <var>', 'read the OpenAI-compatible endpoint\'s API key from this variable (default OPENAI_API_KEY); keys come from this worker\'s environment, never from the run'))
+    .addOption(dbOption())
+    .addHelpText(
+      'after',
+      '\nEach unit (one sample on one model) is recorded exactly once: a unit that has a result is acknowledged without a call, a\n' +
+        'failed attempt is retried (3 attempts) and only the last one\'s error is recorded, and the units of a worker killed with -9\n' +
+        'go to another once their locks lapse (30 s; ASSAY_QUEUE_LOCK_MS). The worker that records a run\'s last unit marks it finished.\n\n' +
+        'SIGINT/SIGTERM: no new units, those in flight finish and are stored; a second signal quits at once.\n\n' +
+        'Example:\n  assay worker --queue redis://10.0.0.5:6379 --db postgres://assay@10.0.0.6/assay --concurrency 16',
+    )
+    .action(async (flags: WorkerFlags) => setExitCode(await workerCommand(flags)));
+}

@@ -1,0 +1,50 @@
+import { Queue } from 'bullmq';
+import { InputError, parseModelId } from '../core/index.js';
+import { newRunRecord } from '../runner/run.js';
+import type { RunSpec } from '../runner/run-spec.js';
+import type { RunRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
+import { JOB_ATTEMPTS, JOB_BACKOFF_MS } from './job-options.js';
+import { checkRedis, connectRedis, QUEUE_PREFIX, type QueueLocation } from './queue-connection.js';
+import { unitJobId, type Unit } from './unit.js';
+
+/** Jobs per `addBulk`: one round trip each, small enough not to hold Redis long. */
+const ENQUEUE_CHUNK = 500;
+
+/**
+ * Records a new run with all its samples and enqueues one job per unit (sample × model). Redis is
+ * checked before anything is recorded; the run is recorded before its units are enqueued, so a
+ * worker never takes a unit of a run it cannot find. If enqueueing fails half-way, the run is
+ * marked `failed` and the error is one line (the jobs enqueued already are of a failed run:
+ * workers would record them, nothing more). Provider keys are not needed here: workers have them.
+ */
+export async function submitRun(spec: RunSpec, deps: { readonly store: Store; readonly queue: QueueLocation; readonly onWarning?: (message: string) => void }): Promise<{ run: RunRecord; units: number }> {
+  spec.models.forEach((id) => parseModelId(id));
+  await checkRedis(deps.queue);
+  const { run: fresh, stored } = await newRunRecord(spec, deps);
+  const run: RunRecord = { ...fresh, engine: { ...fresh.engine, queue: { name: deps.queue.name } } };
+  await deps.store.createRun(run, stored);
+  const redis = connectRedis(deps.queue, { maxRetriesPerRequest: 3 });
+  const queue = new Queue(deps.queue.name, { connection: redis, prefix: QUEUE_PREFIX });
+  queue.on('error', () => undefined);
+  let units = 0;
+  try {
+    for (let from = 0; from < stored.length; from += ENQUEUE_CHUNK) {
+      const jobs = stored.slice(from, from + ENQUEUE_CHUNK).flatMap((sample) =>
+        run.models.map((modelId) => {
+          const unit: Unit = { runId: run.id, sampleId: sample.id, modelId, repeat: 0 };
+          return { name: 'unit', data: unit, opts: { jobId: unitJobId(unit), attempts: JOB_ATTEMPTS, backoff: { type: 'exponential', delay: JOB_BACKOFF_MS }, removeOnComplete: true, removeOnFail: { count: 10_000 } } };
+        }),
+      );
+      await queue.addBulk(jobs);
+      units += jobs.length;
+    }
+  } catch (error) {
+    await deps.store.setRunStatus(run.id, 'failed');
+    throw new InputError(`run ${run.id}: enqueueing its units failed after ${units} of ${stored.length * run.models.length} (${(error as Error).message}); the run is marked failed`);
+  } finally {
+    await queue.close().catch(() => undefined);
+    redis.disconnect();
+  }
+  return { run, units };
+}

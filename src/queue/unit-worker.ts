@@ -1,0 +1,191 @@
+import { hostname } from 'node:os';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { describeError } from '../core/index.js';
+import type { Budget } from '../runner/budget.js';
+import { FailFast } from '../runner/fail-fast.js';
+import { openRunForWork, type RunDependencies, type RunWorkSession } from '../runner/run.js';
+import { workOnSample, type SampleStage } from '../runner/sample-work.js';
+import type { CallError } from '../store/records.js';
+import type { Store } from '../store/store.js';
+import { lockDurationMs, MAX_STALLED } from './job-options.js';
+import { connectRedis, QUEUE_PREFIX, type QueueLocation } from './queue-connection.js';
+import { accountUnit } from './run-completion.js';
+import { isUnit, type Unit } from './unit.js';
+
+export interface UnitWorkerOptions {
+  readonly store: Store;
+  readonly queue: QueueLocation;
+  /** Units worked on at once by this process (each model's own `--concurrency` still caps its calls). */
+  readonly concurrency: number;
+  /** Data dir to rebuild tasks from, if not the one each run recorded. */
+  readonly dataDir?: string;
+  /** Provider keys of this process's environment; never stored. */
+  readonly secrets?: RunDependencies['secrets'];
+  /** Providers built in code, by model id (tests). */
+  readonly providers?: RunDependencies['providers'];
+  /**
+   * Where a run's spending cap comes from: today this process's own `Budget` over what the run
+   * has spent (each worker keeps to the cap alone); a fleet-wide budget through Redis plugs in here.
+   */
+  readonly makeBudget?: (capUsd: number, spentBefore: number) => Budget;
+  /** One line per thing worth telling (a run first seen, a unit failed, the queue unreachable). */
+  readonly onNote?: (line: string) => void;
+}
+
+export interface UnitWorker {
+  /** Takes no new job; resolves once the jobs in flight are finished and stored. */
+  close(): Promise<void>;
+}
+
+/**
+ * A worker process's share of the fleet: takes units from the queue, `concurrency` at a time, and
+ * for each does what an in-process run does for one sample (`workOnSample`), exactly once:
+ * - a unit that has a result already (a redelivery) is acknowledged without calling anything;
+ * - a result is written at most once per unit (`Store.saveOutcome` is once per unit);
+ * - an error while the job has attempts left is not a result: its calls are stored (ledger,
+ *   cache, spend) and the job fails to be retried; only the last attempt's error is recorded;
+ * - a worker that dies stops renewing its locks, and its jobs go to another (BullMQ's stalled-job
+ *   check); calls it had stored answer the next worker from the call cache.
+ */
+export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
+  const { store, queue: location } = options;
+  const note = options.onNote ?? (() => undefined);
+  const sessions = new Map<string, Promise<RunWorkSession>>();
+  const redis = connectRedis(location);
+  const deps: RunDependencies = {
+    store,
+    ...(options.secrets ? { secrets: options.secrets } : {}),
+    ...(options.providers ? { providers: options.providers } : {}),
+    onWarning: (message) => note(`warning: ${message}`),
+  };
+
+  /** The run's session, built on the first of its units this process sees; a failed build is tried again by the next unit. */
+  const sessionFor = (runId: string): Promise<RunWorkSession> => {
+    let session = sessions.get(runId);
+    if (!session) {
+      session = openRunForWork(runId, deps, { ...(options.dataDir ? { dataDir: options.dataDir } : {}), ...(options.makeBudget ? { makeBudget: options.makeBudget } : {}) });
+      sessions.set(runId, session);
+      session.then(
+        (s) => note(`run ${runId}: ${s.run.task} on ${s.run.models.join(', ')}, ${s.samples.size} samples`),
+        () => sessions.delete(runId),
+      );
+    }
+    return session;
+  };
+
+  const work = async (job: Job): Promise<string> => {
+    const unit: unknown = job.data;
+    if (!isUnit(unit)) throw new UnrecoverableError(`job ${job.id} is not an assay unit`);
+    const jobId = job.id as string;
+    const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    let session: RunWorkSession;
+    try {
+      session = await sessionFor(unit.runId);
+    } catch (error) {
+      const message = `run ${unit.runId}: ${describeError(error)}`;
+      const run = last ? await store.getRun(unit.runId) : undefined;
+      if (run?.sampleCount === undefined) throw new Error(message);
+      // This process cannot rebuild the run (its data, a key): on the last attempt that is the
+      // unit's result, so the run ends and says why ("assay resume --retry-errors" goes on).
+      await recordWorkerError(store, unit, message);
+      await accountUnit(redis, location, store, unit.runId, jobId, run.sampleCount * run.models.length);
+      note(`unit ${jobId}: ${message}`);
+      return 'recorded the failure';
+    }
+    const model = session.models.get(unit.modelId);
+    const sample = session.samples.get(unit.sampleId);
+    if (!model || !sample) throw new UnrecoverableError(`run ${unit.runId} has no ${model ? `sample ${unit.sampleId}` : `model ${unit.modelId}`}`);
+    const units = session.samples.size * session.models.size;
+    // A redelivery of a unit whose result is stored: nothing to call, only to count.
+    if ((await store.resultStatus(unit.runId, unit.sampleId, unit.modelId)) !== undefined) {
+      await accountUnit(redis, location, store, unit.runId, jobId, units);
+      return 'had its result';
+    }
+    if (session.budget?.stopReason !== undefined) {
+      // No new unit starts once the cap is reached; the run is interrupted and `assay resume` goes on.
+      await store.setRunStatus(unit.runId, 'interrupted');
+      return `not started: ${session.budget.stopReason}`;
+    }
+    let retryable: CallError | undefined;
+    const stage: SampleStage = {
+      runId: unit.runId,
+      store,
+      prepared: session.prepared,
+      settings: session.run.settings,
+      // Fail-fast holds results across samples of one process; units are independent here.
+      failFast: new FailFast(false),
+      ...(session.judge ? { judge: session.judge } : {}),
+      ...(session.user ? { user: session.user } : {}),
+      ...(session.budget ? { budget: session.budget } : {}),
+      saveResult: async (calls, result) => {
+        if (result.status === 'error' && !last) {
+          await store.saveCalls(calls);
+          retryable = result.error ?? { kind: 'unknown', message: 'no error given' };
+          return;
+        }
+        await store.saveOutcome(calls, result);
+      },
+    };
+    try {
+      await workOnSample(stage, model, sample);
+    } catch (error) {
+      if (!last) throw error;
+      // The last attempt failed outside the model call (the store, the scorer's task): that is the unit's result.
+      await recordWorkerError(store, unit, describeError(error));
+    }
+    if (retryable) throw new Error(`${retryable.kind}: ${retryable.message}`);
+    await accountUnit(redis, location, store, unit.runId, jobId, units);
+    return 'done';
+  };
+
+  const lockDuration = lockDurationMs();
+  const worker = new Worker(location.name, work, {
+    connection: redis,
+    prefix: QUEUE_PREFIX,
+    concurrency: options.concurrency,
+    lockDuration,
+    stalledInterval: lockDuration,
+    maxStalledCount: MAX_STALLED,
+    name: `${hostname()}:${process.pid}`,
+  });
+  let lastError = 0;
+  worker.on('error', (error) => {
+    // Redis away: BullMQ reports every failed command; one line every 5 s is enough to say so.
+    if (Date.now() - lastError < 5_000) return;
+    lastError = Date.now();
+    note(`queue: ${describeError(error)} (retrying)`);
+  });
+  // A unit whose worker stopped renewing its lock (killed, or its event loop stuck past the lock's
+  // duration) goes back to the queue. Told with its job id: a unit called twice is always one of these.
+  worker.on('stalled', (jobId) => note(`unit ${jobId} stalled (its worker stopped renewing the lock): another worker takes it`));
+  worker.on('failed', (job, error) => {
+    if (job) note(`unit ${(job.data as Unit).sampleId} of run ${(job.data as Unit).runId} on ${(job.data as Unit).modelId}: attempt ${job.attemptsMade} failed: ${error.message}`);
+  });
+
+  return {
+    close: async () => {
+      await worker.close();
+      for (const session of sessions.values()) await session.then((s) => s.close()).catch(() => undefined);
+      redis.disconnect();
+    },
+  };
+}
+
+/** A unit whose last attempt failed before it had a result of its own: the failure is its result, so the run can finish. */
+async function recordWorkerError(store: Store, unit: Unit, message: string): Promise<void> {
+  await store.saveOutcome([], {
+    runId: unit.runId,
+    sampleId: unit.sampleId,
+    modelId: unit.modelId,
+    status: 'error',
+    output: null,
+    score: null,
+    error: { kind: 'worker', message },
+    cached: false,
+    attempts: 0,
+    latencyMs: 0,
+    usage: {},
+    costUsd: null,
+    finishedAt: new Date().toISOString(),
+  });
+}

@@ -1,0 +1,213 @@
+import { describeError, type GenerateRequest, type GenerateSettings, type Sample, type Score, type Transcript } from '../core/index.js';
+import type { PreparedTask } from '../benchmarks/task.js';
+import type { CallOutcome, Model } from '../models/middleware/model.js';
+import type { CallRecord, ResultRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
+import type { RunBudget } from './budget.js';
+import type { FailFast, FailedCall } from './fail-fast.js';
+import { judgeOutputForRun, type JudgeStage } from './judging.js';
+import { solveSample } from './solving.js';
+
+/**
+ * What one sample's work needs, whoever drives it: the in-process run (`executeSamples`, many
+ * samples per model in worker pools) and a queue worker (`queue/`, one job per unit of work).
+ */
+export interface SampleStage {
+  readonly runId: string;
+  readonly store: Store;
+  readonly prepared: PreparedTask;
+  readonly settings: GenerateSettings;
+  /** Grades the outputs the task cannot score alone. */
+  readonly judge?: JudgeStage;
+  /** The simulated user of a task whose solver talks to the models under test. */
+  readonly user?: Model;
+  /** Aborts the calls in flight: a sample cut short is left unfinished (its paid calls stored). */
+  readonly signal?: AbortSignal;
+  /** Charged with every call stored. */
+  readonly budget?: RunBudget;
+  /** Holds the results of an error streak until it is known whether it stops the model. */
+  readonly failFast: FailFast;
+  /**
+   * Stores a finished sample's result, with those of its calls not stored yet, in one
+   * transaction. The driver decides what "stored" means: counted and reported in process; in a
+   * queue worker, an error while the job has attempts left is not final (its calls only).
+   */
+  saveResult(calls: readonly CallRecord[], result: ResultRecord): Promise<void>;
+}
+
+/**
+ * One sample on one model: call it (or run the task's solver), score the output the moment it
+ * arrives, grade it with the judge when the task asks, and store calls and result. Calls that
+ * must survive a stop mid-sample (a judge's, a solver's turns) are stored as they are made.
+ * Returns without a result when the run's signal cut the work short.
+ */
+export async function workOnSample(stage: SampleStage, model: Model, sample: Sample): Promise<void> {
+  const save = callsAhead(stage);
+  const context = { sampleId: sample.id, ...(stage.signal ? { signal: stage.signal } : {}) };
+  if (stage.prepared.solver) return solveAndStore(stage, model, sample, context);
+  const request = requestFor(sample, stage.settings);
+  const outcome = await model.generate(request, context);
+  // A call cut short because the run is stopping is not a finished sample: leave it for resume.
+  if (stage.signal?.aborted && !outcome.output) return;
+  let score = outcome.output ? scoreSafely(stage.prepared, sample, outcome.output) : undefined;
+  let calls = toCallRecords(stage.runId, model.id, sample.id, outcome, request);
+  let judgeError: { kind: string; message: string } | undefined;
+  // Results of an earlier error streak this sample shows were about their own samples.
+  const released: ResultRecord[] = outcome.output && !outcome.cached ? [...stage.failFast.succeeded(model.id, 'test')] : [];
+  if (outcome.output && score && stage.judge && stage.prepared.gradeWithJudge) {
+    // The judge's calls are stored as they are made, the model's own just before the first:
+    // a kill -9 mid-judgment loses no paid call (the resume answers them from the cache). An
+    // output graded without a judge call (an exact match) keeps its call for the result's transaction.
+    const graded = await judgeOutputForRun(stage.judge, stage.prepared, sample, outcome.output, context, { runId: stage.runId, modelId: model.id, save, ahead: calls });
+    calls = [...graded.calls];
+    if (stage.signal?.aborted) {
+      // A judgment cut short by the stop would be a false no-verdict: leave the sample for
+      // resume, but keep the calls made (paid for): resume answers them from the cache.
+      stage.budget?.charge(calls);
+      await stage.store.saveCalls(calls);
+      for (const r of released) await stage.saveResult([], r);
+      return;
+    }
+    score = graded.score;
+    judgeError = graded.error;
+    if (graded.freshSuccess) released.push(...stage.failFast.succeeded(stage.judge.model.id, 'judge'));
+  }
+  stage.budget?.charge(calls);
+  const result = judgeError ? toJudgeErrorResult(stage.runId, model.id, sample, outcome, judgeError) : toResult(stage.runId, model.id, sample, outcome, score);
+  const failed = result.error ? failedCall(model.id, stage.judge?.model.id, judgeError, result.error) : undefined;
+  const verdict = failed ? stage.failFast.failed(failed, result) : { hold: false, release: [] };
+  released.push(...verdict.release);
+  // A held sample keeps its calls (the ledger, the cache, the spend) but no result yet: if its
+  // streak stops the model, it stays unfinished and a plain resume calls it again.
+  if (verdict.hold) await stage.store.saveCalls(calls);
+  else await stage.saveResult(calls, result);
+  for (const r of released) await stage.saveResult([], r);
+}
+
+/** Stores calls ahead of their sample's result, charged to the budget. */
+function callsAhead(stage: SampleStage): (records: readonly CallRecord[]) => Promise<void> {
+  return async (records) => {
+    if (records.length === 0) return;
+    stage.budget?.charge(records);
+    await stage.store.saveCalls(records);
+  };
+}
+
+/**
+ * A sample of a task with its own solver (several calls, in the test and user roles): each call
+ * is stored as it is made, then the output is scored (and judged) with the transcript, and the
+ * result stored with it. A stop mid-sample leaves it for resume (its calls answer from the cache).
+ */
+async function solveAndStore(stage: SampleStage, model: Model, sample: Sample, context: { sampleId: string; signal?: AbortSignal }): Promise<void> {
+  const save = callsAhead(stage);
+  const solver = stage.prepared.solver as NonNullable<PreparedTask['solver']>;
+  const solving = await solveSample(solver, sample, { test: model, ...(stage.user ? { user: stage.user } : {}) }, stage.settings, context, { runId: stage.runId }, save);
+  if (stage.signal?.aborted) return;
+  const released: ResultRecord[] = [];
+  for (const role of solving.answered) released.push(...stage.failFast.succeeded(role === 'test' ? model.id : (stage.user?.id ?? ''), role));
+  let score = solving.output ? scoreSafely(stage.prepared, sample, solving.output, solving.transcript) : undefined;
+  let judgeError: { kind: string; message: string } | undefined;
+  if (solving.output && score && stage.judge && stage.prepared.gradeWithJudge) {
+    const graded = await judgeOutputForRun(stage.judge, stage.prepared, sample, solving.output, context, { runId: stage.runId, modelId: model.id, save }, solving.transcript);
+    if (stage.signal?.aborted) return;
+    score = graded.score;
+    judgeError = graded.error;
+    if (graded.freshSuccess) released.push(...stage.failFast.succeeded(stage.judge.model.id, 'judge'));
+  }
+  const error = judgeError ?? solving.error ?? (solving.output ? null : { kind: 'unknown', message: 'the solver gave no output and no error' });
+  const result: ResultRecord = {
+    runId: stage.runId,
+    sampleId: sample.id,
+    modelId: model.id,
+    ...(error || !score ? { status: 'error' as const, output: null, score: null, error: error ?? { kind: 'unknown', message: 'no score' } } : { status: 'done' as const, output: solving.output, score, error: null }),
+    cached: solving.cached,
+    attempts: solving.attempts,
+    latencyMs: solving.latencyMs,
+    usage: solving.usage,
+    costUsd: solving.costUsd,
+    finishedAt: new Date().toISOString(),
+    transcript: solving.transcript,
+  };
+  const failed = judgeError ? failedCall(model.id, stage.judge?.model.id, judgeError, judgeError) : solving.error ? solving.failedCall : undefined;
+  const verdict = failed ? stage.failFast.failed(failed, result) : { hold: false, release: [] };
+  released.push(...verdict.release);
+  // Its calls are stored already: a held sample simply has no result yet (see below).
+  if (!verdict.hold) await stage.saveResult([], result);
+  for (const r of released) await stage.saveResult([], r);
+}
+
+
+/**
+ * Whose call failed, as `FailFast` counts it: the judge's when the judge failed (its kind without
+ * the `judge-` prefix a model-graded scorer gives it), else the model's.
+ */
+function failedCall(modelId: string, judgeId: string | undefined, judgeError: { kind: string; message: string } | undefined, error: { kind: string; message: string }): FailedCall {
+  if (judgeError && judgeId) return { actor: judgeId, role: 'judge', kind: judgeError.kind.replace(/^judge-/, ''), message: judgeError.message };
+  return { actor: modelId, role: 'test', kind: error.kind, message: error.message };
+}
+
+/**
+ * The request a sample makes: its messages and tools, the run's settings, and hints for baselines.
+ * Messages are copied into plain objects, so a prompt that a task renders on read (to keep memory
+ * flat) is rendered once per call here, not again by every reader (hashing, storing, sending).
+ */
+export function requestFor(sample: Sample, settings: GenerateSettings): GenerateRequest {
+  return {
+    messages: sample.input.map((message) => ({ ...message })),
+    ...(sample.tools ? { tools: sample.tools } : {}),
+    settings,
+    ...(sample.hints ? { hints: sample.hints } : {}),
+  };
+}
+
+/** Scores an output; a scorer that throws gives a no-verdict with the reason, never a crash. */
+export function scoreSafely(prepared: PreparedTask, sample: Sample, output: NonNullable<CallOutcome['output']>, transcript?: Transcript): Score {
+  try {
+    return prepared.score(sample, output, transcript);
+  } catch (error) {
+    // A scorer bug must not crash the run nor pass silently: the sample gets no verdict, with the reason.
+    return { value: null, explanation: `scorer failed: ${describeError(error)}` };
+  }
+}
+
+function toResult(runId: string, modelId: string, sample: Sample, outcome: CallOutcome, score: Score | undefined): ResultRecord {
+  const base = {
+    runId,
+    sampleId: sample.id,
+    modelId,
+    cached: outcome.cached,
+    attempts: outcome.attempts.length,
+    latencyMs: outcome.latencyMs,
+    usage: outcome.usage,
+    costUsd: outcome.costUsd,
+    finishedAt: new Date().toISOString(),
+  };
+  if (outcome.output && score) return { ...base, status: 'done', output: outcome.output, score, error: null };
+  return { ...base, status: 'error', output: null, score: null, error: outcome.error ?? { kind: 'unknown', message: 'no output and no error' } };
+}
+
+/** A sample whose output the judge could not grade: an error (retryable), its output kept in the calls table and the cache. */
+function toJudgeErrorResult(runId: string, modelId: string, sample: Sample, outcome: CallOutcome, error: { kind: string; message: string }): ResultRecord {
+  return toResult(runId, modelId, sample, { ...outcome, output: null, error }, undefined);
+}
+
+function toCallRecords(runId: string, modelId: string, sampleId: string, outcome: CallOutcome, request: GenerateRequest): CallRecord[] {
+  // The prompt is the sample's input, which the store holds already: the call refers to it.
+  const stored = { tools: request.tools, settings: request.settings };
+  return outcome.attempts.map((a) => ({
+    runId,
+    sampleId,
+    modelId,
+    role: 'test' as const,
+    attempt: a.attempt,
+    cacheKey: outcome.cacheKey,
+    request: stored,
+    messagesFromSample: true,
+    output: a.output,
+    error: a.error,
+    usage: a.output?.usage ?? {},
+    costUsd: a.costUsd,
+    latencyMs: a.latencyMs,
+    startedAt: a.startedAt,
+  }));
+}

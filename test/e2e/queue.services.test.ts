@@ -1,0 +1,345 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, test } from 'node:test';
+import { openStore } from '../../src/store/open-store.js';
+import { ScratchSchemas } from '../../src/store/postgres/test-support/scratch-schemas.js';
+import type { Store } from '../../src/store/store.js';
+import { faultPlan, startFakeOpenAIServer, type FakeServer } from '../../src/testing/fake-openai-server.js';
+import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
+import { collect, runAssay, spawnAssay, type CliResult } from '../../src/testing/spawn-cli.js';
+import { testDataDir } from '../../src/testing/test-data.js';
+import { unitJobId } from '../../src/queue/unit.js';
+
+// The queue path (`npm run test:services`): `assay run --queue` and `assay worker` processes on the
+// machine's Redis and PostgreSQL. Each test has its own schema and queue name, so parallel runs of
+// other checkouts on this machine do not meet ours.
+const REDIS = process.env['ASSAY_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const schemas = new ScratchSchemas();
+// Short locks so a killed worker's units move soon; long enough that a loaded machine rarely misses a renewal.
+const env = { ASSAY_DATA_DIR: testDataDir(), ASSAY_QUEUE_LOCK_MS: '4000' };
+const children: ChildProcess[] = [];
+let dir: string;
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'assay-queue-e2e-'));
+});
+
+after(async () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await schemas.dropAll();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const queueName = (what: string): string => `e2e-${what}-${process.pid}-${Date.now().toString(36)}`;
+
+function startWorker(url: string, queue: string, extra: readonly string[] = []): { child: ChildProcess; exited: Promise<CliResult> } {
+  const child = spawnAssay(['worker', '--queue', REDIS, '--queue-name', queue, '--db', url, ...extra], env);
+  children.push(child);
+  return { child, exited: collect(child) };
+}
+
+/** Waits for `check` to hold, polling; fails after `timeoutMs` (generous: a loaded 2-core machine). */
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 240_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+interface Summary {
+  run: string;
+  status: string;
+  models: Record<string, { metrics: Record<string, unknown>; counts: { done: number; errors: number } }>;
+}
+
+const SAMPLES = 2000;
+const MODEL = 'openai:fake-model';
+/** 429s (with a retry hint) and hangs on first attempts; the middleware's retries and timeout get past both. */
+const faulty = (): Promise<FakeServer> =>
+  startFakeOpenAIServer({ respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }), latencyMs: 5, faults: faultPlan({ rate429: 0.08, rateHang: 0.01, retryAfterMs: 30, seed: 'queue-e2e' }) });
+const runArgs = (server: FakeServer): string[] => ['run', 'metatool/similar', '-m', MODEL, '--base-url', server.url, '--per-tool', '12', '--limit', String(SAMPLES), '--seed', '11', '--timeout', '4000', '--max-retries', '6', '--json'];
+
+test('3 workers, one killed with -9 mid-run and another started: every unit recorded once, no finished sample called twice, the metrics of a single-process run', { timeout: 900_000 }, async (t) => {
+  const { url } = await schemas.create();
+  const queue = queueName('fleet');
+  const server = await faulty();
+  let store: Store | undefined;
+  try {
+    const submitter = spawnAssay([...runArgs(server), '--queue', REDIS, '--queue-name', queue, '--db', url], env);
+    children.push(submitter);
+    const submitted = collect(submitter);
+    const workers = [startWorker(url, queue), startWorker(url, queue), startWorker(url, queue)];
+    store = await openStore(url);
+    const opened = store;
+    let runId = '';
+    await waitFor('the run to be recorded', async () => {
+      runId = (await opened.listRuns())[0]?.id ?? '';
+      return runId !== '';
+    });
+    await waitFor('a quarter of the results', async () => (await opened.finishedSampleIds(runId, MODEL)).size >= SAMPLES / 4);
+    const victim = workers[0] as (typeof workers)[number];
+    victim.child.kill('SIGKILL');
+    const killed = await victim.exited;
+    assert.equal(killed.signal, 'SIGKILL');
+    const fourth = startWorker(url, queue);
+
+    const out = await submitted;
+    assert.equal(out.code, 0, out.stderr);
+    const summary = JSON.parse(out.stdout) as Summary;
+    assert.equal(summary.run, runId);
+    assert.equal(summary.status, 'finished');
+    assert.deepEqual(summary.models[MODEL]?.counts.done, SAMPLES);
+    assert.equal(summary.models[MODEL]?.counts.errors, 0);
+    assert.equal((await store.getRun(runId))?.status, 'finished');
+
+    // Every unit exactly one result, and exactly one successful call stored per sample (no redelivery recorded twice).
+    const results = await store.results(runId, undefined, { outputs: false });
+    assert.equal(results.length, SAMPLES);
+    assert.equal(new Set(results.map((r) => r.sampleId)).size, SAMPLES);
+    const samples = await store.loadSamples(runId);
+    const calls = await store.calls(runId);
+    const answeredStored = new Map<string, number>();
+    for (const call of calls) if (call.output !== null) answeredStored.set(call.sampleId, (answeredStored.get(call.sampleId) ?? 0) + 1);
+    for (const sample of samples) assert.equal(answeredStored.get(sample.id), 1, `sample ${sample.id}: stored answers`);
+
+    for (const w of [...workers.slice(1), fourth]) w.child.kill('SIGTERM');
+    const logs = await Promise.all(workers.map((w) => w.exited).concat(fourth.exited));
+    for (const log of logs.slice(1)) assert.equal(log.code, 0, log.stderr);
+    // Units whose job stalled: the killed worker's, and any whose live worker was late to renew its lock on a loaded machine.
+    const stalled = new Set(logs.flatMap((log) => [...log.stderr.matchAll(/unit (u[0-9a-f]{64}) stalled/g)].map((m) => m[1])));
+
+    // The server's ledger: a sample is answered more than once only when its unit stalled — its
+    // worker lost the lock before storing the result (kill -9) and another took it; a unit that
+    // went to one worker is called once. Samples with the same prompt share a key, so a key is
+    // checked against its samples.
+    const lastUser = (s: (typeof samples)[number]): string => {
+      const content = [...s.input].reverse().find((m) => m.role === 'user')?.content;
+      return typeof content === 'string' ? content : JSON.stringify(content);
+    };
+    const samplesByKey = new Map<string, string[]>();
+    for (const s of samples) samplesByKey.set(lastUser(s), [...(samplesByKey.get(lastUser(s)) ?? []), s.id]);
+    const answered = new Map<string, number>();
+    for (const r of server.requests) if (r.outcome === 'answered') answered.set(r.key, (answered.get(r.key) ?? 0) + 1);
+    let calledAgain = 0;
+    for (const [key, count] of answered) {
+      const ids = samplesByKey.get(key) ?? [];
+      if (count <= ids.length) continue;
+      calledAgain += count - ids.length;
+      assert.ok(ids.some((id) => stalled.has(unitJobId({ runId, sampleId: id, modelId: MODEL, repeat: 0 }))), `a sample whose unit never stalled was called again: ${key.slice(0, 60)}…`);
+    }
+    assert.ok(stalled.size > 0, 'the killed worker\'s units stalled and moved');
+    const outcomes = (o: string): number => server.requests.filter((r) => r.outcome === o).length;
+    const status429 = server.requests.filter((r) => r.status === 429).length;
+    assert.ok(status429 > 0 && outcomes('hang') > 0, 'the faults happened');
+    t.diagnostic(`requests ${server.requests.length}: answered ${outcomes('answered')}, 429 ${status429}, hangs ${outcomes('hang')}; units stalled ${stalled.size}, samples answered again ${calledAgain}; results when killed ≥ ${SAMPLES / 4}`);
+
+    // The same run in one process, against a server with the same faults: the same metrics.
+    const alone = await faulty();
+    try {
+      const single = await runAssay([...runArgs(alone), '--db', join(dir, 'single.db')], env);
+      assert.equal(single.code, 0, single.stderr);
+      assert.deepEqual(summary.models, (JSON.parse(single.stdout) as Summary).models);
+    } finally {
+      await alone.close();
+    }
+  } finally {
+    await store?.close();
+    await server.close();
+  }
+});
+
+test('--detach returns the run id at once; a worker finishes the run and assay show reads it from another process', { timeout: 300_000 }, async () => {
+  const { url } = await schemas.create();
+  const queue = queueName('detach');
+  const args = ['run', 'metatool/similar', '-m', 'baseline:lexical', '--per-tool', '1', '--limit', '40', '--seed', '3', '--json'];
+  const detached = await runAssay([...args, '--queue', REDIS, '--queue-name', queue, '--db', url, '--detach'], env);
+  assert.equal(detached.code, 0, detached.stderr);
+  const { run, units } = JSON.parse(detached.stdout) as { run: string; units: number };
+  assert.equal(units, 40);
+  assert.match(detached.stderr, new RegExp(`assay show ${run} --db postgres://`));
+  // Queued, no worker yet: running (not stale), nothing done.
+  const before = await runAssay(['show', run, '--json', '--db', url], env);
+  assert.equal(before.code, 0, before.stderr);
+  assert.equal((JSON.parse(before.stdout) as Summary).models['baseline:lexical']?.counts.done, 0);
+  const listed = await runAssay(['runs', '--db', url], env);
+  assert.match(listed.stdout, new RegExp(`${run}.*running`));
+
+  const worker = startWorker(url, queue, ['--concurrency', '4']);
+  let shown: Summary | undefined;
+  await waitFor('the run to finish', async () => {
+    const out = await runAssay(['show', run, '--json', '--db', url], env);
+    shown = JSON.parse(out.stdout) as Summary;
+    return shown.status === 'finished';
+  });
+  worker.child.kill('SIGTERM');
+  assert.equal((await worker.exited).code, 0);
+  const inProcess = await runAssay([...args, '--db', join(dir, 'detach.db')], env);
+  assert.deepEqual(shown?.models, (JSON.parse(inProcess.stdout) as Summary).models);
+});
+
+test('bad --queue and --db: one line, exit 2, nothing recorded', { timeout: 120_000 }, async () => {
+  const { url } = await schemas.create();
+  const args = ['run', 'metatool/similar', '-m', 'baseline:lexical', '--per-tool', '1', '--limit', '5'];
+  const cases: [string[], RegExp][] = [
+    [['--queue', 'redis://127.0.0.1:1', '--db', url], /cannot reach Redis/],
+    [['--queue', 'http://127.0.0.1:6379', '--db', url], /give a Redis URL/],
+    [['--queue', REDIS, '--db', join(dir, 'local.db')], /needs a store every worker reaches/],
+    [['--queue', REDIS, '--db', 'postgres://postgres@127.0.0.1:1/test'], /postgres/i],
+    [['--queue', REDIS, '--queue-name', 'no spaces', '--db', url], /--queue-name/],
+    [['--detach', '--db', url], /go with --queue/],
+  ];
+  for (const [extra, message] of cases) {
+    const out = await runAssay([...args, ...extra], env);
+    assert.equal(out.code, 2, `${extra.join(' ')}: ${out.stderr}`);
+    assert.match(out.stderr, message);
+    assert.equal(out.stderr.trim().split('\n').length, 1, out.stderr);
+  }
+  const store = await openStore(url);
+  try {
+    assert.deepEqual(await store.listRuns(), []);
+  } finally {
+    await store.close();
+  }
+  const worker = await runAssay(['worker', '--queue', 'redis://127.0.0.1:1', '--db', url], env);
+  assert.equal(worker.code, 2, worker.stderr);
+  assert.match(worker.stderr, /cannot reach Redis/);
+  const onSqlite = await runAssay(['worker', '--queue', REDIS, '--db', join(dir, 'w.db')], env);
+  assert.equal(onSqlite.code, 2, onSqlite.stderr);
+});
+
+/** A Redis of the test's own (append-only file, fsync on every write), so it can be killed and brought back without touching the machine's. */
+async function privateRedis(folder: string, port: number): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', folder], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  await waitFor('the private Redis to listen', async () => /Ready to accept connections/.test(output), 30_000);
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+test('Redis going away mid-run: the worker keeps going when it comes back, and every unit is recorded once', { timeout: 600_000 }, async (t) => {
+  const { url } = await schemas.create();
+  const folder = mkdtempSync(join(dir, 'redis-'));
+  const port = 20_000 + (process.pid % 20_000);
+  let redis = await privateRedis(folder, port);
+  const server = await startFakeOpenAIServer({ respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }), latencyMs: 40 });
+  const store = await openStore(url);
+  try {
+    const samples = 300;
+    const args = ['run', 'metatool/similar', '-m', MODEL, '--base-url', server.url, '--per-tool', '3', '--limit', String(samples), '--seed', '5', '--json'];
+    const detached = await runAssay([...args, '--queue', redis.url, '--db', url, '--detach'], env);
+    assert.equal(detached.code, 0, detached.stderr);
+    const { run } = JSON.parse(detached.stdout) as { run: string };
+    const child = spawnAssay(['worker', '--queue', redis.url, '--db', url, '--concurrency', '4'], env);
+    children.push(child);
+    const worker = collect(child);
+    await waitFor('some results', async () => (await store.finishedSampleIds(run, MODEL)).size >= samples / 5);
+    await redis.stop();
+    const atStop = (await store.finishedSampleIds(run, MODEL)).size;
+    await sleep(3_000);
+    assert.equal(child.exitCode, null, 'the worker lives on while Redis is away');
+    redis = await privateRedis(folder, port);
+    await waitFor('the run to finish', async () => (await store.getRun(run))?.status === 'finished');
+    const results = await store.results(run, undefined, { outputs: false });
+    assert.equal(results.length, samples);
+    assert.ok(results.every((r) => r.status === 'done'));
+    const calls = await store.calls(run);
+    assert.equal(calls.filter((c) => c.output !== null).length, samples, 'one stored answer per sample');
+    child.kill('SIGTERM');
+    const out = await worker;
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(out.stderr, /queue: .*\(retrying\)/);
+    t.diagnostic(`results when Redis was stopped: ${atStop} of ${samples}`);
+    const inProcess = await runAssay([...args, '--db', join(dir, 'redis-away.db')], env);
+    const shown = await runAssay(['show', run, '--json', '--db', url], env);
+    assert.deepEqual((JSON.parse(shown.stdout) as Summary).models, (JSON.parse(inProcess.stdout) as Summary).models);
+  } finally {
+    await store.close();
+    await server.close();
+    await redis.stop();
+  }
+});
+
+test('a failed attempt is not a result while the job has attempts left: only the last attempt’s error is recorded', { timeout: 300_000 }, async () => {
+  const { url } = await schemas.create();
+  const queue = queueName('attempts');
+  // The first key seen fails its first two requests (then answers); the second fails every time.
+  // A 400 is not retried by the middleware, so each failure is a job attempt of its own.
+  const chosen: string[] = [];
+  const server = await startFakeOpenAIServer({
+    respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }),
+    faults: (ctx) => {
+      if (chosen.length < 2 && !chosen.includes(ctx.key)) chosen.push(ctx.key);
+      const which = chosen.indexOf(ctx.key);
+      if (which === 0 && ctx.attemptForKey <= 2) return { type: 'status', status: 400 };
+      if (which === 1) return { type: 'status', status: 400 };
+      return undefined;
+    },
+  });
+  const store = await openStore(url);
+  try {
+    const worker = startWorker(url, queue, ['--concurrency', '1']);
+    const args = ['run', 'metatool/similar', '-m', MODEL, '--base-url', server.url, '--per-tool', '1', '--limit', '6', '--seed', '2', '--json', '--no-fail-fast'];
+    const out = await runAssay([...args, '--queue', REDIS, '--queue-name', queue, '--db', url], env);
+    assert.equal(out.code, 3, out.stderr); // finished, one sample in error
+    const summary = JSON.parse(out.stdout) as Summary;
+    assert.deepEqual(summary.models[MODEL]?.counts, { ...summary.models[MODEL]?.counts, done: 5, errors: 1 });
+    const samples = await store.loadSamples(summary.run);
+    const keyOf = (id: string): string => {
+      const content = samples.find((s) => s.id === id)?.input.findLast((m) => m.role === 'user')?.content;
+      return typeof content === 'string' ? content : '';
+    };
+    const results = await store.results(summary.run);
+    const flaky = results.find((r) => keyOf(r.sampleId) === chosen[0]);
+    const broken = results.find((r) => keyOf(r.sampleId) === chosen[1]);
+    assert.equal(flaky?.status, 'done');
+    assert.equal(broken?.status, 'error');
+    assert.equal(broken?.error?.kind, 'bad-request');
+    // Every attempt's calls are kept (the ledger), but one result each.
+    assert.deepEqual((await store.calls(summary.run, flaky?.sampleId)).map((c) => (c.error ? c.error.kind : 'ok')), ['bad-request', 'bad-request', 'ok']);
+    assert.deepEqual((await store.calls(summary.run, broken?.sampleId)).map((c) => c.error?.kind), ['bad-request', 'bad-request', 'bad-request']);
+    assert.equal(results.length, 6);
+    worker.child.kill('SIGTERM');
+    assert.equal((await worker.exited).code, 0);
+  } finally {
+    await store.close();
+    await server.close();
+  }
+});
+
+test('a worker that cannot rebuild a run (its data dir lacks the data) records that as each unit’s error on the last attempt, and the run ends', { timeout: 300_000 }, async () => {
+  const { url } = await schemas.create();
+  const queue = queueName('nodata');
+  const args = ['run', 'metatool/similar', '-m', 'baseline:lexical', '--per-tool', '1', '--limit', '3', '--seed', '3', '--json'];
+  const detached = await runAssay([...args, '--queue', REDIS, '--queue-name', queue, '--db', url, '--detach'], env);
+  assert.equal(detached.code, 0, detached.stderr);
+  const { run } = JSON.parse(detached.stdout) as { run: string };
+  const worker = startWorker(url, queue, ['--data-dir', mkdtempSync(join(dir, 'empty-'))]);
+  let shown: Summary | undefined;
+  await waitFor('the run to end', async () => {
+    shown = JSON.parse((await runAssay(['show', run, '--json', '--db', url], env)).stdout) as Summary;
+    return shown.status === 'finished';
+  });
+  assert.deepEqual(shown?.models['baseline:lexical']?.counts, { ...shown?.models['baseline:lexical']?.counts, done: 0, errors: 3 });
+  const store = await openStore(url);
+  try {
+    const results = await store.results(run);
+    assert.ok(results.every((r) => r.error?.kind === 'worker' && r.error.message.includes(run)), JSON.stringify(results.map((r) => r.error)));
+  } finally {
+    await store.close();
+  }
+  worker.child.kill('SIGTERM');
+  assert.equal((await worker.exited).code, 0);
+});
