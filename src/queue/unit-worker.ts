@@ -1,7 +1,10 @@
 import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { describeError } from '../core/index.js';
-import type { Budget } from '../runner/budget.js';
+import type { LimiterFactory } from '../models/middleware/limiter.js';
+import { DEFAULT_LIMIT_PREFIX, redisLimiters } from '../models/middleware/redis-limiter.js';
+import type { BudgetFactory } from '../runner/budget.js';
+import { fleetBudgets } from '../runner/fleet-budget.js';
 import { FailFast } from '../runner/fail-fast.js';
 import { openRunForWork, type RunDependencies, type RunWorkSession } from '../runner/run.js';
 import { workOnSample, type SampleStage } from '../runner/sample-work.js';
@@ -24,10 +27,15 @@ export interface UnitWorkerOptions {
   /** Providers built in code, by model id (tests). */
   readonly providers?: RunDependencies['providers'];
   /**
-   * Where a run's spending cap comes from: today this process's own `Budget` over what the run
-   * has spent (each worker keeps to the cap alone); a fleet-wide budget through Redis plugs in here.
+   * Where a run's spending cap is kept. Default: the queue's Redis (`fleetBudgets`), so that
+   * `--max-cost` holds over every worker of the fleet together.
    */
-  readonly makeBudget?: (capUsd: number, spentBefore: number) => Budget;
+  readonly budgets?: BudgetFactory;
+  /**
+   * Where the models' `--rpm`/`--tpm` limits are kept. Default: the queue's Redis
+   * (`redisLimiters` under the default prefix), so that the fleet keeps to one limit per model.
+   */
+  readonly limiters?: LimiterFactory;
   /** One line per thing worth telling (a run first seen, a unit failed, the queue unreachable). */
   readonly onNote?: (line: string) => void;
 }
@@ -52,8 +60,12 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
   const note = options.onNote ?? (() => undefined);
   const sessions = new Map<string, Promise<RunWorkSession>>();
   const redis = connectRedis(location);
+  // The limits' and the budget's commands on a connection of their own, apart from BullMQ's.
+  const shared = redis.duplicate();
   const deps: RunDependencies = {
     store,
+    limiters: options.limiters ?? redisLimiters(shared, { prefix: DEFAULT_LIMIT_PREFIX }),
+    budgets: options.budgets ?? fleetBudgets(shared),
     ...(options.secrets ? { secrets: options.secrets } : {}),
     ...(options.providers ? { providers: options.providers } : {}),
     onWarning: (message) => note(`warning: ${message}`),
@@ -63,7 +75,7 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
   const sessionFor = (runId: string): Promise<RunWorkSession> => {
     let session = sessions.get(runId);
     if (!session) {
-      session = openRunForWork(runId, deps, { ...(options.dataDir ? { dataDir: options.dataDir } : {}), ...(options.makeBudget ? { makeBudget: options.makeBudget } : {}) });
+      session = openRunForWork(runId, deps, { ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
       sessions.set(runId, session);
       session.then(
         (s) => note(`run ${runId}: ${s.run.task} on ${s.run.models.join(', ')}, ${s.samples.size} samples`),
@@ -101,6 +113,8 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
       await accountUnit(redis, location, store, unit.runId, jobId, units);
       return 'had its result';
     }
+    // What the other workers spent counts before this unit starts.
+    await session.budget?.refresh?.();
     if (session.budget?.stopReason !== undefined) {
       // No new unit starts once the cap is reached; the run is interrupted and `assay resume` goes on.
       await store.setRunStatus(unit.runId, 'interrupted');
@@ -165,7 +179,13 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
   return {
     close: async () => {
       await worker.close();
-      for (const session of sessions.values()) await session.then((s) => s.close()).catch(() => undefined);
+      for (const session of sessions.values()) {
+        await session.then(async (s) => {
+          await s.budget?.settle?.();
+          await s.close();
+        }).catch(() => undefined);
+      }
+      shared.disconnect();
       redis.disconnect();
     },
   };

@@ -13,6 +13,7 @@ import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
 import { collect, runAssay, spawnAssay, type CliResult } from '../../src/testing/spawn-cli.js';
 import { testDataDir } from '../../src/testing/test-data.js';
 import { unitJobId } from '../../src/queue/unit.js';
+import { worstExcess } from '../../src/testing/bucket-check.js';
 
 // The queue path (`npm run test:services`): `assay run --queue` and `assay worker` processes on the
 // machine's Redis and PostgreSQL. Each test has its own schema and queue name, so parallel runs of
@@ -342,4 +343,66 @@ test('a worker that cannot rebuild a run (its data dir lacks the data) records t
   }
   worker.child.kill('SIGTERM');
   assert.equal((await worker.exited).code, 0);
+});
+
+test('workers share the run’s --rpm through the queue’s Redis: the fleet keeps to one limit over every window of the server’s arrival times', { timeout: 600_000 }, async () => {
+  const { url } = await schemas.create();
+  const queue = queueName('rpm');
+  // 240 a minute: a burst of 240, then 4 a second; 300 samples put 60 beyond the burst (~15 s).
+  // A model id of this test's own, so that no other run on this Redis shares its bucket.
+  const RPM = 240;
+  const model = `openai:rpm-${process.pid}-${Date.now().toString(36)}`;
+  const server = await startFakeOpenAIServer({ respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }) });
+  try {
+    const workers = [startWorker(url, queue, ['--concurrency', '16']), startWorker(url, queue, ['--concurrency', '16'])];
+    const out = await runAssay(['run', 'metatool/similar', '-m', model, '--base-url', server.url, '--per-tool', '2', '--limit', '300', '--seed', '5', '--rpm', String(RPM), '--concurrency', '16', '--json', '--queue', REDIS, '--queue-name', queue, '--db', url], env);
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal((JSON.parse(out.stdout) as Summary).models[model]?.counts.done, 300);
+    for (const w of workers) w.child.kill('SIGTERM');
+    for (const w of workers) assert.equal((await w.exited).code, 0);
+    const times = server.requests.map((r) => r.receivedAt);
+    assert.equal(times.length, 300);
+    // A call granted at Redis time g reaches the server by g + 3 s on a loaded machine (see shared-limits.services.test.ts).
+    const excess = worstExcess(times, RPM, RPM / 60_000, 3_000);
+    assert.ok(excess <= 0, `a window held ${excess.toFixed(1)} requests more than the shared bucket allows`);
+    assert.ok(Math.max(...times) - Math.min(...times) >= 7_500, 'the 60 requests beyond the burst waited for the bucket to refill');
+  } finally {
+    await server.close();
+  }
+});
+
+test('workers share the run’s --max-cost through the queue’s Redis: the fleet together stops within the cap and what was in flight', { timeout: 600_000 }, async () => {
+  const { url } = await schemas.create();
+  const queue = queueName('cost');
+  const model = 'openai:priced';
+  const server = await startFakeOpenAIServer({ respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }), latencyMs: 20 });
+  const CAP = 0.012;
+  // Two workers, two units at a time each: at most 4 units in flight when the cap is reached.
+  const workers = [startWorker(url, queue, ['--concurrency', '2']), startWorker(url, queue, ['--concurrency', '2'])];
+  try {
+    const out = await runAssay(
+      ['run', 'metatool/similar', '-m', model, '--base-url', server.url, '--per-tool', '1', '--limit', '150', '--seed', '6', '--price', `${model}=1/2`, '--max-cost', String(CAP), '--json', '--queue', REDIS, '--queue-name', queue, '--db', url, '--detach'],
+      env,
+    );
+    assert.equal(out.code, 0, out.stderr);
+    const { run } = JSON.parse(out.stdout) as { run: string };
+    const store = await openStore(url);
+    try {
+      await waitFor('the run to be interrupted by its cap', async () => (await store.getRun(run))?.status === 'interrupted');
+      for (const w of workers) w.child.kill('SIGTERM');
+      for (const w of workers) assert.equal((await w.exited).code, 0);
+      const calls = await store.calls(run);
+      const costs = calls.map((c) => c.costUsd ?? 0);
+      const spent = costs.reduce((a, b) => a + b, 0);
+      const dearest = Math.max(...costs);
+      assert.ok(spent >= CAP, `spent ${spent} before the cap ${CAP} stopped the fleet`);
+      // Per-worker budgets would let each worker spend up to the cap (2 × CAP together); one shared spend stops at CAP + what 4 units in flight cost.
+      assert.ok(spent < CAP + 4 * dearest, `the fleet spent ${spent}: more than the cap ${CAP} + 4 × ${dearest}`);
+      assert.ok(calls.length < 150, 'the cap stopped the run before its end');
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await server.close();
+  }
 });

@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
 import { startFakeOpenAIServer, type FakeServer, type RecordedRequest } from '../../src/testing/fake-openai-server.js';
 import { runAssay, type CliResult } from '../../src/testing/spawn-cli.js';
+import { worstExcess } from '../../src/testing/bucket-check.js';
 import { testDataDir } from '../../src/testing/test-data.js';
 
 // Several `assay run` processes (real OS processes) calling one loopback server with one
@@ -58,23 +59,6 @@ async function runFleet(server: FakeServer, options: { rpm: number; samples: num
   const results = await Promise.all(Array.from({ length: PROCESSES }, (_, i) => runProcess(i, server, options)));
   for (const r of results) assert.equal(r.code, 0, r.stderr);
   return results;
-}
-
-/**
- * The largest excess over a token bucket's promise seen in the arrival times: for every pair of
- * requests i ≤ j (every window that starts and ends on a request, which is where a window's
- * count peaks), count − (burst + rate × (span + lateness)). ≤ 0 means the limit was kept.
- */
-function worstExcess(times: readonly number[], burst: number, perMs: number, latenessMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let worst = -Infinity;
-  for (let i = 0; i < sorted.length; i++) {
-    for (let j = i; j < sorted.length; j++) {
-      const span = (sorted[j] as number) - (sorted[i] as number);
-      worst = Math.max(worst, j - i + 1 - (burst + perMs * (span + latenessMs)));
-    }
-  }
-  return worst;
 }
 
 test('three processes sharing --rpm through Redis keep to one limit over every window; each with its own bucket, they do not', async () => {
