@@ -17,13 +17,12 @@ export async function followRun(
   const samples = run.sampleCount ?? (await store.loadSamples(run.id)).length;
   const total = samples * run.models.length;
   for (;;) {
+    // Counts, not rows: one cheap read a poll, however large the run.
     let finished = 0;
     let errors = 0;
-    for (const modelId of run.models) {
-      const all = await store.finishedSampleIds(run.id, modelId, { includeErrors: true });
-      const done = await store.finishedSampleIds(run.id, modelId, { includeErrors: false });
-      finished += all.size;
-      errors += all.size - done.size;
+    for (const count of await store.resultCounts(run.id)) {
+      finished += count.done + count.errors;
+      errors += count.errors;
     }
     options.onProgress?.({ modelId: '', finished, errors, total, skipped: 0 });
     if (finished >= total) {
