@@ -9,8 +9,8 @@ import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { firstLine } from './child-process.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const LATENCY_MS = 50;
@@ -38,13 +38,6 @@ interface RunResult {
   readonly noVerdict: number;
   readonly defectRate: number | null;
   readonly meanTurns: number | null;
-}
-
-async function firstLine(child: ChildProcess): Promise<string> {
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  const [line] = (await once(lines, 'line')) as [string];
-  lines.close();
-  return line;
 }
 
 /** A resource of N personas (one template, N parameter rows), benign and meaningless. */

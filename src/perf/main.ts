@@ -4,9 +4,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { testDataDir } from '../testing/test-data.js';
+import { firstLine, measureInChild } from './child-process.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const LATENCY_MS = 50;
@@ -16,21 +16,6 @@ const sizes = (process.env['ASSAY_BENCH_SIZES'] ?? '2500,5000,10000').split(',')
 // runs that many times and the targets are read from the medians.
 const repeats = Math.max(1, Number(process.env['ASSAY_BENCH_REPEATS'] ?? 1) || 1);
 const dataDir = testDataDir();
-
-async function firstLine(child: ReturnType<typeof spawn>): Promise<string> {
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  const [line] = (await once(lines, 'line')) as [string];
-  lines.close();
-  return line;
-}
-
-/** Runs one measuring script in a fresh process (so its CPU and peak RSS are its own) and returns its JSON line. */
-async function measureInChild<T>(script: string, args: readonly string[]): Promise<T> {
-  const child = spawn(process.execPath, [join(here, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const result = JSON.parse(await firstLine(child)) as T;
-  await once(child, 'close');
-  return result;
-}
 
 /** N × latency / concurrency, in seconds: the wall time with no overhead at all. */
 const idealSeconds = (samples: number): number => (samples * LATENCY_MS) / CONCURRENCY / 1000;

@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ScratchSchemas, TEST_POSTGRES_URL } from '../store/postgres/test-support/scratch-schemas.js';
 import { readServiceCounters } from './service-counters.js';
+import { firstLine, measureInChild } from './child-process.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const LATENCY_MS = 50;
@@ -24,20 +25,6 @@ const queueSizes = (process.env['ASSAY_BENCH_QUEUE_SIZES'] ?? '10000').split(','
 const workerCounts = (process.env['ASSAY_BENCH_WORKERS'] ?? '1,2,4').split(',').filter(Boolean).map(Number);
 // The memory check at the largest size: one worker is enough (its peak is per process).
 const memorySizes = (process.env['ASSAY_BENCH_QUEUE_MEMORY'] ?? '100000').split(',').filter(Boolean).map(Number);
-
-async function firstLine(child: ReturnType<typeof spawn>): Promise<string> {
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  const [line] = (await once(lines, 'line')) as [string];
-  lines.close();
-  return line;
-}
-
-async function measureInChild<T>(script: string, args: readonly string[]): Promise<T> {
-  const child = spawn(process.execPath, [join(here, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const result = JSON.parse(await firstLine(child)) as T;
-  await once(child, 'close');
-  return result;
-}
 
 const idealSeconds = (samples: number): number => (samples * LATENCY_MS) / CONCURRENCY / 1000;
 

@@ -10,9 +10,9 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { testDataDir } from '../testing/test-data.js';
+import { firstLine } from './child-process.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const LATENCY_MS = 50;
@@ -40,13 +40,6 @@ interface RunResult {
   readonly eventLoopBusy: number;
   readonly maxRssMB: number;
   readonly models: Record<string, { done: number; errors: number; cached: number; judged: number; noVerdict: number; metricErrors: number; judgeCalls: number; alignment: number | null; claimSupport: number | null; richness: number | null; coverage: number | null }>;
-}
-
-async function firstLine(child: ChildProcess): Promise<string> {
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  const [line] = (await once(lines, 'line')) as [string];
-  lines.close();
-  return line;
 }
 
 const server = spawn(process.execPath, [join(here, 'summaries-server-process.js'), String(LATENCY_MS)], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
