@@ -27,12 +27,14 @@ const { run } = await submitRun(
   { store, queue: queueLocation(redisUrl as string, queueName) },
 );
 const submittedMs = performance.now() - started;
+const submitRssMB = process.resourceUsage().maxRSS / 1024;
 const status = await followRun(store, run, { pollMs: 250 });
 const wallMs = performance.now() - started;
+const followRssMB = process.resourceUsage().maxRSS / 1024;
 const cpu = process.cpuUsage(cpuBefore);
 const summary = await summarizeStoredRun(store, run.id);
 await store.close();
 const model = summary.models['openai:bench-model'];
 process.stdout.write(
-  `${JSON.stringify({ run: run.id, status, samples: model?.counts.done, errors: model?.counts.errors, metrics: model?.metrics, submittedMs, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMB: process.resourceUsage().maxRSS / 1024 })}\n`,
+  `${JSON.stringify({ run: run.id, status, samples: model?.counts.done, errors: model?.counts.errors, metrics: model?.metrics, submittedMs, wallMs, submitRssMB, followRssMB, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMB: process.resourceUsage().maxRSS / 1024 })}\n`,
 );

@@ -12,7 +12,7 @@ import { unitJobId, type Unit } from './unit.js';
 const ENQUEUE_CHUNK = 500;
 
 /**
- * Records a new run with all its samples and enqueues one job per unit (sample × model). Redis is
+ * Records a new run with its samples, a chunk at a time, and enqueues one job per unit (sample × model). Redis is
  * checked before anything is recorded; the run is recorded before its units are enqueued, so a
  * worker never takes a unit of a run it cannot find. If enqueueing fails half-way, the run is
  * marked `failed` and the error is one line (the jobs enqueued already are of a failed run:
@@ -23,14 +23,19 @@ export async function submitRun(spec: RunSpec, deps: { readonly store: Store; re
   await checkRedis(deps.queue);
   const { run: fresh, stored } = await newRunRecord(spec, deps);
   const run: RunRecord = { ...fresh, engine: { ...fresh.engine, queue: { name: deps.queue.name } } };
-  await deps.store.createRun(run, stored);
+  // The run is recorded with its first samples (and its sample count); each further chunk is
+  // stored just before its units are enqueued, so a worker never takes a unit whose sample is not
+  // stored, and no one write (nor its parameters) holds the whole run.
+  await deps.store.createRun({ ...run, sampleCount: stored.length }, stored.slice(0, ENQUEUE_CHUNK));
   const redis = connectRedis(deps.queue, { maxRetriesPerRequest: 3 });
   const queue = new Queue(deps.queue.name, { connection: redis, prefix: QUEUE_PREFIX });
   queue.on('error', () => undefined);
   let units = 0;
   try {
     for (let from = 0; from < stored.length; from += ENQUEUE_CHUNK) {
-      const jobs = stored.slice(from, from + ENQUEUE_CHUNK).flatMap((sample) =>
+      const chunk = stored.slice(from, from + ENQUEUE_CHUNK);
+      if (from > 0) await deps.store.addSamples(run.id, chunk);
+      const jobs = chunk.flatMap((sample) =>
         run.models.map((modelId) => {
           const unit: Unit = { runId: run.id, sampleId: sample.id, modelId, repeat: 0 };
           return { name: 'unit', data: unit, opts: { jobId: unitJobId(unit), attempts: JOB_ATTEMPTS, backoff: { type: 'exponential', delay: JOB_BACKOFF_MS }, removeOnComplete: true, removeOnFail: { count: 10_000 } } };
@@ -41,7 +46,7 @@ export async function submitRun(spec: RunSpec, deps: { readonly store: Store; re
     }
   } catch (error) {
     await deps.store.setRunStatus(run.id, 'failed');
-    throw new InputError(`run ${run.id}: enqueueing its units failed after ${units} of ${stored.length * run.models.length} (${(error as Error).message}); the run is marked failed`);
+    throw new InputError(`run ${run.id}: storing its samples and enqueueing its units failed after ${units} of ${stored.length * run.models.length} units (${(error as Error).message}); the run is marked failed`);
   } finally {
     await queue.close().catch(() => undefined);
     redis.disconnect();

@@ -78,7 +78,7 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
       session = openRunForWork(runId, deps, { ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
       sessions.set(runId, session);
       session.then(
-        (s) => note(`run ${runId}: ${s.run.task} on ${s.run.models.join(', ')}, ${s.samples.size} samples`),
+        (s) => note(`run ${runId}: ${s.run.task} on ${s.run.models.join(', ')}, ${s.sampleCount} samples`),
         () => sessions.delete(runId),
       );
     }
@@ -105,14 +105,15 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
       return 'recorded the failure';
     }
     const model = session.models.get(unit.modelId);
-    const sample = session.samples.get(unit.sampleId);
-    if (!model || !sample) throw new UnrecoverableError(`run ${unit.runId} has no ${model ? `sample ${unit.sampleId}` : `model ${unit.modelId}`}`);
-    const units = session.samples.size * session.models.size;
+    if (!model) throw new UnrecoverableError(`run ${unit.runId} has no model ${unit.modelId}`);
+    const units = session.sampleCount * session.models.size;
     // A redelivery of a unit whose result is stored: nothing to call, only to count.
     if ((await store.resultStatus(unit.runId, unit.sampleId, unit.modelId)) !== undefined) {
       await accountUnit(redis, location, store, unit.runId, jobId, units);
       return 'had its result';
     }
+    const sample = await session.sampleOf(unit.sampleId);
+    if (!sample) throw new UnrecoverableError(`run ${unit.runId} has no sample ${unit.sampleId}`);
     // What the other workers spent counts before this unit starts.
     await session.budget?.refresh?.();
     if (session.budget?.stopReason !== undefined) {

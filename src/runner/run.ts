@@ -215,8 +215,14 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
 export interface RunWorkSession {
   readonly run: RunRecord;
   readonly prepared: PreparedTask;
-  /** The run's samples by id (reference hints from the rebuilt task). */
-  readonly samples: ReadonlyMap<string, Sample>;
+  /** How many samples the run has. */
+  readonly sampleCount: number;
+  /**
+   * One of the run's samples, read from the store when a unit needs it (with its reference hints
+   * from the rebuilt task); undefined for an id the run does not have. Not held for the whole run:
+   * a worker's memory stays flat in the run's size.
+   */
+  sampleOf(sampleId: string): Promise<Sample | undefined>;
   /** The models under test by id, built from the run's model specs with this process's keys. */
   readonly models: ReadonlyMap<string, Model>;
   readonly judge?: JudgeStage;
@@ -239,9 +245,17 @@ export async function openRunForWork(
   options: { readonly dataDir?: string } = {},
 ): Promise<RunWorkSession> {
   const run = await requireRun(deps.store, runId);
-  const { prepared, samples } = await reopen(deps.store, run, options.dataDir);
+  const { prepared } = await prepareForRun(run, options.dataDir);
+  // A queued run is recorded with all its samples: the rebuilt task must have as many. Kept of
+  // them: the ids (replay checks them) and the hints baselines read; each unit's sample is read
+  // from the store when it comes, so the whole list is not held while the worker runs.
+  if (run.sampleCount !== undefined && prepared.samples.length !== run.sampleCount) {
+    throw new InputError(`run ${run.id}: the task rebuilt here has ${prepared.samples.length} samples, the run ${run.sampleCount}; is the data dir the run's?`);
+  }
+  const ids = prepared.samples.map((s) => s.id);
+  const known = new Set(ids);
+  const hints = new Map(prepared.samples.flatMap((s) => (s.hints ? [[s.id, s.hints] as const] : [])));
   const engine = recordedEngineSettings(run);
-  const ids = samples.map((s) => s.id);
   const built = await buildModels(run, engine, deps, { sampleIds: ids, toCall: async () => ids });
   const judge = await buildJudge(run, engine, deps);
   const user = run.userModel !== undefined ? await buildModel(run.userModel, run, engine, deps) : undefined;
@@ -249,8 +263,15 @@ export async function openRunForWork(
   const all = [...built, ...(judge ? [judge.model] : []), ...(user ? [user] : [])];
   return {
     run,
-    prepared,
-    samples: new Map(samples.map((s) => [s.id, s])),
+    prepared: { ...prepared, samples: [] },
+    sampleCount: ids.length,
+    sampleOf: async (sampleId) => {
+      if (!known.has(sampleId)) return undefined;
+      const [stored] = await deps.store.samplesOf(run.id, [sampleId]);
+      if (!stored) return undefined;
+      const hint = hints.get(sampleId);
+      return hint ? { ...stored, hints: hint } : stored;
+    },
     models: new Map(built.map((m) => [m.id, m])),
     ...(judge ? { judge } : {}),
     ...(user ? { user } : {}),
@@ -309,6 +330,18 @@ export async function reopen(
   dataDir?: string,
   options = run.options,
 ): Promise<{ task: Task; prepared: PreparedTask; samples: Sample[]; unstored: Sample[] }> {
+  const { task, prepared } = await prepareForRun(run, dataDir, options);
+  const rebuilt = new Map(prepared.samples.map((s) => [s.id, s]));
+  const samples: Sample[] = (await store.loadSamples(run.id)).map((stored) => {
+    const hints = rebuilt.get(stored.id)?.hints;
+    return hints ? { ...stored, hints } : stored;
+  });
+  const unstored = run.sampleCount !== undefined && samples.length < run.sampleCount ? unstoredSamples(run.id, run.sampleCount, samples, prepared.samples) : [];
+  return { task, prepared, samples: [...samples, ...unstored], unstored };
+}
+
+/** The run's task prepared again from the data dir, its data checked against the sums the run recorded. */
+async function prepareForRun(run: RunRecord, dataDir?: string, options = run.options): Promise<{ task: Task; prepared: PreparedTask }> {
   const task = taskOfRun(run);
   const dir = dataDir ?? run.engine.dataDir;
   if (!dir) throw new InputError(`run ${run.id} does not record its data dir; pass --data-dir`);
@@ -317,13 +350,7 @@ export async function reopen(
     const now = prepared.datasetChecksums[file];
     if (now !== checksum) throw new InputError(`data file ${file} has changed since run ${run.id} (sha256 ${checksum.slice(0, 12)}… then, ${now ? now.slice(0, 12) + '…' : 'missing'} now)`);
   }
-  const rebuilt = new Map(prepared.samples.map((s) => [s.id, s]));
-  const samples: Sample[] = (await store.loadSamples(run.id)).map((stored) => {
-    const hints = rebuilt.get(stored.id)?.hints;
-    return hints ? { ...stored, hints } : stored;
-  });
-  const unstored = run.sampleCount !== undefined && samples.length < run.sampleCount ? unstoredSamples(run.id, run.sampleCount, samples, prepared.samples) : [];
-  return { task, prepared, samples: [...samples, ...unstored], unstored };
+  return { task, prepared };
 }
 
 /**
