@@ -32,9 +32,10 @@ test('a run stopped by its signal is "interrupted"; resume finishes it (hints re
     assert.equal(resumed.status, 'finished');
     for (const m of Object.values(resumed.models)) assert.deepEqual([m.counts.done, m.counts.pending, m.counts.errors], [60, 0, 0]);
 
-    const fresh = await startRun(spec, { store: await openSqliteStore(join(dir, 'b.db')) });
+    const otherStore = await openSqliteStore(join(dir, 'b.db'));
+    const fresh = await startRun(spec, { store: otherStore });
     for (const model of spec.models) assert.deepEqual(resumed.models[model]?.metrics, fresh.models[model]?.metrics, model);
-    await store.close();
+    await Promise.all([store.close(), otherStore.close()]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
