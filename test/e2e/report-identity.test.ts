@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,13 +22,17 @@ import { packageRoot } from '../../src/version.js';
  * formula-looking output), FunctionChat judged (exact calls, judged texts, a server error, a human
  * review), judged summaries and harm measurement (a simulated user, judge repeats) — made here
  * through loopback servers, each on a copy of its data that is deleted before anything is read
- * back: every command reads the store alone. Their output is compared byte for byte with fixtures
- * taken before `show` and the exports moved onto the RunReport view model (run ids written as
- * `<run>`, the test's folder as `<dir>`, the loopback port as `<port>`). `ASSAY_UPDATE_FIXTURES=1` rewrites the fixtures instead (only for a change meant to
- * alter these outputs; say so in the commit).
+ * back: every command reads the store alone. Their output is compared byte for byte, by sha256 and
+ * length, with outputs taken before `show` and the exports moved onto the RunReport view model (run
+ * ids written as `<run>`, the test's folder as `<dir>`, the loopback port as `<port>`). Only the
+ * sums are kept in the repository: the outputs quote the benchmarks' data, which is never copied
+ * here. A differing output is written to a temporary file named in the failure, to be read.
+ * `ASSAY_UPDATE_FIXTURES=1` rewrites the sums instead (only for a change meant to alter these
+ * outputs; say so in the commit).
  */
-const FIXTURES = join(packageRoot, 'test', 'fixtures', 'report-identity');
+const FIXTURES = join(packageRoot, 'test', 'fixtures', 'report-identity.json');
 const UPDATE = process.env['ASSAY_UPDATE_FIXTURES'] === '1';
+const sums = (existsSync(FIXTURES) ? JSON.parse(readFileSync(FIXTURES, 'utf8')) : {}) as Record<string, { sha256: string; bytes: number }>;
 // One call at a time, no retries: which call answers from the cache, and so every count, is the same on every run.
 const ENGINE = { concurrency: 1, timeoutMs: 5000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: true, failFast: false };
 const ARTICLES: Record<string, string> = {
@@ -154,19 +159,19 @@ for (const kind of ['metatool', 'functionchat', 'summaries', 'harm']) {
       assert.equal(result.code, 0, `${name}: ${result.stderr}`);
       const text = result.stdout.split(run).join('<run>').split(dir).join('<dir>').replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>');
       assert.ok(text.length > 0, name);
-      const file = join(FIXTURES, `${kind}.${name}`);
+      const key = `${kind}.${name}`;
+      const sum = { sha256: createHash('sha256').update(text).digest('hex'), bytes: Buffer.byteLength(text) };
       if (UPDATE) {
-        mkdirSync(FIXTURES, { recursive: true });
-        writeFileSync(file, text);
+        sums[key] = sum;
+        writeFileSync(FIXTURES, `${JSON.stringify(sums, null, 2)}\n`);
         continue;
       }
-      assert.ok(existsSync(file), `no fixture ${file}: run with ASSAY_UPDATE_FIXTURES=1 on a build whose output is right`);
-      const expected = readFileSync(file, 'utf8');
-      if (text !== expected) {
-        // The first line that differs, rather than two whole files.
-        const [got, want] = [text.split('\n'), expected.split('\n')];
-        const line = got.findIndex((l, i) => l !== want[i]);
-        assert.fail(`${kind} ${name} differs from its fixture at line ${line + 1}:\n  got:  ${got[line]?.slice(0, 400)}\n  want: ${want[line]?.slice(0, 400)}`);
+      const expected = sums[key];
+      assert.ok(expected, `no sum for ${key} in ${FIXTURES}: run with ASSAY_UPDATE_FIXTURES=1 on a build whose output is right`);
+      if (sum.sha256 !== expected.sha256 || sum.bytes !== expected.bytes) {
+        const kept = join(mkdtempSync(join(tmpdir(), 'assay-identity-')), key);
+        writeFileSync(kept, text);
+        assert.fail(`${key} differs from the output taken before (${sum.bytes} bytes against ${expected.bytes}); it is in ${kept}`);
       }
     }
   });
