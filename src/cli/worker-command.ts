@@ -81,6 +81,8 @@ export function registerWorkerCommand(program: Command, setExitCode: (code: numb
       '\nEach unit (one sample on one model) is recorded exactly once: a unit that has a result is acknowledged without a call, a\n' +
         'failed attempt is retried (3 attempts) and only the last one\'s error is recorded, and the units of a worker killed with -9\n' +
         'go to another once their locks lapse (30 s; ASSAY_QUEUE_LOCK_MS). The worker that records a run\'s last unit marks it finished.\n\n' +
+        'A run\'s --rpm/--tpm and --max-cost hold over the whole fleet: every worker keeps each model\'s limits and the run\'s spend in\n' +
+        'this Redis (a 429 with Retry-After holds all of them). Sizing: docs/scale-out.md.\n\n' +
         'SIGINT/SIGTERM: no new units, those in flight finish and are stored; a second signal quits at once.\n\n' +
         'Example:\n  assay worker --queue redis://10.0.0.5:6379 --db postgres://assay@10.0.0.6/assay --concurrency 16',
     )
