@@ -10,7 +10,8 @@ import type { RunSummary } from '../runner/summary.js';
 import { renderEstimate } from '../report/estimate.js';
 import type { Store } from '../store/store.js';
 import { collect, nonNegativeInt, number, parsePrice, parseRubric, positiveInt, usdAmount } from './options.js';
-import { createProgressReporter } from './progress.js';
+import { createProgressReporter, type ProgressReporter } from './progress.js';
+import type { LimiterFactory } from '../models/middleware/limiter.js';
 import { redactStoreUrl } from '../store/store-url.js';
 import { EXIT, dataDirOption, dbOption, exitCodeFor, interruptSignal, jsonOption, leaseFromEnv, printSummary, withStore } from './shared.js';
 import { dataDirForRun, dataReady } from './task-data.js';
@@ -39,6 +40,25 @@ function secretsFrom(flags: EngineFlags): RunDependencies['secrets'] {
   const key = process.env[flags.apiKeyEnv];
   if (!key) throw new InputError(`--api-key-env ${flags.apiKeyEnv}: that environment variable is not set`);
   return { openaiApiKey: key };
+}
+
+/** What a run or resume session in this process depends on: the store, its stop signals and lease, the keys, shared limits and progress. */
+function sessionDeps(
+  store: Store,
+  flags: EngineFlags,
+  session: { signal: AbortSignal; stop: AbortSignal; lease: ReturnType<typeof leaseFromEnv>; shared: { limiters: LimiterFactory } | undefined; progress: ProgressReporter },
+): RunDependencies {
+  const { signal, stop, lease, shared, progress } = session;
+  return {
+    store,
+    ...(shared ? { limiters: shared.limiters } : {}),
+    signal,
+    stop,
+    ...(lease ? { lease } : {}),
+    secrets: secretsFrom(flags),
+    onProgress: (e) => progress.update(e),
+    onWarning: (message) => progress.note(`warning: ${message}`),
+  };
 }
 
 function engineFrom(flags: EngineFlags): EngineSettings {
@@ -174,15 +194,8 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
       return await withStore(flags.db, async (store) => {
         const progress = createProgressReporter(taskName);
         const deps: RunDependencies = {
-          store,
-          ...(shared ? { limiters: shared.limiters } : {}),
-          signal,
-          stop,
-          ...(lease ? { lease } : {}),
-          secrets: secretsFrom(flags),
-          onProgress: (e) => progress.update(e),
+          ...sessionDeps(store, flags, { signal, stop, lease, shared, progress }),
           onRunCreated: (run) => process.stderr.write(`run ${run.id}: ${run.task} on ${run.models.join(', ')}${run.userModel !== undefined ? `, simulated user ${run.userModel}` : ''}${run.judge ? `, judge ${run.judge.model}` : ''} (db ${redactStoreUrl(flags.db)})\n`),
-          onWarning: (message) => progress.note(`warning: ${message}`),
         };
         try {
           let summary: RunSummary;
@@ -238,16 +251,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
       try {
         const ownTools = run.options.tools !== undefined;
         if (!ownTools && !(await dataReady(run.task, { dataDir, download: flags.download, signal: stop }))) return EXIT.interrupted;
-        const summary = await resumeRun(run.id, { retryErrors: Boolean(flags.retryErrors), engine, dataDir: dataDir.dir, allowModifiedData: Boolean(flags.allowModifiedData) }, {
-          store,
-          ...(shared ? { limiters: shared.limiters } : {}),
-          signal,
-          stop,
-          ...(lease ? { lease } : {}),
-          secrets: secretsFrom(flags),
-          onProgress: (e) => progress.update(e),
-          onWarning: (message) => progress.note(`warning: ${message}`),
-        });
+        const summary = await resumeRun(run.id, { retryErrors: Boolean(flags.retryErrors), engine, dataDir: dataDir.dir, allowModifiedData: Boolean(flags.allowModifiedData) }, sessionDeps(store, flags, { signal, stop, lease, shared, progress }));
         progress.stop();
         printSummary(summary, Boolean(flags.json));
         return exitCodeFor(summary);

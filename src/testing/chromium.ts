@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it); `ASSAY_CHROMIUM` names another. */
 export const CHROMIUM_PATH = process.env['ASSAY_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -45,4 +45,20 @@ export async function launchChromium(options: { viewport?: { width: number; heig
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Watches a page for what a report or viewer page must never do with untrusted data: open a
+ * dialog (dismissed and kept), throw a script error, or make a request (every URL kept, to be
+ * checked against the page's own).
+ */
+export function watchPage(page: Page): { dialogs: string[]; errors: string[]; requests: string[] } {
+  const seen = { dialogs: [] as string[], errors: [] as string[], requests: [] as string[] };
+  page.on('dialog', (d) => {
+    seen.dialogs.push(d.message());
+    void d.dismiss();
+  });
+  page.on('pageerror', (e) => seen.errors.push(e.message));
+  page.on('request', (r) => seen.requests.push(r.url()));
+  return seen;
 }

@@ -9,7 +9,7 @@ import { startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import type { RunComparison } from '../../src/runner/compare/run-comparison.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { chromiumMissing, launchChromium } from '../../src/testing/chromium.js';
+import { chromiumMissing, launchChromium, watchPage } from '../../src/testing/chromium.js';
 import { assay } from '../../src/testing/cli-harness.js';
 import { startFakeOpenAIServer, type FakeChatRequestBody, type FakeServer } from '../../src/testing/fake-openai-server.js';
 import { testDataDir } from '../../src/testing/test-data.js';
@@ -124,15 +124,7 @@ describe('the comparison page in headless Chromium', () => {
     const { context, close } = await launchChromium({ viewport: { width: 1280, height: 900 } });
     try {
       const page = await context.newPage();
-      const requests: string[] = [];
-      const dialogs: string[] = [];
-      const errors: string[] = [];
-      page.on('request', (r) => requests.push(r.url()));
-      page.on('dialog', (d) => {
-        dialogs.push(d.message());
-        void d.dismiss();
-      });
-      page.on('pageerror', (e) => errors.push(e.message));
+      const { requests, dialogs, errors } = watchPage(page);
       await page.goto(`file://${file}`);
       await page.waitForFunction(() => document.documentElement.dataset['overview'] === 'painted');
 

@@ -12,7 +12,7 @@ import { applyReviewFile } from '../../src/runner/review.js';
 import { startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { chromiumMissing, launchChromium } from '../../src/testing/chromium.js';
+import { chromiumMissing, launchChromium, watchPage } from '../../src/testing/chromium.js';
 import { assay } from '../../src/testing/cli-harness.js';
 import { startFakeOpenAIServer, type FakeAnswer, type FakeChatRequestBody, type FakeServer } from '../../src/testing/fake-openai-server.js';
 import { testDataDir } from '../../src/testing/test-data.js';
@@ -196,15 +196,7 @@ describe('the HTML report in headless Chromium', () => {
     const { context, close } = await launchChromium();
     try {
       const page = await context.newPage();
-      const requests: string[] = [];
-      const dialogs: string[] = [];
-      const errors: string[] = [];
-      page.on('request', (r) => requests.push(r.url()));
-      page.on('dialog', (d) => {
-        dialogs.push(d.message());
-        void d.dismiss();
-      });
-      page.on('pageerror', (e) => errors.push(e.message));
+      const { requests, dialogs, errors } = watchPage(page);
       await page.goto(`file://${file}`);
       await page.waitForFunction(() => document.documentElement.dataset['overview'] === 'painted');
 

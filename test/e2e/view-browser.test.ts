@@ -12,7 +12,7 @@ import type { RunSpec } from '../../src/runner/run-spec.js';
 import type { RunSummary } from '../../src/runner/summary.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
-import { chromiumMissing, launchChromium } from '../../src/testing/chromium.js';
+import { chromiumMissing, launchChromium, watchPage } from '../../src/testing/chromium.js';
 import { startFakeOpenAIServer, type FakeChatRequestBody, type FakeServer } from '../../src/testing/fake-openai-server.js';
 import { Gate, waitUntil } from '../../src/testing/gate.js';
 import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
@@ -93,17 +93,11 @@ after(async () => {
 
 /** Watches a page for what must never happen: a dialog, a script error, a request off the viewer. */
 function watch(page: Page, origin: string): { dialogs: string[]; errors: string[]; offsite: string[]; requests: string[] } {
-  const seen = { dialogs: [] as string[], errors: [] as string[], offsite: [] as string[], requests: [] as string[] };
-  page.on('dialog', (d) => {
-    seen.dialogs.push(d.message());
-    void d.dismiss();
-  });
-  page.on('pageerror', (e) => seen.errors.push(e.message));
+  const offsite: string[] = [];
   page.on('request', (r) => {
-    seen.requests.push(r.url());
-    if (!r.url().startsWith(origin)) seen.offsite.push(r.url());
+    if (!r.url().startsWith(origin)) offsite.push(r.url());
   });
-  return seen;
+  return { ...watchPage(page), offsite };
 }
 
 const painted = (page: Page): Promise<unknown> => page.waitForFunction(() => document.documentElement.dataset['overview'] === 'painted');

@@ -2,25 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { canonicalJson, ModelCallError, sha256, user, type GenerateRequest, type GenerateResult } from '../../core/index.js';
 import type { ModelProvider } from '../spec.js';
-import type { Clock } from './clock.js';
+import { fakeClock } from './test-support/fake-clock.js';
 import { Model, type CallCache, type ModelSettings } from './model.js';
 import { RateLimiter } from './rate-limiter.js';
 import { retryDelay } from './retry-policy.js';
 import { Semaphore } from './semaphore.js';
-
-/** A clock whose sleeps return at once but advance time, recording every wait. */
-function fakeClock(): Clock & { sleeps: number[]; time: number } {
-  const clock = {
-    time: 0,
-    sleeps: [] as number[],
-    now: () => clock.time,
-    sleep: async (ms: number) => {
-      clock.sleeps.push(ms);
-      clock.time += ms;
-    },
-  };
-  return clock;
-}
 
 const result = (text: string, usage = { inputTokens: 10, outputTokens: 2 }): GenerateResult => ({
   text,

@@ -2,24 +2,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ModelCallError, user, type GenerateRequest } from '../../core/index.js';
 import type { ModelProvider } from '../spec.js';
-import type { Clock } from './clock.js';
+import { fakeClock } from './test-support/fake-clock.js';
 import type { Limiter, LimiterFactory, LimitSpec } from './limiter.js';
 import { Model } from './model.js';
 import { RateLimiter, SLOW_DOWN_MS } from './rate-limiter.js';
-
-/** A clock whose sleeps return at once but advance time, recording every wait. */
-function fakeClock(): Clock & { sleeps: number[]; time: number } {
-  const clock = {
-    time: 0,
-    sleeps: [] as number[],
-    now: () => clock.time,
-    sleep: async (ms: number) => {
-      clock.sleeps.push(ms);
-      clock.time += ms;
-    },
-  };
-  return clock;
-}
 
 test('back-off with Retry-After: the next take waits until then, and the bucket restarts empty (no burst after)', async () => {
   const clock = fakeClock();
