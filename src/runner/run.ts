@@ -247,13 +247,12 @@ export async function openRunForWork(
   const run = await requireRun(deps.store, runId);
   const { prepared } = await prepareForRun(run, options.dataDir);
   // A queued run is recorded with all its samples: the rebuilt task must have as many. Kept of
-  // them: the ids (replay checks them) and the hints baselines read; each unit's sample is read
+  // them: the ids (replay checks them) and the hints baselines read (an id the run lacks has no stored sample); each unit's sample is read
   // from the store when it comes, so the whole list is not held while the worker runs.
   if (run.sampleCount !== undefined && prepared.samples.length !== run.sampleCount) {
     throw new InputError(`run ${run.id}: the task rebuilt here has ${prepared.samples.length} samples, the run ${run.sampleCount}; is the data dir the run's?`);
   }
   const ids = prepared.samples.map((s) => s.id);
-  const known = new Set(ids);
   const hints = new Map(prepared.samples.flatMap((s) => (s.hints ? [[s.id, s.hints] as const] : [])));
   const engine = recordedEngineSettings(run);
   const built = await buildModels(run, engine, deps, { sampleIds: ids, toCall: async () => ids });
@@ -266,7 +265,6 @@ export async function openRunForWork(
     prepared: { ...prepared, samples: [] },
     sampleCount: ids.length,
     sampleOf: async (sampleId) => {
-      if (!known.has(sampleId)) return undefined;
       const [stored] = await deps.store.samplesOf(run.id, [sampleId]);
       if (!stored) return undefined;
       const hint = hints.get(sampleId);
