@@ -1,4 +1,4 @@
-import type { GenerateResult, GenerateSettings, JudgeRunSettings, JudgeSettings, RoleGenerate, Sample, Score, Transcript } from '../core/index.js';
+import type { GenerateResult, GenerateSettings, JudgeRunSettings, JudgeSettings, RoleGenerate, Sample, SampleFacts, SampleList, Score, Transcript } from '../core/index.js';
 
 // The options a run records with its task live in core: the store keeps them with the run.
 export type { AnswerParserName, TaskOptions } from '../core/task-options.js';
@@ -27,15 +27,16 @@ export interface TaskContext {
 export type MetricValue = number | null | { readonly [key: string]: MetricValue };
 export type Metrics = Readonly<Record<string, MetricValue>>;
 
-/** What the metrics see for one sample: the sample and its score, or nothing if the model call failed. */
+/** What the metrics see for one sample: its facts (id, target, metadata: not its input) and its score, or nothing if the model call failed. */
 export interface ScoredSample {
-  readonly sample: Sample;
+  readonly sample: SampleFacts;
   /** `undefined` when the sample ended in error (no output to score). */
   readonly score: Score | undefined;
 }
 
 export interface PreparedTask {
-  readonly samples: readonly Sample[];
+  /** In the run's order: an array, or built on demand for a task with very many (`buildSamples`). */
+  readonly samples: SampleList;
   /**
    * What the user should know about the data that does not stop the run (articles read as
    * Latin-1): one line each, said once when a run or a resume prepares the task (`onWarning`).

@@ -30,7 +30,7 @@ const path = `${base.pathname.replace(/\/$/, '')}/chat/completions`;
 
 /** One sample through the chosen layer; resolves when its answer is read (and, for `engine`, scored). */
 async function one(index: number): Promise<boolean> {
-  const sample = prepared.samples[index];
+  const sample = prepared.samples.at(index);
   if (!sample) throw new Error(`no sample ${index}`);
   const request = requestFor(sample, settings);
   if (layer === 'http') {

@@ -49,7 +49,7 @@ try {
   for (const task of TASKS) {
     const prepared = await findTask(task).prepare({ dataDir, seed: 0, options: {} });
     const replay = join(dir, `${task.replace('/', '-')}.jsonl`);
-    writeFileSync(replay, prepared.samples.map(replayLine).join('\n') + '\n');
+    writeFileSync(replay, [...prepared.samples].map(replayLine).join('\n') + '\n');
     const taskStarted = performance.now();
     const summary = await startRun(
       {

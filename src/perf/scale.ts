@@ -60,6 +60,9 @@ for (const n of sizes) {
 interface SubmitResult extends InProcessResult {
   readonly status: string;
   readonly submittedMs: number;
+  /** The submitter's peak RSS once the units were enqueued and once the run had finished (before its summary). */
+  readonly submitRssMB: number;
+  readonly followRssMB: number;
 }
 interface WorkerResult {
   readonly cpuMs: number;
@@ -99,6 +102,8 @@ async function queueRow(n: number, workers: number): Promise<void> {
   console.log(
     `${`queue ×${workers}`.padEnd(11)}  ${'postgres'.padEnd(9)}  ${String(submit.samples).padStart(7)}  ${wall.toFixed(2).padStart(7)}  ${idealSeconds(submit.samples).toFixed(2).padStart(8)}  ${(wall / idealSeconds(submit.samples)).toFixed(3).padStart(6)}  ${cpuPerSample.toFixed(3).padStart(14)}  ${`${submit.maxRssMB.toFixed(0)} / ${Math.max(...results.map((r) => r.maxRssMB)).toFixed(0)}`.padStart(12)}  ${((after.pgTransactions - before.pgTransactions) / submit.samples).toFixed(2).padStart(15)}  ${String(submit.metrics.accuracy).padStart(9)}  ${((after.redisCommands - before.redisCommands) / submit.samples).toFixed(2).padStart(10)}  ${(submit.samples / wall).toFixed(0).padStart(10)}  ${(workerCpu / submit.samples).toFixed(3).padStart(10)}  ${(submit.submittedMs / 1000).toFixed(2).padStart(8)}`,
   );
+  // Where the submitter's peak comes from: building and enqueueing, following, or the final summary (read from the store).
+  console.log(`             submitter peak RSS: ${submit.submitRssMB.toFixed(0)} MB after enqueueing, ${submit.followRssMB.toFixed(0)} MB after following, ${submit.maxRssMB.toFixed(0)} MB after the summary`);
 }
 
 if (queueSizes.length > 0 || memorySizes.length > 0) {

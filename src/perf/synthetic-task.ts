@@ -1,4 +1,4 @@
-import type { Sample } from '../core/index.js';
+import { buildSamples, type Sample } from '../core/index.js';
 import type { Metrics, PreparedTask, ScoredSample, Task } from '../benchmarks/task.js';
 
 /**
@@ -35,9 +35,9 @@ export const syntheticTask: Task = {
   defaultSettings: { temperature: 0 },
   async prepare(context): Promise<PreparedTask> {
     const count = context.options.limit ?? 1000;
-    const samples = Array.from({ length: count }, (_, i) => sampleAt(i));
     return {
-      samples,
+      // Built on demand: a run holds the samples in flight, not 100,000 of them.
+      samples: buildSamples(count, sampleAt),
       datasetChecksums: {},
       promptVersion: '1',
       score: (sample, output) => ({ value: output.text.trim() === sample.target ? 1 : 0, answer: output.text.trim() }),

@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { InputError, parseModelId } from '../core/index.js';
 import { newRunRecord } from '../runner/run.js';
+import { storedChunk } from '../runner/stored-sample.js';
 import type { RunSpec } from '../runner/run-spec.js';
 import type { RunRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
@@ -21,20 +22,24 @@ const ENQUEUE_CHUNK = 500;
 export async function submitRun(spec: RunSpec, deps: { readonly store: Store; readonly queue: QueueLocation; readonly onWarning?: (message: string) => void }): Promise<{ run: RunRecord; units: number }> {
   spec.models.forEach((id) => parseModelId(id));
   await checkRedis(deps.queue);
-  const { run: fresh, stored } = await newRunRecord(spec, deps);
+  const { run: fresh, prepared } = await newRunRecord(spec, deps);
+  const count = prepared.samples.length;
   const run: RunRecord = { ...fresh, engine: { ...fresh.engine, queue: { name: deps.queue.name } } };
   // The run is recorded with its first samples (and its sample count); each further chunk is
-  // stored just before its units are enqueued, so a worker never takes a unit whose sample is not
-  // stored, and no one write (nor its parameters) holds the whole run.
-  await deps.store.createRun({ ...run, sampleCount: stored.length }, stored.slice(0, ENQUEUE_CHUNK));
+  // built and stored just before its units are enqueued, so a worker never takes a unit whose
+  // sample is not stored, and neither this process nor one write holds the whole run.
+  let chunk = storedChunk(prepared.samples, 0, ENQUEUE_CHUNK);
+  await deps.store.createRun({ ...run, sampleCount: count }, chunk);
   const redis = connectRedis(deps.queue, { maxRetriesPerRequest: 3 });
   const queue = new Queue(deps.queue.name, { connection: redis, prefix: QUEUE_PREFIX });
   queue.on('error', () => undefined);
   let units = 0;
   try {
-    for (let from = 0; from < stored.length; from += ENQUEUE_CHUNK) {
-      const chunk = stored.slice(from, from + ENQUEUE_CHUNK);
-      if (from > 0) await deps.store.addSamples(run.id, chunk);
+    for (let from = 0; from < count; from += ENQUEUE_CHUNK) {
+      if (from > 0) {
+        chunk = storedChunk(prepared.samples, from, from + ENQUEUE_CHUNK);
+        await deps.store.addSamples(run.id, chunk);
+      }
       const jobs = chunk.flatMap((sample) =>
         run.models.map((modelId) => {
           const unit: Unit = { runId: run.id, sampleId: sample.id, modelId, repeat: 0 };
@@ -46,7 +51,7 @@ export async function submitRun(spec: RunSpec, deps: { readonly store: Store; re
     }
   } catch (error) {
     await deps.store.setRunStatus(run.id, 'failed');
-    throw new InputError(`run ${run.id}: storing its samples and enqueueing its units failed after ${units} of ${stored.length * run.models.length} units (${(error as Error).message}); the run is marked failed`);
+    throw new InputError(`run ${run.id}: storing its samples and enqueueing its units failed after ${units} of ${count * run.models.length} units (${(error as Error).message}); the run is marked failed`);
   } finally {
     await queue.close().catch(() => undefined);
     redis.disconnect();

@@ -138,7 +138,7 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
   const results = await store.results(run.id, undefined, { outputs: wantOutputs });
   const byModel = new Map<string, Map<string, ResultRecord>>(run.models.map((m) => [m, new Map()]));
   for (const result of results) byModel.get(result.modelId)?.set(result.sampleId, result);
-  const stored = await summarizeRun(store, run, task, samples, byModel);
+  const stored = await summarizeRun(store, run, task, { samples, results: byModel });
   const { state, lease } = await readRunState(store, run);
   const summary: RunSummary = { ...stored, status: state };
   const reviews = await store.reviews(run.id);

@@ -45,7 +45,7 @@ const header = (text: string): string => text.split('\n')[0] ?? '';
 
 test('export: a task that declares its own TSV layout gets it, whatever its name; other formats and tasks get assay\'s rows', async () => {
   const task = findTask('functionchat/singlecall');
-  const { samples } = await task.prepare({ dataDir: testDataDir(), seed: 0, options: { limit: 2 } });
+  const samples = Array.from((await task.prepare({ dataDir: testDataDir(), seed: 0, options: { limit: 2 } })).samples);
   const results = samples.map((s) => resultOf(s.id));
   const upstream = FUNCTIONCHAT_TSV_COLUMNS.join('\t');
 

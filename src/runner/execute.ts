@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import type { GenerateSettings, Sample } from '../core/index.js';
+import { sampleAt, type GenerateSettings, type SampleList } from '../core/index.js';
 import type { PreparedTask } from '../benchmarks/task.js';
 import type { Model } from '../models/middleware/model.js';
 import type { CallRecord, ResultRecord } from '../store/records.js';
@@ -8,7 +8,6 @@ import type { RunBudget } from './budget.js';
 import { FailFast, type FailFastStop } from './fail-fast.js';
 import type { JudgeStage } from './judging.js';
 import { workOnSample, type SampleStage } from './sample-work.js';
-import type { SummarizedResult } from './summary.js';
 
 export interface ProgressEvent {
   readonly modelId: string;
@@ -25,7 +24,8 @@ export interface ExecuteOptions {
   readonly runId: string;
   readonly store: Store;
   readonly prepared: PreparedTask;
-  readonly samples: readonly Sample[];
+  /** Read by position as each is called (see `SampleList`): a sample not in flight is not held here. */
+  readonly samples: SampleList;
   readonly models: readonly Model[];
   readonly settings: GenerateSettings;
   /** Re-run samples whose stored result is an error. */
@@ -39,8 +39,6 @@ export interface ExecuteOptions {
   /** No new sample starts; those in flight finish and are stored (a graceful interrupt, a lost lease). */
   readonly stop?: AbortSignal;
   readonly onProgress?: (event: ProgressEvent) => void;
-  /** Also return what the summary needs of each saved result (see `summarizeRun`'s `known`). */
-  readonly keepResults?: boolean;
   /**
    * For a run whose samples are stored as it goes (`SampleFeed`): undefined when the sample at
    * this position of `samples` is stored, else a promise that settles once it is.
@@ -60,8 +58,6 @@ export interface ExecuteOutcome {
   readonly stoppedBy?: string;
   /** Models (or the judge) stopped after errors that repeat for every sample; their samples left unfinished. */
   readonly failedFast?: readonly FailFastStop[];
-  /** With `keepResults`: per model, the results saved in this session by sample id (outputs left out). */
-  readonly results?: ReadonlyMap<string, ReadonlyMap<string, SummarizedResult>>;
 }
 
 /**
@@ -76,14 +72,14 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
   if (signal) setMaxListeners(0, signal);
   // Per model, the positions in `samples` still to do.
   const queues: { model: Model; todo: number[] }[] = [];
-  const kept = options.keepResults ? new Map<string, Map<string, SummarizedResult>>(models.map((m) => [m.id, new Map()])) : undefined;
   let skipped = 0;
   for (const model of models) {
     const finished = await store.finishedSampleIds(options.runId, model.id, { includeErrors: !options.retryErrors });
     const todo: number[] = [];
-    samples.forEach((s, i) => {
-      if (!finished.has(s.id)) todo.push(i);
-    });
+    for (let i = 0; i < samples.length; i++) {
+      // A new run has nothing finished: no sample need be built to know it is to do.
+      if (finished.size === 0 || !finished.has(sampleAt(samples, i).id)) todo.push(i);
+    }
     skipped += samples.length - todo.length;
     queues.push({ model, todo });
   }
@@ -96,8 +92,6 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
   const saveResult = async (calls: readonly CallRecord[], result: ResultRecord): Promise<void> => {
     // A resume with --retry-errors replaces the error results it calls again.
     await store.saveOutcome(calls, result, { replaceError: options.retryErrors });
-    // Only what the summary reads: keeping the outputs would hold every raw response until the end.
-    kept?.get(result.modelId)?.set(result.sampleId, { sampleId: result.sampleId, status: result.status, score: result.score, error: result.error, cached: result.cached, usage: result.usage, costUsd: result.costUsd });
     finishedCount++;
     if (result.status === 'error') errorCount++;
     options.onProgress?.({ modelId: result.modelId, finished: finishedCount, errors: errorCount, total, skipped });
@@ -121,7 +115,6 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
     const worker = async (): Promise<void> => {
       while (next < todo.length && !stopping() && !failFast.stopped(model.id)) {
         const position = todo[next++] as number;
-        const sample = samples[position] as Sample;
         const stored = options.sampleStored?.(position);
         if (stored) {
           await stored;
@@ -138,7 +131,7 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
           }
           if (stopping() || failFast.stopped(model.id)) return;
         }
-        await workOnSample(stage, model, sample);
+        await workOnSample(stage, model, sampleAt(samples, position));
       }
     };
     const workers = Math.max(1, Math.min(model.settings.concurrency, todo.length));
@@ -157,7 +150,6 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
     interrupted: stoppedBy !== undefined || failedFast.length > 0 || ((Boolean(signal?.aborted) || Boolean(stop?.aborted)) && finishedCount < total),
     ...(stoppedBy !== undefined ? { stoppedBy } : {}),
     ...(failedFast.length > 0 ? { failedFast } : {}),
-    ...(kept ? { results: kept } : {}),
   };
 }
 

@@ -87,7 +87,7 @@ export async function rescoreRun(store: Store, runIdOrPrefix: string, options: R
     }
     if (scores.size > 0) await store.updateScores(run.id, modelId, scores);
   }
-  const summary = await summarizeRun(store, run, task, samples);
+  const summary = await summarizeRun(store, run, task);
   return { summary, rescored, changed, keptJudged, storedOptions: run.options, scoredWith };
 }
 

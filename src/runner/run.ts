@@ -1,4 +1,4 @@
-import { assertUniqueSampleIds, InputError, parseModelId, type GenerateSettings, type JudgeRunSettings, type Sample } from '../core/index.js';
+import { assertUniqueSampleIds, InputError, parseModelId, samplesBetween, type GenerateSettings, type JudgeRunSettings, type Sample, type SampleList } from '../core/index.js';
 import { checkJudgeSettings } from '../judges/judge.js';
 import { findTask } from '../benchmarks/registry.js';
 import type { PreparedTask, Task } from '../benchmarks/task.js';
@@ -14,8 +14,9 @@ import { newRunId } from '../store/run-id.js';
 import type { Store } from '../store/store.js';
 import { totalSpend } from '../store/spend.js';
 import { toolkitVersion } from '../version.js';
-import { executeSamples, type ExecuteOutcome, type ProgressEvent } from './execute.js';
+import { executeSamples, type ProgressEvent } from './execute.js';
 import { SAMPLE_CHUNK, SampleFeed } from './sample-feed.js';
+import { storedChunk, storedForm } from './stored-sample.js';
 import { Budget, formatUsd, type BudgetFactory, type RunBudget } from './budget.js';
 import { checkRecordedOutputs } from './recorded-outputs.js';
 import { HeldLease, leaseSettings, type LeaseSettings } from './run-lease.js';
@@ -53,11 +54,12 @@ export interface RunDependencies {
 }
 
 /**
- * A new run's record and samples, checked (task options, data against its pinned sums, judge,
- * user model, baselines) but not stored yet: what `startRun` records and calls, and what a queue
- * submission records and enqueues. Warnings go to `deps.onWarning`.
+ * A new run's record and prepared task, checked (task options, data against its pinned sums,
+ * judge, user model, baselines, unique sample ids) but not stored yet: what `startRun` records
+ * and calls, and what a queue submission records and enqueues (each chunk of samples built and
+ * stored in its turn: `storedChunk`). Warnings go to `deps.onWarning`.
  */
-export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'onWarning'>): Promise<{ run: RunRecord; task: Task; prepared: PreparedTask; stored: Sample[] }> {
+export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'onWarning'>): Promise<{ run: RunRecord; task: Task; prepared: PreparedTask }> {
   if (spec.models.length === 0) throw new InputError('give at least one --model');
   if (new Set(spec.models).size !== spec.models.length) throw new InputError('the same --model is given twice');
   const task = findTask(spec.task);
@@ -68,8 +70,7 @@ export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'o
   const userModel = userModelFor(task.name, prepared, spec);
   checkBaselines(task.name, prepared, spec.models);
   const now = new Date().toISOString();
-  const stored = withoutHints(prepared.samples);
-  assertUniqueSampleIds(stored, `task ${task.name}`);
+  assertUniqueSampleIds(prepared.samples, `task ${task.name}`);
   const run: RunRecord = {
     id: newRunId(),
     task: task.name,
@@ -87,34 +88,34 @@ export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'o
     engine: { ...spec.engine, dataDir: spec.dataDir, ...(modifiedData.length > 0 ? { [MODIFIED_DATA_FIELD]: modifiedData } : {}) },
     judge,
     ...(userModel !== undefined ? { userModel } : {}),
-    sampleCount: stored.length,
+    sampleCount: prepared.samples.length,
     ...(prepared.metricsFacts !== undefined ? { metricsFacts: prepared.metricsFacts } : {}),
   };
   for (const warning of prepared.warnings ?? []) deps.onWarning?.(warning);
   if (modifiedData.length > 0) deps.onWarning?.(`--allow-modified-data: running on data that differs from the pinned files (recorded with the run): ${describeModified(modifiedData)}`);
   if (judge?.selfGrading) deps.onWarning?.(`the judge ${judge.model} is also a model under test: it grades its own outputs (recorded with the run)`);
-  return { run, task, prepared, stored };
+  return { run, task, prepared };
 }
 
 /** Starts a new run: builds the samples, records the run, calls the models, returns the summary. */
 export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<RunSummary> {
-  const { run, task, prepared, stored } = await newRunRecord(spec, deps);
+  const { run, task, prepared } = await newRunRecord(spec, deps);
   // Build the providers before recording the run, so a bad model id, a missing key or a replay
   // file made for other samples fails fast.
-  const ids = stored.map((s) => s.id);
-  const models = await buildModels(run, spec.engine, deps, { sampleIds: ids, toCall: async () => ids });
+  const ids = sampleIdsOf(prepared.samples);
+  const models = await buildModels(run, spec.engine, deps, { sampleIds: ids, toCall: async () => ids() });
   const judgeStage = await buildJudge(run, spec.engine, deps);
   const user = run.userModel !== undefined ? await buildModel(run.userModel, run, spec.engine, deps) : undefined;
   const budget = await budgetFor(run, spec.engine, [...models, ...(user ? [user] : [])], judgeStage, deps);
   // The first chunk goes with the run; the rest just ahead of the calls (see SampleFeed).
-  const first = Math.min(stored.length, SAMPLE_CHUNK);
+  const first = Math.min(prepared.samples.length, SAMPLE_CHUNK);
   const settings = leaseSettings(deps.lease);
-  await deps.store.createRun(run, stored.slice(0, first));
+  await deps.store.createRun(run, storedChunk(prepared.samples, 0, first));
   // Nobody else knows the new run's id yet, but a resume of it may come any time from now on.
   const lease = await HeldLease.acquire(deps.store, run.id, settings, deps.onWarning);
   deps.onRunCreated?.(run);
-  const feed = new SampleFeed(deps.store, run.id, stored, first);
-  return execute(run, task, prepared, prepared.samples, models, judgeStage, deps, { ...(user ? { user } : {}), retryErrors: false, fresh: true, feed, lease, failFast: spec.engine.failFast ?? true, ...(budget ? { budget } : {}) });
+  const feed = new SampleFeed(deps.store, run.id, prepared.samples, first);
+  return execute(run, task, prepared, prepared.samples, models, judgeStage, deps, { ...(user ? { user } : {}), retryErrors: false, feed, lease, failFast: spec.engine.failFast ?? true, ...(budget ? { budget } : {}) });
 }
 
 /**
@@ -123,7 +124,9 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
  */
 function checkBaselines(taskName: string, prepared: PreparedTask, models: readonly string[]): void {
   const baseline = models.find((id) => parseModelId(id).provider === 'baseline');
-  if (baseline && prepared.samples.some((s) => s.hints === undefined || s.hints.kind === 'given')) {
+  if (!baseline) return;
+  for (const s of prepared.samples) {
+    if (s.hints !== undefined && s.hints.kind !== 'given') continue;
     throw new InputError(`${baseline} is a reference point for MetaTool's questions; ${taskName} has none for it to answer (use replay: or a real model)`);
   }
 }
@@ -189,7 +192,7 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
     // What each model still has to answer in this session: a replay file is checked against those.
     const ids = samples.map((s) => s.id);
     const models = await buildModels(run, engine, deps, {
-      sampleIds: ids,
+      sampleIds: () => ids,
       toCall: async (model) => {
         const finished = await deps.store.finishedSampleIds(run.id, model.id, { includeErrors: !options.retryErrors });
         return ids.filter((id) => !finished.has(id));
@@ -199,9 +202,9 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
     const user = run.userModel !== undefined ? await buildModel(run.userModel, run, engine, deps) : undefined;
     const budget = await budgetFor(run, engine, [...models, ...(user ? [user] : [])], judgeStage, deps);
     // Samples a stopped run had not stored yet are stored before any call, as a new run's would be.
-    if (unstored.length > 0) await deps.store.addSamples(run.id, withoutHints(unstored));
+    if (unstored.length > 0) await deps.store.addSamples(run.id, unstored.map(storedForm));
     await deps.store.setRunStatus(run.id, 'running');
-    session = [{ ...run, status: 'running' }, task, prepared, samples, models, judgeStage, deps, { ...(user ? { user } : {}), retryErrors: options.retryErrors ?? false, fresh: false, lease, failFast: engine.failFast ?? true, ...(budget ? { budget } : {}) }];
+    session = [{ ...run, status: 'running' }, task, prepared, samples, models, judgeStage, deps, { ...(user ? { user } : {}), retryErrors: options.retryErrors ?? false, lease, failFast: engine.failFast ?? true, ...(budget ? { budget } : {}) }];
   } catch (error) {
     // Refused before any call (data changed, a replay file matching nothing, a bad model id…): the run is as it was, and free.
     await lease.release();
@@ -252,10 +255,11 @@ export async function openRunForWork(
   if (run.sampleCount !== undefined && prepared.samples.length !== run.sampleCount) {
     throw new InputError(`run ${run.id}: the task rebuilt here has ${prepared.samples.length} samples, the run ${run.sampleCount}; is the data dir the run's?`);
   }
-  const ids = prepared.samples.map((s) => s.id);
-  const hints = new Map(prepared.samples.flatMap((s) => (s.hints ? [[s.id, s.hints] as const] : [])));
+  const ids = sampleIdsOf(prepared.samples);
+  const hints = new Map<string, NonNullable<Sample['hints']>>();
+  for (const s of prepared.samples) if (s.hints) hints.set(s.id, s.hints);
   const engine = recordedEngineSettings(run);
-  const built = await buildModels(run, engine, deps, { sampleIds: ids, toCall: async () => ids });
+  const built = await buildModels(run, engine, deps, { sampleIds: ids, toCall: async () => ids() });
   const judge = await buildJudge(run, engine, deps);
   const user = run.userModel !== undefined ? await buildModel(run.userModel, run, engine, deps) : undefined;
   const budget = await budgetFor(run, engine, [...built, ...(user ? [user] : [])], judge, deps);
@@ -263,7 +267,7 @@ export async function openRunForWork(
   return {
     run,
     prepared: { ...prepared, samples: [] },
-    sampleCount: ids.length,
+    sampleCount: prepared.samples.length,
     sampleOf: async (sampleId) => {
       const [stored] = await deps.store.samplesOf(run.id, [sampleId]);
       if (!stored) return undefined;
@@ -297,7 +301,7 @@ export function recordedEngineSettings(run: RunRecord): EngineSettings {
  */
 export async function summarizeStoredRun(store: Store, runIdOrPrefix: string): Promise<RunSummary> {
   const run = await requireRun(store, runIdOrPrefix);
-  return summarizeRun(store, run, taskOfRun(run), await store.loadSamples(run.id));
+  return summarizeRun(store, run, taskOfRun(run));
 }
 
 /** The task a run was made with, refused when this assay's version of it scores differently. */
@@ -329,7 +333,7 @@ export async function reopen(
   options = run.options,
 ): Promise<{ task: Task; prepared: PreparedTask; samples: Sample[]; unstored: Sample[] }> {
   const { task, prepared } = await prepareForRun(run, dataDir, options);
-  const rebuilt = new Map(prepared.samples.map((s) => [s.id, s]));
+  const rebuilt = new Map(Array.from(prepared.samples, (s) => [s.id, s] as const));
   const samples: Sample[] = (await store.loadSamples(run.id)).map((stored) => {
     const hints = rebuilt.get(stored.id)?.hints;
     return hints ? { ...stored, hints } : stored;
@@ -351,23 +355,20 @@ async function prepareForRun(run: RunRecord, dataDir?: string, options = run.opt
   return { task, prepared };
 }
 
-/**
- * Samples as the store keeps them. Hints are left out: they are derived data (the structured
- * question a baseline reads), rebuilt by `reopen` from the same task, and storing them would nearly
- * double each row.
- */
-function withoutHints(samples: readonly Sample[]): Sample[] {
-  return samples.map(({ hints: _hints, ...sample }) => sample);
-}
-
 /** The samples after the stored ones, from a rebuilt task that must reproduce the stored ones in order. */
-function unstoredSamples(runId: string, sampleCount: number, stored: readonly Sample[], rebuilt: readonly Sample[]): Sample[] {
-  const differs = stored.findIndex((sample, i) => rebuilt[i]?.id !== sample.id);
+function unstoredSamples(runId: string, sampleCount: number, stored: readonly Sample[], rebuilt: SampleList): Sample[] {
+  const differs = stored.findIndex((sample, i) => rebuilt.at(i)?.id !== sample.id);
   if (rebuilt.length !== sampleCount || differs !== -1) {
-    const why = differs !== -1 ? `sample ${differs} is "${rebuilt[differs]?.id ?? 'missing'}" now, "${stored[differs]?.id}" then` : `${rebuilt.length} samples now, ${sampleCount} then`;
+    const why = differs !== -1 ? `sample ${differs} is "${rebuilt.at(differs)?.id ?? 'missing'}" now, "${stored[differs]?.id}" then` : `${rebuilt.length} samples now, ${sampleCount} then`;
     throw new InputError(`run ${runId} stopped before storing its last ${sampleCount - stored.length} samples, and its task no longer builds the same ones (${why}); they cannot be rebuilt`);
   }
-  return rebuilt.slice(stored.length);
+  return samplesBetween(rebuilt, stored.length, rebuilt.length);
+}
+
+/** The ids of a list of samples, read once when first asked for (only a replay model asks). */
+function sampleIdsOf(samples: SampleList): () => readonly string[] {
+  let ids: readonly string[] | undefined;
+  return () => (ids ??= Array.from(samples, (s) => s.id));
 }
 
 /**
@@ -389,7 +390,7 @@ async function budgetFor(run: RunRecord, engine: EngineSettings, models: readonl
 
 /** The samples a session asks its models for: every sample id of the run, and those each model still has to answer. */
 interface SessionSamples {
-  readonly sampleIds: readonly string[];
+  sampleIds(): readonly string[];
   toCall(model: Model): Promise<readonly string[]>;
 }
 
@@ -407,7 +408,7 @@ async function buildModels(run: RunRecord, engine: EngineSettings, deps: RunDepe
   for (const id of replayFirst) {
     const model = await buildModel(id, run, engine, deps);
     if (model.provider.sampleIds !== undefined) {
-      const scope = { task: run.task, seed: run.seed, sampleIds: session.sampleIds, toCall: await session.toCall(model) };
+      const scope = { task: run.task, seed: run.seed, sampleIds: session.sampleIds(), toCall: await session.toCall(model) };
       warnings.push(...checkRecordedOutputs(model.provider, scope));
     }
     built.set(id, model);
@@ -455,14 +456,12 @@ async function execute(
   run: RunRecord,
   task: Task,
   prepared: PreparedTask,
-  samples: readonly Sample[],
+  samples: SampleList,
   models: Model[],
   judge: JudgeStage | undefined,
   deps: RunDependencies,
   session: {
     readonly retryErrors: boolean;
-    /** A new run: every result it will have is saved by this session, so the summary need not read them back. */
-    readonly fresh: boolean;
     /** Stores the samples ahead of their calls (a new run). */
     readonly feed?: SampleFeed;
     readonly budget?: RunBudget;
@@ -476,7 +475,6 @@ async function execute(
   const settings: GenerateSettings = run.settings;
   let status: RunRecord['status'] = 'failed';
   let failFastStops: readonly FailFastStop[] = [];
-  let results: ExecuteOutcome['results'];
   const stops = [session.lease.lost, ...(deps.stop ? [deps.stop] : [])];
   const stop = stops.length === 1 ? session.lease.lost : AbortSignal.any(stops);
   try {
@@ -488,7 +486,6 @@ async function execute(
       models,
       settings,
       retryErrors: session.retryErrors,
-      keepResults: session.fresh,
       failFast: session.failFast,
       ...(session.feed ? { sampleStored: session.feed.ready.bind(session.feed) } : {}),
       ...(session.budget ? { budget: session.budget } : {}),
@@ -499,7 +496,6 @@ async function execute(
       ...(deps.onProgress ? { onProgress: (e: ProgressEvent) => deps.onProgress?.({ ...e, runId: run.id }) } : {}),
     });
     status = outcome.interrupted ? 'interrupted' : 'finished';
-    results = outcome.results;
     if (outcome.stoppedBy !== undefined) {
       deps.onWarning?.(`stopped: ${outcome.stoppedBy}; the samples in flight were finished. To go on: assay resume ${run.id} --max-cost <more USD>`);
     }
@@ -513,5 +509,5 @@ async function execute(
     await session.lease.release({ status, failFastStops });
     await Promise.all([...models, ...(judge ? [judge.model] : []), ...(session.user ? [session.user] : [])].map((m) => m.close()));
   }
-  return summarizeRun(deps.store, withRecordedStops({ ...run, status }, failFastStops), task, samples, results);
+  return summarizeRun(deps.store, withRecordedStops({ ...run, status }, failFastStops), task);
 }

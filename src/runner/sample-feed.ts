@@ -1,5 +1,6 @@
-import type { Sample } from '../core/index.js';
+import type { SampleList } from '../core/index.js';
 import type { Store } from '../store/store.js';
+import { storedChunk } from './stored-sample.js';
 
 /** Samples stored per transaction once the calls have started. */
 export const SAMPLE_CHUNK = 256;
@@ -20,11 +21,14 @@ export class SampleFeed {
   private writing: Promise<void> | undefined;
   private failure: { readonly error: unknown } | undefined;
 
-  /** `samples`: all of the run's, in order; `storedAlready`: how many of the first are in the store. */
+  /**
+   * `samples`: all of the run's, in order (each chunk is built from them when it is stored, in
+   * its stored form); `storedAlready`: how many of the first are in the store.
+   */
   constructor(
     private readonly store: Store,
     private readonly runId: string,
-    private readonly samples: readonly Sample[],
+    private readonly samples: SampleList,
     storedAlready: number,
     private readonly chunk = SAMPLE_CHUNK,
   ) {
@@ -57,7 +61,7 @@ export class SampleFeed {
     const to = Math.min(from + this.chunk, this.samples.length);
     // On the next turn of the event loop, so the call that asked goes out first.
     const writing = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.store.addSamples(this.runId, this.samples.slice(from, to)))
+      .then(() => this.store.addSamples(this.runId, storedChunk(this.samples, from, to)))
       .then(
         () => {
           this.stored = to;

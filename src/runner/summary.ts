@@ -1,5 +1,5 @@
 import type { Metrics, MetricsContext, ScoredSample, Task } from '../benchmarks/task.js';
-import { isManualAnalysis, type Role, type Sample } from '../core/index.js';
+import { isManualAnalysis, sampleFacts, type Role, type Sample, type SampleFacts } from '../core/index.js';
 import type { FailFastStop, ResultRecord, ReviewRecord, RoleSpend, RunRecord } from '../store/records.js';
 import type { RunState } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
@@ -95,55 +95,42 @@ export interface RunSummary {
 /** What the summary reads of a sample's result (a stored `ResultRecord` has all of it). */
 export type SummarizedResult = Pick<ResultRecord, 'sampleId' | 'status' | 'score' | 'error' | 'cached' | 'usage' | 'costUsd'>;
 
+/** A run's samples with each model's results by sample id, as a caller holding them already has them (a report). */
+export interface LoadedRun {
+  readonly samples: readonly Sample[];
+  readonly results: ReadonlyMap<string, ReadonlyMap<string, SummarizedResult>>;
+}
+
+/** Samples read per page when the summary reads the store: its memory is this page's, not the run's. */
+export const SUMMARY_PAGE = 2_000;
+
 /**
  * Computes metrics and counts from what the store holds: no model is called, and the task is not
- * prepared again (its metrics read the stored samples, scores, options and facts). `samples` are
- * the run's samples in order (those stored at least: a sample is stored before its call, so every
- * result has its sample). `known` gives each model's results by sample id when the caller has
- * every one of them already (a run that has just finished in one session saved exactly these):
- * the store is then not read back.
+ * prepared again (its metrics read the stored samples' facts, scores, options and facts). The
+ * store is read a page of samples and their results at a time; what is held to the end is, per
+ * sample, its facts (not its input) and each model's score. `loaded`: the samples and results
+ * when the caller holds them already (a report); the store is then not read for them.
  */
-export async function summarizeRun(
-  store: Store,
-  run: RunRecord,
-  task: Task,
-  samples: readonly Sample[],
-  known?: ReadonlyMap<string, ReadonlyMap<string, SummarizedResult>>,
-): Promise<RunSummary> {
-  const models: Record<string, ModelSummary> = {};
+export async function summarizeRun(store: Store, run: RunRecord, task: Task, loaded?: LoadedRun): Promise<RunSummary> {
   const reviews = await store.reviews(run.id);
   const context: MetricsContext = { options: run.options, facts: run.metricsFacts };
-  // A run stopped before storing all its samples: the rest are pending, and known by count.
-  const sampleCount = Math.max(run.sampleCount ?? 0, samples.length);
-  for (const modelId of run.models) {
-    const results: ReadonlyMap<string, SummarizedResult> =
-      known?.get(modelId) ?? new Map((await store.results(run.id, modelId, { outputs: false })).map((r) => [r.sampleId, r]));
-    let done = 0, errors = 0, noVerdict = 0, manual = 0, cached = 0, inputTokens = 0, outputTokens = 0;
-    let cost: number | null = 0;
-    const errorsByKind: Record<string, number> = {};
-    const rows: ScoredSample[] = [];
-    for (const sample of samples) {
-      const result = results.get(sample.id);
-      if (!result) continue;
-      if (result.status === 'done' && result.score) {
-        done++;
-        if (result.score.value === null) noVerdict++;
-        if (isManualAnalysis(result.score)) manual++;
-        rows.push({ sample, score: result.score });
-      } else {
-        errors++;
-        // As `ScoredSample` says: a sample that ended in error has no score. Metrics that count
-        // errors apart (judged summaries, groundedness) see it; the others leave it out.
-        rows.push({ sample, score: undefined });
-        const kind = result.error?.kind ?? 'unknown';
-        errorsByKind[kind] = (errorsByKind[kind] ?? 0) + 1;
+  const tallies = new Map(run.models.map((modelId) => [modelId, new ModelTally()]));
+  let seen = 0;
+  for await (const page of loaded ? [loaded] : storedPages(store, run.id)) {
+    seen += page.samples.length;
+    for (const sample of page.samples) {
+      const facts = sampleFacts(sample);
+      for (const [modelId, tally] of tallies) {
+        const result = page.results.get(modelId)?.get(sample.id);
+        if (result) tally.add(facts, result);
       }
-      if (result.cached) cached++;
-      inputTokens += result.usage.inputTokens ?? 0;
-      outputTokens += result.usage.outputTokens ?? 0;
-      cost = cost === null || result.costUsd === null ? null : cost + result.costUsd;
     }
-    const attempted = done + errors;
+  }
+  // A run stopped before storing all its samples: the rest are pending, and known by count.
+  const sampleCount = Math.max(run.sampleCount ?? 0, seen);
+  const models: Record<string, ModelSummary> = {};
+  for (const [modelId, tally] of tallies) {
+    const { rows } = tally;
     const judge = run.judge ? judgeCounts(run.judge.model, rows) : undefined;
     const agreement: Metrics = run.judge && run.judge.repeats > 1 ? { judge_agreement: meanAgreement(rows) } : {};
     const modelReviews = reviews.filter((r) => r.modelId === modelId);
@@ -151,19 +138,7 @@ export async function summarizeRun(
       ...(judge ? { judge } : {}),
       ...(modelReviews.length > 0 ? { reviewed: reviewedSummary(task, context, rows, modelReviews) } : {}),
       metrics: { ...task.metrics(rows, context), ...agreement },
-      counts: {
-        samples: sampleCount,
-        done,
-        errors,
-        pending: sampleCount - attempted,
-        no_verdict: noVerdict,
-        manual,
-        cached,
-        input_tokens: inputTokens,
-        output_tokens: outputTokens,
-        cost_usd: attempted === 0 ? 0 : cost,
-        errors_by_kind: errorsByKind,
-      },
+      counts: tally.counts(sampleCount),
     };
   }
   const modified = recordedModifiedData(run);
@@ -178,6 +153,74 @@ export async function summarizeRun(
     models,
     cost_by_role: costByRole,
   };
+}
+
+/** The run's stored samples a page at a time, each with its results (every model's, outputs left out). */
+async function* storedPages(store: Store, runId: string): AsyncGenerator<LoadedRun> {
+  for (let from = 0; ; from += SUMMARY_PAGE) {
+    const range = { from, limit: SUMMARY_PAGE };
+    const samples = await store.loadSamples(runId, range);
+    if (samples.length === 0) return;
+    const results = new Map<string, Map<string, SummarizedResult>>();
+    for (const r of await store.results(runId, undefined, { outputs: false, range })) {
+      let byId = results.get(r.modelId);
+      if (!byId) results.set(r.modelId, (byId = new Map()));
+      byId.set(r.sampleId, r);
+    }
+    yield { samples, results };
+    if (samples.length < SUMMARY_PAGE) return;
+  }
+}
+
+/** One model's counts and the rows its metrics read, added to a sample at a time in run order. */
+class ModelTally {
+  readonly rows: ScoredSample[] = [];
+  private done = 0;
+  private errors = 0;
+  private noVerdict = 0;
+  private manual = 0;
+  private cached = 0;
+  private inputTokens = 0;
+  private outputTokens = 0;
+  private cost: number | null = 0;
+  private readonly errorsByKind: Record<string, number> = {};
+
+  add(sample: SampleFacts, result: SummarizedResult): void {
+    if (result.status === 'done' && result.score) {
+      this.done++;
+      if (result.score.value === null) this.noVerdict++;
+      if (isManualAnalysis(result.score)) this.manual++;
+      this.rows.push({ sample, score: result.score });
+    } else {
+      this.errors++;
+      // As `ScoredSample` says: a sample that ended in error has no score. Metrics that count
+      // errors apart (judged summaries, groundedness) see it; the others leave it out.
+      this.rows.push({ sample, score: undefined });
+      const kind = result.error?.kind ?? 'unknown';
+      this.errorsByKind[kind] = (this.errorsByKind[kind] ?? 0) + 1;
+    }
+    if (result.cached) this.cached++;
+    this.inputTokens += result.usage.inputTokens ?? 0;
+    this.outputTokens += result.usage.outputTokens ?? 0;
+    this.cost = this.cost === null || result.costUsd === null ? null : this.cost + result.costUsd;
+  }
+
+  counts(samples: number): ModelCounts {
+    const attempted = this.done + this.errors;
+    return {
+      samples,
+      done: this.done,
+      errors: this.errors,
+      pending: samples - attempted,
+      no_verdict: this.noVerdict,
+      manual: this.manual,
+      cached: this.cached,
+      input_tokens: this.inputTokens,
+      output_tokens: this.outputTokens,
+      cost_usd: attempted === 0 ? 0 : this.cost,
+      errors_by_kind: this.errorsByKind,
+    };
+  }
 }
 
 function roleCost(spend: RoleSpend): RoleCost {

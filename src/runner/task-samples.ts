@@ -19,5 +19,6 @@ export interface TaskSelection {
 export async function buildTaskSamples(selection: TaskSelection): Promise<readonly Sample[]> {
   const task = findTask(selection.task);
   const prepared = await task.prepare({ dataDir: selection.dataDir, seed: selection.seed, options: selection.options, createEmbedder });
-  return prepared.samples;
+  // Every sample is printed: built now, all of them.
+  return Array.from(prepared.samples);
 }

@@ -188,6 +188,12 @@ export interface StoredSample extends Sample {
   readonly index: number;
 }
 
+/** Sample positions `from` … `from + limit − 1` of a run: a page of it. */
+export interface SampleRange {
+  readonly from: number;
+  readonly limit: number;
+}
+
 /**
  * Everything stored for a run's samples at positions `from` … `from + limit − 1` (`Store.runSlice`),
  * each list ordered as the run's whole reads give it: samples by position; calls by sample, then

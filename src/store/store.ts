@@ -1,5 +1,5 @@
 import type { GenerateResult, Role, Sample, Score } from '../core/index.js';
-import type { CallRecord, LeaseClaim, ResultCount, StepCount, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, StoredSample } from './records.js';
+import type { CallRecord, LeaseClaim, ResultCount, StepCount, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, SampleRange, StoredSample } from './records.js';
 
 /**
  * Persistence for runs, whatever the backend (`openStore`: SQLite, the embedded default, or
@@ -31,7 +31,8 @@ export interface Store {
   releaseRunLease(runId: string, holderId: string, end?: RunEnd): Promise<boolean>;
   /** The run's lease as stored, if any, and whether it is live (not expired by the store's clock now). */
   runLease(runId: string): Promise<(RunLease & { readonly live: boolean }) | undefined>;
-  loadSamples(runId: string): Promise<StoredSample[]>;
+  /** The run's samples in order; with `range`, only those at positions `from` … `from + limit − 1` (a page: a reader of a large run need not hold it whole). */
+  loadSamples(runId: string, range?: SampleRange): Promise<StoredSample[]>;
   /** Sample ids that already have a result for this model (`done`, and `error` too unless excluded). */
   finishedSampleIds(runId: string, modelId: string, opts?: { includeErrors?: boolean }): Promise<Set<string>>;
   /** The status of the unit's result, if it has one: one read, for a queue worker about to call a model. */
@@ -55,8 +56,11 @@ export interface Store {
    * docs/architecture.md, "The store layer").
    */
   lookupCache(cacheKey: string): Promise<GenerateResult | undefined>;
-  /** Results in sample order; `outputs: false` leaves `output` null (summaries need only scores). */
-  results(runId: string, modelId?: string, options?: { outputs?: boolean }): Promise<ResultRecord[]>;
+  /**
+   * Results in sample order; `outputs: false` leaves `output` null (summaries need only scores);
+   * `range`: only the results of the samples at those positions (see `loadSamples`).
+   */
+  results(runId: string, modelId?: string, options?: { outputs?: boolean; range?: SampleRange }): Promise<ResultRecord[]>;
   /** The results of these samples (every model's, outputs included), in one read: ordered as {@link results}. */
   resultsOf(runId: string, sampleIds: readonly string[]): Promise<ResultRecord[]>;
   /** These samples of a run (ids it does not have are left out), in run order. */

@@ -35,7 +35,7 @@ const keyOf = (messages: readonly { content?: unknown }[]): string => `${message
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'assay-fc-rescore-'));
   const prepared = await findTask('functionchat/dialog').prepare({ dataDir, seed: 0, options: { limit: LIMIT } });
-  prepared.samples.forEach((sample: Sample, position) => {
+  [...prepared.samples].forEach((sample: Sample, position) => {
     const truth = (sample.target as { groundTruth: GroundTruth }).groundTruth;
     const answer: FakeAnswer =
       truth.kind === 'call'

@@ -14,7 +14,7 @@ test('library: a scripted model that always names the gold tool scores CSR 1 on 
     engine: { concurrency: 4, timeoutMs: 1000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: false },
   };
   const prepared = await findTask(spec.task).prepare({ dataDir: spec.dataDir, seed: spec.seed, options: spec.options });
-  const goldOf = new Map(prepared.samples.map((s) => [s.metadata['query'], s.target]));
+  const goldOf = new Map([...prepared.samples].map((s) => [s.metadata['query'], s.target]));
   const oracle = createScriptedProvider({
     id: 'scripted:oracle',
     respond: (request) => (request.hints?.kind === 'select' ? `I choose ${String(goldOf.get(request.hints.query))}.` : 'None'),

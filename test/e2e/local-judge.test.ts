@@ -27,7 +27,7 @@ test('a tiny local model judges FunctionChat single calls through the structured
   const replay = join(dir, 'replay.jsonl');
   writeFileSync(
     replay,
-    prepared.samples.map((s) => JSON.stringify({ id: s.id, message: { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'notOffered', arguments: '{}' } }] } })).join('\n') + '\n',
+    [...prepared.samples].map((s) => JSON.stringify({ id: s.id, message: { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'notOffered', arguments: '{}' } }] } })).join('\n') + '\n',
   );
   // A short rubric of our own keeps the byte-level prompt of the tiny model small.
   const rubric = join(dir, 'call-rubric.txt');

@@ -17,7 +17,7 @@ test('awareness: an always-right model in nine phrasings — the paper reading e
   };
   // Each item gets the phrasing of its position among the items of its label, cycling through nine.
   const prepared = await findTask(spec.task).prepare({ dataDir: spec.dataDir, seed: spec.seed, options: spec.options });
-  const phrasing = assignPhrasings(prepared.samples);
+  const phrasing = assignPhrasings(Array.from(prepared.samples));
   const model = createScriptedProvider({
     id: 'scripted:nine',
     respond: (_request, { sampleId }) => {

@@ -31,7 +31,7 @@ function specFor(task: string): RunSpec {
 }
 
 async function preparedSamples(spec: RunSpec): Promise<readonly Sample[]> {
-  return (await findTask(spec.task).prepare({ dataDir: spec.dataDir, seed: spec.seed, options: spec.options })).samples;
+  return Array.from((await findTask(spec.task).prepare({ dataDir: spec.dataDir, seed: spec.seed, options: spec.options })).samples);
 }
 
 /** Runs the spec with a scripted model answering each sample by id; the paper summary and both readings. */

@@ -1,4 +1,4 @@
-import type { Sample } from '../../core/index.js';
+import type { SampleFacts } from '../../core/index.js';
 import type { AcceptableArguments, GroundTruth, OutputType } from '../../datasets/functionchat/index.js';
 
 export type FunctionChatTaskName = 'singlecall' | 'dialog' | 'calldecision';
@@ -31,12 +31,12 @@ export type FunctionChatTarget = {
 
 const OUTPUT_TYPES: readonly unknown[] = ['call', 'completion', 'slot', 'relevance'];
 
-function notOurs(sample: Sample, what: string): never {
+function notOurs(sample: SampleFacts, what: string): never {
   throw new Error(`sample ${sample.id}: ${what} is not FunctionChat ${what}`);
 }
 
 /** The sample's metadata (checked, since samples may come back from a store). */
-export function functionchatMeta(sample: Sample): FunctionChatMeta {
+export function functionchatMeta(sample: SampleFacts): FunctionChatMeta {
   const m = sample.metadata;
   if (!['singlecall', 'dialog', 'calldecision'].includes(m.task as string) || !OUTPUT_TYPES.includes(m.type_of_output) || typeof m.serial_num !== 'number' || typeof m.bench_version !== 'string') {
     notOurs(sample, 'metadata');
@@ -45,7 +45,7 @@ export function functionchatMeta(sample: Sample): FunctionChatMeta {
 }
 
 /** The sample's target (checked, since samples may come back from a store). */
-export function functionchatTarget(sample: Sample): FunctionChatTarget {
+export function functionchatTarget(sample: SampleFacts): FunctionChatTarget {
   const t = sample.target as Partial<FunctionChatTarget> | null;
   const gt = t?.groundTruth;
   const okTruth = gt !== undefined && ((gt.kind === 'call' && typeof gt.name === 'string' && typeof gt.arguments === 'object') || (gt.kind === 'text' && typeof gt.content === 'string'));

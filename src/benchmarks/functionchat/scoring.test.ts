@@ -278,7 +278,7 @@ async function preparedFor(id: string, version: string): Promise<{ task: Prepare
   const key = `${set}:${version}`;
   let task = prepared.get(key);
   if (!task) prepared.set(key, (task = await (TASKS[set] as Task).prepare({ dataDir: testDataDir(), seed: 1, options: { benchVersion: version } })));
-  const sample = task.samples.find((s) => s.id === id);
+  const sample = [...task.samples].find((s) => s.id === id);
   assert.ok(sample, `no sample ${id}`);
   return { task, sample };
 }

@@ -24,8 +24,8 @@ describe('FunctionChat tasks', () => {
   it('singlecall: 500 samples with stable ids, system prompt + query, the tool list of the item', async () => {
     const p = await prepare(singlecallTask);
     assert.equal(p.samples.length, 500);
-    assert.equal(new Set(p.samples.map((s) => s.id)).size, 500);
-    const s = p.samples.find((x) => x.id === 'singlecall-1-4_random');
+    assert.equal(new Set([...p.samples].map((s) => s.id)).size, 500);
+    const s = [...p.samples].find((x) => x.id === 'singlecall-1-4_random');
     assert.ok(s);
     assert.deepEqual(s.input, [
       { role: 'system', content: systemPrompt('v2.0.0') },
@@ -52,8 +52,8 @@ describe('FunctionChat tasks', () => {
   it('dialog: 200 turns, each with the system prompt and its full history', async () => {
     const p = await prepare(dialogTask, { benchVersion: 'paper-2024-09' });
     assert.equal(p.samples.length, 200);
-    assert.equal(new Set(p.samples.map((s) => s.id)).size, 200);
-    const s = p.samples.find((x) => x.id === 'dialog-1-3');
+    assert.equal(new Set([...p.samples].map((s) => s.id)).size, 200);
+    const s = [...p.samples].find((x) => x.id === 'dialog-1-3');
     assert.ok(s);
     assert.deepEqual(s.input.map((m) => m.role), ['system', 'user', 'assistant', 'user', 'assistant', 'tool']);
     assert.equal(s.input[0]?.content, systemPrompt('paper-2024-09'));
@@ -64,8 +64,8 @@ describe('FunctionChat tasks', () => {
   it('calldecision: 606 items whose own system message is not doubled', async () => {
     const p = await prepare(callDecisionTask);
     assert.equal(p.samples.length, 606);
-    assert.ok(p.samples.every((s) => s.input.filter((m) => m.role === 'system').length === 1 && s.input[0]?.role === 'system'));
-    const s = p.samples.find((x) => x.id === 'calldecision-1');
+    assert.ok([...p.samples].every((s) => s.input.filter((m) => m.role === 'system').length === 1 && s.input[0]?.role === 'system'));
+    const s = [...p.samples].find((x) => x.id === 'calldecision-1');
     assert.deepEqual(s?.metadata, { task: 'calldecision', bench_version: 'v2.0.0', type_of_output: 'call', serial_num: 1, category: 'CALL' });
     assert.deepEqual(s?.target, {
       groundTruth: { kind: 'call', name: 'get_stock_price', rawArguments: '{"stock_name": "마이크로소프트"}', arguments: { stock_name: '마이크로소프트' } },
@@ -76,7 +76,7 @@ describe('FunctionChat tasks', () => {
 
   it('--limit keeps the first N samples in file order', async () => {
     const p = await prepare(dialogTask, { limit: 3 });
-    assert.deepEqual(p.samples.map((s) => s.id), ['dialog-1-1', 'dialog-1-2', 'dialog-1-3']);
+    assert.deepEqual([...p.samples].map((s) => s.id), ['dialog-1-1', 'dialog-1-2', 'dialog-1-3']);
     await assert.rejects(prepare(dialogTask, { limit: -1 }), InputError);
   });
 

@@ -1,4 +1,4 @@
-import type { Sample } from '../../core/index.js';
+import type { SampleFacts } from '../../core/index.js';
 import type { AwarenessExample, SelectionExample } from './prompts.js';
 
 /** Where a sample's prompt came from: rebuilt by assay, or replayed from a shipped upstream file. */
@@ -49,19 +49,19 @@ export type SelectionMeta = {
   readonly examples?: readonly SelectionExample[];
 };
 
-function fail(sample: Sample, what: string): never {
+function fail(sample: SampleFacts, what: string): never {
   throw new Error(`sample ${sample.id}: metadata is not MetaTool ${what} metadata`);
 }
 
 /** The sample's awareness metadata (checked, since samples may come back from a store). */
-export function awarenessMeta(sample: Sample): AwarenessMeta {
+export function awarenessMeta(sample: SampleFacts): AwarenessMeta {
   const m = sample.metadata;
   if (m.task !== 'awareness' || typeof m.needsTool !== 'boolean' || typeof m.query !== 'string') fail(sample, 'awareness');
   return m as AwarenessMeta;
 }
 
 /** The sample's selection metadata (checked, since samples may come back from a store). */
-export function selectionMeta(sample: Sample): SelectionMeta {
+export function selectionMeta(sample: SampleFacts): SelectionMeta {
   const m = sample.metadata;
   const isNames = (v: unknown): boolean => Array.isArray(v) && v.every((x) => typeof x === 'string');
   if (typeof m.task !== 'string' || !['similar', 'scenario', 'reliability', 'multi'].includes(m.task) || !isNames(m.gold) || !isNames(m.candidates) || (m.maxSelections !== 1 && m.maxSelections !== 2)) {

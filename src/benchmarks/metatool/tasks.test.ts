@@ -81,7 +81,7 @@ describe('metatool/similar', () => {
     const prepared = await prepare('similar', { perTool: 2 });
     assert.equal(prepared.samples.length, 199 * 2);
     for (const s of prepared.samples) assert.equal(pool.toolOfQuery.get(meta(s).query), meta(s).gold[0]);
-    const pairs = new Set(prepared.samples.map((s) => meta(s).query));
+    const pairs = new Set([...prepared.samples].map((s) => meta(s).query));
     assert.equal(pairs.size, prepared.samples.length);
   });
 
@@ -90,10 +90,10 @@ describe('metatool/similar', () => {
     const b = await prepare('similar', {}, 1);
     assert.deepEqual(a.samples, b.samples);
     const c = await prepare('similar', {}, 2);
-    const orderOf = new Map(a.samples.map((s) => [s.id, meta(s).candidates.join('|')]));
-    const changed = c.samples.filter((s) => orderOf.has(s.id) && orderOf.get(s.id) !== meta(s).candidates.join('|')).length;
+    const orderOf = new Map([...a.samples].map((s) => [s.id, meta(s).candidates.join('|')]));
+    const changed = [...c.samples].filter((s) => orderOf.has(s.id) && orderOf.get(s.id) !== meta(s).candidates.join('|')).length;
     assert.ok(changed > 0.95 * c.samples.length, `only ${changed} of ${c.samples.length} lists changed order`);
-    const queries = (p: PreparedTask): string => p.samples.map((s) => meta(s).query).join('\n');
+    const queries = (p: PreparedTask): string => [...p.samples].map((s) => meta(s).query).join('\n');
     assert.notEqual(queries(a), queries(c));
   });
 
@@ -118,7 +118,7 @@ describe('metatool/similar', () => {
   it('limit keeps the first N samples', async () => {
     const all = await prepare('similar');
     const some = await prepare('similar', { limit: 7 });
-    assert.deepEqual(some.samples, all.samples.slice(0, 7));
+    assert.deepEqual(some.samples, [...all.samples].slice(0, 7));
   });
 
   it('upstream prompts are not available', async () => {
@@ -140,14 +140,14 @@ describe('metatool/scenario', () => {
       assert.ok(list.includes(m.gold[0] as string));
       assert.equal(s.id.startsWith(`scenario/${m.scenario}/${m.gold[0]}/`), true);
     }
-    assert.ok(prepared.samples.some((s) => s.id === 'scenario/elders/NewsTool/0'));
-    assert.ok(prepared.samples.some((s) => meta(s).candidates.join() !== (lists.get(meta(s).scenario as string) as string[]).join()));
+    assert.ok([...prepared.samples].some((s) => s.id === 'scenario/elders/NewsTool/0'));
+    assert.ok([...prepared.samples].some((s) => meta(s).candidates.join() !== (lists.get(meta(s).scenario as string) as string[]).join()));
     assert.equal(Object.keys(prepared.datasetChecksums).filter((k) => k.startsWith('metatool/scenario/')).length, 9);
   });
 
   it('reports csr per scenario and per position', async () => {
     const prepared = await prepare('scenario', { limit: 20 });
-    const rows = prepared.samples.map((s) => ({ sample: s, score: prepared.score(s, output(meta(s).gold[0] as string)) }));
+    const rows = [...prepared.samples].map((s) => ({ sample: s, score: prepared.score(s, output(meta(s).gold[0] as string)) }));
     const metrics = metricsOf('scenario', rows);
     assert.equal(metrics.csr, 1);
     assert.deepEqual(metrics.csr_by_scenario, { 'Finance Staff': 1 });
@@ -175,7 +175,7 @@ describe('metatool/reliability', () => {
     }
     // Drawn per sample, not per tool: almost every list differs.
     assert.ok(lists.size > 0.95 * prepared.samples.length);
-    const none = prepared.samples.map((s) => ({ sample: s, score: prepared.score(s, output('None.')) }));
+    const none = [...prepared.samples].map((s) => ({ sample: s, score: prepared.score(s, output('None.')) }));
     assert.deepEqual(metricsOf('reliability', none), { csr: 1, no_verdict: 0, hallucinated: 0 });
   });
 
@@ -184,7 +184,7 @@ describe('metatool/reliability', () => {
     assert.equal(prepared.promptVersion, 'metatool-prompts/1:upstream');
     assert.equal(prepared.samples.length, 995);
     assert.ok(Object.hasOwn(prepared.datasetChecksums, 'metatool/tmp_dataset/Task2-Subtask3.json'));
-    prepared.samples.forEach((s, i) => {
+    [...prepared.samples].forEach((s, i) => {
       const item = subtask3[i] as (typeof subtask3)[number];
       assert.equal(content(s), item.action_prompt);
       const names = [...item.action_prompt.matchAll(/^\d+\. tool name: (.+?), tool description: /gm)].map((m) => m[1]);
@@ -192,7 +192,7 @@ describe('metatool/reliability', () => {
       assert.equal(meta(s).queryTool, item.tool);
       assert.equal(meta(s).shots, 5);
     });
-    assert.equal(prepared.samples[0]?.id, 'reliability/timeport/0');
+    assert.equal(prepared.samples.at(0)?.id, 'reliability/timeport/0');
     await rejectsInput(prepare('reliability', { prompts: 'upstream', shots: 0 }), 'five-shot');
   });
 });
@@ -202,8 +202,8 @@ describe('metatool/multi', () => {
     const prepared = await prepare('multi');
     assert.equal(prepared.samples.length, 497 * 2);
     for (let i = 0; i < 497; i++) {
-      const atMost = prepared.samples[2 * i] as Sample;
-      const must = prepared.samples[2 * i + 1] as Sample;
+      const atMost = prepared.samples.at(2 * i) as Sample;
+      const must = prepared.samples.at(2 * i + 1) as Sample;
       assert.equal(atMost.id, `multi/${i}/at-most-two`);
       assert.equal(must.id, `multi/${i}/must-two`);
       const gold = (multiGolden[i] as { tool: string[] }).tool;
@@ -228,7 +228,7 @@ describe('metatool/multi', () => {
   it('upstream: the shipped must-two prompts, golds at positions 7 and 8', async () => {
     const prepared = await prepare('multi', { prompts: 'upstream' });
     assert.equal(prepared.samples.length, 497);
-    prepared.samples.forEach((s, i) => {
+    [...prepared.samples].forEach((s, i) => {
       assert.equal(s.id, `multi/${i}/must-two`);
       assert.equal(content(s), (subtask4[i] as { action_prompt: string }).action_prompt);
       assert.deepEqual([...meta(s).goldPositions].sort(), [7, 8]);
@@ -237,7 +237,7 @@ describe('metatool/multi', () => {
 
   it('query-blind check: "answer positions 7 and 8" wins on the upstream prompts and fails on assay’s', async () => {
     const blind = (prepared: PreparedTask): number => {
-      const rows = prepared.samples.map((s) => {
+      const rows = [...prepared.samples].map((s) => {
         const c = meta(s).candidates;
         return { sample: s, score: prepared.score(s, output(`${c[6]}\n${c[7]}`)) };
       });
@@ -254,7 +254,7 @@ describe('metatool/awareness', () => {
   it('zero-shot: the thought prompt over each of the 1,040 items', async () => {
     const prepared = await prepare('awareness');
     assert.equal(prepared.samples.length, 1040);
-    prepared.samples.forEach((s, i) => {
+    [...prepared.samples].forEach((s, i) => {
       const item = task1[i] as (typeof task1)[number];
       const m = s.metadata as AwarenessMeta;
       assert.equal(s.id, `awareness/${i}`);
@@ -282,7 +282,7 @@ describe('metatool/awareness', () => {
 
   it('upstream: the shipped five-shot prompts; an explicit zero-shot is refused', async () => {
     const prepared = await prepare('awareness', { prompts: 'upstream', limit: 3 });
-    assert.deepEqual(prepared.samples.map(content), task1.slice(0, 3).map((t) => t.thought_prompt));
+    assert.deepEqual([...prepared.samples].map(content), task1.slice(0, 3).map((t) => t.thought_prompt));
     await rejectsInput(prepare('awareness', { prompts: 'upstream', shots: 0 }), 'upstream Task1 prompts are five-shot');
   });
 
@@ -290,13 +290,13 @@ describe('metatool/awareness', () => {
     const strict = await prepare('awareness', { limit: 4 });
     const paper = await prepare('awareness', { limit: 4, parser: 'paper' });
     const answer = 'I think no tool is needed.';
-    const s = strict.samples[0] as Sample;
+    const s = strict.samples.at(0) as Sample;
     assert.equal(strict.score(s, output(answer)).value, null);
     assert.equal(paper.score(s, output(answer)).answer, 'yes');
     // Task1 items 0–3 are positive, negative, positive, negative. Answering "yes" to all four:
     // tp 2, fp 2 → accuracy 2/4, precision 2/4, recall 2/2, F1 = 2·0.5·1/1.5 = 2/3.
-    assert.deepEqual(strict.samples.map((x) => x.target), [true, false, true, false]);
-    const rows = strict.samples.map((sample) => ({ sample, score: strict.score(sample, output('yes')) }));
+    assert.deepEqual([...strict.samples].map((x) => x.target), [true, false, true, false]);
+    const rows = [...strict.samples].map((sample) => ({ sample, score: strict.score(sample, output('yes')) }));
     const metrics = metricsOf('awareness', rows);
     assert.deepEqual({ ...metrics, f1: Math.round((metrics.f1 as number) * 1e12) / 1e12 }, { accuracy: 0.5, precision: 0.5, recall: 1, f1: Math.round((2 / 3) * 1e12) / 1e12, no_verdict: 0, confusion: { tp: 2, fp: 2, tn: 0, fn: 0, no_verdict: 0 } });
   });

@@ -2,7 +2,8 @@ import type pg from 'pg';
 import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
 import { ambiguousPrefixError, checkRunSamples, checkTtl, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
-import { FAIL_FAST_STOPS_FIELD, type CallRecord, type LeaseClaim, type LeaseHolder, type ResultCount, type ResultRecord, type RoleSpend, type ReviewRecord, type RunEnd, type RunLease, type RunRecord, type RunSlice, type RunStatus, type StepCount, type StoredSample } from '../records.js';
+import { FAIL_FAST_STOPS_FIELD, type CallRecord, type LeaseClaim, type LeaseHolder, type ResultCount, type ResultRecord, type RoleSpend, type ReviewRecord, type RunEnd, type RunLease, type RunRecord, type RunSlice, type RunStatus, type SampleRange, type StepCount, type StoredSample } from '../records.js';
+import { rangeBounds } from '../sample-range.js';
 import type { RunImport, Store } from '../store.js';
 import { callsReferringToInput, checkSliceContinues } from '../imported-slice.js';
 import { redactStoreUrl } from '../store-url.js';
@@ -59,7 +60,7 @@ const UPSERT_RESULT = `INSERT INTO results (${RESULT_COLUMNS}) VALUES ${placehol
 const CALL_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'integer', 'text', 'json', 'boolean', 'json', 'json', 'integer', 'integer', 'double precision', 'double precision', 'timestamptz'];
 
 /** A run's results (optionally one model's) in report order: sample order, then the run's model order (a model it does not list first, as in SQLite), then id. */
-const selectResultsWith = (columns: string, where = '($2::text IS NULL OR r.model_id = $2)'): string => `SELECT ${columns} FROM results r
+const selectResultsWith = (columns: string, where = '($2::text IS NULL OR r.model_id = $2) AND s.idx >= $3::bigint AND s.idx < $4::bigint'): string => `SELECT ${columns} FROM results r
     JOIN samples s ON s.run_id = r.run_id AND s.sample_id = r.sample_id
     JOIN runs ON runs.id = r.run_id
   WHERE r.run_id = $1 AND ${where}
@@ -75,7 +76,8 @@ const SQL = {
   lockRun: 'SELECT id FROM runs WHERE id = $1 FOR NO KEY UPDATE',
   nextSampleIdx: 'SELECT coalesce(max(idx) + 1, 0) AS next FROM samples WHERE run_id = $1',
   updateStatus: 'UPDATE runs SET status = $2, updated_at = now() WHERE id = $1',
-  selectSamples: 'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = $1 ORDER BY idx',
+  /** A run's samples at positions [$2, $3) (the whole run: 0 to MAX_SAFE_INTEGER, hence bigint), in order. */
+  selectSamples: 'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = $1 AND idx >= $2::bigint AND idx < $3::bigint ORDER BY idx',
   selectResultStatus: 'SELECT status FROM results WHERE run_id = $1 AND sample_id = $2 AND model_id = $3',
   selectFinished: "SELECT sample_id FROM results WHERE run_id = $1 AND model_id = $2 AND (status = 'done' OR $3::boolean)",
   /** The newest successful call with the key, from any run (the partial index `calls_cache`). */
@@ -138,18 +140,12 @@ const SQL = {
   selectEngineForUpdate: 'SELECT engine FROM runs WHERE id = $1 FOR NO KEY UPDATE',
   endRun: 'UPDATE runs SET status = $2, engine = $3, updated_at = now() WHERE id = $1',
   /** A slice of a run by sample position (`runSlice`, positions $2 ≤ idx < $3): each ordered as the run's whole read. */
-  selectSamplesInRange: 'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = $1 AND idx >= $2 AND idx < $3 ORDER BY idx',
   selectCallsInRange: `SELECT c.run_id, c.sample_id, c.model_id, c.role, c.actor, c.step, c.attempt, c.cache_key, c.request, c.output, c.error,
                               c.input_tokens, c.output_tokens, c.cost_usd, c.latency_ms, c.started_at,
                               CASE WHEN c.messages_from_sample THEN s.input END AS sample_input
                        FROM calls c JOIN samples s ON s.run_id = c.run_id AND s.sample_id = c.sample_id
                        WHERE c.run_id = $1 AND s.idx >= $2 AND s.idx < $3
                        ORDER BY s.idx, c.id`,
-  selectResultsInRange: `SELECT r.* FROM results r
-                           JOIN samples s ON s.run_id = r.run_id AND s.sample_id = r.sample_id
-                           JOIN runs ON runs.id = r.run_id
-                         WHERE r.run_id = $1 AND s.idx >= $2 AND s.idx < $3
-                         ORDER BY s.idx, array_position(runs.models, r.model_id) NULLS FIRST, r.model_id COLLATE "C"`,
   selectReviewsInRange: `SELECT v.* FROM reviews v JOIN samples s ON s.run_id = v.run_id AND s.sample_id = v.sample_id
                          WHERE v.run_id = $1 AND s.idx >= $2 AND s.idx < $3 ORDER BY s.idx, v.model_id COLLATE "C"`,
   /** The foreign keys cascade to samples, calls, results, reviews and the lease. */
@@ -296,8 +292,9 @@ export class PostgresStore implements Store {
     return row ? { ...leaseFromRow(row), live: row.live } : undefined;
   }
 
-  async loadSamples(runId: string): Promise<StoredSample[]> {
-    return (await this.pool.query<SampleRow>(SQL.selectSamples, [runId])).rows.map(sampleFromRow);
+  async loadSamples(runId: string, range?: SampleRange): Promise<StoredSample[]> {
+    const { from, to } = rangeBounds(range);
+    return (await this.pool.query<SampleRow>(SQL.selectSamples, [runId, from, to])).rows.map(sampleFromRow);
   }
 
   async resultStatus(runId: string, sampleId: string, modelId: string): Promise<ResultRecord['status'] | undefined> {
@@ -354,9 +351,10 @@ export class PostgresStore implements Store {
   }
 
   /** Ordered by sample index, then by the run's model order. */
-  async results(runId: string, modelId?: string, options: { outputs?: boolean } = {}): Promise<ResultRecord[]> {
+  async results(runId: string, modelId?: string, options: { outputs?: boolean; range?: SampleRange } = {}): Promise<ResultRecord[]> {
     const text = options.outputs === false ? SQL.selectResultsWithoutOutput : SQL.selectResults;
-    return (await this.pool.query<ResultRow>(text, [runId, modelId ?? null])).rows.map(resultFromRow);
+    const { from, to } = rangeBounds(options.range);
+    return (await this.pool.query<ResultRow>(text, [runId, modelId ?? null, from, to])).rows.map(resultFromRow);
   }
 
   /** Ordered by sample index, then in the order the calls were saved. */
@@ -426,9 +424,9 @@ export class PostgresStore implements Store {
   async runSlice(runId: string, from: number, limit: number): Promise<RunSlice> {
     const values = [runId, from, from + limit];
     const [samples, calls, results, reviews] = await Promise.all([
-      this.pool.query<SampleRow>(SQL.selectSamplesInRange, values),
+      this.pool.query<SampleRow>(SQL.selectSamples, values),
       this.pool.query<CallRow>(SQL.selectCallsInRange, values),
-      this.pool.query<ResultRow>(SQL.selectResultsInRange, values),
+      this.pool.query<ResultRow>(SQL.selectResults, [runId, null, from, from + limit]),
       this.pool.query<ReviewRow>(SQL.selectReviewsInRange, values),
     ]);
     return {

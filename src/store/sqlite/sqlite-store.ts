@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
-import type { CallRecord, LeaseClaim, LeaseHolder, ResultCount, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, StepCount, StoredSample } from '../records.js';
+import type { CallRecord, LeaseClaim, LeaseHolder, ResultCount, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, SampleRange, StepCount, StoredSample } from '../records.js';
+import { rangeBounds } from '../sample-range.js';
 import type { RunImport, Store } from '../store.js';
 import { callsReferringToInput, checkSliceContinues } from '../imported-slice.js';
 import { ambiguousPrefixError, checkRunSamples, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
@@ -14,6 +15,15 @@ import { RunLeases } from './run-leases.js';
 import { inputToJson, requestToJson, RunTexts } from './sample-input.js';
 import { DELETE_RUN_ROWS, SQL } from './statements.js';
 import { callFromRow, resultFromRow, reviewFromRow, runFromRow, runToParams, sampleFromRow, type CallRow, type ResultRow, type ReviewRow, type RunRow, type SampleRow, type SpendRow } from './rows.js';
+
+/** What the sample and result reads bind: the run and its positions [from, to). */
+interface PositionRange {
+  readonly runId: string;
+  readonly from: number;
+  readonly to: number;
+}
+
+const positions = (runId: string, range?: SampleRange): PositionRange => ({ runId, ...rangeBounds(range) });
 
 export interface SqliteStoreOptions {
   /** Checkpoint the WAL from a worker thread once the store writes a run (default true; see `checkpointer.ts`). */
@@ -59,11 +69,11 @@ export class SqliteStore implements Store {
   private readonly selectRunIdsByPrefix: Database.Statement<[{ prefix: string }], string>;
   private readonly selectRuns: Database.Statement<[], RunRow>;
   private readonly updateStatus: Database.Statement<[string, string, string]>;
-  private readonly selectSamples: Database.Statement<[string], SampleRow>;
+  private readonly selectSamples: Database.Statement<[PositionRange], SampleRow>;
   private readonly selectFinished: Database.Statement<[{ runId: string; modelId: string; includeErrors: number }], string>;
   private readonly selectResultStatus: Database.Statement<[string, string, string], { status: string }>;
-  private readonly selectResults: Database.Statement<[{ runId: string; modelId: string | null }], ResultRow>;
-  private readonly selectResultsWithoutOutput: Database.Statement<[{ runId: string; modelId: string | null }], ResultRow>;
+  private readonly selectResults: Database.Statement<[PositionRange & { modelId: string | null }], ResultRow>;
+  private readonly selectResultsWithoutOutput: Database.Statement<[PositionRange & { modelId: string | null }], ResultRow>;
   private readonly selectCalls: Database.Statement<[{ runId: string; sampleId: string | null }], CallRow>;
   private readonly selectSampleTail: Database.Statement<[{ runId: string }], { next_idx: number; next_text_id: number }>;
   // Write transactions are run with `.immediate()`: BEGIN IMMEDIATE takes the write lock up front,
@@ -319,9 +329,9 @@ export class SqliteStore implements Store {
   }
 
   /** The run's samples in their original order, each with its `index`. */
-  async loadSamples(runId: string): Promise<StoredSample[]> {
+  async loadSamples(runId: string, range?: SampleRange): Promise<StoredSample[]> {
     const texts = this.runTexts(runId);
-    return this.selectSamples.all(runId).map((row) => sampleFromRow(row, texts));
+    return this.selectSamples.all(positions(runId, range)).map((row) => sampleFromRow(row, texts));
   }
 
   async resultStatus(runId: string, sampleId: string, modelId: string): Promise<ResultRecord['status'] | undefined> {
@@ -418,9 +428,9 @@ export class SqliteStore implements Store {
   }
 
   /** Ordered by sample index, then by the run's model order. */
-  async results(runId: string, modelId?: string, options: { outputs?: boolean } = {}): Promise<ResultRecord[]> {
+  async results(runId: string, modelId?: string, options: { outputs?: boolean; range?: SampleRange } = {}): Promise<ResultRecord[]> {
     const statement = options.outputs === false ? this.selectResultsWithoutOutput : this.selectResults;
-    return statement.all({ runId, modelId: modelId ?? null }).map(resultFromRow);
+    return statement.all({ ...positions(runId, options.range), modelId: modelId ?? null }).map(resultFromRow);
   }
 
   async resultsOf(runId: string, sampleIds: readonly string[]): Promise<ResultRecord[]> {
@@ -485,12 +495,12 @@ export class SqliteStore implements Store {
   }
 
   async runSlice(runId: string, from: number, limit: number): Promise<RunSlice> {
-    const range = { runId, from, to: from + limit };
+    const range = positions(runId, { from, limit });
     const texts = this.runTexts(runId);
     return {
-      samples: this.db.prepare<[typeof range], SampleRow>(SQL.selectSamplesInRange).all(range).map((row) => sampleFromRow(row, texts)),
+      samples: this.selectSamples.all(range).map((row) => sampleFromRow(row, texts)),
       calls: (this.callPositions ??= new CallPositions(this.db)).rows<CallRow>(runId, range.from, range.to).map((row) => callFromRow(row, texts)),
-      results: this.db.prepare<[typeof range], ResultRow>(SQL.selectResultsInRange).all(range).map(resultFromRow),
+      results: this.selectResults.all({ ...range, modelId: null }).map(resultFromRow),
       reviews: this.db.prepare<[typeof range], ReviewRow>(SQL.selectReviewsInRange).all(range).map(reviewFromRow),
     };
   }

@@ -31,7 +31,12 @@ test('the read and update statements use indexes, never a scan of calls or resul
     assert.match(plan(db, SQL.mergeCallCache, { from: 0, to: 1 }), /^SEARCH calls USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\) \| USE TEMP B-TREE FOR ORDER BY/);
     assert.match(plan(db, SQL.selectCalls, { runId: 'r', sampleId: null }), /^SEARCH c USING INDEX calls_by_run \(run_id=\?\)/);
     assert.match(plan(db, SQL.selectCallsOf, { runId: 'r', sampleIds: '["s"]' }), /^SEARCH c USING INDEX calls_by_run \(run_id=\?\)/);
-    assert.match(plan(db, SQL.selectResults, { runId: 'r', modelId: null }), /SEARCH r USING INDEX sqlite_autoindex_results_1 \(run_id=\?\)/);
+    // Results by sample position (a page, or the whole run): the samples' position index, then each sample's results.
+    assert.match(
+      plan(db, SQL.selectResults, { runId: 'r', modelId: null, from: 0, to: 1 }),
+      /SEARCH s USING INDEX sqlite_autoindex_samples_2 \(run_id=\? AND idx>\? AND idx<\?\) \| SEARCH r USING INDEX sqlite_autoindex_results_1 \(run_id=\? AND sample_id=\?\)/,
+    );
+    assert.equal(plan(db, SQL.selectSamples, { runId: 'r', from: 0, to: 1 }), 'SEARCH samples USING INDEX sqlite_autoindex_samples_2 (run_id=? AND idx>? AND idx<?)');
     assert.equal(plan(db, SQL.selectFinished, { runId: 'r', modelId: 'm', includeErrors: 1 }), 'SEARCH results USING INDEX sqlite_autoindex_results_1 (run_id=?)');
     assert.equal(
       plan(db, SQL.updateScore, '{}', 'r', 'm', 's'),

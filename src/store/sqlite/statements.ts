@@ -6,7 +6,7 @@ import { FAIL_FAST_STOPS_FIELD } from '../records.js';
  * parameters where a value is used twice.
  */
 /** A run's results (optionally one model's) in report order, with the given columns. */
-function selectResultsWith(columns: string, where = '(@modelId IS NULL OR r.model_id = @modelId)'): string {
+function selectResultsWith(columns: string, where = '(@modelId IS NULL OR r.model_id = @modelId) AND s.idx >= @from AND s.idx < @to'): string {
   return `SELECT ${columns} FROM results r
             JOIN samples s ON s.run_id = r.run_id AND s.sample_id = r.sample_id
             JOIN runs ON runs.id = r.run_id
@@ -87,7 +87,8 @@ export const SQL = {
 
   deleteLease: 'DELETE FROM run_leases WHERE run_id = ? AND holder_id = ?',
 
-  selectSamples: 'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = ? ORDER BY idx',
+  /** A run's samples at positions [@from, @to) (the whole run: 0 to MAX_SAFE_INTEGER), in order. */
+  selectSamples: 'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = @runId AND idx >= @from AND idx < @to ORDER BY idx',
 
   selectResultStatus: 'SELECT status FROM results WHERE run_id = ? AND sample_id = ? AND model_id = ?',
   selectFinished: "SELECT sample_id FROM results WHERE run_id = @runId AND model_id = @modelId AND (status = 'done' OR @includeErrors)",
@@ -148,12 +149,6 @@ export const SQL = {
                   WHERE c.run_id = @runId AND c.sample_id IN (SELECT value FROM json_each(@sampleIds))
                   ORDER BY s.idx, c.id`,
   /** A slice of a run by sample position (`runSlice`; its calls: `call-positions.ts`): each ordered as the run's whole read. */
-  selectSamplesInRange: 'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = @runId AND idx >= @from AND idx < @to ORDER BY idx',
-  selectResultsInRange: `SELECT r.* FROM results r
-                           JOIN samples s ON s.run_id = r.run_id AND s.sample_id = r.sample_id
-                           JOIN runs ON runs.id = r.run_id
-                         WHERE r.run_id = @runId AND s.idx >= @from AND s.idx < @to
-                         ORDER BY s.idx, (SELECT min(m.key) FROM json_each(runs.models) m WHERE m.value = r.model_id), r.model_id`,
   selectReviewsInRange: `SELECT v.* FROM reviews v JOIN samples s ON s.run_id = v.run_id AND s.sample_id = v.sample_id
                          WHERE v.run_id = @runId AND s.idx >= @from AND s.idx < @to ORDER BY s.idx, v.model_id`,
 

@@ -203,6 +203,35 @@ export function storeContract(backend: ContractBackend): void {
         assert.deepEqual(await reopened.results(run.id), [result, baselineResult]);
       }));
 
+      test('samples and results read a page at a time: by sample position, with or without a model and outputs; past the end empty', withStores(async (store) => {
+        const run = makeRun();
+        await store.createRun(run, samples);
+        // Results saved out of sample order: a page is by the samples' positions, not by when results came.
+        const gammaBaseline = makeResult({ sampleId: 'q-gamma', modelId: 'baseline:lexical', costUsd: null });
+        const alpha = makeResult({ sampleId: 'q-alpha' });
+        const beta = makeResult({ sampleId: 'q-beta' });
+        const gamma = errorResult('q-gamma');
+        for (const r of [gammaBaseline, alpha, beta, gamma]) await store.saveOutcome([], r);
+        const indexed = samples.map((sample, index) => ({ ...sample, index }));
+        assert.deepEqual(await store.loadSamples(run.id, { from: 1, limit: 2 }), indexed.slice(1, 3));
+        assert.deepEqual(await store.loadSamples(run.id, { from: 0, limit: 1 }), indexed.slice(0, 1));
+        assert.deepEqual(await store.loadSamples(run.id, { from: 3, limit: 10 }), []);
+        assert.deepEqual(await store.loadSamples(run.id, { from: 0, limit: 0 }), []);
+        // Positions 1 and 2 are q-alpha and q-gamma; q-gamma's results in the run's model order.
+        assert.deepEqual(await store.results(run.id, undefined, { range: { from: 1, limit: 2 } }), [alpha, gamma, gammaBaseline]);
+        assert.deepEqual(await store.results(run.id, 'baseline:lexical', { range: { from: 0, limit: 2 } }), []);
+        assert.deepEqual(await store.results(run.id, 'openai:gpt-4o-mini', { range: { from: 0, limit: 2 } }), [beta, alpha]);
+        assert.deepEqual(
+          (await store.results(run.id, 'openai:gpt-4o-mini', { outputs: false, range: { from: 2, limit: 5 } })).map((r) => [r.sampleId, r.status, r.output]),
+          [['q-gamma', 'error', null]],
+        );
+        assert.deepEqual(await store.results(run.id, undefined, { range: { from: 3, limit: 1 } }), []);
+        // The pages together are the whole.
+        const paged = [...(await store.results(run.id, undefined, { range: { from: 0, limit: 2 } })), ...(await store.results(run.id, undefined, { range: { from: 2, limit: 2 } }))];
+        assert.deepEqual(paged, await store.results(run.id));
+        await assert.rejects(store.loadSamples(run.id, { from: -1, limit: 2 }), RangeError);
+      }));
+
       test('a run’s simulated user, metrics facts and a result’s transcript round-trip', withStores(async (store, reopen) => {
         const run = makeRun({ userModel: 'openai:user', metricsFacts: { guideline: 'be kind', labels: [{ id: 'x', harm: 2 }], none: null } });
         await store.createRun(run, samples);
