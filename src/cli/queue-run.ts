@@ -2,6 +2,7 @@ import { InputError } from '../core/index.js';
 import { followRun } from '../queue/follow.js';
 import { queueLocation } from '../queue/queue-connection.js';
 import { submitRun } from '../queue/submit.js';
+import { waitingStore } from '../queue/waiting-store.js';
 import { summarizeStoredRun } from '../runner/run.js';
 import type { RunSpec } from '../runner/run-spec.js';
 import { parseStoreUrl, redactStoreUrl } from '../store/store-url.js';
@@ -40,13 +41,15 @@ export async function queueRunCommand(spec: RunSpec, flags: QueueRunFlags): Prom
     // Ctrl-C stops following, not the run: the workers go on.
     const { stop, dispose } = interruptSignal(true);
     try {
-      const status = await followRun(store, run, { onProgress: (e) => progress.update(e), stop });
+      // The store restarting while the workers run is waited out here too; Ctrl-C stops waiting.
+      const following = waitingStore(store, { onNote: (line) => progress.note(line), signal: stop });
+      const status = await followRun(following, run, { onProgress: (e) => progress.update(e), stop });
       progress.stop();
       if (status === 'detached') {
         process.stderr.write(`run ${run.id} goes on in the workers; assay show ${run.id} --db ${db}\n`);
         return EXIT.interrupted;
       }
-      const summary = await summarizeStoredRun(store, run.id);
+      const summary = await summarizeStoredRun(following, run.id);
       printSummary(summary, Boolean(flags.json));
       return exitCodeFor(summary);
     } finally {

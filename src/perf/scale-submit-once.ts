@@ -8,9 +8,11 @@ import { queueLocation } from '../queue/queue-connection.js';
 import { submitRun } from '../queue/submit.js';
 import { summarizeStoredRun } from '../runner/run.js';
 import { openStore } from '../store/open-store.js';
+import { countRoundTrips, servicePorts } from './round-trips.js';
 import { SYNTHETIC_TASK_NAME, syntheticTask } from './synthetic-task.js';
 
 const [samplesArg, url, storeUrl, redisUrl, queueName, concurrencyArg] = process.argv.slice(2);
+const roundTrips = countRoundTrips(servicePorts(storeUrl as string, redisUrl as string));
 registerTask(syntheticTask);
 const store = await openStore(storeUrl as string);
 const cpuBefore = process.cpuUsage();
@@ -36,5 +38,5 @@ const summary = await summarizeStoredRun(store, run.id);
 await store.close();
 const model = summary.models['openai:bench-model'];
 process.stdout.write(
-  `${JSON.stringify({ run: run.id, status, samples: model?.counts.done, errors: model?.counts.errors, metrics: model?.metrics, submittedMs, wallMs, submitRssMB, followRssMB, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMB: process.resourceUsage().maxRSS / 1024 })}\n`,
+  `${JSON.stringify({ run: run.id, status, samples: model?.counts.done, errors: model?.counts.errors, metrics: model?.metrics, submittedMs, wallMs, submitRssMB, followRssMB, roundTrips: roundTrips(), cpuMs: (cpu.user + cpu.system) / 1000, maxRssMB: process.resourceUsage().maxRSS / 1024 })}\n`,
 );

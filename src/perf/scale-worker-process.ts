@@ -6,9 +6,11 @@ import { registerTask } from '../benchmarks/registry.js';
 import { queueLocation } from '../queue/queue-connection.js';
 import { startUnitWorker } from '../queue/unit-worker.js';
 import { openStore } from '../store/open-store.js';
+import { countRoundTrips, servicePorts } from './round-trips.js';
 import { syntheticTask } from './synthetic-task.js';
 
 const [storeUrl, redisUrl, queueName, concurrencyArg] = process.argv.slice(2);
+const roundTrips = countRoundTrips(servicePorts(storeUrl as string, redisUrl as string));
 registerTask(syntheticTask);
 await import('../models/providers/openai/openai-provider.js');
 const store = await openStore(storeUrl as string);
@@ -20,7 +22,7 @@ process.once('SIGTERM', () => {
     await worker.close();
     await store.close();
     const cpu = process.cpuUsage(cpuBefore);
-    process.stdout.write(`${JSON.stringify({ cpuMs: (cpu.user + cpu.system) / 1000, maxRssMB: process.resourceUsage().maxRSS / 1024 })}\n`);
+    process.stdout.write(`${JSON.stringify({ cpuMs: (cpu.user + cpu.system) / 1000, maxRssMB: process.resourceUsage().maxRSS / 1024, roundTrips: roundTrips() })}\n`);
     process.exit(0);
   })();
 });

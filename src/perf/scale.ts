@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ScratchSchemas, TEST_POSTGRES_URL } from '../store/postgres/test-support/scratch-schemas.js';
+import type { RoundTrips } from './round-trips.js';
 import { readServiceCounters } from './service-counters.js';
 import { firstLine, measureInChild } from './child-process.js';
 
@@ -41,6 +42,8 @@ interface InProcessResult {
   readonly wallMs: number;
   readonly cpuMs: number;
   readonly maxRssMB: number;
+  /** Requests sent to PostgreSQL and Redis, counted client-side (`round-trips.ts`): a PostgreSQL store's only. */
+  readonly roundTrips?: RoundTrips;
 }
 for (const n of sizes) {
   for (const kind of stores) {
@@ -55,6 +58,7 @@ for (const n of sizes) {
     console.log(
       `${'in-process'.padEnd(11)}  ${kind.padEnd(9)}  ${String(result.samples).padStart(7)}  ${wall.toFixed(2).padStart(7)}  ${idealSeconds(result.samples).toFixed(2).padStart(8)}  ${(wall / idealSeconds(result.samples)).toFixed(3).padStart(6)}  ${(result.cpuMs / result.samples).toFixed(3).padStart(14)}  ${result.maxRssMB.toFixed(0).padStart(12)}  ${xacts.padStart(15)}  ${String(result.metrics.accuracy).padStart(9)}`,
     );
+    if (result.roundTrips) console.log(`             round trips per sample, client side: PostgreSQL ${(result.roundTrips.postgres / result.samples).toFixed(2)}`);
   }
 }
 interface SubmitResult extends InProcessResult {
@@ -67,6 +71,7 @@ interface SubmitResult extends InProcessResult {
 interface WorkerResult {
   readonly cpuMs: number;
   readonly maxRssMB: number;
+  readonly roundTrips: RoundTrips;
 }
 
 /** A child that prints a first JSON line when ready and a last one when it ends. */
@@ -102,6 +107,9 @@ async function queueRow(n: number, workers: number): Promise<void> {
   console.log(
     `${`queue ×${workers}`.padEnd(11)}  ${'postgres'.padEnd(9)}  ${String(submit.samples).padStart(7)}  ${wall.toFixed(2).padStart(7)}  ${idealSeconds(submit.samples).toFixed(2).padStart(8)}  ${(wall / idealSeconds(submit.samples)).toFixed(3).padStart(6)}  ${cpuPerSample.toFixed(3).padStart(14)}  ${`${submit.maxRssMB.toFixed(0)} / ${Math.max(...results.map((r) => r.maxRssMB)).toFixed(0)}`.padStart(12)}  ${((after.pgTransactions - before.pgTransactions) / submit.samples).toFixed(2).padStart(15)}  ${String(submit.metrics.accuracy).padStart(9)}  ${((after.redisCommands - before.redisCommands) / submit.samples).toFixed(2).padStart(10)}  ${(submit.samples / wall).toFixed(0).padStart(10)}  ${(workerCpu / submit.samples).toFixed(3).padStart(10)}  ${(submit.submittedMs / 1000).toFixed(2).padStart(8)}`,
   );
+  const trips = [submit.roundTrips, ...results.map((r) => r.roundTrips)].filter((t): t is RoundTrips => t !== undefined);
+  const perSample = (key: keyof RoundTrips): string => (trips.reduce((sum, t) => sum + t[key], 0) / submit.samples).toFixed(2);
+  console.log(`             round trips per sample, client side (all processes): PostgreSQL ${perSample('postgres')}, Redis ${perSample('redis')} (${perSample('redisWrites')} commands written)`);
   // Where the submitter's peak comes from: building and enqueueing, following, or the final summary (read from the store).
   console.log(`             submitter peak RSS: ${submit.submitRssMB.toFixed(0)} MB after enqueueing, ${submit.followRssMB.toFixed(0)} MB after following, ${submit.maxRssMB.toFixed(0)} MB after the summary`);
 }

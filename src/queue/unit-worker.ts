@@ -14,6 +14,7 @@ import { lockDurationMs, MAX_STALLED } from './job-options.js';
 import { connectRedis, QUEUE_PREFIX, type QueueLocation } from './queue-connection.js';
 import { accountUnit } from './run-completion.js';
 import { isUnit, type Unit } from './unit.js';
+import { waitingStore } from './waiting-store.js';
 
 export interface UnitWorkerOptions {
   readonly store: Store;
@@ -53,11 +54,16 @@ export interface UnitWorker {
  * - an error while the job has attempts left is not a result: its calls are stored (ledger,
  *   cache, spend) and the job fails to be retried; only the last attempt's error is recorded;
  * - a worker that dies stops renewing its locks, and its jobs go to another (BullMQ's stalled-job
- *   check); calls it had stored answer the next worker from the call cache.
+ *   check); calls it had stored answer the next worker from the call cache;
+ * - a store that becomes unreachable (PostgreSQL restarting) is waited for (`waitingStore`): the
+ *   units in flight keep their outcomes and their job attempts, and save once it is back.
  */
 export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
-  const { store, queue: location } = options;
+  const { queue: location } = options;
   const note = options.onNote ?? (() => undefined);
+  // Aborted when the worker closes: a store still unreachable then is not waited for any more.
+  const closing = new AbortController();
+  const store = waitingStore(options.store, { onNote: note, signal: closing.signal });
   const sessions = new Map<string, Promise<RunWorkSession>>();
   const redis = connectRedis(location);
   // The limits' and the budget's commands on a connection of their own, apart from BullMQ's.
@@ -179,6 +185,7 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
 
   return {
     close: async () => {
+      closing.abort();
       await worker.close();
       for (const session of sessions.values()) {
         await session.then(async (s) => {

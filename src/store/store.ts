@@ -29,6 +29,12 @@ export interface Store {
    * untouched) when another holder has taken the run over.
    */
   releaseRunLease(runId: string, holderId: string, end?: RunEnd): Promise<boolean>;
+  /**
+   * Whether an error this store threw means it could not be reached (a network fault, a server
+   * restarting) rather than that it refused the operation: the same call may succeed once it is
+   * back (see `queue/waiting-store.ts`). An embedded store is never unreachable: false.
+   */
+  isUnavailable(error: unknown): boolean;
   /** The run's lease as stored, if any, and whether it is live (not expired by the store's clock now). */
   runLease(runId: string): Promise<(RunLease & { readonly live: boolean }) | undefined>;
   /** The run's samples in order; with `range`, only those at positions `from` … `from + limit − 1` (a page: a reader of a large run need not hold it whole). */

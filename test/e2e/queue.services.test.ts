@@ -14,6 +14,7 @@ import { collect, runAssay, spawnAssay, type CliResult } from '../../src/testing
 import { testDataDir } from '../../src/testing/test-data.js';
 import { unitJobId } from '../../src/queue/unit.js';
 import { worstExcess } from '../../src/testing/bucket-check.js';
+import { startTcpProxy } from '../../src/testing/tcp-proxy.js';
 
 // The queue path (`npm run test:services`): `assay run --queue` and `assay worker` processes on the
 // machine's Redis and PostgreSQL. Each test has its own schema and queue name, so parallel runs of
@@ -404,5 +405,53 @@ test('workers share the run’s --max-cost through the queue’s Redis: the flee
     }
   } finally {
     await server.close();
+  }
+});
+
+test('PostgreSQL unreachable mid-run (connections cut, new ones refused for longer than a unit’s attempts last): workers wait, lose no outcome, call nothing twice, and finish', { timeout: 600_000 }, async (t) => {
+  const { url } = await schemas.create();
+  const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(url).port || 5432) });
+  const throughProxy = new URL(url);
+  throughProxy.port = String(proxy.port);
+  const server = await startFakeOpenAIServer({ respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }), latencyMs: 40 });
+  const store = await openStore(url);
+  try {
+    const samples = 300;
+    const queue = queueName('pg-away');
+    const args = ['run', 'metatool/similar', '-m', MODEL, '--base-url', server.url, '--per-tool', '3', '--limit', String(samples), '--seed', '6', '--json'];
+    const detached = await runAssay([...args, '--queue', REDIS, '--queue-name', queue, '--db', url, '--detach'], env);
+    assert.equal(detached.code, 0, detached.stderr);
+    const { run } = JSON.parse(detached.stdout) as { run: string };
+    const worker = startWorker(throughProxy.toString(), queue, ['--concurrency', '4']);
+    await waitFor('some results', async () => (await store.finishedSampleIds(run, MODEL)).size >= samples / 5);
+    proxy.cut();
+    const atCut = (await store.finishedSampleIds(run, MODEL)).size;
+    // Longer than a unit's three attempts with their backoff (2 s, then 4 s): waiting must not spend them.
+    await sleep(9_000);
+    assert.equal(worker.child.exitCode, null, 'the worker lives on while PostgreSQL is away');
+    const duringCut = (await store.finishedSampleIds(run, MODEL)).size;
+    proxy.restore();
+    await waitFor('the run to finish', async () => (await store.getRun(run))?.status === 'finished');
+    const results = await store.results(run, undefined, { outputs: false });
+    assert.equal(results.length, samples);
+    assert.deepEqual(results.filter((r) => r.status !== 'done').map((r) => [r.sampleId, r.error?.message]), [], 'no unit ended in error');
+    // Every sample asked for once: the outcomes of the calls in flight at the cut were saved after it, not called again.
+    const asked = [...server.attemptsByKey.values()];
+    assert.equal(asked.length, samples);
+    assert.deepEqual(asked.filter((n) => n !== 1), [], 'no sample was asked for twice');
+    worker.child.kill('SIGTERM');
+    const out = await worker.exited;
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(out.stderr, /store unreachable \(.*\): waiting for it to come back/);
+    assert.match(out.stderr, /store: reachable again, going on/);
+    assert.doesNotMatch(out.stderr, /attempt \d failed/, 'no job attempt was spent on the outage');
+    t.diagnostic(`results at the cut: ${atCut}, while cut: ${duringCut}, of ${samples}`);
+    const inProcess = await runAssay([...args, '--db', join(dir, 'pg-away.db')], env);
+    const shown = await runAssay(['show', run, '--json', '--db', url], env);
+    assert.deepEqual((JSON.parse(shown.stdout) as Summary).models, (JSON.parse(inProcess.stdout) as Summary).models);
+  } finally {
+    await store.close();
+    await server.close();
+    await proxy.close();
   }
 });

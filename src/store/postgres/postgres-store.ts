@@ -4,6 +4,7 @@ import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, typ
 import { ambiguousPrefixError, checkRunSamples, checkTtl, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
 import { FAIL_FAST_STOPS_FIELD, type CallRecord, type LeaseClaim, type LeaseHolder, type ResultCount, type ResultRecord, type RoleSpend, type ReviewRecord, type RunEnd, type RunLease, type RunRecord, type RunSlice, type RunStatus, type SampleRange, type StepCount, type StoredSample } from '../records.js';
 import { rangeBounds } from '../sample-range.js';
+import { isConnectionLoss } from './connection-loss.js';
 import type { RunImport, Store } from '../store.js';
 import { callsReferringToInput, checkSliceContinues } from '../imported-slice.js';
 import { redactStoreUrl } from '../store-url.js';
@@ -285,6 +286,10 @@ export class PostgresStore implements Store {
       await client.query(SQL.endRun, [runId, end.status, JSON.stringify(ended)]);
       return true;
     });
+  }
+
+  isUnavailable(error: unknown): boolean {
+    return isConnectionLoss(error);
   }
 
   async runLease(runId: string): Promise<(RunLease & { live: boolean }) | undefined> {

@@ -317,6 +317,11 @@ export class SqliteStore implements Store {
     return released;
   }
 
+  /** A file on this machine: never unreachable (a disk error is not waited out). */
+  isUnavailable(): boolean {
+    return false;
+  }
+
   async runLease(runId: string): Promise<(RunLease & { live: boolean }) | undefined> {
     return this.leases.get(runId);
   }
