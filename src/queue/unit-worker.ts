@@ -5,7 +5,7 @@ import type { LimiterFactory } from '../models/middleware/limiter.js';
 import { DEFAULT_LIMIT_PREFIX, redisLimiters } from '../models/middleware/redis-limiter.js';
 import type { BudgetFactory } from '../runner/budget.js';
 import { fleetBudgets } from '../runner/fleet-budget.js';
-import { FailFast } from '../runner/fail-fast.js';
+import { describeStop } from '../runner/fail-fast.js';
 import { openRunForWork, type RunDependencies, type RunWorkSession } from '../runner/run.js';
 import { workOnSample, type SampleStage } from '../runner/sample-work.js';
 import type { CallError } from '../store/records.js';
@@ -15,6 +15,7 @@ import { connectRedis, QUEUE_PREFIX, type QueueLocation } from './queue-connecti
 import { accountUnit } from './run-completion.js';
 import { isUnit, type Unit } from './unit.js';
 import { waitingStore } from './waiting-store.js';
+import { FleetStops } from './fleet-stops.js';
 
 export interface UnitWorkerOptions {
   readonly store: Store;
@@ -56,7 +57,10 @@ export interface UnitWorker {
  * - a worker that dies stops renewing its locks, and its jobs go to another (BullMQ's stalled-job
  *   check); calls it had stored answer the next worker from the call cache;
  * - a store that becomes unreachable (PostgreSQL restarting) is waited for (`waitingStore`): the
- *   units in flight keep their outcomes and their job attempts, and save once it is back.
+ *   units in flight keep their outcomes and their job attempts, and save once it is back;
+ * - errors that say every unit of a model will fail alike (a wrong key, a model that does not
+ *   exist) stop that model over the fleet (`FleetStops`): no new unit of it starts anywhere, the
+ *   run is `interrupted` and says why, and `assay resume` goes on once the cause is fixed.
  */
 export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
   const { queue: location } = options;
@@ -65,6 +69,7 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
   const closing = new AbortController();
   const store = waitingStore(options.store, { onNote: note, signal: closing.signal });
   const sessions = new Map<string, Promise<RunWorkSession>>();
+  const stops = new FleetStops(store);
   const redis = connectRedis(location);
   // The limits' and the budget's commands on a connection of their own, apart from BullMQ's.
   const shared = redis.duplicate();
@@ -118,6 +123,9 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
       await accountUnit(redis, location, store, unit.runId, jobId, units);
       return 'had its result';
     }
+    // A model stopped by fail-fast (here or on another worker) starts no new unit: left for resume.
+    const stopped = await stops.stopFor(session.run, unit.modelId);
+    if (stopped) return `not started: ${stopped.actor} stopped after ${stopped.kind} errors`;
     const sample = await session.sampleOf(unit.sampleId);
     if (!sample) throw new UnrecoverableError(`run ${unit.runId} has no sample ${unit.sampleId}`);
     // What the other workers spent counts before this unit starts.
@@ -133,8 +141,8 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
       store,
       prepared: session.prepared,
       settings: session.run.settings,
-      // Fail-fast holds results across samples of one process; units are independent here.
-      failFast: new FailFast(false),
+      // Streaks over this worker's units of the run; a stop is told to the fleet below.
+      failFast: stops.failFastFor(session.run),
       ...(session.judge ? { judge: session.judge } : {}),
       ...(session.user ? { user: session.user } : {}),
       ...(session.budget ? { budget: session.budget } : {}),
@@ -154,6 +162,7 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
       // The last attempt failed outside the model call (the store, the scorer's task): that is the unit's result.
       await recordWorkerError(store, unit, describeError(error));
     }
+    for (const stop of await stops.record(unit.runId)) note(`warning: ${describeStop(stop, unit.runId)}`);
     if (retryable) throw new Error(`${retryable.kind}: ${retryable.message}`);
     await accountUnit(redis, location, store, unit.runId, jobId, units);
     return 'done';

@@ -90,3 +90,21 @@ test('the warning names the model, the kind, the message and the resume', () => 
   assert.match(text, /^stopped openai:m after 1 auth error — the provider refuses the credentials: HTTP 401 .*Incorrect API key provided\. .*then assay resume run-1$/);
   assert.doesNotMatch(text, /--retry-errors/);
 });
+
+test('holding no results (a queue worker): the same streaks and stops, but every error is stored as it comes and nothing is handed back', () => {
+  const ff = new FailFast(true, { holdResults: false });
+  const stored = { hold: false, release: [] };
+  assert.deepEqual(ff.failed(call('bad-request', 'same'), result('a')), stored);
+  assert.deepEqual(ff.failed(call('bad-request', 'same'), result('b')), stored);
+  assert.equal(ff.stopped('openai:m'), false);
+  // A different message breaks the streak: nothing to hand back, those errors were stored.
+  assert.deepEqual(ff.failed(call('bad-request', 'other'), result('c')), stored);
+  assert.deepEqual(ff.succeeded('openai:m', 'test'), []);
+  for (const id of ['d', 'e']) assert.deepEqual(ff.failed(call('bad-request', 'same'), result(id)), stored);
+  assert.equal(ff.stopped('openai:m'), false, 'the success broke the streak');
+  assert.deepEqual(ff.failed(call('bad-request', 'same'), result('f')), stored);
+  assert.equal(ff.stopped('openai:m'), true, 'three identical messages in a row');
+  assert.deepEqual(ff.stops.map((s) => [s.actor, s.kind, s.count]), [['openai:m', 'bad-request', 3]]);
+  assert.deepEqual(ff.failed(call('auth'), result('g')), stored, 'after the stop too');
+  assert.deepEqual(ff.drain(), []);
+});

@@ -53,8 +53,16 @@ export class FailFast {
   private readonly streaks = new Map<string, Streak>();
   private readonly stopList: FailFastStop[] = [];
 
-  /** `enabled: false` (`--no-fail-fast`) stores every error as the sample's result and never stops. */
-  constructor(private readonly enabled = true) {}
+  /**
+   * `enabled: false` (`--no-fail-fast`) stores every error as the sample's result and never stops.
+   * `holdResults: false` (a queue worker) still finds the streaks and stops, but holds no result:
+   * each error is stored as it comes, since a unit whose result waited in a worker that died would
+   * never get one; a stop then leaves the units not started yet for the resume.
+   */
+  constructor(
+    private readonly enabled = true,
+    private readonly options: { readonly holdResults?: boolean } = {},
+  ) {}
 
   /** The stops so far, in the order they happened. */
   get stops(): readonly FailFastStop[] {
@@ -77,7 +85,7 @@ export class FailFast {
     const key = `${call.role}\n${call.actor}`;
     const streak = this.streaks.get(key);
     // Once stopped, whatever still comes back failing is left for the resume, like the streak.
-    if (streak?.stopped) return { hold: true, release: [] };
+    if (streak?.stopped) return { hold: this.options.holdResults !== false, release: [] };
     let release: readonly ResultRecord[] = [];
     let current = streak;
     if (!current || current.kind !== call.kind || current.message !== call.message) {
@@ -90,7 +98,7 @@ export class FailFast {
       current.stopped = true;
       this.stopList.push({ actor: call.actor, role: call.role, kind: call.kind, message: call.message, count: current.held.length });
     }
-    return { hold: true, release };
+    return this.options.holdResults === false ? { hold: false, release: [] } : { hold: true, release };
   }
 
   /** A call of `actor` got an answer from the provider: its streak, if any, was about those samples. Returns their results to store. */
@@ -99,11 +107,12 @@ export class FailFast {
     const streak = this.streaks.get(key);
     if (!streak || streak.stopped) return [];
     this.streaks.delete(key);
-    return streak.held;
+    return this.options.holdResults === false ? [] : streak.held;
   }
 
   /** At the end of a session: the held results of streaks that did not stop anything, to store. */
   drain(): readonly ResultRecord[] {
+    if (this.options.holdResults === false) return [];
     const open: ResultRecord[] = [];
     for (const [key, streak] of this.streaks) {
       if (streak.stopped) continue;

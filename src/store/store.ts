@@ -1,5 +1,5 @@
 import type { GenerateResult, Role, Sample, Score } from '../core/index.js';
-import type { CallRecord, LeaseClaim, ResultCount, StepCount, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, SampleRange, StoredSample } from './records.js';
+import type { CallRecord, FailFastStop, LeaseClaim, ResultCount, StepCount, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, SampleRange, StoredSample } from './records.js';
 
 /**
  * Persistence for runs, whatever the backend (`openStore`: SQLite, the embedded default, or
@@ -16,6 +16,12 @@ export interface Store {
   getRun(idOrPrefix: string): Promise<RunRecord | undefined>;
   listRuns(): Promise<RunRecord[]>;
   setRunStatus(id: string, status: RunStatus): Promise<void>;
+  /**
+   * Marks the run `interrupted` and adds `stops` to the fail-fast stops it records (each once), in
+   * one transaction: how a queue worker that stopped a model tells the rest of the fleet (which
+   * start none of that model's units once they see it) and `assay show` (which says why).
+   */
+  stopRun(runId: string, stops: readonly FailFastStop[]): Promise<void>;
   /**
    * Takes the run's lease for `holder` for `ttlMs`, atomically: only when no other holder's lease
    * is live (none, or expired: then it is taken over). The caller's own lease is renewed.

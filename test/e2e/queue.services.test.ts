@@ -455,3 +455,55 @@ test('PostgreSQL unreachable mid-run (connections cut, new ones refused for long
     await proxy.close();
   }
 });
+
+test('a wrong key on the fleet: the first 401 stops the model over every worker, the run ends interrupted and says why, and a resume with the right key finishes it', { timeout: 600_000 }, async (t) => {
+  const { url } = await schemas.create();
+  // 401 unless the request carries the right key: what a provider answers to a wrong one.
+  const server = await startFakeOpenAIServer({
+    respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }),
+    latencyMs: 20,
+    faults: (ctx) => (ctx.headers.authorization === 'Bearer right-key' ? undefined : { type: 'status', status: 401, body: '{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}' }),
+  });
+  const store = await openStore(url);
+  try {
+    const samples = 200;
+    const queue = queueName('fail-fast');
+    const args = ['run', 'metatool/similar', '-m', MODEL, '--base-url', server.url, '--per-tool', '2', '--limit', String(samples), '--seed', '8', '--json'];
+    const wrong = { ...env, OPENAI_API_KEY: 'wrong-key' };
+    const workers = [0, 1].map(() => {
+      const child = spawnAssay(['worker', '--queue', REDIS, '--queue-name', queue, '--db', url, '--concurrency', '4'], wrong);
+      children.push(child);
+      return { child, exited: collect(child) };
+    });
+    const submitted = await runAssay([...args, '--queue', REDIS, '--queue-name', queue, '--db', url], env);
+    assert.equal(submitted.code, 130, `interrupted: ${submitted.stderr}`);
+    const summary = JSON.parse(submitted.stdout) as Summary & { fail_fast?: { actor: string; kind: string; advice: string }[] };
+    assert.equal(summary.status, 'interrupted');
+    assert.deepEqual(summary.fail_fast?.map((s) => [s.actor, s.kind]), [[MODEL, 'auth']]);
+    assert.match(summary.fail_fast?.[0]?.advice ?? '', /fix the API key .* then assay resume/);
+    // Two workers of 4 units each: at most what was in flight when each saw the stop, not 200 units × 3 attempts.
+    const asked = server.requestCount;
+    assert.ok(asked >= 1 && asked <= 16, `requests with the wrong key: ${asked}`);
+    t.diagnostic(`requests with the wrong key: ${asked} (of ${samples} units × 3 attempts without fail-fast)`);
+    for (const w of workers) w.child.kill('SIGTERM');
+    for (const w of workers) {
+      const out = await w.exited;
+      assert.equal(out.code, 0, out.stderr);
+    }
+    const stderr = (await Promise.all(workers.map((w) => w.exited))).map((o) => o.stderr).join('\n');
+    assert.match(stderr, /warning: stopped openai:fake-model after 1 auth error — the provider refuses the credentials/);
+    const results = await store.results(summary.run, undefined, { outputs: false });
+    assert.ok(results.length < samples, `units with a result: ${results.length}`);
+
+    const resumed = await runAssay(['resume', summary.run, '--retry-errors', '--db', url, '--json'], { ...env, OPENAI_API_KEY: 'right-key' });
+    assert.equal(resumed.code, 0, resumed.stderr);
+    const finished = JSON.parse(resumed.stdout) as Summary;
+    assert.equal(finished.status, 'finished');
+    assert.deepEqual([finished.models[MODEL]?.counts.done, finished.models[MODEL]?.counts.errors], [samples, 0]);
+    const inProcess = await runAssay([...args, '--db', join(dir, 'fail-fast.db')], { ...env, OPENAI_API_KEY: 'right-key' });
+    assert.deepEqual(finished.models[MODEL]?.metrics, (JSON.parse(inProcess.stdout) as Summary).models[MODEL]?.metrics);
+  } finally {
+    await store.close();
+    await server.close();
+  }
+});

@@ -2,9 +2,10 @@ import type pg from 'pg';
 import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
 import { ambiguousPrefixError, checkRunSamples, checkTtl, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
-import { FAIL_FAST_STOPS_FIELD, type CallRecord, type LeaseClaim, type LeaseHolder, type ResultCount, type ResultRecord, type RoleSpend, type ReviewRecord, type RunEnd, type RunLease, type RunRecord, type RunSlice, type RunStatus, type SampleRange, type StepCount, type StoredSample } from '../records.js';
+import { FAIL_FAST_STOPS_FIELD, type CallRecord, type FailFastStop, type LeaseClaim, type LeaseHolder, type ResultCount, type ResultRecord, type RoleSpend, type ReviewRecord, type RunEnd, type RunLease, type RunRecord, type RunSlice, type RunStatus, type SampleRange, type StepCount, type StoredSample } from '../records.js';
 import { rangeBounds } from '../sample-range.js';
 import { isConnectionLoss } from './connection-loss.js';
+import { engineWithStops } from '../run-stops.js';
 import type { RunImport, Store } from '../store.js';
 import { callsReferringToInput, checkSliceContinues } from '../imported-slice.js';
 import { redactStoreUrl } from '../store-url.js';
@@ -285,6 +286,15 @@ export class PostgresStore implements Store {
       const ended = end.failFastStops.length > 0 ? { ...engine, [FAIL_FAST_STOPS_FIELD]: end.failFastStops } : engine;
       await client.query(SQL.endRun, [runId, end.status, JSON.stringify(ended)]);
       return true;
+    });
+  }
+
+  async stopRun(runId: string, stops: readonly FailFastStop[]): Promise<void> {
+    await this.transaction(async (client) => {
+      const row = (await client.query<{ engine: string }>(SQL.selectEngineForUpdate, [runId])).rows[0];
+      if (row === undefined) throw new InputError(`no run ${runId} in ${this.where}`);
+      const engine = engineWithStops(JSON.parse(row.engine) as RunRecord['engine'], stops);
+      await client.query(SQL.endRun, [runId, 'interrupted', JSON.stringify(engine)]);
     });
   }
 

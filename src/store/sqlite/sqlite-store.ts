@@ -1,8 +1,10 @@
 import type Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
+import { FAIL_FAST_STOPS_FIELD, type FailFastStop } from '../records.js';
 import type { CallRecord, LeaseClaim, LeaseHolder, ResultCount, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, SampleRange, StepCount, StoredSample } from '../records.js';
 import { rangeBounds } from '../sample-range.js';
+import { engineWithStops } from '../run-stops.js';
 import type { RunImport, Store } from '../store.js';
 import { callsReferringToInput, checkSliceContinues } from '../imported-slice.js';
 import { ambiguousPrefixError, checkRunSamples, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
@@ -315,6 +317,20 @@ export class SqliteStore implements Store {
     const released = this.leases.release(runId, holderId, end);
     if (end !== undefined && end.status !== 'running') this.sampleTails.delete(runId);
     return released;
+  }
+
+  async stopRun(runId: string, stops: readonly FailFastStop[]): Promise<void> {
+    this.flushPending();
+    this.db
+      .transaction(() => {
+        const row = this.selectRun.get(runId);
+        if (row === undefined) throw new InputError(`no run ${runId} in ${this.file}`, { file: this.file });
+        const engine = engineWithStops(runFromRow(row).engine, stops);
+        this.db.prepare(SQL.updateFailFastStops).run({ stops: JSON.stringify(engine[FAIL_FAST_STOPS_FIELD]), runId });
+        this.updateStatus.run('interrupted', new Date().toISOString(), runId);
+      })
+      .immediate();
+    this.sampleTails.delete(runId);
   }
 
   /** A file on this machine: never unreachable (a disk error is not waited out). */

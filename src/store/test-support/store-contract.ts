@@ -232,6 +232,20 @@ export function storeContract(backend: ContractBackend): void {
         await assert.rejects(store.loadSamples(run.id, { from: -1, limit: 2 }), RangeError);
       }));
 
+      test('stopRun: the run interrupted with the stops added to those it records, each once; its other settings kept; an unknown run refused', withStores(async (store, reopen) => {
+        const run = makeRun();
+        await store.createRun(run, samples);
+        const auth: FailFastStop = { actor: 'openai:gpt-4o-mini', role: 'test', kind: 'auth', message: 'HTTP 401: bad key', count: 1 };
+        const judge: FailFastStop = { actor: 'openai:judge', role: 'judge', kind: 'not-found', message: 'no such model', count: 1 };
+        await store.stopRun(run.id, [auth]);
+        // A second worker stopping the same model for the same reason, and another the judge.
+        await (await reopen()).stopRun(run.id, [{ ...auth, count: 2 }, judge]);
+        const stopped = await store.getRun(run.id);
+        assert.equal(stopped?.status, 'interrupted');
+        assert.deepEqual(stopped?.engine, { ...run.engine, failFastStops: [auth, judge] });
+        await assert.rejects(store.stopRun('no-such-run', [auth]), InputError);
+      }));
+
       test('a run’s simulated user, metrics facts and a result’s transcript round-trip', withStores(async (store, reopen) => {
         const run = makeRun({ userModel: 'openai:user', metricsFacts: { guideline: 'be kind', labels: [{ id: 'x', harm: 2 }], none: null } });
         await store.createRun(run, samples);

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { ResultRecord } from '../store/records.js';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import { makeRun, samples } from '../store/test-support/store-contract.js';
+import { FleetStops, STOPS_REFRESH_MS } from './fleet-stops.js';
+
+const errorResult = { runId: makeRun().id, sampleId: 'q-beta', modelId: 'openai:gpt-4o-mini', status: 'error' } as ResultRecord;
+
+test('a stop one worker finds is recorded with the run, and another worker starts none of that model’s units once its view is refreshed', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'assay-fleet-stops-'));
+  const store = await openSqliteStore(join(dir, 's.db'));
+  try {
+    const run = makeRun();
+    await store.createRun(run, samples);
+    let now = 0;
+    const a = new FleetStops(store, () => now);
+    const b = new FleetStops(store, () => now);
+    assert.equal(await b.stopFor(run, 'openai:gpt-4o-mini'), undefined, 'nothing stopped yet (b has read the run)');
+    // Worker a: a 401 on one of its units.
+    const verdict = a.failFastFor(run).failed({ actor: 'openai:gpt-4o-mini', role: 'test', kind: 'auth', message: 'HTTP 401' }, errorResult);
+    assert.deepEqual(verdict, { hold: false, release: [] }, 'the error is stored as it comes');
+    assert.equal((await a.stopFor(run, 'openai:gpt-4o-mini'))?.kind, 'auth', 'a knows at once');
+    assert.equal(await a.stopFor(run, 'baseline:lexical'), undefined, 'another model goes on');
+    assert.deepEqual((await a.record(run.id)).map((s) => s.kind), ['auth']);
+    assert.deepEqual(await a.record(run.id), [], 'recorded once');
+    const stored = await store.getRun(run.id);
+    assert.equal(stored?.status, 'interrupted');
+    // Worker b reads the run again only once its view is STOPS_REFRESH_MS old.
+    assert.equal(await b.stopFor(run, 'openai:gpt-4o-mini'), undefined);
+    now += STOPS_REFRESH_MS;
+    assert.equal((await b.stopFor(run, 'openai:gpt-4o-mini'))?.message, 'HTTP 401');
+    assert.equal(await b.stopFor(run, 'baseline:lexical'), undefined);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a run made with --no-fail-fast never stops', async () => {
+  const run = makeRun({ engine: { ...makeRun().engine, failFast: false } });
+  const stops = new FleetStops({} as never);
+  const ff = stops.failFastFor(run);
+  ff.failed({ actor: 'openai:gpt-4o-mini', role: 'test', kind: 'auth', message: 'HTTP 401' }, errorResult);
+  assert.equal(ff.stopped('openai:gpt-4o-mini'), false);
+  assert.deepEqual(await stops.record(run.id), []);
+});

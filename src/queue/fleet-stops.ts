@@ -1,0 +1,69 @@
+import { FailFast, recordedStops, type FailFastStop } from '../runner/fail-fast.js';
+import type { RunRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
+
+/** How stale a worker's view of the stops other workers recorded may be before it reads the run again. */
+export const STOPS_REFRESH_MS = 2_000;
+
+interface RunStops {
+  readonly failFast: FailFast;
+  /** How many of `failFast.stops` are recorded with the run already. */
+  recorded: number;
+  /** The stops the run records (this worker's and the others'), as last read. */
+  known: readonly FailFastStop[];
+  readAt: number;
+}
+
+/**
+ * Fail-fast over a fleet (what stops a model: `runner/fail-fast.ts`). Each worker finds the
+ * streaks among its own units of a run, holding no result (a unit waiting in a worker that died
+ * would never get one); a stop is recorded with the run (`Store.stopRun`: the run becomes
+ * `interrupted`, and `assay show` says why), and every worker reads the run's recorded stops, at
+ * most `STOPS_REFRESH_MS` old, before it starts a unit: a model stopped anywhere starts no new
+ * unit anywhere. A wrong key on one worker stops the run for all: its keys are per worker, but its
+ * units cannot be kept from it, and the fix and `assay resume` are the user's either way.
+ */
+export class FleetStops {
+  private readonly runs = new Map<string, RunStops>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** The run's fail-fast for this worker's units (`--no-fail-fast`, recorded with the run, turns it off). */
+  failFastFor(run: RunRecord): FailFast {
+    return this.stateOf(run).failFast;
+  }
+
+  /** The stop that keeps this unit's model from starting, found by this worker or recorded by another; undefined when none does. */
+  async stopFor(run: RunRecord, modelId: string): Promise<FailFastStop | undefined> {
+    const state = this.stateOf(run);
+    if (this.clock() - state.readAt >= STOPS_REFRESH_MS) {
+      const stored = await this.store.getRun(run.id);
+      state.known = stored ? recordedStops(stored) : [];
+      state.readAt = this.clock();
+    }
+    const covers = (s: FailFastStop): boolean => s.role !== 'test' || s.actor === modelId;
+    return state.failFast.stops.find(covers) ?? state.known.find(covers);
+  }
+
+  /** Records with the run the stops this worker found since the last call; returns them (none: empty). */
+  async record(runId: string): Promise<readonly FailFastStop[]> {
+    const state = this.runs.get(runId);
+    if (!state || state.failFast.stops.length === state.recorded) return [];
+    const fresh = state.failFast.stops.slice(state.recorded);
+    state.recorded = state.failFast.stops.length;
+    await this.store.stopRun(runId, fresh);
+    return fresh;
+  }
+
+  private stateOf(run: RunRecord): RunStops {
+    let state = this.runs.get(run.id);
+    if (!state) {
+      state = { failFast: new FailFast(run.engine.failFast ?? true, { holdResults: false }), recorded: 0, known: [], readAt: Number.NEGATIVE_INFINITY };
+      this.runs.set(run.id, state);
+    }
+    return state;
+  }
+}
