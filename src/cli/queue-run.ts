@@ -1,12 +1,15 @@
 import { InputError } from '../core/index.js';
 import { followRun } from '../queue/follow.js';
-import { queueLocation } from '../queue/queue-connection.js';
+import { queueLocation, type QueueLocation } from '../queue/queue-connection.js';
+import { resubmitRun } from '../queue/resubmit.js';
 import { submitRun } from '../queue/submit.js';
 import { waitingStore } from '../queue/waiting-store.js';
 import { summarizeStoredRun } from '../runner/run.js';
-import type { RunSpec } from '../runner/run-spec.js';
+import type { EngineSettings, RunSpec } from '../runner/run-spec.js';
+import type { RunRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
 import { parseStoreUrl, redactStoreUrl } from '../store/store-url.js';
-import { createProgressReporter } from './progress.js';
+import { createProgressReporter, type ProgressReporter } from './progress.js';
 import { EXIT, exitCodeFor, interruptSignal, printSummary, withStore } from './shared.js';
 
 export interface QueueRunFlags {
@@ -25,36 +28,67 @@ export interface QueueRunFlags {
  */
 export async function queueRunCommand(spec: RunSpec, flags: QueueRunFlags): Promise<number> {
   const location = queueLocation(flags.queue, flags.queueName);
-  if (parseStoreUrl(flags.db).backend !== 'postgres') {
-    throw new InputError(`--queue needs a store every worker reaches: give --db postgres://…; ${redactStoreUrl(flags.db)} is a SQLite file on this machine`);
-  }
+  checkFleetStore(flags.db);
   return withStore(flags.db, async (store) => {
     const progress = createProgressReporter(spec.task);
     const { run, units } = await submitRun(spec, { store, queue: location, onWarning: (message) => progress.note(`warning: ${message}`) });
-    const db = redactStoreUrl(flags.db);
-    process.stderr.write(`run ${run.id}: ${run.task} on ${run.models.join(', ')}${run.judge ? `, judge ${run.judge.model}` : ''}: ${units} units queued on ${location.name} (db ${db})\n`);
-    if (flags.detach) {
-      process.stdout.write(flags.json ? `${JSON.stringify({ run: run.id, units, queue: location.name })}\n` : `${run.id}\n`);
-      process.stderr.write(`workers take it from the queue (assay worker --queue … --db …); follow it with: assay show ${run.id} --db ${db}\n`);
-      return EXIT.ok;
-    }
-    // Ctrl-C stops following, not the run: the workers go on.
-    const { stop, dispose } = interruptSignal(true);
-    try {
-      // The store restarting while the workers run is waited out here too; Ctrl-C stops waiting.
-      const following = waitingStore(store, { onNote: (line) => progress.note(line), signal: stop });
-      const status = await followRun(following, run, { onProgress: (e) => progress.update(e), stop });
-      progress.stop();
-      if (status === 'detached') {
-        process.stderr.write(`run ${run.id} goes on in the workers; assay show ${run.id} --db ${db}\n`);
-        return EXIT.interrupted;
-      }
-      const summary = await summarizeStoredRun(following, run.id);
+    return followQueued(store, run, units, location, flags, progress);
+  });
+}
+
+/**
+ * `assay resume <run> --queue redis://… --db postgres://…`: queues again the units of a stopped
+ * run that have no result, with `engine` (the settings given on the command line) in place of
+ * the run's own, for `assay worker`s; then follows it as `run --queue` does.
+ */
+export async function queueResumeCommand(runId: string, engine: Partial<EngineSettings>, flags: QueueRunFlags): Promise<number> {
+  const location = queueLocation(flags.queue, flags.queueName);
+  checkFleetStore(flags.db);
+  return withStore(flags.db, async (store) => {
+    const { run, units } = await resubmitRun(runId, { store, queue: location, engine });
+    if (units === 0) {
+      process.stderr.write(`run ${run.id} has a result for every unit: nothing to queue\n`);
+      const summary = await summarizeStoredRun(store, run.id);
       printSummary(summary, Boolean(flags.json));
       return exitCodeFor(summary);
-    } finally {
-      progress.stop();
-      dispose();
     }
+    return followQueued(store, run, units, location, flags, createProgressReporter(`resume ${run.id}`));
   });
+}
+
+/** The store must be one every worker reaches: a SQLite file is refused. */
+function checkFleetStore(db: string): void {
+  if (parseStoreUrl(db).backend !== 'postgres') {
+    throw new InputError(`--queue needs a store every worker reaches: give --db postgres://…; ${redactStoreUrl(db)} is a SQLite file on this machine`);
+  }
+}
+
+/** Says what was queued, then returns (`--detach`) or follows the run from the store and prints its summary. */
+async function followQueued(store: Store, run: RunRecord, units: number, location: QueueLocation, flags: QueueRunFlags, progress: ProgressReporter): Promise<number> {
+  const db = redactStoreUrl(flags.db);
+  process.stderr.write(`run ${run.id}: ${run.task} on ${run.models.join(', ')}${run.judge ? `, judge ${run.judge.model}` : ''}: ${units} units queued on ${location.name} (db ${db})\n`);
+  if (flags.detach) {
+    progress.stop();
+    process.stdout.write(flags.json ? `${JSON.stringify({ run: run.id, units, queue: location.name })}\n` : `${run.id}\n`);
+    process.stderr.write(`workers take it from the queue (assay worker --queue … --db …); follow it with: assay show ${run.id} --db ${db}\n`);
+    return EXIT.ok;
+  }
+  // Ctrl-C stops following, not the run: the workers go on.
+  const { stop, dispose } = interruptSignal(true);
+  try {
+    // The store restarting while the workers run is waited out here too; Ctrl-C stops waiting.
+    const following = waitingStore(store, { onNote: (line) => progress.note(line), signal: stop });
+    const status = await followRun(following, run, { onProgress: (e) => progress.update(e), stop });
+    progress.stop();
+    if (status === 'detached') {
+      process.stderr.write(`run ${run.id} goes on in the workers; assay show ${run.id} --db ${db}\n`);
+      return EXIT.interrupted;
+    }
+    const summary = await summarizeStoredRun(following, run.id);
+    printSummary(summary, Boolean(flags.json));
+    return exitCodeFor(summary);
+  } finally {
+    progress.stop();
+    dispose();
+  }
 }

@@ -17,7 +17,7 @@ import { EXIT, dataDirOption, dbOption, exitCodeFor, interruptSignal, jsonOption
 import { dataDirForRun, dataReady } from './task-data.js';
 import { addTaskOptions, taskOptionsFrom, type TaskFlags } from './task-options.js';
 import { sharedLimitsFrom, sharedLimitsOptions, type SharedLimitsFlags } from './shared-limits.js';
-import { queueRunCommand } from './queue-run.js';
+import { queueResumeCommand, queueRunCommand } from './queue-run.js';
 import { DEFAULT_QUEUE_NAME, queueLocation } from '../queue/queue-connection.js';
 
 interface EngineFlags extends SharedLimitsFlags {
@@ -222,7 +222,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
   }
 }
 
-type ResumeFlags = EngineFlags & { retryErrors?: boolean; dataDir?: string; json?: boolean; download: boolean; db: string; allowModifiedData?: boolean };
+type ResumeFlags = EngineFlags & { retryErrors?: boolean; dataDir?: string; json?: boolean; download: boolean; db: string; allowModifiedData?: boolean; queue?: string; queueName?: string; detach?: boolean };
 
 async function resumeCommand(runId: string, flags: ResumeFlags, command: Command): Promise<number> {
   // Only the engine settings given on this command line replace the run's own.
@@ -239,6 +239,12 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
   if (given('price')) Object.assign(engine, { prices: full.prices });
   if (given('maxCost')) Object.assign(engine, { maxCostUsd: full.maxCostUsd });
   if (given('failFast')) Object.assign(engine, { failFast: flags.failFast });
+  if (flags.queue !== undefined) {
+    if (flags.retryErrors) throw new InputError(`--retry-errors does not go with --queue: units that ended in error are redone in one process (assay resume ${runId} --retry-errors --db …)`);
+    if (flags.sharedLimits !== undefined) throw new InputError('--shared-limits does not go with --queue: workers keep the limits in the queue\'s Redis');
+    return queueResumeCommand(runId, engine, { queue: flags.queue, db: flags.db, ...(flags.queueName !== undefined ? { queueName: flags.queueName } : {}), ...(flags.detach ? { detach: true } : {}), ...(flags.json ? { json: true } : {}) });
+  }
+  if (flags.queueName !== undefined || flags.detach) throw new InputError('--queue-name and --detach go with --queue');
   const shared = await sharedLimitsFrom(flags, given('rpm') || given('tpm') ? true : undefined, (message) => process.stderr.write(`warning: ${message}\n`));
   try {
     return await withStore(flags.db, async (store) => {
@@ -356,11 +362,18 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
     .addOption(dataDirOption('data folder, if not the one the run was made with'))
     .addOption(new Option('--no-download', 'never download a missing dataset; fail instead'))
     .addOption(new Option('--allow-modified-data', 'resume although a built-in data file differs from its pinned sha256 and the run did not record that (a run made before assay checked)'))
+    .addOption(new Option('--queue <url>', 'queue the units that have no result again on this Redis for "assay worker"s, instead of calling the models here; needs --db postgres://…'))
+    .addOption(new Option('--queue-name <name>', `with --queue: the queue to use (default ${DEFAULT_QUEUE_NAME})`))
+    .addOption(new Option('--detach', 'with --queue: print the run id and return at once instead of following the run'))
     .addOption(jsonOption())
     .addOption(dbOption())
     .addHelpText(
       'after',
       "\nEngine options given here (concurrency, timeouts, retries…) replace the run's own for this session only.\n\n" +
+        'With --queue (a PostgreSQL --db), the units without a result are queued again for the workers, and the engine options\n' +
+        "given here replace the run's own in the store (workers read them there): e.g. a run its --max-cost stopped, resumed with\n" +
+        'a larger one; a run a fail-fast stop interrupted, once the workers have the right key. Units that ended in error keep\n' +
+        'their result (--retry-errors redoes them in one process). A run still running on the queue is refused.\n\n' +
         'A run is owned by one process at a time: while another process runs it (its lease in the database is live), resume is\n' +
         'refused with one line naming that process, exit code 2. A run whose process died (kill -9; "stale" in "assay runs")\n' +
         'is taken over once its lease has expired, 30 s after its last renewal.\n\n' +
@@ -369,7 +382,7 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
         'samples that got it unfinished: fix the cause and resume, no --retry-errors needed (a key comes from the environment; --base-url can be\n' +
         'given here). Samples that ended in other errors are called again only with --retry-errors.\n\n' +
         'Exit codes: 0 finished, 2 bad input or the run is owned by another process, 3 some samples ended in error, 130 interrupted, 1 unexpected failure.\n\n' +
-        'Examples:\n  assay resume 20250101-120000-ab12\n  assay resume 20250101-120000-ab12 --retry-errors',
+        'Examples:\n  assay resume 20250101-120000-ab12\n  assay resume 20250101-120000-ab12 --retry-errors\n  assay resume 20250101-120000-ab12 --max-cost 40 --queue redis://queue:6379 --db postgres://db/evals',
     );
   addEngineOptions(resume).action(async (runId: string, flags: ResumeFlags, command: Command) => setExitCode(await resumeCommand(runId, flags, command)));
 }

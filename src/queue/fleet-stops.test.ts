@@ -19,21 +19,21 @@ test('a stop one worker finds is recorded with the run, and another worker start
     let now = 0;
     const a = new FleetStops(store, () => now);
     const b = new FleetStops(store, () => now);
-    assert.equal(await b.stopFor(run, 'openai:gpt-4o-mini'), undefined, 'nothing stopped yet (b has read the run)');
+    assert.equal(await b.stopFor(run.id, run, 'openai:gpt-4o-mini'), undefined, 'nothing stopped yet (b has read the run)');
     // Worker a: a 401 on one of its units.
-    const verdict = a.failFastFor(run).failed({ actor: 'openai:gpt-4o-mini', role: 'test', kind: 'auth', message: 'HTTP 401' }, errorResult);
+    const verdict = a.failFastFor(run.id, run).failed({ actor: 'openai:gpt-4o-mini', role: 'test', kind: 'auth', message: 'HTTP 401' }, errorResult);
     assert.deepEqual(verdict, { hold: false, release: [] }, 'the error is stored as it comes');
-    assert.equal((await a.stopFor(run, 'openai:gpt-4o-mini'))?.kind, 'auth', 'a knows at once');
-    assert.equal(await a.stopFor(run, 'baseline:lexical'), undefined, 'another model goes on');
-    assert.deepEqual((await a.record(run.id)).map((s) => s.kind), ['auth']);
-    assert.deepEqual(await a.record(run.id), [], 'recorded once');
+    assert.equal((await a.stopFor(run.id, run, 'openai:gpt-4o-mini'))?.kind, 'auth', 'a knows at once');
+    assert.equal(await a.stopFor(run.id, run, 'baseline:lexical'), undefined, 'another model goes on');
+    assert.deepEqual((await a.record(run.id, run.id)).map((s) => s.kind), ['auth']);
+    assert.deepEqual(await a.record(run.id, run.id), [], 'recorded once');
     const stored = await store.getRun(run.id);
     assert.equal(stored?.status, 'interrupted');
     // Worker b reads the run again only once its view is STOPS_REFRESH_MS old.
-    assert.equal(await b.stopFor(run, 'openai:gpt-4o-mini'), undefined);
+    assert.equal(await b.stopFor(run.id, run, 'openai:gpt-4o-mini'), undefined);
     now += STOPS_REFRESH_MS;
-    assert.equal((await b.stopFor(run, 'openai:gpt-4o-mini'))?.message, 'HTTP 401');
-    assert.equal(await b.stopFor(run, 'baseline:lexical'), undefined);
+    assert.equal((await b.stopFor(run.id, run, 'openai:gpt-4o-mini'))?.message, 'HTTP 401');
+    assert.equal(await b.stopFor(run.id, run, 'baseline:lexical'), undefined);
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
@@ -43,8 +43,8 @@ test('a stop one worker finds is recorded with the run, and another worker start
 test('a run made with --no-fail-fast never stops', async () => {
   const run = makeRun({ engine: { ...makeRun().engine, failFast: false } });
   const stops = new FleetStops({} as never);
-  const ff = stops.failFastFor(run);
+  const ff = stops.failFastFor(run.id, run);
   ff.failed({ actor: 'openai:gpt-4o-mini', role: 'test', kind: 'auth', message: 'HTTP 401' }, errorResult);
   assert.equal(ff.stopped('openai:gpt-4o-mini'), false);
-  assert.deepEqual(await stops.record(run.id), []);
+  assert.deepEqual(await stops.record(run.id, run.id), []);
 });

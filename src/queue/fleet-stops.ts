@@ -24,6 +24,7 @@ interface RunStops {
  * units cannot be kept from it, and the fix and `assay resume` are the user's either way.
  */
 export class FleetStops {
+  /** By session: a run, or a run as a resume queued it again (`Unit.session`), which starts with no stop. */
   private readonly runs = new Map<string, RunStops>();
 
   constructor(
@@ -31,14 +32,14 @@ export class FleetStops {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** The run's fail-fast for this worker's units (`--no-fail-fast`, recorded with the run, turns it off). */
-  failFastFor(run: RunRecord): FailFast {
-    return this.stateOf(run).failFast;
+  /** The run's fail-fast for this worker's units of a session (`--no-fail-fast`, recorded with the run, turns it off). */
+  failFastFor(session: string, run: RunRecord): FailFast {
+    return this.stateOf(session, run).failFast;
   }
 
   /** The stop that keeps this unit's model from starting, found by this worker or recorded by another; undefined when none does. */
-  async stopFor(run: RunRecord, modelId: string): Promise<FailFastStop | undefined> {
-    const state = this.stateOf(run);
+  async stopFor(session: string, run: RunRecord, modelId: string): Promise<FailFastStop | undefined> {
+    const state = this.stateOf(session, run);
     if (this.clock() - state.readAt >= STOPS_REFRESH_MS) {
       const stored = await this.store.getRun(run.id);
       state.known = stored ? recordedStops(stored) : [];
@@ -48,21 +49,26 @@ export class FleetStops {
     return state.failFast.stops.find(covers) ?? state.known.find(covers);
   }
 
-  /** Records with the run the stops this worker found since the last call; returns them (none: empty). */
-  async record(runId: string): Promise<readonly FailFastStop[]> {
-    const state = this.runs.get(runId);
+  /**
+   * Records with the run the stops this worker found since the last call, and returns them (none:
+   * empty) — unless `current` says the session is no longer the run's (a resume has queued the run
+   * again since): its stops are then dropped, not recorded.
+   */
+  async record(session: string, runId: string, current: () => Promise<boolean> = async () => true): Promise<readonly FailFastStop[]> {
+    const state = this.runs.get(session);
     if (!state || state.failFast.stops.length === state.recorded) return [];
     const fresh = state.failFast.stops.slice(state.recorded);
     state.recorded = state.failFast.stops.length;
+    if (!(await current())) return [];
     await this.store.stopRun(runId, fresh);
     return fresh;
   }
 
-  private stateOf(run: RunRecord): RunStops {
-    let state = this.runs.get(run.id);
+  private stateOf(session: string, run: RunRecord): RunStops {
+    let state = this.runs.get(session);
     if (!state) {
       state = { failFast: new FailFast(run.engine.failFast ?? true, { holdResults: false }), recorded: 0, known: [], readAt: Number.NEGATIVE_INFINITY };
-      this.runs.set(run.id, state);
+      this.runs.set(session, state);
     }
     return state;
   }

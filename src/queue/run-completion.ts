@@ -5,21 +5,31 @@ import { QUEUE_PREFIX, type QueueLocation } from './queue-connection.js';
 /**
  * Who marks a queued run finished: the worker that accounts for its last unit. Each worker, once
  * a unit has its result (written now, or found written by an earlier delivery), adds the unit's
- * job id to the run's set in Redis and reads the set's size in the same round trip; the worker
+ * key (`unitKey`, the same for every submission of the unit) to the run's set in Redis and reads the set's size in the same round trip; the worker
  * that sees it reach the run's number of units sets the run `finished` in the store. Adding is
  * idempotent, so a redelivered unit (its first worker killed after writing the result but before
  * adding) is counted once and is never missed. The attached submitter also sets it when it sees
  * every result; whichever comes first, the status is the same.
  */
-export async function accountUnit(redis: Redis, location: QueueLocation, store: Store, runId: string, jobId: string, units: number): Promise<boolean> {
+export async function accountUnit(redis: Redis, location: QueueLocation, store: Store, runId: string, unit: string, units: number): Promise<boolean> {
   const key = doneKey(location, runId);
-  const replies = await redis.multi().sadd(key, jobId).scard(key).exec();
+  const replies = await redis.multi().sadd(key, unit).scard(key).exec();
   const count = Number(replies?.[1]?.[1] ?? 0);
   if (count < units) return false;
   await store.setRunStatus(runId, 'finished');
   // The set is only for counting: a day later nobody needs it.
   await redis.expire(key, 24 * 3600);
   return true;
+}
+
+/**
+ * Counts these units as having their results (their keys), for a run queued again (`assay resume
+ * --queue`): its set may have expired, or be on another queue, and must hold every unit that has
+ * a result before the resumed units are counted in.
+ */
+export async function countUnitsDone(redis: Redis, location: QueueLocation, runId: string, units: readonly string[]): Promise<void> {
+  const key = doneKey(location, runId);
+  for (let from = 0; from < units.length; from += 1_000) await redis.sadd(key, ...units.slice(from, from + 1_000));
 }
 
 const doneKey = (location: QueueLocation, runId: string): string => `${QUEUE_PREFIX}:${location.name}:run:${runId}:done`;

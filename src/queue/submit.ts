@@ -1,4 +1,4 @@
-import { Queue } from 'bullmq';
+import { Queue, type JobsOptions } from 'bullmq';
 import { InputError, parseModelId } from '../core/index.js';
 import { newRunRecord } from '../runner/run.js';
 import { storedChunk } from '../runner/stored-sample.js';
@@ -10,7 +10,12 @@ import { checkRedis, connectRedis, QUEUE_PREFIX, type QueueLocation } from './qu
 import { unitJobId, type Unit } from './unit.js';
 
 /** Jobs per `addBulk`: one round trip each, small enough not to hold Redis long. */
-const ENQUEUE_CHUNK = 500;
+export const ENQUEUE_CHUNK = 500;
+
+/** The units' jobs, as `addBulk` takes them: each with its id (`unitJobId`), its attempts and backoff; a completed job is removed, the last 10,000 failed ones kept. */
+export function unitJobs(units: readonly Unit[]): { name: string; data: Unit; opts: JobsOptions }[] {
+  return units.map((unit) => ({ name: 'unit', data: unit, opts: { jobId: unitJobId(unit), attempts: JOB_ATTEMPTS, backoff: { type: 'exponential', delay: JOB_BACKOFF_MS }, removeOnComplete: true, removeOnFail: { count: 10_000 } } }));
+}
 
 /**
  * Records a new run with its samples, a chunk at a time, and enqueues one job per unit (sample × model). Redis is
@@ -40,12 +45,7 @@ export async function submitRun(spec: RunSpec, deps: { readonly store: Store; re
         chunk = storedChunk(prepared.samples, from, from + ENQUEUE_CHUNK);
         await deps.store.addSamples(run.id, chunk);
       }
-      const jobs = chunk.flatMap((sample) =>
-        run.models.map((modelId) => {
-          const unit: Unit = { runId: run.id, sampleId: sample.id, modelId, repeat: 0 };
-          return { name: 'unit', data: unit, opts: { jobId: unitJobId(unit), attempts: JOB_ATTEMPTS, backoff: { type: 'exponential', delay: JOB_BACKOFF_MS }, removeOnComplete: true, removeOnFail: { count: 10_000 } } };
-        }),
-      );
+      const jobs = unitJobs(chunk.flatMap((sample) => run.models.map((modelId): Unit => ({ runId: run.id, sampleId: sample.id, modelId, repeat: 0 }))));
       await queue.addBulk(jobs);
       units += jobs.length;
     }

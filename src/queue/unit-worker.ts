@@ -13,7 +13,7 @@ import type { Store } from '../store/store.js';
 import { lockDurationMs, MAX_STALLED } from './job-options.js';
 import { connectRedis, QUEUE_PREFIX, type QueueLocation } from './queue-connection.js';
 import { accountUnit } from './run-completion.js';
-import { isUnit, type Unit } from './unit.js';
+import { isUnit, unitKey, type Unit } from './unit.js';
 import { waitingStore } from './waiting-store.js';
 import { FleetStops } from './fleet-stops.js';
 
@@ -82,28 +82,36 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
     onWarning: (message) => note(`warning: ${message}`),
   };
 
-  /** The run's session, built on the first of its units this process sees; a failed build is tried again by the next unit. */
-  const sessionFor = (runId: string): Promise<RunWorkSession> => {
-    let session = sessions.get(runId);
+  /**
+   * The run's session, built on the first of its units this process sees, and again for the
+   * units a resume queued (`Unit.session`: the run's settings may have changed, its stops are
+   * cleared); a failed build is tried again by the next unit.
+   */
+  const sessionFor = (key: string, runId: string): Promise<RunWorkSession> => {
+    let session = sessions.get(key);
     if (!session) {
       session = openRunForWork(runId, deps, { ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
-      sessions.set(runId, session);
+      sessions.set(key, session);
       session.then(
         (s) => note(`run ${runId}: ${s.run.task} on ${s.run.models.join(', ')}, ${s.sampleCount} samples`),
-        () => sessions.delete(runId),
+        () => sessions.delete(key),
       );
     }
     return session;
   };
 
+  /** Whether the run's last resume is not the one that queued this unit, as the store says now (a cached session may be older). */
+  const supersededInStore = async (unit: Unit): Promise<boolean> => (await store.getRun(unit.runId))?.engine.queue?.session !== unit.session;
+
   const work = async (job: Job): Promise<string> => {
     const unit: unknown = job.data;
     if (!isUnit(unit)) throw new UnrecoverableError(`job ${job.id} is not an assay unit`);
     const jobId = job.id as string;
+    const sessionKey = `${unit.runId}\n${unit.session ?? ''}`;
     const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     let session: RunWorkSession;
     try {
-      session = await sessionFor(unit.runId);
+      session = await sessionFor(sessionKey, unit.runId);
     } catch (error) {
       const message = `run ${unit.runId}: ${describeError(error)}`;
       const run = last ? await store.getRun(unit.runId) : undefined;
@@ -111,27 +119,31 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
       // This process cannot rebuild the run (its data, a key): on the last attempt that is the
       // unit's result, so the run ends and says why ("assay resume --retry-errors" goes on).
       await recordWorkerError(store, unit, message);
-      await accountUnit(redis, location, store, unit.runId, jobId, run.sampleCount * run.models.length);
+      await accountUnit(redis, location, store, unit.runId, unitKey(unit), run.sampleCount * run.models.length);
       note(`unit ${jobId}: ${message}`);
       return 'recorded the failure';
     }
+    // A unit queued before the run's last resume (which queued it again if it had no result): dropped.
+    if (unit.session !== session.run.engine.queue?.session) return `superseded by resume ${session.run.engine.queue?.session ?? '(none)'}`;
     const model = session.models.get(unit.modelId);
     if (!model) throw new UnrecoverableError(`run ${unit.runId} has no model ${unit.modelId}`);
     const units = session.sampleCount * session.models.size;
     // A redelivery of a unit whose result is stored: nothing to call, only to count.
     if ((await store.resultStatus(unit.runId, unit.sampleId, unit.modelId)) !== undefined) {
-      await accountUnit(redis, location, store, unit.runId, jobId, units);
+      await accountUnit(redis, location, store, unit.runId, unitKey(unit), units);
       return 'had its result';
     }
     // A model stopped by fail-fast (here or on another worker) starts no new unit: left for resume.
-    const stopped = await stops.stopFor(session.run, unit.modelId);
+    const stopped = await stops.stopFor(sessionKey, session.run, unit.modelId);
     if (stopped) return `not started: ${stopped.actor} stopped after ${stopped.kind} errors`;
     const sample = await session.sampleOf(unit.sampleId);
     if (!sample) throw new UnrecoverableError(`run ${unit.runId} has no sample ${unit.sampleId}`);
     // What the other workers spent counts before this unit starts.
     await session.budget?.refresh?.();
     if (session.budget?.stopReason !== undefined) {
-      // No new unit starts once the cap is reached; the run is interrupted and `assay resume` goes on.
+      // No new unit starts once the cap is reached; the run is interrupted and `assay resume` goes
+      // on — unless a resume has queued the run again since this session was built (a larger cap).
+      if (await supersededInStore(unit)) return 'superseded by a resume';
       await store.setRunStatus(unit.runId, 'interrupted');
       return `not started: ${session.budget.stopReason}`;
     }
@@ -142,7 +154,7 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
       prepared: session.prepared,
       settings: session.run.settings,
       // Streaks over this worker's units of the run; a stop is told to the fleet below.
-      failFast: stops.failFastFor(session.run),
+      failFast: stops.failFastFor(sessionKey, session.run),
       ...(session.judge ? { judge: session.judge } : {}),
       ...(session.user ? { user: session.user } : {}),
       ...(session.budget ? { budget: session.budget } : {}),
@@ -162,9 +174,9 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
       // The last attempt failed outside the model call (the store, the scorer's task): that is the unit's result.
       await recordWorkerError(store, unit, describeError(error));
     }
-    for (const stop of await stops.record(unit.runId)) note(`warning: ${describeStop(stop, unit.runId)}`);
+    for (const stop of await stops.record(sessionKey, unit.runId, async () => !(await supersededInStore(unit)))) note(`warning: ${describeStop(stop, unit.runId)}`);
     if (retryable) throw new Error(`${retryable.kind}: ${retryable.message}`);
-    await accountUnit(redis, location, store, unit.runId, jobId, units);
+    await accountUnit(redis, location, store, unit.runId, unitKey(unit), units);
     return 'done';
   };
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isUnit, unitJobId, type Unit } from './unit.js';
+import { createHash } from 'node:crypto';
+import { isUnit, unitJobId, unitKey, type Unit } from './unit.js';
 
 const unit: Unit = { runId: '20260301-120000-ab12', sampleId: 'q-1', modelId: 'openai:gpt-4o-mini', repeat: 0 };
 
@@ -22,4 +23,16 @@ test('job data is checked before a worker trusts it', () => {
   assert.equal(isUnit({ ...unit, repeat: '0' }), false);
   assert.equal(isUnit(null), false);
   assert.equal(isUnit({ runId: 'r', sampleId: 's' }), false);
+});
+
+test('a resume’s unit: a new job id (its token hashed in), the same unit key; the first submission’s id is the key', () => {
+  // The first submission's job id, as it has been since the queue existed: sha256 of the four fields.
+  assert.equal(unitJobId(unit), 'u' + createHash('sha256').update(JSON.stringify([unit.runId, unit.sampleId, unit.modelId, 0])).digest('hex'));
+  assert.equal(unitJobId(unit), unitKey(unit));
+  const resumed = { ...unit, session: 'r1' };
+  assert.notEqual(unitJobId(resumed), unitJobId(unit));
+  assert.notEqual(unitJobId(resumed), unitJobId({ ...unit, session: 'r2' }));
+  assert.equal(unitKey(resumed), unitKey(unit));
+  assert.ok(isUnit(resumed));
+  assert.equal(isUnit({ ...unit, session: 1 }), false);
 });

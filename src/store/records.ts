@@ -63,7 +63,11 @@ export interface RunEngineRecord {
   /** The models the last session stopped early (`FAIL_FAST_STOPS_FIELD`, written with `RunEnd`); read defensively (`runner/fail-fast.ts`). */
   readonly failFastStops?: readonly FailFastStop[];
   /** The queue a run's units went to (`assay run --queue`; its name, never the URL); absent for an in-process run. */
-  readonly queue?: { readonly name: string };
+  readonly queue?: {
+    readonly name: string;
+    /** The resume that queued the run's units last (`Unit.session`), when one did: units queued before it are superseded. */
+    readonly session?: string;
+  };
   readonly [key: string]: unknown;
 }
 

@@ -23,6 +23,12 @@ export interface Store {
    */
   stopRun(runId: string, stops: readonly FailFastStop[]): Promise<void>;
   /**
+   * Sets a run `running` again with these engine settings, replacing its own: a resume on the
+   * queue (`assay resume --queue`), whose workers read the run's settings from the store rather
+   * than from a session of their own. Unknown run: an `InputError`.
+   */
+  continueRun(runId: string, engine: RunRecord['engine']): Promise<void>;
+  /**
    * Takes the run's lease for `holder` for `ttlMs`, atomically: only when no other holder's lease
    * is live (none, or expired: then it is taken over). The caller's own lease is renewed.
    */

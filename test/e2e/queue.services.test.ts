@@ -12,6 +12,8 @@ import { faultPlan, startFakeOpenAIServer, type FakeServer } from '../../src/tes
 import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
 import { collect, runAssay, spawnAssay, type CliResult } from '../../src/testing/spawn-cli.js';
 import { testDataDir } from '../../src/testing/test-data.js';
+import { Queue } from 'bullmq';
+import { QUEUE_PREFIX } from '../../src/queue/queue-connection.js';
 import { unitJobId } from '../../src/queue/unit.js';
 import { worstExcess } from '../../src/testing/bucket-check.js';
 import { startTcpProxy } from '../../src/testing/tcp-proxy.js';
@@ -212,6 +214,37 @@ test('bad --queue and --db: one line, exit 2, nothing recorded', { timeout: 120_
   assert.match(worker.stderr, /cannot reach Redis/);
   const onSqlite = await runAssay(['worker', '--queue', REDIS, '--db', join(dir, 'w.db')], env);
   assert.equal(onSqlite.code, 2, onSqlite.stderr);
+
+  // A resume on the queue: the same refusals, and a run that is still running or unknown; nothing changed.
+  const badQueue = queueName('bad');
+  const running = await runAssay([...args, '--queue', REDIS, '--queue-name', badQueue, '--db', url, '--detach', '--json'], env);
+  assert.equal(running.code, 0, running.stderr);
+  const { run } = JSON.parse(running.stdout) as { run: string };
+  const resumeCases: [string[], RegExp][] = [
+    [[run, '--queue', REDIS, '--db', url], /is still running on queue e2e-bad-/],
+    [['no-such-run', '--queue', REDIS, '--db', url], /no run "no-such-run"/],
+    [[run, '--queue', REDIS, '--retry-errors', '--db', url], /--retry-errors does not go with --queue/],
+    [[run, '--queue', REDIS, '--db', join(dir, 'local.db')], /needs a store every worker reaches/],
+    [[run, '--queue', 'redis://127.0.0.1:1', '--db', url], /cannot reach Redis/],
+    [[run, '--detach', '--db', url], /go with --queue/],
+  ];
+  for (const [extra, message] of resumeCases) {
+    const out = await runAssay(['resume', ...extra], env);
+    assert.equal(out.code, 2, `resume ${extra.join(' ')}: ${out.stderr}`);
+    assert.match(out.stderr, message);
+    assert.equal(out.stderr.trim().split('\n').length, 1, out.stderr);
+  }
+  const after = await openStore(url);
+  try {
+    assert.equal((await after.getRun(run))?.status, 'running');
+    assert.equal((await after.getRun(run))?.engine.queue?.session, undefined);
+  } finally {
+    await after.close();
+    // No worker takes that run: its units leave the machine's Redis with the queue.
+    const queue = new Queue(badQueue, { connection: { url: REDIS }, prefix: QUEUE_PREFIX });
+    await queue.obliterate({ force: true });
+    await queue.close();
+  }
 });
 
 /** A Redis of the test's own (append-only file, fsync on every write), so it can be killed and brought back without touching the machine's. */
@@ -372,7 +405,7 @@ test('workers share the run’s --rpm through the queue’s Redis: the fleet kee
   }
 });
 
-test('workers share the run’s --max-cost through the queue’s Redis: the fleet together stops within the cap and what was in flight', { timeout: 600_000 }, async () => {
+test('workers share the run’s --max-cost through the queue’s Redis: the fleet together stops within the cap and what was in flight; resumed on the queue with a larger cap, it finishes', { timeout: 600_000 }, async () => {
   const { url } = await schemas.create();
   const queue = queueName('cost');
   const model = 'openai:priced';
@@ -400,6 +433,25 @@ test('workers share the run’s --max-cost through the queue’s Redis: the flee
       // Per-worker budgets would let each worker spend up to the cap (2 × CAP together); one shared spend stops at CAP + what 4 units in flight cost.
       assert.ok(spent < CAP + 4 * dearest, `the fleet spent ${spent}: more than the cap ${CAP} + 4 × ${dearest}`);
       assert.ok(calls.length < 150, 'the cap stopped the run before its end');
+
+      // Resumed on the queue with a larger cap: the new cap is the run's (workers read it from the
+      // store), the units without a result are queued again, and none with one is worked again.
+      const before = (await store.results(run, undefined, { outputs: false })).length;
+      const again = [startWorker(url, queue, ['--concurrency', '2']), startWorker(url, queue, ['--concurrency', '2'])];
+      const resumed = await runAssay(['resume', run, '--max-cost', '1', '--queue', REDIS, '--queue-name', queue, '--db', url, '--json'], env);
+      assert.equal(resumed.code, 0, resumed.stderr);
+      assert.match(resumed.stderr, new RegExp(`run ${run}: .*: ${150 - before} units queued`));
+      const finished = JSON.parse(resumed.stdout) as Summary;
+      assert.equal(finished.status, 'finished');
+      assert.deepEqual([finished.models[model]?.counts.done, finished.models[model]?.counts.errors], [150, 0]);
+      assert.equal((await store.getRun(run))?.engine.maxCostUsd, 1);
+      const results = await store.results(run, undefined, { outputs: false });
+      assert.deepEqual(results.filter((r) => r.cached).map((r) => r.sampleId), [], 'no unit was worked twice (a second time would be answered from the cache)');
+      assert.deepEqual([...server.answeredByKey.values()].filter((n) => n !== 1), [], 'every sample answered once');
+      for (const w of again) w.child.kill('SIGTERM');
+      for (const w of again) assert.equal((await w.exited).code, 0);
+      const inProcess = await runAssay(['run', 'metatool/similar', '-m', model, '--base-url', server.url, '--per-tool', '1', '--limit', '150', '--seed', '6', '--price', `${model}=1/2`, '--json', '--db', join(dir, 'cost.db')], env);
+      assert.deepEqual(finished.models[model]?.metrics, (JSON.parse(inProcess.stdout) as Summary).models[model]?.metrics);
     } finally {
       await store.close();
     }
@@ -456,7 +508,7 @@ test('PostgreSQL unreachable mid-run (connections cut, new ones refused for long
   }
 });
 
-test('a wrong key on the fleet: the first 401 stops the model over every worker, the run ends interrupted and says why, and a resume with the right key finishes it', { timeout: 600_000 }, async (t) => {
+test('a wrong key on the fleet: the first 401 stops the model over every worker, the run ends interrupted and says why, and resumed on the queue once the workers have the right key, it finishes', { timeout: 600_000 }, async (t) => {
   const { url } = await schemas.create();
   // 401 unless the request carries the right key: what a provider answers to a wrong one.
   const server = await startFakeOpenAIServer({
@@ -495,8 +547,17 @@ test('a wrong key on the fleet: the first 401 stops the model over every worker,
     const results = await store.results(summary.run, undefined, { outputs: false });
     assert.ok(results.length < samples, `units with a result: ${results.length}`);
 
-    const resumed = await runAssay(['resume', summary.run, '--retry-errors', '--db', url, '--json'], { ...env, OPENAI_API_KEY: 'right-key' });
+    // The key fixed on the workers, the run resumed on the queue.
+    const fixed = [0, 1].map(() => {
+      const child = spawnAssay(['worker', '--queue', REDIS, '--queue-name', queue, '--db', url, '--concurrency', '4'], { ...env, OPENAI_API_KEY: 'right-key' });
+      children.push(child);
+      return { child, exited: collect(child) };
+    });
+    const resumed = await runAssay(['resume', summary.run, '--queue', REDIS, '--queue-name', queue, '--db', url, '--json'], env);
     assert.equal(resumed.code, 0, resumed.stderr);
+    for (const w of fixed) w.child.kill('SIGTERM');
+    for (const w of fixed) assert.equal((await w.exited).code, 0);
+    assert.deepEqual([...server.answeredByKey.values()].filter((n) => n !== 1), [], 'every sample answered once, with the right key');
     const finished = JSON.parse(resumed.stdout) as Summary;
     assert.equal(finished.status, 'finished');
     assert.deepEqual([finished.models[MODEL]?.counts.done, finished.models[MODEL]?.counts.errors], [samples, 0]);

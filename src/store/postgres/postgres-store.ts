@@ -298,6 +298,11 @@ export class PostgresStore implements Store {
     });
   }
 
+  async continueRun(runId: string, engine: RunRecord['engine']): Promise<void> {
+    const { rowCount } = await this.pool.query(SQL.endRun, [runId, 'running', JSON.stringify(engine)]);
+    if (rowCount === 0) throw new InputError(`no run ${runId} in ${this.where}`);
+  }
+
   isUnavailable(error: unknown): boolean {
     return isConnectionLoss(error);
   }

@@ -333,6 +333,11 @@ export class SqliteStore implements Store {
     this.sampleTails.delete(runId);
   }
 
+  async continueRun(runId: string, engine: RunRecord['engine']): Promise<void> {
+    const { changes } = this.db.prepare(SQL.updateRunEngine).run({ runId, status: 'running', engine: JSON.stringify(engine), updatedAt: new Date().toISOString() });
+    if (changes === 0) throw new InputError(`no run ${runId} in ${this.file}`, { file: this.file });
+  }
+
   /** A file on this machine: never unreachable (a disk error is not waited out). */
   isUnavailable(): boolean {
     return false;

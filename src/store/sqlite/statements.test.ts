@@ -45,7 +45,7 @@ test('the read and update statements use indexes, never a scan of calls or resul
     for (const [name, sql] of Object.entries(SQL)) {
       if (!/^\s*(SELECT|UPDATE)/.test(sql)) continue;
       const params = (sql.match(/\?/g) ?? []).map(() => 'x');
-      const named = /@\w+/.test(sql) ? [{ runId: 'r', modelId: 'm', sampleId: 's', includeErrors: 1, prefix: 'p', holderId: 'h', now: 1, expiresAt: 2, stops: null, sampleIds: '[]', role: 'judge', from: 0, to: 1 }] : params;
+      const named = /@\w+/.test(sql) ? [{ runId: 'r', modelId: 'm', sampleId: 's', includeErrors: 1, prefix: 'p', holderId: 'h', now: 1, expiresAt: 2, stops: null, sampleIds: '[]', role: 'judge', from: 0, to: 1, status: 'running', engine: '{}', updatedAt: 'x' }] : params;
       assert.doesNotMatch(plan(db, sql, ...named), /SCAN (calls|results|c|r)\b/, name);
     }
   } finally {

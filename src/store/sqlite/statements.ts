@@ -68,6 +68,7 @@ export const SQL = {
    * The models the ending session stopped early, kept in the engine JSON (no schema change: read
    * only with the run, never queried); null removes the last session's.
    */
+  updateRunEngine: 'UPDATE runs SET status = @status, engine = @engine, updated_at = @updatedAt WHERE id = @runId',
   updateFailFastStops: `UPDATE runs SET engine = CASE WHEN @stops IS NULL THEN json_remove(engine, '$.${FAIL_FAST_STOPS_FIELD}')
                                                    ELSE json_set(engine, '$.${FAIL_FAST_STOPS_FIELD}', json(@stops)) END
                         WHERE id = @runId`,

@@ -232,7 +232,7 @@ export function storeContract(backend: ContractBackend): void {
         await assert.rejects(store.loadSamples(run.id, { from: -1, limit: 2 }), RangeError);
       }));
 
-      test('stopRun: the run interrupted with the stops added to those it records, each once; its other settings kept; an unknown run refused', withStores(async (store, reopen) => {
+      test('stopRun: the run interrupted with the stops added to those it records, each once; its other settings kept; continueRun: running again with new settings; an unknown run refused', withStores(async (store, reopen) => {
         const run = makeRun();
         await store.createRun(run, samples);
         const auth: FailFastStop = { actor: 'openai:gpt-4o-mini', role: 'test', kind: 'auth', message: 'HTTP 401: bad key', count: 1 };
@@ -244,6 +244,13 @@ export function storeContract(backend: ContractBackend): void {
         assert.equal(stopped?.status, 'interrupted');
         assert.deepEqual(stopped?.engine, { ...run.engine, failFastStops: [auth, judge] });
         await assert.rejects(store.stopRun('no-such-run', [auth]), InputError);
+        // A resume on the queue: running again, with the settings it gives (its stops dropped).
+        const engine = { ...run.engine, maxCostUsd: 12.5, queue: { name: 'units' } };
+        await store.continueRun(run.id, engine);
+        const continued = await (await reopen()).getRun(run.id);
+        assert.equal(continued?.status, 'running');
+        assert.deepEqual(continued?.engine, engine);
+        await assert.rejects(store.continueRun('no-such-run', engine), InputError);
       }));
 
       test('a run’s simulated user, metrics facts and a result’s transcript round-trip', withStores(async (store, reopen) => {
