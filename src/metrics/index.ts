@@ -10,3 +10,4 @@ export * from './paired-proportions.js';
 export * from './mcnemar.js';
 export * from './sign-flip.js';
 export * from './paired-mean.js';
+export * from './median.js';

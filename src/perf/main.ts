@@ -1,6 +1,7 @@
 // `npm run bench`: MetaTool samples against a loopback OpenAI-compatible server (in its own process)
 // at 50 ms latency and concurrency 64. Prints wall time against the ideal (N × latency / concurrency),
 // CPU per sample and peak RSS for growing N. Figures, not assertions: see docs/benchmarks.md.
+import { median } from '../metrics/median.js';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
@@ -31,11 +32,6 @@ interface Row {
   readonly cpuPerSample: number;
   readonly rss: number;
 }
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 const rows: Row[] = [];
 for (const n of sizes) {
   const runs: Row[] = [];

@@ -6,6 +6,7 @@
 // headless Chromium (3 loads each) the time from navigation to the overview painted and to the
 // sample browser's first page after its tab is clicked. ASSAY_BENCH_REPORT_DETAILS=all|failing|<n>
 // sets --details. Figures, not assertions: docs/benchmarks.md.
+import { median } from '../metrics/median.js';
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderReportHtml } from '../report/html/html-report.js';
@@ -19,7 +20,6 @@ const SIZES = (process.env['ASSAY_BENCH_REPORT_N'] ?? '10000,100000').split(',')
 const LOADS = 3;
 /** `--details` of the reports (default: the CLI's default). */
 const DETAILS = process.env['ASSAY_BENCH_REPORT_DETAILS'];
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 async function main(): Promise<void> {
   const missing = chromiumMissing();

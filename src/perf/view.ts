@@ -5,6 +5,7 @@
 // gzipped), one sample's details, and in headless Chromium (3 loads, the first cold) the time
 // from navigation to the overview painted, to the sample browser's first page after its tab is
 // clicked, and to a sample's details after its row is clicked. Figures, not assertions: docs/benchmarks.md.
+import { median } from '../metrics/median.js';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -30,7 +31,6 @@ async function timed(url: string, gzip = false): Promise<{ ms: number; bytes: nu
 }
 
 const ms = (value: number): string => `${Math.round(value)} ms`;
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 async function main(): Promise<void> {
   const missing = chromiumMissing();

@@ -4,7 +4,8 @@ import type { RoleGenerate, Sample, Score } from '../../core/index.js';
 import type { Rubric } from '../../judges/judge-request.js';
 import { loadShippedRubric } from '../../judges/shipped-rubrics.js';
 import { wilsonInterval } from '../../metrics/intervals.js';
-import { judgeGroundedness, median, type GroundednessGrade } from './judge-groundedness.js';
+import { median } from '../../metrics/median.js';
+import { judgeGroundedness, type GroundednessGrade } from './judge-groundedness.js';
 import { groundednessMetrics } from './metrics.js';
 
 const item = { question: 'When did the bridge open?', context: 'The bridge opened on Monday.', answer: 'It opened on Monday.' };

@@ -3,6 +3,7 @@ import { askJudgeRepeats } from '../../judges/ask-repeats.js';
 import { fillRubric } from '../../judges/fill.js';
 import type { Rubric } from '../../judges/judge-request.js';
 import { GROUNDEDNESS_SCHEMA, groundednessAnswer } from './judge-answer.js';
+import { median } from '../../metrics/median.js';
 
 /** The run's judge settings (the score is the median of `repeats` gradings; the answer format is always JSON). */
 export type GroundednessJudgeSettings = Omit<SeededJudgeSettings, 'format'>;
@@ -22,12 +23,6 @@ export type GroundednessJudged =
   | { readonly kind: 'no-verdict'; readonly reason: string }
   | { readonly kind: 'error'; readonly error: { readonly kind: string; readonly message: string } };
 
-/** Median of a non-empty list of numbers. */
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 /**
  * Grades how well an answer is grounded in its context, 1 (not grounded) … 5 (every statement
