@@ -1,5 +1,6 @@
 import type { Role } from '../core/index.js';
 import { FAIL_FAST_STOPS_FIELD, type FailFastStop, type ResultRecord, type RunRecord } from '../store/records.js';
+import { isFailFastStop } from '../store/run-stops.js';
 
 /**
  * How many errors of one kind in a row (for one model, no success between) stop that model.
@@ -154,10 +155,7 @@ export function describeStop(stop: FailFastStop, runId: string): string {
 export function recordedStops(run: Pick<RunRecord, 'engine' | 'status'>): FailFastStop[] {
   const value = run.engine[FAIL_FAST_STOPS_FIELD];
   if (run.status === 'running' || !Array.isArray(value)) return [];
-  return value.filter(
-    (v): v is FailFastStop =>
-      v !== null && typeof v === 'object' && typeof v.actor === 'string' && typeof v.role === 'string' && typeof v.kind === 'string' && typeof v.message === 'string' && typeof v.count === 'number',
-  );
+  return value.filter(isFailFastStop);
 }
 
 /** The run as the store holds it once a session that stopped these models has ended. */

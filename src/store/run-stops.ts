@@ -1,5 +1,12 @@
 import { FAIL_FAST_STOPS_FIELD, type FailFastStop, type RunRecord } from './records.js';
 
+/** A recorded stop read back from a run's engine JSON, checked (older or hand-edited records are read defensively). */
+export function isFailFastStop(v: unknown): v is FailFastStop {
+  if (v === null || typeof v !== 'object') return false;
+  const s = v as Partial<Record<keyof FailFastStop, unknown>>;
+  return typeof s.actor === 'string' && typeof s.role === 'string' && typeof s.kind === 'string' && typeof s.message === 'string' && typeof s.count === 'number';
+}
+
 const keyOf = (stop: FailFastStop): string => JSON.stringify([stop.role, stop.actor, stop.kind, stop.message]);
 
 /**
@@ -9,9 +16,7 @@ const keyOf = (stop: FailFastStop): string => JSON.stringify([stop.role, stop.ac
  */
 export function engineWithStops(engine: RunRecord['engine'], added: readonly FailFastStop[]): RunRecord['engine'] {
   const recorded = Array.isArray(engine[FAIL_FAST_STOPS_FIELD]) ? (engine[FAIL_FAST_STOPS_FIELD] as unknown[]) : [];
-  const stops: FailFastStop[] = recorded.filter(
-    (v): v is FailFastStop => v !== null && typeof v === 'object' && typeof (v as FailFastStop).actor === 'string' && typeof (v as FailFastStop).kind === 'string' && typeof (v as FailFastStop).message === 'string',
-  );
+  const stops = recorded.filter(isFailFastStop);
   const seen = new Set(stops.map(keyOf));
   for (const stop of added) {
     if (seen.has(keyOf(stop))) continue;

@@ -40,8 +40,9 @@ after(async () => {
 
 const queueName = (what: string): string => `e2e-${what}-${process.pid}-${Date.now().toString(36)}`;
 
-function startWorker(url: string, queue: string, extra: readonly string[] = []): { child: ChildProcess; exited: Promise<CliResult> } {
-  const child = spawnAssay(['worker', '--queue', REDIS, '--queue-name', queue, '--db', url, ...extra], env);
+/** A worker process on `queue`; `environment` in place of the tests' (a worker's own keys). */
+function startWorker(url: string, queue: string, extra: readonly string[] = [], environment: NodeJS.ProcessEnv = env): { child: ChildProcess; exited: Promise<CliResult> } {
+  const child = spawnAssay(['worker', '--queue', REDIS, '--queue-name', queue, '--db', url, ...extra], environment);
   children.push(child);
   return { child, exited: collect(child) };
 }
@@ -521,12 +522,7 @@ test('a wrong key on the fleet: the first 401 stops the model over every worker,
     const samples = 200;
     const queue = queueName('fail-fast');
     const args = ['run', 'metatool/similar', '-m', MODEL, '--base-url', server.url, '--per-tool', '2', '--limit', String(samples), '--seed', '8', '--json'];
-    const wrong = { ...env, OPENAI_API_KEY: 'wrong-key' };
-    const workers = [0, 1].map(() => {
-      const child = spawnAssay(['worker', '--queue', REDIS, '--queue-name', queue, '--db', url, '--concurrency', '4'], wrong);
-      children.push(child);
-      return { child, exited: collect(child) };
-    });
+    const workers = [0, 1].map(() => startWorker(url, queue, ['--concurrency', '4'], { ...env, OPENAI_API_KEY: 'wrong-key' }));
     const submitted = await runAssay([...args, '--queue', REDIS, '--queue-name', queue, '--db', url], env);
     assert.equal(submitted.code, 130, `interrupted: ${submitted.stderr}`);
     const summary = JSON.parse(submitted.stdout) as Summary & { fail_fast?: { actor: string; kind: string; advice: string }[] };
@@ -548,11 +544,7 @@ test('a wrong key on the fleet: the first 401 stops the model over every worker,
     assert.ok(results.length < samples, `units with a result: ${results.length}`);
 
     // The key fixed on the workers, the run resumed on the queue.
-    const fixed = [0, 1].map(() => {
-      const child = spawnAssay(['worker', '--queue', REDIS, '--queue-name', queue, '--db', url, '--concurrency', '4'], { ...env, OPENAI_API_KEY: 'right-key' });
-      children.push(child);
-      return { child, exited: collect(child) };
-    });
+    const fixed = [0, 1].map(() => startWorker(url, queue, ['--concurrency', '4'], { ...env, OPENAI_API_KEY: 'right-key' }));
     const resumed = await runAssay(['resume', summary.run, '--queue', REDIS, '--queue-name', queue, '--db', url, '--json'], env);
     assert.equal(resumed.code, 0, resumed.stderr);
     for (const w of fixed) w.child.kill('SIGTERM');
