@@ -1,0 +1,155 @@
+// `npm run bench:compare -- <git-ref>`: the current checkout against another commit, measured the
+// way a user runs assay — the CLI started as a process — interleaved A B A B so that a machine
+// getting busier or quieter loads both alike. The ref is built in a temporary worktree with this
+// checkout's node_modules. Each case runs against the same loopback server (in its own process,
+// 50 ms latency); each figure is printed per tree with the ratio current/ref of every pair, its
+// median and spread. The floor (undici alone on the same server) is printed beside MetaTool's
+// figures, so a slow machine reads as a slow machine. Figures, not assertions: docs/benchmarks.md.
+//
+// Environment: ASSAY_BENCH_PAIRS (A B pairs per case, default 2), ASSAY_BENCH_SAMPLES (MetaTool
+// samples, default 10000), ASSAY_BENCH_ARTICLES (summaries: BBC articles × 2 models, default 300),
+// ASSAY_BENCH_N (harm personas, default 300), ASSAY_BENCH_CASES (default metatool,summaries,harm).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { median } from '../metrics/median.js';
+import { testDataDir } from '../testing/test-data.js';
+import { firstLine, measureInChild, perfDir } from './child-process.js';
+import { writeHarmResource } from './harm-resource.js';
+import { measureCli, type CliMeasurement } from './measure-cli.js';
+import { buildRefTree } from './ref-tree.js';
+
+const LATENCY_MS = 50;
+const CONCURRENCY = 64;
+const ref = process.argv[2];
+if (!ref) {
+  console.error('usage: npm run bench:compare -- <git-ref>   (e.g. main~5, 8ac1d60)');
+  process.exit(2);
+}
+const positive = (name: string, fallback: number): number => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!(Number.isInteger(value) && value > 0)) {
+    console.error(`${name} must be a positive integer, got ${process.env[name]}`);
+    process.exit(2);
+  }
+  return value;
+};
+const pairs = positive('ASSAY_BENCH_PAIRS', 2);
+const samples = positive('ASSAY_BENCH_SAMPLES', 10_000);
+const articles = positive('ASSAY_BENCH_ARTICLES', 300);
+const personas = positive('ASSAY_BENCH_N', 300);
+const cases = (process.env['ASSAY_BENCH_CASES'] ?? 'metatool,summaries,harm').split(',');
+const dataDir = testDataDir();
+const currentTree = resolve(perfDir, '..', '..', '..');
+
+interface BenchCase {
+  readonly name: string;
+  /** The server script of this folder that answers every role. */
+  readonly server: string;
+  /** What one unit of CPU time is counted per. */
+  readonly unit: string;
+  readonly unitPlural: string;
+  readonly units: number;
+  /** The command's arguments, given the server's URL and a fresh database path. */
+  args(url: string, db: string): string[];
+  /** The wall time with no overhead at all, in seconds. */
+  readonly idealSeconds?: number;
+}
+
+const work = mkdtempSync(join(tmpdir(), 'assay-bench-compare-'));
+const harmResource = join(work, 'harm-resource');
+writeHarmResource(harmResource, personas, 5);
+
+const allCases: BenchCase[] = [
+  {
+    name: 'metatool',
+    server: 'fake-server-process.js',
+    unit: 'sample',
+    unitPlural: 'samples',
+    units: samples,
+    idealSeconds: (samples * LATENCY_MS) / CONCURRENCY / 1000,
+    args: (url, db) => ['run', 'metatool/similar', '--per-tool', '53', '--limit', String(samples), '-m', 'openai:mock-model', '--concurrency', String(CONCURRENCY), '--no-cache', '--base-url', url, '--db', db, '--json'],
+  },
+  {
+    name: 'summaries',
+    server: 'summaries-server-process.js',
+    unit: 'summary',
+    unitPlural: 'summaries',
+    units: articles * 2,
+    args: (url, db) => ['run', 'summaries/alignment', '--articles', join(dataDir, 'bbc'), '--limit', String(articles), '-m', 'openai:writer-a', '-m', 'openai:writer-b', '--judge', 'openai:judge', '--concurrency', String(CONCURRENCY), '--base-url', url, '--db', db, '--json'],
+  },
+  {
+    name: 'harm',
+    server: 'harm-server-process.js',
+    unit: 'conversation',
+    unitPlural: 'conversations',
+    units: personas,
+    args: (url, db) => ['run', `harm:${harmResource}`, '-m', 'openai:sut', '--user-model', 'openai:user', '--judge', 'openai:judge', '--judge-repeats', '5', '--concurrency', String(CONCURRENCY), '--base-url', url, '--db', db, '--json'],
+  },
+];
+
+async function startServer(script: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [join(perfDir, script), String(LATENCY_MS)], { stdio: ['ignore', 'pipe', 'ignore', 'ipc'] });
+  const { url } = JSON.parse(await firstLine(child)) as { url: string };
+  return { url, child };
+}
+
+const figure = (values: readonly number[], digits: number): string => {
+  const finite = values.filter(Number.isFinite);
+  if (finite.length === 0) return '—';
+  const m = median(finite);
+  return finite.length > 1 ? `${m.toFixed(digits)} [${Math.min(...finite).toFixed(digits)}–${Math.max(...finite).toFixed(digits)}]` : m.toFixed(digits);
+};
+
+const tree = buildRefTree(currentTree, ref);
+console.log(`bench:compare — current checkout (A) against ${ref} = ${tree.commit} (B), ${pairs} interleaved pair(s) per case, loopback server at ${LATENCY_MS} ms, concurrency ${CONCURRENCY}`);
+try {
+  for (const benchCase of allCases.filter((c) => cases.includes(c.name))) {
+    const { url, child } = await startServer(benchCase.server);
+    try {
+      const runs: { a: CliMeasurement; b: CliMeasurement }[] = [];
+      const env = { OPENAI_API_KEY: 'bench-key', ASSAY_DATA_DIR: dataDir };
+      const measure = (treePath: string, i: number, side: string): Promise<CliMeasurement> =>
+        measureCli(treePath, benchCase.args(url, join(work, `${benchCase.name}-${side}-${i}.db`)), env, work);
+      for (let i = 0; i < pairs; i++) {
+        const a = await measure(currentTree, i, 'a');
+        const b = await measure(tree.path, i, 'b');
+        runs.push({ a, b });
+      }
+      console.log('');
+      console.log(`${benchCase.name}: ${benchCase.units} ${benchCase.unitPlural} — ${benchCase.args('<server>', '<fresh>.db').join(' ')}`);
+      const failed = runs.flatMap(({ a, b }) => [['A', a], ['B', b]] as const).filter(([, m]) => m.exitCode !== 0);
+      for (const [side, m] of failed) console.log(`  ${side} exited ${m.exitCode}: ${m.stderrTail.replace(/\n/g, ' | ')}`);
+      if (failed.length > 0) {
+        console.log('  (ratios of this case are left out: a failed run is not a figure)');
+        continue;
+      }
+      const rows: [string, (m: CliMeasurement) => number, number][] = [
+        ['wall s', (m) => m.wallMs / 1000, 2],
+        [`CPU ms/${benchCase.unit}`, (m) => m.cpuMs / benchCase.units, 3],
+        ['peak RSS MB', (m) => m.maxRssMB, 0],
+      ];
+      console.log(`  ${'figure'.padEnd(22)} ${'A (current)'.padEnd(26)} ${'B (ref)'.padEnd(26)} A/B per pair → median [spread]`);
+      for (const [label, read, digits] of rows) {
+        const a = runs.map((r) => read(r.a));
+        const b = runs.map((r) => read(r.b));
+        const ratios = runs.map((r) => read(r.a) / read(r.b));
+        console.log(`  ${label.padEnd(22)} ${figure(a, digits).padEnd(26)} ${figure(b, digits).padEnd(26)} ${figure(ratios, 3)}`);
+      }
+      if (benchCase.idealSeconds !== undefined) {
+        const ideal = benchCase.idealSeconds;
+        console.log(`  ${'wall / ideal'.padEnd(22)} ${figure(runs.map((r) => r.a.wallMs / 1000 / ideal), 3).padEnd(26)} ${figure(runs.map((r) => r.b.wallMs / 1000 / ideal), 3).padEnd(26)} (ideal ${ideal.toFixed(2)} s = N × ${LATENCY_MS} ms / ${CONCURRENCY})`);
+        const floor = await measureInChild<{ samples: number; wallMs: number; cpuMs: number }>('floor-once.js', ['http', String(benchCase.units), url, dataDir, String(CONCURRENCY)]);
+        console.log(`  floor: undici alone on the same server and requests: wall/ideal ${(floor.wallMs / 1000 / ideal).toFixed(3)}, CPU ${(floor.cpuMs / floor.samples).toFixed(3)} ms/request`);
+      }
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'close');
+    }
+  }
+} finally {
+  tree.remove();
+  rmSync(work, { recursive: true, force: true });
+}
