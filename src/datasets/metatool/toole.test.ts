@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import { describe, it } from 'node:test';
 import { InputError } from '../../core/index.js';
 import type { DataFileText } from './read-data-file.js';
+import { metatoolFile } from '../../testing/test-data.js';
 import { buildToolEPool, parseToolECsv } from './toole.js';
 
 const csvFile = (text: string): DataFileText => ({ key: 'metatool/data/all_clean_data.csv', file: '/data/metatool/data/all_clean_data.csv', text, sha256: 'x' });
@@ -62,5 +65,21 @@ describe('buildToolEPool', () => {
     assert.deepEqual(p.tools, ['X', 'Y']);
     assert.deepEqual(p.queriesByTool.get('X'), []);
     assert.deepEqual(p.queriesByTool.get('Y'), ['r']);
+  });
+});
+
+describe('parseToolECsv on the real file', () => {
+  it('reads all_clean_data.csv exactly as csv-parse reads it (rows, fields and lines)', (t) => {
+    const file = metatoolFile('data/all_clean_data.csv');
+    if (!existsSync(file)) return t.skip(`needs the MetaTool data (${file})`);
+    const text = readFileSync(file, 'utf8');
+    const rows = parseToolECsv(csvFile(text));
+    const expected = (parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true, info: true }) as unknown as { record: string[]; info: { lines: number } }[]).slice(1);
+    assert.equal(rows.length, expected.length);
+    for (const [i, row] of rows.entries()) {
+      const { record, info } = expected[i] as { record: string[]; info: { lines: number } };
+      const startLine = info.lines - record.reduce((n, field) => n + (field.match(/\n/g)?.length ?? 0), 0);
+      assert.deepEqual(row, { query: record[0], tool: record[1], line: startLine }, `record ${i + 1}`);
+    }
   });
 });

@@ -1,5 +1,5 @@
-import { parse } from 'csv-parse/sync';
 import { InputError } from '../../core/index.js';
+import { readCsvRecords, type CsvRecord } from '../csv-records.js';
 import type { DataFileText } from './read-data-file.js';
 
 /** One row of `data/all_clean_data.csv`: a user query and the tool that answers it. */
@@ -32,8 +32,6 @@ export interface ToolEPool {
   };
 }
 
-type CsvRecord = { record: string[]; endLine: number };
-
 /**
  * Parses `all_clean_data.csv` (header `Query,Tool`).
  * @throws InputError naming the file and line of a malformed record, or a wrong header.
@@ -41,31 +39,20 @@ type CsvRecord = { record: string[]; endLine: number };
 export function parseToolECsv(data: DataFileText): ToolERow[] {
   let records: CsvRecord[];
   try {
-    // `on_record` keeps only the record and the line it ends on: csv-parse's full `info` objects
-    // would hold ~20 MB more heap for the 20,000 rows while parsing.
-    // (The typings only allow `on_record` to return a string[]; it may return anything.)
-    const onRecord = (record: string[], context: { lines: number }): CsvRecord => ({ record, endLine: context.lines });
-    records = parse(data.text, {
-      bom: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      on_record: onRecord as unknown as (record: string[]) => string[],
-    }) as unknown as CsvRecord[];
+    records = readCsvRecords(data.text);
   } catch (error) {
     const line = (error as { lines?: number }).lines;
     const where = line === undefined ? '' : ` line ${line}:`;
     throw new InputError(`${data.file}:${where} not valid CSV (${(error as Error).message})`, line === undefined ? { file: data.file } : { file: data.file, line });
   }
   const [header, ...body] = records;
-  if (!header || header.record.length !== 2 || header.record[0] !== 'Query' || header.record[1] !== 'Tool') {
+  if (!header || header.fields.length !== 2 || header.fields[0] !== 'Query' || header.fields[1] !== 'Tool') {
     throw new InputError(`${data.file}: line 1: expected the header "Query,Tool"`, { file: data.file, line: 1 });
   }
-  return body.map(({ record, endLine }) => {
-    // endLine is where the record ends; quoted fields may span lines, so step back over them.
-    const line = endLine - record.reduce((n, field) => n + (field.match(/\n/g)?.length ?? 0), 0);
-    const [query, tool] = record;
-    if (record.length !== 2 || !query || !tool) {
-      throw new InputError(`${data.file}: line ${line}: expected two non-empty fields (Query,Tool), got ${JSON.stringify(record)}`, { file: data.file, line });
+  return body.map(({ fields, line }) => {
+    const [query, tool] = fields;
+    if (fields.length !== 2 || !query || !tool) {
+      throw new InputError(`${data.file}: line ${line}: expected two non-empty fields (Query,Tool), got ${JSON.stringify(fields)}`, { file: data.file, line });
     }
     return { query, tool, line };
   });
