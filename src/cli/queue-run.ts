@@ -1,6 +1,6 @@
 import { InputError } from '../core/index.js';
 import { followRun } from '../queue/follow.js';
-import { queueLocation, type QueueLocation } from '../queue/queue-connection.js';
+import { queueLocation, type QueueLocation } from '../queue/queue-location.js';
 import { resubmitRun } from '../queue/resubmit.js';
 import { submitRun } from '../queue/submit.js';
 import { waitingStore } from '../queue/waiting-store.js';

@@ -17,8 +17,7 @@ import { EXIT, dataDirOption, dbOption, exitCodeFor, interruptSignal, jsonOption
 import { dataDirForRun, dataReady } from './task-data.js';
 import { addTaskOptions, taskOptionsFrom, type TaskFlags } from './task-options.js';
 import { sharedLimitsFrom, sharedLimitsOptions, type SharedLimitsFlags } from './shared-limits.js';
-import { queueResumeCommand, queueRunCommand } from './queue-run.js';
-import { DEFAULT_QUEUE_NAME, queueLocation } from '../queue/queue-connection.js';
+import { DEFAULT_QUEUE_NAME, queueLocation } from '../queue/queue-location.js';
 
 interface EngineFlags extends SharedLimitsFlags {
   concurrency: number;
@@ -186,6 +185,8 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
     if (flags.queue !== undefined) {
       // The submitting process calls no model: limits shared by the fleet are the workers' to keep.
       if (flags.sharedLimits !== undefined) throw new InputError('--shared-limits goes to the processes that call models: with --queue, give it to each "assay worker"');
+      // The queue path (BullMQ, ioredis) is loaded only by a run that uses it: not on every start.
+      const { queueRunCommand } = await import('./queue-run.js');
       return await queueRunCommand(spec, { ...flags, queue: flags.queue });
     }
     // Before the store is opened: a bad or unreachable Redis is refused before anything is recorded.
@@ -242,6 +243,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
   if (flags.queue !== undefined) {
     if (flags.retryErrors) throw new InputError(`--retry-errors does not go with --queue: units that ended in error are redone in one process (assay resume ${runId} --retry-errors --db …)`);
     if (flags.sharedLimits !== undefined) throw new InputError('--shared-limits does not go with --queue: workers keep the limits in the queue\'s Redis');
+    const { queueResumeCommand } = await import('./queue-run.js');
     return queueResumeCommand(runId, engine, { queue: flags.queue, db: flags.db, ...(flags.queueName !== undefined ? { queueName: flags.queueName } : {}), ...(flags.detach ? { detach: true } : {}), ...(flags.json ? { json: true } : {}) });
   }
   if (flags.queueName !== undefined || flags.detach) throw new InputError('--queue-name and --detach go with --queue');

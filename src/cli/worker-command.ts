@@ -2,8 +2,7 @@ import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
 import { InputError } from '../core/index.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
-import { checkRedis, DEFAULT_QUEUE_NAME, queueLocation } from '../queue/queue-connection.js';
-import { startUnitWorker } from '../queue/unit-worker.js';
+import { DEFAULT_QUEUE_NAME, queueLocation } from '../queue/queue-location.js';
 import { openStore } from '../store/open-store.js';
 import { parseStoreUrl, redactStoreUrl } from '../store/store-url.js';
 import { positiveInt } from './options.js';
@@ -32,6 +31,8 @@ async function workerCommand(flags: WorkerFlags): Promise<number> {
     if (!openaiApiKey) throw new InputError(`--api-key-env ${flags.apiKeyEnv}: that environment variable is not set`);
   }
   const dataDir = flags.dataDir ? resolveDataDir({ flag: flags.dataDir }).dir : undefined;
+  // BullMQ and ioredis are loaded by the worker command alone, not by every CLI start.
+  const [{ checkRedis }, { startUnitWorker }] = await Promise.all([import('../queue/queue-connection.js'), import('../queue/unit-worker.js')]);
   await checkRedis(location);
   const store = await openStore(flags.db);
   const worker = startUnitWorker({

@@ -4,7 +4,7 @@
 // the summary's metrics). Args: samples, server url, store URL, Redis URL, queue name, concurrency.
 import { registerTask } from '../benchmarks/registry.js';
 import { followRun } from '../queue/follow.js';
-import { queueLocation } from '../queue/queue-connection.js';
+import { queueLocation } from '../queue/queue-location.js';
 import { submitRun } from '../queue/submit.js';
 import { summarizeStoredRun } from '../runner/run.js';
 import { openStore } from '../store/open-store.js';

@@ -3,7 +3,7 @@
 // from the queue until SIGTERM, when it prints one JSON line. Args: store URL, Redis URL, queue
 // name, concurrency.
 import { registerTask } from '../benchmarks/registry.js';
-import { queueLocation } from '../queue/queue-connection.js';
+import { queueLocation } from '../queue/queue-location.js';
 import { startUnitWorker } from '../queue/unit-worker.js';
 import { openStore } from '../store/open-store.js';
 import { countRoundTrips, servicePorts } from './round-trips.js';

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Store } from '../store/store.js';
-import { QUEUE_PREFIX, type QueueLocation } from './queue-connection.js';
+import { QUEUE_PREFIX, type QueueLocation } from './queue-location.js';
 
 /**
  * Who marks a queued run finished: the worker that accounts for its last unit. Each worker, once

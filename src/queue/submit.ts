@@ -6,7 +6,8 @@ import type { RunSpec } from '../runner/run-spec.js';
 import type { RunRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { JOB_ATTEMPTS, JOB_BACKOFF_MS } from './job-options.js';
-import { checkRedis, connectRedis, QUEUE_PREFIX, type QueueLocation } from './queue-connection.js';
+import { checkRedis, connectRedis } from './queue-connection.js';
+import { QUEUE_PREFIX, type QueueLocation } from './queue-location.js';
 import { unitJobId, type Unit } from './unit.js';
 
 /** Jobs per `addBulk`: one round trip each, small enough not to hold Redis long. */

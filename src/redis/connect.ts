@@ -1,4 +1,6 @@
-import { Redis } from 'ioredis';
+// ioredis is loaded when a connection is made (connectRedis), not by every CLI start that
+// imports this module for its URL checks.
+import type { Redis } from 'ioredis';
 import { describeError, InputError } from '../core/index.js';
 
 /** How long the first connection may take before the option is refused as unreachable. */
@@ -53,6 +55,7 @@ export interface ConnectOptions {
  */
 export async function connectRedis(url: string, options: ConnectOptions): Promise<Redis> {
   checkRedisUrl(url, options.option);
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     lazyConnect: true,
     maxRetriesPerRequest: null,

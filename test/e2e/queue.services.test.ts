@@ -13,7 +13,7 @@ import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
 import { collect, runAssay, spawnAssay, type CliResult } from '../../src/testing/spawn-cli.js';
 import { testDataDir } from '../../src/testing/test-data.js';
 import { Queue } from 'bullmq';
-import { QUEUE_PREFIX } from '../../src/queue/queue-connection.js';
+import { QUEUE_PREFIX } from '../../src/queue/queue-location.js';
 import { unitJobId } from '../../src/queue/unit.js';
 import { worstExcess } from '../../src/testing/bucket-check.js';
 import { startTcpProxy } from '../../src/testing/tcp-proxy.js';
