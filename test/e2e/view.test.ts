@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -44,6 +44,34 @@ async function startView(args: readonly string[]): Promise<{ child: ChildProcess
   return { child, url, stdout: () => stdout, exited };
 }
 
+
+/** Sends `text` as it is over a TCP connection and resolves with the status line of the answer ('' when the connection closed without one). */
+function rawRequest(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    const socket = connect(port, '127.0.0.1', () => socket.write(text, 'latin1'));
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+      if (answer.includes('\r\n')) socket.destroy();
+    });
+    socket.on('close', () => resolve(answer.split('\r\n')[0] ?? ''));
+    socket.on('error', reject);
+  });
+}
+
+/** Requests the HTTP parser lets through but a URL reader or a Host check may choke on, with the status each must get (403 before the route is read: the token is missing off loopback). */
+const MALFORMED: readonly (readonly [string, (port: number) => string, RegExp])[] = [
+  ['an absolute target that is no URL', (port) => `GET http://[ HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`, /^HTTP\/1\.1 400 /],
+  ['an absolute target that is no URL, no Host', () => 'GET http://[ HTTP/1.1\r\nConnection: close\r\n\r\n', /^HTTP\/1\.1 400 /],
+  ['a scheme-relative target with a broken host', (port) => `GET //[ HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`, /^HTTP\/1\.1 400 /],
+  ['bad percent-encoding in a run id', (port) => `GET /api/runs/%E0%A4%A/samples HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`, /^HTTP\/1\.1 (400|403) /],
+  ['bad percent-encoding in the query', (port) => `GET /report?runs=%zz%E0%A4%A HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`, /^HTTP\/1\.1 (400|403) /],
+  ['an absurd Host header', () => `GET / HTTP/1.1\r\nHost: [${'z'.repeat(8000)}\r\nConnection: close\r\n\r\n`, /^HTTP\/1\.1 403 /],
+  ['a Host header with a port out of range', () => 'GET / HTTP/1.1\r\nHost: 127.0.0.1:999999999\r\nConnection: close\r\n\r\n', /^HTTP\/1\.1 403 /],
+  ['no HTTP at all', () => '\x00\x01\xff garbage\r\n\r\n', /^(HTTP\/1\.1 400 .*)?$/],
+];
+
 describe('assay view (the CLI)', () => {
   test('prints its URL on 127.0.0.1, serves the runs, and stops cleanly on Ctrl-C', async () => {
     const view = await startView([]);
@@ -61,6 +89,28 @@ describe('assay view (the CLI)', () => {
     assert.match(exit.stderr, /assay view: stopped/);
     await assert.rejects(fetch(view.url), 'nothing listens any more');
   });
+
+  for (const host of ['127.0.0.1', '0.0.0.0']) {
+    test(`malformed requests get a 400 (or 403) and the viewer goes on serving (--host ${host})`, async () => {
+      const view = await startView(['--host', host]);
+      const port = Number(new URL(view.url).port);
+      const token = new URL(view.url).searchParams.get('token');
+      let exitedEarly = false;
+      void view.exited.then(() => (exitedEarly = true));
+      try {
+        for (const [what, text, expected] of MALFORMED) {
+          assert.match(await rawRequest(port, text(port)), expected, what);
+          const ok = await fetch(new URL(`/api/runs${token === null ? '' : `?token=${token}`}`, `http://127.0.0.1:${port}`));
+          assert.equal(ok.status, 200, `a normal request after ${what}`);
+          assert.equal(exitedEarly, false, `the viewer still runs after ${what}`);
+        }
+      } finally {
+        view.child.kill('SIGINT');
+      }
+      const exit = await view.exited;
+      assert.equal(exit.code, 0, exit.stderr);
+    });
+  }
 
   test('off loopback the printed URL carries a token; without it every request is refused', async () => {
     const view = await startView(['--host', '0.0.0.0']);

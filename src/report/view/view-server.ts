@@ -104,8 +104,18 @@ async function answer(reports: RunReports, store: Store, found: Route, req: Inco
   }
 }
 
-async function handle(policy: AccessPolicy, reports: RunReports, store: Store, req: IncomingMessage, res: ServerResponse, onError: (error: unknown) => void): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://viewer.invalid');
+/** The request target read as a URL; undefined when it is not one (`GET http://[`, `GET //[`): the parser lets those through. */
+function requestUrl(req: IncomingMessage): URL | undefined {
+  try {
+    return new URL(req.url ?? '/', 'http://viewer.invalid');
+  } catch {
+    return undefined;
+  }
+}
+
+async function handle(policy: AccessPolicy, reports: RunReports, store: Store, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = requestUrl(req);
+  if (!url) return send(req, res, 400, 'text/plain; charset=utf-8', 'bad request: the request target is not a URL\n');
   const access = accessDecision(policy, { host: req.headers.host, url, authorization: req.headers.authorization, cookie: req.headers.cookie });
   if (access === 'bad-host') return send(req, res, 403, 'text/plain; charset=utf-8', 'refused: the Host header does not name this viewer\n');
   if (access === 'no-token') return send(req, res, 403, 'text/plain; charset=utf-8', 'refused: this viewer needs the access token it printed (open the URL it gave)\n');
@@ -120,12 +130,25 @@ async function handle(policy: AccessPolicy, reports: RunReports, store: Store, r
     res.end();
     return;
   }
+  await answer(reports, store, found, req, res);
+}
+
+/**
+ * What a request that threw gets: a store error is told to `onError` and answered 500 (an
+ * {@link InputError} 404); once the answer has begun, the connection is cut. Never throws, so one
+ * request's error cannot end the process.
+ */
+function answerFailure(req: IncomingMessage, res: ServerResponse, error: unknown, onError: (error: unknown) => void): void {
   try {
-    await answer(reports, store, found, req, res);
-  } catch (error) {
     onError(error);
+  } catch {
+    // A failing report of a failure must not take the server down either.
+  }
+  try {
     if (!res.headersSent) sendJson(req, res, error instanceof InputError ? 404 : 500, { error: error instanceof InputError ? error.message : 'the viewer could not read this from the store' });
     else res.destroy();
+  } catch {
+    res.destroy();
   }
 }
 
@@ -143,7 +166,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   let policy: AccessPolicy | undefined;
   const server = createServer((req, res) => {
     if (!policy) return void res.destroy();
-    void handle(policy, reports, options.store, req, res, onError);
+    handle(policy, reports, options.store, req, res).catch((error: unknown) => answerFailure(req, res, error, onError));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
