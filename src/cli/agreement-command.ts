@@ -3,6 +3,7 @@ import { renderAgreement } from '../report/agreement.js';
 import { runAgreement } from '../runner/agreement.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
 import { dataDirOption, dbOption, jsonOption, withStore } from './shared.js';
+import { printOut } from './terminal.js';
 
 /** `assay agreement <run>`: how far a harm run's judge agrees with humans, another judge, and itself. */
 export function registerAgreementCommand(program: Command): void {
@@ -30,7 +31,7 @@ Example:
       await withStore(flags.db, async (store) => {
         const dataDir = flags.dataDir ? resolveDataDir({ flag: flags.dataDir }).dir : undefined;
         const report = await runAgreement(store, runId, { ...(flags.labels ? { labels: flags.labels } : {}), ...(flags.with ? { withRun: flags.with } : {}), ...(dataDir ? { dataDir } : {}) });
-        process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : renderAgreement(report));
+        printOut(flags.json ? `${JSON.stringify(report)}\n` : renderAgreement(report));
       });
     });
 }

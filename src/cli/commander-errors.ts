@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { visibleControls } from '../core/index.js';
 
 /** `assay data fetch`: the command's words from the root, for "see … --help" hints. */
 export function commandPath(command: Command): string {
@@ -28,7 +29,8 @@ export function oneLineCommanderError(raw: string, path: string): string {
     if (choices) message = `${longFlag(flags)} must be one of ${choices[1]}, got "${value}"`;
     else if (reason.startsWith('-')) message = reason;
   }
-  return `assay: ${message} (see "${path} --help")\n`;
+  // The message quotes what was typed (an unknown option, a bad value): shown, never obeyed.
+  return `assay: ${visibleControls(message)} (see "${path} --help")\n`;
 }
 
 /**

@@ -24,6 +24,7 @@ import { EXIT, dataDirOption, dbOption, jsonOption, unusedDbOption, withStore, w
 import { registerReportCommand } from './report-command.js';
 import { registerMigrateCommand } from './migrate-command.js';
 import { registerViewCommand } from './view-command.js';
+import { printData, printErr, printOut } from './terminal.js';
 
 export { EXIT } from './shared.js';
 
@@ -47,7 +48,7 @@ function printRescore(outcome: RescoreOutcome, json: boolean): void {
   const parserChanged = parserOf(storedOptions) !== parserOf(scoredWith);
   if (json) {
     const rescore = { outputs: rescored, changed, ...(keptJudged > 0 ? { keptJudged } : {}), storedOptions, scoredWith };
-    process.stdout.write(`${JSON.stringify({ ...summary, rescore })}\n`);
+    printOut(`${JSON.stringify({ ...summary, rescore })}\n`);
     return;
   }
   const lines = [`rescored run ${summary.run}: ${rescored} stored output(s) re-parsed, ${changed} score(s) changed; no model was called`];
@@ -55,7 +56,7 @@ function printRescore(outcome: RescoreOutcome, json: boolean): void {
   if (parserChanged) {
     lines.push(`note: the run's options say --parser ${parserOf(storedOptions)}; these scores were recomputed with --parser ${parserOf(scoredWith)} (the run record is unchanged)`);
   }
-  process.stdout.write(`${lines.join('\n')}\n\n${renderSummary(summary)}\n`);
+  printOut(`${lines.join('\n')}\n\n${renderSummary(summary)}\n`);
 }
 
 /** Registers every `assay` command on `program`. */
@@ -67,11 +68,11 @@ export function registerCommands(program: Command, setExitCode: (code: number) =
     .addOption(unusedDbOption())
     .action((flags: { json?: boolean }) => {
       if (flags.json) {
-        process.stdout.write(`${JSON.stringify(allTasks.map((t) => ({ name: t.name, version: t.version, description: t.description })))}\n`);
+        printOut(`${JSON.stringify(allTasks.map((t) => ({ name: t.name, version: t.version, description: t.description })))}\n`);
         return;
       }
       const width = Math.max(...allTasks.map((t) => t.name.length));
-      process.stdout.write(allTasks.map((t) => `${t.name.padEnd(width)}  ${t.description}`).join('\n') + '\n');
+      printOut(allTasks.map((t) => `${t.name.padEnd(width)}  ${t.description}`).join('\n') + '\n');
     });
 
   registerRunCommands(program, setExitCode);
@@ -100,8 +101,8 @@ sample (a wrong key, a model that does not exist) is followed by why and what to
         const runs = await Promise.all((await store.listRuns()).map(async (run) => ({ run, ...(await readRunState(store, run)) })));
         if (flags.json) {
           const rows = runs.map(({ run, state, lease }) => ({ ...run, status: state, ...(lease ? { lease } : {}) }));
-          process.stdout.write(`${JSON.stringify(rows)}\n`);
-        } else process.stdout.write(`${renderRunList(runs.map(({ run, state }) => ({ ...run, state })))}\n`);
+          printOut(`${JSON.stringify(rows)}\n`);
+        } else printOut(`${renderRunList(runs.map(({ run, state }) => ({ ...run, state })))}\n`);
       });
     });
 
@@ -117,19 +118,19 @@ sample (a wrong key, a model that does not exist) is followed by why and what to
       await withStore(flags.db, async (store) => {
         if (flags.readings) {
           const readings = await readRunBothWays(store, runId, checkedDataDir(flags.dataDir));
-          process.stdout.write(flags.json ? `${JSON.stringify(readings)}\n` : `${renderReadings(readings)}\n`);
+          printOut(flags.json ? `${JSON.stringify(readings)}\n` : `${renderReadings(readings)}\n`);
           return;
         }
         // The run's report, without details: its summary is what show prints (the state now, as the report's overview).
         const { summary, overview } = await buildRunReport(store, runId, SUMMARY_ONLY);
         const note = await parserNote(store, await requireRun(store, overview.run));
-        if (note) process.stderr.write(`${note}\n`);
+        if (note) printErr(`${note}\n`);
         if (flags.json) {
-          process.stdout.write(`${JSON.stringify({ ...summary, ...(overview.lease ? { lease: overview.lease } : {}) })}\n`);
+          printOut(`${JSON.stringify({ ...summary, ...(overview.lease ? { lease: overview.lease } : {}) })}\n`);
           return;
         }
         const leaseNote = overview.statusNote;
-        process.stdout.write(`${renderSummary(summary)}\n${leaseNote ? `${leaseNote}\n` : ''}`);
+        printOut(`${renderSummary(summary)}\n${leaseNote ? `${leaseNote}\n` : ''}`);
       });
     });
 
@@ -178,11 +179,11 @@ Example:
         const { text, rows } = exportReportText(report, flags.format, flags.model);
         const modified = report.overview.modifiedData;
         // Said on stderr too: a task's own layout (FunctionChat's TSV: upstream's columns) has no column for it.
-        if (modified.length > 0) process.stderr.write(`note: run ${report.overview.run}: ${modifiedDataLine(modified)}\n`);
+        if (modified.length > 0) printErr(`note: run ${report.overview.run}: ${modifiedDataLine(modified)}\n`);
         if (flags.out) {
           writeOutFile(flags.out, text);
-          process.stderr.write(`wrote ${rows} rows to ${flags.out}\n`);
-        } else process.stdout.write(text);
+          printErr(`wrote ${rows} rows to ${flags.out}\n`);
+        } else printData(text);
       });
     });
 
@@ -211,9 +212,9 @@ Example (reviewed.csv):
         const outcome = await applyReviewFile(store, runId, flags.apply);
         const summary = await summarizeStoredRun(store, outcome.runId);
         if (flags.json) {
-          process.stdout.write(`${JSON.stringify({ ...summary, review: { applied: outcome.applied, changed: outcome.changed } })}\n`);
+          printOut(`${JSON.stringify({ ...summary, review: { applied: outcome.applied, changed: outcome.changed } })}\n`);
         } else {
-          process.stdout.write(`applied ${outcome.applied} review(s) from ${flags.apply} to run ${outcome.runId}: ${outcome.changed} verdict(s) differ from the stored ones\n\n${renderSummary(summary)}\n`);
+          printOut(`applied ${outcome.applied} review(s) from ${flags.apply} to run ${outcome.runId}: ${outcome.changed} verdict(s) differ from the stored ones\n\n${renderSummary(summary)}\n`);
         }
       });
       setExitCode(EXIT.ok);

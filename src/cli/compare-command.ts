@@ -5,6 +5,7 @@ import { renderReportHtml } from '../report/html/html-report.js';
 import { DEFAULT_DETAILS, parseDetailsPolicy, type DetailsPolicy } from '../report/run-report.js';
 import { compareRuns } from '../runner/compare/compare-runs.js';
 import { dbOption, jsonOption, withStore, writeOutFile } from './shared.js';
+import { printErr, printOut } from './terminal.js';
 
 /** `assay compare <runA> <runB>`: two runs of one task, sample by sample, with paired statistics. */
 export function registerCompareCommand(program: Command): void {
@@ -61,12 +62,12 @@ Examples:
         const comparison = flags.out ? undefined : await compareRuns(store, runA, runB);
         const report = flags.out ? await buildComparisonReport(store, runA, runB, flags.details ?? DEFAULT_DETAILS) : undefined;
         const shown = report?.comparison ?? (comparison as NonNullable<typeof comparison>);
-        process.stdout.write(flags.json ? `${JSON.stringify(shown)}\n` : renderComparison(shown));
+        printOut(flags.json ? `${JSON.stringify(shown)}\n` : renderComparison(shown));
         if (report && flags.out) {
           const html = renderReportHtml(report.bundle, { comparison: report.comparison });
           writeOutFile(flags.out, html);
           const included = report.bundle.runs.reduce((n, r) => n + r.detailsPolicy.included, 0);
-          process.stderr.write(`wrote ${flags.out}: the comparison and 2 run reports, details for ${included} sample rows; ${(Buffer.byteLength(html) / 1e6).toFixed(2)} MB\n`);
+          printErr(`wrote ${flags.out}: the comparison and 2 run reports, details for ${included} sample rows; ${(Buffer.byteLength(html) / 1e6).toFixed(2)} MB\n`);
         }
       });
     });

@@ -6,6 +6,7 @@ import { resolveDataDir, type ResolvedDataDir } from '../datasets/data-dir.js';
 import { getManifest } from '../datasets/fetch/manifest.js';
 import { EXIT, dataDirOption, jsonOption, unusedDbOption } from './shared.js';
 import { downloadDataset } from './task-data.js';
+import { printErr, printOut } from './terminal.js';
 
 const DEFAULT_DATASET = 'metatool';
 
@@ -24,10 +25,10 @@ async function fetchCommand(dataset: string, flags: { dataDir?: string; json?: b
   requireFolder(dir, 'data dir');
   const result = await downloadDataset(dataset, { dataDir: dir });
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ dataset, dataDir: dir, ...result })}\n`);
+    printOut(`${JSON.stringify({ dataset, dataDir: dir, ...result })}\n`);
   } else {
     const total = result.downloaded.length + result.derived.length + result.verified.length;
-    process.stdout.write(
+    printOut(
       `${dataset} in ${dir}: ${total} pinned file(s) match their sha256 (downloaded ${result.downloaded.length}, derived ${result.derived.length}, already present ${result.verified.length})\n`,
     );
   }
@@ -39,9 +40,9 @@ async function verifyCommand(dataset: string, flags: { dataDir?: string; json?: 
   const { dir } = resolveFrom(flags.dataDir);
   const { formatVerifyReport, verifyDataset } = await import('../datasets/fetch/download.js');
   const report = await verifyDataset(dataset, dir);
-  process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : `${formatVerifyReport(report)}\n`);
+  printOut(flags.json ? `${JSON.stringify(report)}\n` : `${formatVerifyReport(report)}\n`);
   if (report.ok) return EXIT.ok;
-  process.stderr.write(`assay: ${dataset} in ${dir} does not match its pinned checksums (${report.missing.length} missing, ${report.mismatched.length} mismatched); repair with: assay data fetch ${dataset}${flags.dataDir ? ` --data-dir ${flags.dataDir}` : ''}\n`);
+  printErr(`assay: ${dataset} in ${dir} does not match its pinned checksums (${report.missing.length} missing, ${report.mismatched.length} mismatched); repair with: assay data fetch ${dataset}${flags.dataDir ? ` --data-dir ${flags.dataDir}` : ''}\n`);
   return EXIT.badInput;
 }
 
@@ -53,10 +54,10 @@ function pathCommand(flags: { dataDir?: string; json?: boolean }): number {
   const { dir, source } = resolveFrom(flags.dataDir);
   const present = Object.fromEntries(DATASETS.map((name) => [name, existsSync(path.join(dir, name))]));
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ dir, source, datasets: present })}\n`);
+    printOut(`${JSON.stringify({ dir, source, datasets: present })}\n`);
   } else {
     const lines = DATASETS.map((name) => `  ${name}: ${present[name] ? 'present' : `not downloaded yet (assay data fetch ${name})`}`);
-    process.stdout.write(`${dir}\n  source: ${SOURCE_TEXT[source]}\n${lines.join('\n')}\n`);
+    printOut(`${dir}\n  source: ${SOURCE_TEXT[source]}\n${lines.join('\n')}\n`);
   }
   return EXIT.ok;
 }

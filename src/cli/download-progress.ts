@@ -1,4 +1,5 @@
 import type { DownloadProgress } from '../datasets/fetch/download.js';
+import { rewriteLine, writeText } from './terminal.js';
 
 export interface DownloadReporter {
   readonly onProgress: (progress: DownloadProgress) => void;
@@ -43,7 +44,7 @@ export function createDownloadReporter(stream: NodeJS.WriteStream = process.stde
       const isNewFile = p.path !== current;
       current = p.path;
       if (!stream.isTTY) {
-        if (isNewFile) stream.write(`downloading ${p.path} from ${p.url}${p.totalBytes === null ? '' : ` (${formatBytes(p.totalBytes)})`}\n`);
+        if (isNewFile) writeText(stream, `downloading ${p.path} from ${p.url}${p.totalBytes === null ? '' : ` (${formatBytes(p.totalBytes)})`}\n`);
         return;
       }
       const now = Date.now();
@@ -51,12 +52,12 @@ export function createDownloadReporter(stream: NodeJS.WriteStream = process.stde
       if (!isNewFile && !complete && now - lastDraw < 100) return;
       if (isNewFile) endLine();
       lastDraw = now;
-      stream.write(`\r\x1b[K${describe(p)}`);
+      rewriteLine(stream, describe(p));
       lineOpen = true;
     },
     onWarning(message) {
       endLine();
-      stream.write(`warning: ${message}\n`);
+      writeText(stream, `warning: ${message}\n`);
     },
     stop: endLine,
   };

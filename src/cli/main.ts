@@ -6,6 +6,7 @@ import { endQuietlyOnClosedPipe } from './closed-pipe.js';
 import { useOneLineErrors } from './commander-errors.js';
 import { registerCommands } from './commands.js';
 import { EXIT } from './shared.js';
+import { printErr } from './terminal.js';
 
 /** A message as one line: the CLI promises exactly one line on stderr for a user error. */
 const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
@@ -41,11 +42,11 @@ Each command has its own --help.`,
     // Commander has already printed its message (one line, see commander-errors.ts) or the help.
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.badInput;
     if (error instanceof InputError) {
-      process.stderr.write(`assay: ${oneLine(error.message)}\n`);
+      printErr(`assay: ${oneLine(error.message)}\n`);
       return EXIT.badInput;
     }
-    process.stderr.write(`assay: unexpected error: ${oneLine(describeError(error))} (set ASSAY_DEBUG=1 for the stack)\n`);
-    if (process.env['ASSAY_DEBUG']) process.stderr.write(`${(error as Error).stack ?? ''}\n`);
+    printErr(`assay: unexpected error: ${oneLine(describeError(error))} (set ASSAY_DEBUG=1 for the stack)\n`);
+    if (process.env['ASSAY_DEBUG']) printErr(`${(error as Error).stack ?? ''}\n`);
     return EXIT.unexpected;
   }
 }

@@ -5,6 +5,7 @@ import type { RunChecksum } from '../store/copy/run-digest.js';
 import { openStorePair } from '../store/copy/store-pair.js';
 import { redactStoreUrl } from '../store/store-url.js';
 import { EXIT, jsonOption, unusedDbOption } from './shared.js';
+import { printErr, printOut } from './terminal.js';
 
 interface MigrateFlags {
   from: string;
@@ -62,18 +63,18 @@ Example:
       const outcomes: CopyOutcome[] = [];
       try {
         const onProgress = ({ runId, doing, samples }: { runId: string; doing: string; samples: number }): void => {
-          if (samples >= pageSize) process.stderr.write(`migrate: ${runId}: ${doing}, ${samples} samples so far\n`);
+          if (samples >= pageSize) printErr(`migrate: ${runId}: ${doing}, ${samples} samples so far\n`);
         };
         for await (const outcome of copyRuns(source, target, { runs: flags.run ?? [], replace: Boolean(flags.replace), pageSize, onProgress })) {
           outcomes.push(outcome);
-          if (!flags.json) process.stdout.write(`${outcomeLine(outcome)}\n`);
+          if (!flags.json) printOut(`${outcomeLine(outcome)}\n`);
         }
       } finally {
         await Promise.all([source.close(), target.close()]);
       }
       const tally = tallyOf(outcomes);
-      if (flags.json) process.stdout.write(`${JSON.stringify({ from: redactStoreUrl(flags.from), to: redactStoreUrl(flags.to), ...tally, runs: outcomes })}\n`);
-      else process.stdout.write(`${tally.copied} copied, ${tally.alreadyThere} already there, ${tally.refused} refused, ${tally.mismatched} mismatched, ${tally.failed} failed (from ${redactStoreUrl(flags.from)} to ${redactStoreUrl(flags.to)})\n`);
+      if (flags.json) printOut(`${JSON.stringify({ from: redactStoreUrl(flags.from), to: redactStoreUrl(flags.to), ...tally, runs: outcomes })}\n`);
+      else printOut(`${tally.copied} copied, ${tally.alreadyThere} already there, ${tally.refused} refused, ${tally.mismatched} mismatched, ${tally.failed} failed (from ${redactStoreUrl(flags.from)} to ${redactStoreUrl(flags.to)})\n`);
       setExitCode(tally.refused + tally.mismatched + tally.failed === 0 ? EXIT.ok : EXIT.unexpected);
     });
 }

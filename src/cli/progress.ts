@@ -1,5 +1,6 @@
 import cliProgress from 'cli-progress';
 import type { ProgressEvent } from '../runner/execute.js';
+import { rewriteLine, writeText } from './terminal.js';
 
 export interface ProgressReporter {
   update(event: ProgressEvent): void;
@@ -30,7 +31,7 @@ export function createProgressReporter(label: string, stream: NodeJS.WriteStream
       },
       note(line) {
         // Clear the bar's line, write, and draw the bar again below.
-        stream.write(`\r\x1b[K${line}\n`);
+        rewriteLine(stream, `${line}\n`);
         if (begun) bar.render();
       },
       stop: () => begun && bar.stop(),
@@ -52,9 +53,9 @@ export function createProgressReporter(label: string, stream: NodeJS.WriteStream
       const rate = e.finished / Math.max(0.001, seconds);
       const eta = rate > 0 ? Math.round((e.total - e.finished) / rate) : undefined;
       const skipped = e.skipped > 0 ? `, ${e.skipped} already done` : '';
-      stream.write(`${label}: ${e.finished}/${e.total} (${Math.round(share * 100)}%)${skipped}, ${rate.toFixed(1)}/s, ETA ${eta === undefined ? '?' : `${eta}s`}, errors ${e.errors}\n`);
+      writeText(stream, `${label}: ${e.finished}/${e.total} (${Math.round(share * 100)}%)${skipped}, ${rate.toFixed(1)}/s, ETA ${eta === undefined ? '?' : `${eta}s`}, errors ${e.errors}\n`);
     },
-    note: (line) => stream.write(`${line}\n`),
+    note: (line) => writeText(stream, `${line}\n`),
     stop() {},
   };
 }

@@ -11,6 +11,7 @@ import type { Store } from '../store/store.js';
 import { parseStoreUrl, redactStoreUrl } from '../store/store-url.js';
 import { createProgressReporter, type ProgressReporter } from './progress.js';
 import { EXIT, exitCodeFor, interruptSignal, printSummary, withStore } from './shared.js';
+import { printErr, printOut } from './terminal.js';
 
 export interface QueueRunFlags {
   readonly queue: string;
@@ -47,7 +48,7 @@ export async function queueResumeCommand(runId: string, engine: Partial<EngineSe
   return withStore(flags.db, async (store) => {
     const { run, units } = await resubmitRun(runId, { store, queue: location, engine });
     if (units === 0) {
-      process.stderr.write(`run ${run.id} has a result for every unit: nothing to queue\n`);
+      printErr(`run ${run.id} has a result for every unit: nothing to queue\n`);
       const summary = await summarizeStoredRun(store, run.id);
       printSummary(summary, Boolean(flags.json));
       return exitCodeFor(summary);
@@ -66,11 +67,11 @@ function checkFleetStore(db: string): void {
 /** Says what was queued, then returns (`--detach`) or follows the run from the store and prints its summary. */
 async function followQueued(store: Store, run: RunRecord, units: number, location: QueueLocation, flags: QueueRunFlags, progress: ProgressReporter): Promise<number> {
   const db = redactStoreUrl(flags.db);
-  process.stderr.write(`run ${run.id}: ${run.task} on ${run.models.join(', ')}${run.judge ? `, judge ${run.judge.model}` : ''}: ${units} units queued on ${location.name} (db ${db})\n`);
+  printErr(`run ${run.id}: ${run.task} on ${run.models.join(', ')}${run.judge ? `, judge ${run.judge.model}` : ''}: ${units} units queued on ${location.name} (db ${db})\n`);
   if (flags.detach) {
     progress.stop();
-    process.stdout.write(flags.json ? `${JSON.stringify({ run: run.id, units, queue: location.name })}\n` : `${run.id}\n`);
-    process.stderr.write(`workers take it from the queue (assay worker --queue … --db …); follow it with: assay show ${run.id} --db ${db}\n`);
+    printOut(flags.json ? `${JSON.stringify({ run: run.id, units, queue: location.name })}\n` : `${run.id}\n`);
+    printErr(`workers take it from the queue (assay worker --queue … --db …); follow it with: assay show ${run.id} --db ${db}\n`);
     return EXIT.ok;
   }
   // Ctrl-C stops following, not the run: the workers go on.
@@ -81,7 +82,7 @@ async function followQueued(store: Store, run: RunRecord, units: number, locatio
     const status = await followRun(following, run, { onProgress: (e) => progress.update(e), stop });
     progress.stop();
     if (status === 'detached') {
-      process.stderr.write(`run ${run.id} goes on in the workers; assay show ${run.id} --db ${db}\n`);
+      printErr(`run ${run.id} goes on in the workers; assay show ${run.id} --db ${db}\n`);
       return EXIT.interrupted;
     }
     const summary = await summarizeStoredRun(following, run.id);

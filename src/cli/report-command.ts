@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { renderReportHtml } from '../report/html/html-report.js';
 import { DEFAULT_DETAILS, buildReportBundle, parseDetailsPolicy, type DetailsPolicy } from '../report/run-report.js';
 import { dbOption, jsonOption, withStore, writeOutFile } from './shared.js';
+import { printData, printErr } from './terminal.js';
 
 /** `assay report <run>…`: the single-file HTML report (or its data as JSON). */
 export function registerReportCommand(program: Command): void {
@@ -42,14 +43,14 @@ Examples:
         if (flags.json) {
           const text = `${JSON.stringify(bundle)}\n`;
           if (flags.out) writeOutFile(flags.out, text);
-          else process.stdout.write(text);
+          else printData(text);
           return;
         }
         const html = renderReportHtml(bundle);
         writeOutFile(flags.out as string, html);
         const rows = bundle.runs.reduce((n, r) => n + r.detailsPolicy.rows, 0);
         const included = bundle.runs.reduce((n, r) => n + r.detailsPolicy.included, 0);
-        process.stderr.write(`wrote ${flags.out}: ${bundle.runs.length} run(s), ${rows} sample rows, details for ${included}; ${(Buffer.byteLength(html) / 1e6).toFixed(2)} MB\n`);
+        printErr(`wrote ${flags.out}: ${bundle.runs.length} run(s), ${rows} sample rows, details for ${included}; ${(Buffer.byteLength(html) / 1e6).toFixed(2)} MB\n`);
       });
     });
 }

@@ -18,6 +18,7 @@ import { dataDirForRun, dataReady } from './task-data.js';
 import { addTaskOptions, taskOptionsFrom, type TaskFlags } from './task-options.js';
 import { sharedLimitsFrom, sharedLimitsOptions, type SharedLimitsFlags } from './shared-limits.js';
 import { DEFAULT_QUEUE_NAME, queueLocation } from '../queue/queue-location.js';
+import { printErr, printOut } from './terminal.js';
 
 interface EngineFlags extends SharedLimitsFlags {
   concurrency: number;
@@ -179,7 +180,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
     if (!ready) return EXIT.interrupted;
     if (flags.estimate) {
       const estimate = await estimateRun(spec);
-      process.stdout.write(flags.json ? `${JSON.stringify(estimate, null, 2)}\n` : renderEstimate(estimate));
+      printOut(flags.json ? `${JSON.stringify(estimate, null, 2)}\n` : renderEstimate(estimate));
       return EXIT.ok;
     }
     if (flags.queue !== undefined) {
@@ -190,22 +191,22 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
       return await queueRunCommand(spec, { ...flags, queue: flags.queue });
     }
     // Before the store is opened: a bad or unreachable Redis is refused before anything is recorded.
-    const shared = await sharedLimitsFrom(flags, Boolean(flags.rpm ?? flags.tpm), (message) => process.stderr.write(`warning: ${message}\n`));
+    const shared = await sharedLimitsFrom(flags, Boolean(flags.rpm ?? flags.tpm), (message) => printErr(`warning: ${message}\n`));
     try {
       return await withStore(flags.db, async (store) => {
         const progress = createProgressReporter(taskName);
         const deps: RunDependencies = {
           ...sessionDeps(store, flags, { signal, stop, lease, shared, progress }),
-          onRunCreated: (run) => process.stderr.write(`run ${run.id}: ${run.task} on ${run.models.join(', ')}${run.userModel !== undefined ? `, simulated user ${run.userModel}` : ''}${run.judge ? `, judge ${run.judge.model}` : ''} (db ${redactStoreUrl(flags.db)})\n`),
+          onRunCreated: (run) => printErr(`run ${run.id}: ${run.task} on ${run.models.join(', ')}${run.userModel !== undefined ? `, simulated user ${run.userModel}` : ''}${run.judge ? `, judge ${run.judge.model}` : ''} (db ${redactStoreUrl(flags.db)})\n`),
         };
         try {
           let summary: RunSummary;
           const previous = flags.resume || flags.retryErrors ? await findResumable(store, spec) : undefined;
           if (previous) {
-            process.stderr.write(`resuming run ${previous}\n`);
+            printErr(`resuming run ${previous}\n`);
             summary = await resumeRun(previous, { retryErrors: Boolean(flags.retryErrors), engine: spec.engine, dataDir: resolved.dir, allowModifiedData: Boolean(flags.allowModifiedData) }, deps);
           } else {
-            if (flags.resume || flags.retryErrors) process.stderr.write('no earlier run with these settings to resume; starting a new one\n');
+            if (flags.resume || flags.retryErrors) printErr('no earlier run with these settings to resume; starting a new one\n');
             summary = await startRun(spec, deps);
           }
           progress.stop();
@@ -247,7 +248,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
     return queueResumeCommand(runId, engine, { queue: flags.queue, db: flags.db, ...(flags.queueName !== undefined ? { queueName: flags.queueName } : {}), ...(flags.detach ? { detach: true } : {}), ...(flags.json ? { json: true } : {}) });
   }
   if (flags.queueName !== undefined || flags.detach) throw new InputError('--queue-name and --detach go with --queue');
-  const shared = await sharedLimitsFrom(flags, given('rpm') || given('tpm') ? true : undefined, (message) => process.stderr.write(`warning: ${message}\n`));
+  const shared = await sharedLimitsFrom(flags, given('rpm') || given('tpm') ? true : undefined, (message) => printErr(`warning: ${message}\n`));
   try {
     return await withStore(flags.db, async (store) => {
       const run = await requireRun(store, runId);

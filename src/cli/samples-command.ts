@@ -6,6 +6,7 @@ import { buildTaskSamples } from '../runner/task-samples.js';
 import { EXIT, interruptSignal, unusedDbOption } from './shared.js';
 import { dataReady } from './task-data.js';
 import { addTaskOptions, taskOptionsFrom, type TaskFlags } from './task-options.js';
+import { printOut } from './terminal.js';
 
 type SamplesFlags = TaskFlags & { json?: boolean };
 
@@ -20,7 +21,7 @@ async function samplesCommand(taskName: string, flags: SamplesFlags): Promise<nu
     const ready = options.tools !== undefined || (await dataReady(taskName, { dataDir: resolved, download: flags.download, signal }));
     if (!ready) return EXIT.interrupted;
     const samples = await buildTaskSamples({ task: taskName, seed: flags.seed, options, dataDir: resolved.dir });
-    process.stdout.write(flags.json ? sampleJsonLines(samples) : `${renderSampleList(samples)}\n`);
+    printOut(flags.json ? sampleJsonLines(samples) : `${renderSampleList(samples)}\n`);
     return EXIT.ok;
   } finally {
     dispose();

@@ -7,6 +7,7 @@ import type { RunSummary } from '../runner/summary.js';
 import { openStore } from '../store/open-store.js';
 import { createFolder, fsReason } from '../core/index.js';
 import type { Store } from '../store/store.js';
+import { printErr, printOut } from './terminal.js';
 
 /** Exit codes: 0 ok, 2 bad input, 1 unexpected failure, 3 finished with sample errors, 130 interrupted. */
 export const EXIT = { ok: 0, unexpected: 1, badInput: 2, sampleErrors: 3, interrupted: 130 } as const;
@@ -34,7 +35,7 @@ export async function withStore<T>(location: string, fn: (store: Store) => Promi
 }
 
 export function printSummary(summary: RunSummary, json: boolean): void {
-  process.stdout.write(json ? `${JSON.stringify(summary)}\n` : `${renderSummary(summary)}\n`);
+  printOut(json ? `${JSON.stringify(summary)}\n` : `${renderSummary(summary)}\n`);
 }
 
 export function exitCodeFor(summary: RunSummary): number {
@@ -55,14 +56,14 @@ export function interruptSignal(nothingInFlight = false): { stop: AbortSignal; s
   const onSignal = (): void => {
     if (aborting.signal.aborted) process.exit(EXIT.interrupted);
     if (nothingInFlight) {
-      process.stderr.write('\nstopping (press Ctrl-C again to quit at once)…\n');
+      printErr('\nstopping (press Ctrl-C again to quit at once)…\n');
       stopping.abort();
       aborting.abort();
     } else if (stopping.signal.aborted) {
-      process.stderr.write('\naborting the calls in flight (Ctrl-C again quits at once)…\n');
+      printErr('\naborting the calls in flight (Ctrl-C again quits at once)…\n');
       aborting.abort();
     } else {
-      process.stderr.write('\nstopping: no new samples start; the calls in flight finish and are stored (Ctrl-C again aborts them)…\n');
+      printErr('\nstopping: no new samples start; the calls in flight finish and are stored (Ctrl-C again aborts them)…\n');
       stopping.abort();
     }
   };

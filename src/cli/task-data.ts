@@ -6,6 +6,7 @@ import { resolveDataDir, type ResolvedDataDir } from '../datasets/data-dir.js';
 import type { EnsureDatasetResult } from '../datasets/fetch/download.js';
 import { getManifest, type DatasetManifest } from '../datasets/fetch/manifest.js';
 import { createDownloadReporter } from './download-progress.js';
+import { printErr } from './terminal.js';
 
 /** The data-dir folder a task reads (`metatool`, `functionchat`), as the task declares it; undefined for a task that reads only the user's own files. */
 export function datasetOf(taskName: string): string | undefined {
@@ -121,7 +122,7 @@ export async function ensureTaskData(taskName: string, options: TaskDataOptions)
       { file: dir },
     );
   }
-  process.stderr.write(`${manifest.title} data ${folderMissing ? 'not found' : 'incomplete'} in ${where}; downloading it (pinned by sha256)…\n`);
+  printErr(`${manifest.title} data ${folderMissing ? 'not found' : 'incomplete'} in ${where}; downloading it (pinned by sha256)…\n`);
   let result: EnsureDatasetResult;
   try {
     result = await downloadDataset(dataset, { dataDir: dir, ...(options.signal ? { signal: options.signal } : {}) });
@@ -136,7 +137,7 @@ export async function ensureTaskData(taskName: string, options: TaskDataOptions)
     }
     throw error;
   }
-  process.stderr.write(`${manifest.title}: downloaded ${result.downloaded.length} file(s), derived ${result.derived.length}, kept ${result.verified.length} already present, in ${path.join(dir, dataset)}\n`);
+  printErr(`${manifest.title}: downloaded ${result.downloaded.length} file(s), derived ${result.derived.length}, kept ${result.verified.length} already present, in ${path.join(dir, dataset)}\n`);
 }
 
 /**
@@ -157,7 +158,7 @@ export async function dataReady(taskName: string, options: TaskDataOptions & { s
     return true;
   } catch (error) {
     if (!options.signal.aborted) throw error;
-    process.stderr.write('stopped while downloading the data; nothing was run\n');
+    printErr('stopped while downloading the data; nothing was run\n');
     return false;
   }
 }

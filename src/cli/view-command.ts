@@ -4,6 +4,7 @@ import { isLoopback } from '../report/view/access.js';
 import { startViewServer } from '../report/view/view-server.js';
 import { nonNegativeInt } from './options.js';
 import { dbOption, withStore } from './shared.js';
+import { printErr, printOut } from './terminal.js';
 
 function portNumber(value: string): number {
   const port = nonNegativeInt('--port')(value);
@@ -63,17 +64,17 @@ Examples:
           store,
           host: flags.host,
           ...(flags.port !== undefined ? { port: flags.port } : {}),
-          onError: (error) => process.stderr.write(`assay view: a request failed: ${describeError(error).split('\n')[0]}\n`),
+          onError: (error) => printErr(`assay view: a request failed: ${describeError(error).split('\n')[0]}\n`),
         });
         const wildcard = flags.host === '0.0.0.0' || flags.host === '::';
-        process.stdout.write(`assay view: ${server.url}\n`);
+        printOut(`assay view: ${server.url}\n`);
         if (!isLoopback(flags.host)) {
-          process.stdout.write(`listening on ${flags.host}:${server.port}${wildcard ? ' (every interface: use this machine’s address in place of 127.0.0.1)' : ''}; the token is required on every request\n`);
+          printOut(`listening on ${flags.host}:${server.port}${wildcard ? ' (every interface: use this machine’s address in place of 127.0.0.1)' : ''}; the token is required on every request\n`);
         }
-        process.stdout.write('read-only; Ctrl-C stops the viewer\n');
+        printOut('read-only; Ctrl-C stops the viewer\n');
         await untilInterrupted();
         await server.close();
-        process.stderr.write('assay view: stopped\n');
+        printErr('assay view: stopped\n');
       });
     });
 }

@@ -7,6 +7,7 @@ import { openStore } from '../store/open-store.js';
 import { parseStoreUrl, redactStoreUrl } from '../store/store-url.js';
 import { positiveInt } from './options.js';
 import { EXIT, dbOption } from './shared.js';
+import { printErr } from './terminal.js';
 
 interface WorkerFlags {
   queue: string;
@@ -41,9 +42,9 @@ async function workerCommand(flags: WorkerFlags): Promise<number> {
     concurrency: flags.concurrency,
     ...(dataDir ? { dataDir } : {}),
     ...(openaiApiKey ? { secrets: { openaiApiKey } } : {}),
-    onNote: (line) => process.stderr.write(`${line}\n`),
+    onNote: (line) => printErr(`${line}\n`),
   });
-  process.stderr.write(`worker ${hostname()}:${process.pid} on queue ${location.name} (db ${redactStoreUrl(flags.db)}), ${flags.concurrency} units at a time\n`);
+  printErr(`worker ${hostname()}:${process.pid} on queue ${location.name} (db ${redactStoreUrl(flags.db)}), ${flags.concurrency} units at a time\n`);
   const signalled = new Promise<void>((resolve) => {
     const onSignal = (): void => {
       process.off('SIGINT', onSignal);
@@ -51,7 +52,7 @@ async function workerCommand(flags: WorkerFlags): Promise<number> {
       const quit = (): never => process.exit(EXIT.interrupted);
       process.on('SIGINT', quit);
       process.on('SIGTERM', quit);
-      process.stderr.write('stopping: no new units; those in flight finish and are stored (signal again to quit at once)…\n');
+      printErr('stopping: no new units; those in flight finish and are stored (signal again to quit at once)…\n');
       resolve();
     };
     process.on('SIGINT', onSignal);
@@ -63,7 +64,7 @@ async function workerCommand(flags: WorkerFlags): Promise<number> {
   } finally {
     await store.close();
   }
-  process.stderr.write('worker stopped\n');
+  printErr('worker stopped\n');
   return EXIT.ok;
 }
 

@@ -15,4 +15,5 @@ export * from './task-options.js';
 export * from './judge-settings.js';
 export * from './transcript.js';
 export * from './create-folder.js';
+export * from './terminal-text.js';
 export { abortable } from './abortable.js';

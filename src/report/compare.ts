@@ -1,3 +1,4 @@
+import { visibleControls } from '../core/index.js';
 import type { ComparedRun, ModelComparison, RunComparison } from '../runner/compare/run-comparison.js';
 
 /** Sample ids shown per bucket on the console (`--json` lists them all). */
@@ -8,10 +9,11 @@ const signed = (v: number | null): string => (v === null ? '—' : `${v > 0 ? '+
 const pValue = (p: number | null): string => (p === null ? '—' : p < 0.001 ? '<0.001' : p.toFixed(3));
 const interval = (i: { low: number; high: number } | null): string => (i === null ? '—' : `[${signed(i.low)}, ${signed(i.high)}]`);
 const when = (iso: string): string => iso.slice(0, 19).replace('T', ' ');
-const runLine = (label: string, run: ComparedRun): string => `  run ${label} ${run.id} (${when(run.createdAt)} UTC, ${run.status}, task version ${run.taskVersion})`;
+const runLine = (label: string, run: ComparedRun): string => visibleControls(`  run ${label} ${run.id} (${when(run.createdAt)} UTC, ${run.status}, task version ${run.taskVersion})`);
 
 function ids(list: readonly string[]): string {
-  const shown = list.slice(0, IDS_SHOWN).join(', ');
+  // Sample ids are the data's: each shown on one line, whatever it holds.
+  const shown = list.slice(0, IDS_SHOWN).map((id) => visibleControls(id)).join(', ');
   return list.length > IDS_SHOWN ? `${shown}, … (${list.length - IDS_SHOWN} more)` : shown;
 }
 
@@ -22,7 +24,7 @@ function table(rows: readonly (readonly string[])[], indent: string): string[] {
 }
 
 function modelLines(m: ModelComparison): string[] {
-  const title = m.modelA === m.modelB ? m.modelA : `${m.modelA} (A) vs ${m.modelB} (B)`;
+  const title = visibleControls(m.modelA === m.modelB ? m.modelA : `${m.modelA} (A) vs ${m.modelB} (B)`);
   const { shared, onlyInA, onlyInB, errors } = m.samples;
   const lines = [title, `  samples: ${shared} in both runs, ${onlyInA} only in A, ${onlyInB} only in B; ${errors} ended in error on a side (left out of every figure)`];
   const rows: string[][] = [['', 'n', 'A', 'B', 'B − A', '95% interval', 'p', 'test']];
@@ -60,7 +62,7 @@ function modelLines(m: ModelComparison): string[] {
 
 /** The console form of `assay compare`: per model pair, a table of B against A, then the buckets with their first ids. */
 export function renderComparison(c: RunComparison): string {
-  const lines = [`compare ${c.task}: B against A`, runLine('A', c.runA), runLine('B', c.runB), ...c.notes.map((n) => `note: ${n}`)];
+  const lines = [visibleControls(`compare ${c.task}: B against A`), runLine('A', c.runA), runLine('B', c.runB), ...c.notes.map((n) => visibleControls(`note: ${n}`))];
   for (const m of c.comparisons) lines.push('', ...modelLines(m));
   return `${lines.join('\n')}\n`;
 }

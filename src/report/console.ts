@@ -5,6 +5,7 @@ import type { ModelCounts, RoleCost, RunSummary } from '../runner/summary.js';
 import type { RunReadings } from '../runner/readings.js';
 import { sideBySideLines } from './side-by-side.js';
 import { describeStop, recordedStops } from '../runner/fail-fast.js';
+import { visibleControls } from '../core/index.js';
 
 const percent = (v: number): string => `${(v * 100).toFixed(2)}%`;
 
@@ -111,18 +112,19 @@ function undecidedCounts(counts: ModelCounts): string {
 
 /** The human summary printed after a run and by `assay show`. Rates as percentages; n/a = undefined. */
 export function renderSummary(summary: RunSummary): string {
-  const lines = [`run ${summary.run}  task ${summary.task}  status ${summary.status}`];
+  // Lines that hold stored text (ids, model names, a provider's error) are one line each, whatever that text holds.
+  const lines = [visibleControls(`run ${summary.run}  task ${summary.task}  status ${summary.status}`)];
   // First, so nobody reads the numbers without knowing they are not on the benchmark's own data.
   if (summary.modified_data) lines.push(modifiedDataLine(summary.modified_data));
   // Why the run is interrupted, as the run said when it stopped, for whoever comes back to it.
-  for (const stop of summary.fail_fast ?? []) lines.push(stop.advice);
+  for (const stop of summary.fail_fast ?? []) lines.push(visibleControls(stop.advice));
   if (Object.keys(summary.models).length > 1) lines.push('', ...sideBySideLines(summary));
   for (const [model, { metrics, counts, judge, reviewed }] of Object.entries(summary.models)) {
-    lines.push('', `${model}`);
+    lines.push('', visibleControls(model));
     lines.push(...metricLines(metrics, '  '));
     if (judge) {
       const judgeCost = judge.cost_usd === null ? 'unknown' : `$${judge.cost_usd.toFixed(4)}`;
-      lines.push(`  judge ${judge.model}: graded ${judge.judged}, no verdict ${judge.no_verdict}; ${judge.calls} calls, tokens in ${judge.input_tokens} out ${judge.output_tokens}; cost ${judgeCost}`);
+      lines.push(visibleControls(`  judge ${judge.model}: graded ${judge.judged}, no verdict ${judge.no_verdict}; ${judge.calls} calls, tokens in ${judge.input_tokens} out ${judge.output_tokens}; cost ${judgeCost}`));
     }
     if (reviewed) {
       lines.push(`  reviewed by humans: ${reviewed.reviewed} item(s), ${reviewed.changed} verdict(s) changed; metrics with the reviews:`);
@@ -162,12 +164,13 @@ export function costByRoleLines(rows: readonly RoleCost[]): string[] {
 
 /** One line on who is running a run (`running`) or that its process is gone (`stale`); undefined otherwise. */
 export function renderLeaseNote(runId: string, state: RunState, lease: StoredLease | undefined): string | undefined {
+  // The host is what the holding process stored: one line, whatever it holds.
   if (state === 'running' && lease) {
-    return `running in pid ${lease.holder.pid} on ${lease.holder.host} since ${lease.acquiredAt}; lease renewed ${lease.heartbeatAt}, expires ${lease.expiresAt} unless renewed`;
+    return visibleControls(`running in pid ${lease.holder.pid} on ${lease.holder.host} since ${lease.acquiredAt}; lease renewed ${lease.heartbeatAt}, expires ${lease.expiresAt} unless renewed`);
   }
   if (state !== 'stale') return undefined;
   const why = lease ? `its lease (pid ${lease.holder.pid} on ${lease.holder.host}) expired at ${lease.expiresAt}` : 'no process holds a lease on it';
-  return `stale: stored as running, but ${why} — the process stopped without saying so; continue with: assay resume ${runId}`;
+  return visibleControls(`stale: stored as running, but ${why} — the process stopped without saying so; continue with: assay resume ${runId}`);
 }
 
 /**
@@ -180,8 +183,9 @@ export function renderRunList(runs: readonly (RunRecord & { readonly state: RunS
   const rows = runs.map((r) => [r.id, r.task, r.state, r.models.join(' '), r.createdAt.replace('T', ' ').slice(0, 19)]);
   const header = ['run', 'task', 'status', 'models', 'created (UTC)'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
-  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
-  const stops = runs.flatMap((r) => (r.state === 'interrupted' ? recordedStops(r).map((stop) => `${r.id}: ${describeStop(stop, r.id)}`) : []));
+  // A row and a stop are one line each, whatever a stored id, model name or error holds.
+  const line = (cells: string[]): string => visibleControls(cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd());
+  const stops = runs.flatMap((r) => (r.state === 'interrupted' ? recordedStops(r).map((stop) => visibleControls(`${r.id}: ${describeStop(stop, r.id)}`)) : []));
   return [line(header), ...rows.map(line), ...(stops.length > 0 ? ['', ...stops] : [])].join('\n');
 }
 

@@ -1,4 +1,4 @@
-import type { Message, Sample } from '../core/index.js';
+import { visibleControls, type Message, type Sample } from '../core/index.js';
 
 /** Characters of a preview: one terminal line after the id. */
 const PREVIEW_CHARS = 100;
@@ -18,7 +18,8 @@ export function samplePreview(sample: Sample): string {
 /** One line per sample: the id, padded so the previews line up, and the preview. */
 export function renderSampleList(samples: readonly Sample[]): string {
   const width = Math.min(48, Math.max(0, ...samples.map((s) => s.id.length)));
-  return samples.map((s) => `${s.id.padEnd(width)}  ${samplePreview(s)}`.trimEnd()).join('\n');
+  // A sample's id and text are the data's: one line each, whatever they hold.
+  return samples.map((s) => visibleControls(`${s.id.padEnd(width)}  ${samplePreview(s)}`.trimEnd())).join('\n');
 }
 
 /** A message as plain JSON data: a composed prompt's content is a getter, read once here. */

@@ -3,6 +3,7 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../../core/errors.js';
 import { requireFolder } from '../../core/create-folder.js';
+import { visibleControls } from '../../core/terminal-text.js';
 import { checkEmbeddings, embeddingsFromPickle, nearestNeighbors, serializeEmbeddings, serializeNeighbors } from './derive-embeddings.js';
 import { hashFile } from './file-hash.js';
 import { DownloadError, downloadToFile, type HttpGet } from '../../net/http-get.js';
@@ -90,7 +91,7 @@ export async function ensureDataset(name: string, options: EnsureDatasetOptions)
   }
 
   const baseUrl = options.baseUrl ?? manifest.baseUrl;
-  const warn = options.onWarning ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
+  const warn = options.onWarning ?? ((message: string) => process.stderr.write(visibleControls(`warning: ${message}\n`, { keepLayout: true })));
   const fetchTo = async (url: string, part: string, progressPath: string, total: number | null) => {
     requireFolder(path.dirname(part), 'download folder');
     try {

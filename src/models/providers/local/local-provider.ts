@@ -1,5 +1,5 @@
 import type { ChatModelFunctions, LLamaChatGenerateResponseOptions, LlamaChatResponse, LlamaGrammar, Token } from 'node-llama-cpp';
-import { InputError, ModelCallError, describeError, type GenerateRequest, type GenerateResult, type ToolCall, type Warning } from '../../../core/index.js';
+import { InputError, ModelCallError, describeError, visibleControls, type GenerateRequest, type GenerateResult, type ToolCall, type Warning } from '../../../core/index.js';
 import type { ModelProvider } from '../../spec.js';
 import { convertToLlamaHistory } from './convert-to-llama-history.js';
 import { abortError, acquireEngine, releaseEngine, type EngineSettings, type LlamaEngine } from './llama-engine.js';
@@ -63,7 +63,7 @@ function stderrProgress(): NonNullable<ResolveModelFileOptions['onProgress']> {
     if (step === shown) return;
     shown = step;
     const mb = (receivedBytes / 1e6).toFixed(0);
-    process.stderr.write(`downloading ${url}: ${mb} MB${totalBytes ? ` of ${(totalBytes / 1e6).toFixed(0)} MB` : ''}\n`);
+    process.stderr.write(visibleControls(`downloading ${url}: ${mb} MB${totalBytes ? ` of ${(totalBytes / 1e6).toFixed(0)} MB` : ''}\n`, { keepLayout: true }));
   };
 }
 
