@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import { describeError } from '../core/index.js';
+import { boundedLogText, boundedText, describeError } from '../core/index.js';
 import type { LimiterFactory } from '../models/middleware/limiter.js';
 import { DEFAULT_LIMIT_PREFIX, redisLimiters } from '../models/middleware/redis-limiter.js';
 import type { BudgetFactory } from '../runner/budget.js';
@@ -39,8 +39,30 @@ export interface UnitWorkerOptions {
    * (`redisLimiters` under the default prefix), so that the fleet keeps to one limit per model.
    */
   readonly limiters?: LimiterFactory;
-  /** One line per thing worth telling (a run first seen, a unit failed, the queue unreachable). */
+  /**
+   * One line per thing worth telling (a run first seen, a unit failed, the queue unreachable): at
+   * most {@link MAX_NOTE_CHARS} characters before its marker, every control character made visible.
+   */
   readonly onNote?: (line: string) => void;
+}
+
+/**
+ * A job's data is whatever was put on the queue: a field of it (an id) is shown with at most this
+ * many characters, the rest told as a count, so a junk job cannot flood a log or a failed job's
+ * reason in Redis. assay's own ids are far shorter.
+ */
+export const MAX_FIELD_CHARS = 200;
+/** The longest note line, before its marker (a provider's error is at most 500 characters of it). */
+export const MAX_NOTE_CHARS = 2_000;
+
+/** A field of a job's data as a message quotes it (a note then shows its controls). */
+const field = (value: unknown): string => boundedText(String(value), MAX_FIELD_CHARS);
+
+/** What a failed job is told with: its unit's fields when it is one, else its id. */
+function failedJobLine(job: Job, attempts: number, error: Error): string {
+  const unit: unknown = job.data;
+  const what = isUnit(unit) ? `unit ${field(unit.sampleId)} of run ${field(unit.runId)} on ${field(unit.modelId)}` : `job ${field(job.id)}`;
+  return `${what}: attempt ${attempts} failed: ${error.message}`;
 }
 
 export interface UnitWorker {
@@ -65,7 +87,9 @@ export interface UnitWorker {
  */
 export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
   const { queue: location } = options;
-  const note = options.onNote ?? (() => undefined);
+  const tell = options.onNote ?? (() => undefined);
+  // Every line: one line, bounded, controls shown — it may hold job data, a provider's or a store's error.
+  const note = (line: string): void => tell(boundedLogText(line, MAX_NOTE_CHARS));
   // Aborted when the worker closes: a store still unreachable then is not waited for any more.
   const closing = new AbortController();
   const store = waitingStore(options.store, { onNote: note, signal: closing.signal });
@@ -106,7 +130,7 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
 
   const work = async (job: Job): Promise<string> => {
     const unit: unknown = job.data;
-    if (!isUnit(unit)) throw new UnrecoverableError(`job ${job.id} is not an assay unit`);
+    if (!isUnit(unit)) throw new UnrecoverableError(`job ${field(job.id)} is not an assay unit`);
     const jobId = job.id as string;
     const sessionKey = `${unit.runId}\n${unit.session ?? ''}`;
     const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
@@ -114,20 +138,21 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
     try {
       session = await sessionFor(sessionKey, unit.runId);
     } catch (error) {
-      const message = `run ${unit.runId}: ${describeError(error)}`;
+      // The error may quote the run id: bounded like it, since it becomes the job's failed reason in Redis and a log line.
+      const message = `run ${field(unit.runId)}: ${boundedText(describeError(error), MAX_NOTE_CHARS)}`;
       const run = last ? await store.getRun(unit.runId) : undefined;
       if (run?.sampleCount === undefined) throw new Error(message);
       // This process cannot rebuild the run (its data, a key): on the last attempt that is the
       // unit's result, so the run ends and says why ("assay resume --retry-errors" goes on).
       await recordWorkerError(store, unit, message);
       await accountUnit(redis, location, store, unit.runId, unitKey(unit), run.sampleCount * run.models.length);
-      note(`unit ${jobId}: ${message}`);
+      note(`unit ${field(jobId)}: ${message}`);
       return 'recorded the failure';
     }
     // A unit queued before the run's last resume (which queued it again if it had no result): dropped.
     if (unit.session !== session.run.engine.queue?.session) return `superseded by resume ${session.run.engine.queue?.session ?? '(none)'}`;
     const model = session.models.get(unit.modelId);
-    if (!model) throw new UnrecoverableError(`run ${unit.runId} has no model ${unit.modelId}`);
+    if (!model) throw new UnrecoverableError(`run ${field(unit.runId)} has no model ${field(unit.modelId)}`);
     const units = session.sampleCount * session.models.size;
     // A redelivery of a unit whose result is stored: nothing to call, only to count.
     if ((await store.resultStatus(unit.runId, unit.sampleId, unit.modelId)) !== undefined) {
@@ -138,7 +163,7 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
     const stopped = await stops.stopFor(sessionKey, session.run, unit.modelId);
     if (stopped) return `not started: ${stopped.actor} stopped after ${stopped.kind} errors`;
     const sample = await session.sampleOf(unit.sampleId);
-    if (!sample) throw new UnrecoverableError(`run ${unit.runId} has no sample ${unit.sampleId}`);
+    if (!sample) throw new UnrecoverableError(`run ${field(unit.runId)} has no sample ${field(unit.sampleId)}`);
     // What the other workers spent counts before this unit starts.
     await session.budget?.refresh?.();
     if (session.budget?.stopReason !== undefined) {
@@ -200,9 +225,9 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
   });
   // A unit whose worker stopped renewing its lock (killed, or its event loop stuck past the lock's
   // duration) goes back to the queue. Told with its job id: a unit called twice is always one of these.
-  worker.on('stalled', (jobId) => note(`unit ${jobId} stalled (its worker stopped renewing the lock): another worker takes it`));
+  worker.on('stalled', (jobId) => note(`unit ${field(jobId)} stalled (its worker stopped renewing the lock): another worker takes it`));
   worker.on('failed', (job, error) => {
-    if (job) note(`unit ${(job.data as Unit).sampleId} of run ${(job.data as Unit).runId} on ${(job.data as Unit).modelId}: attempt ${job.attemptsMade} failed: ${error.message}`);
+    if (job) note(failedJobLine(job, job.attemptsMade, error));
   });
 
   return {
