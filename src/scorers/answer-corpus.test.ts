@@ -232,8 +232,8 @@ const SELECTION_ORDINARY_WORDS: readonly SelectionCase[] = [
   c('Calculator', A, 1, P.tools('calculator'), S.tools(['calculator'])), // (a); spelled as in the list
   c('1. calculator', A, 1, P.tools('calculator'), S.tools(['calculator'])),
   c('I\'d go with "local" here.', A, 1, P.tools('local'), S.tools(['local'])),
-  // R2 (c) only helps names the list spells with a capital: lowercase "local" in prose never counts.
-  c("I'd use local.", A, 1, P.tools('local'), S.noVerdict()),
+  // R2 (c) only helps names the list spells with a capital; (d) a shown name right after "use", then the end.
+  c("I'd use local.", A, 1, P.tools('local'), S.tools(['local'])),
   c("I'd use `local`.", A, 1, P.tools('local'), S.tools(['local'])),
   c('The tool is «local».', A, 1, P.tools('local'), S.tools(['local'])),
   c('• local', A, 1, P.tools('local'), S.tools(['local'])),
@@ -271,11 +271,31 @@ const SELECTION_ORDINARY_WORDS: readonly SelectionCase[] = [
   c('I would search online for a discount code.', B, 1, P.tools('Discount'), S.noVerdict()),
 ];
 
+// R2 (d): a shown candidate's own name in a choosing position (after a verb of choosing, "the best
+// choice is", a "Tool:" label) and followed by the clause's end or what it is for, is the choice.
+const SELECTION_CHOOSING_POSITION: readonly SelectionCase[] = [
+  c('The best choice is calculator.', A, 1, P.tools('calculator'), S.tools(['calculator'])),
+  c('I would use calculator to search for this.', A, 1, P.manual('search', 'calculator'), S.tools(['calculator'])), // "search" follows "to": prose
+  c('I recommend search for this query.', A, 1, P.tools('search'), S.tools(['search'])),
+  c('I would pick "local" because it knows the area.', A, 1, P.manual('Now', 'local'), S.tools(['local'])), // (b) and (d); PS finds "now" in "knows"
+  c('Tool: search, since the query asks for facts.', A, 1, P.tools('search'), S.tools(['search'])), // (a) fails: more than names on the line
+  c('The best option is the calculator tool.', A, 1, P.tools('calculator'), S.tools(['calculator'])),
+  c('I would select form.', B, 1, P.tools('form'), S.tools(['form'])),
+  c('Chosen: speak', B, 1, P.tools('speak'), S.noVerdict()), // "Chosen:" is neither a label of (a) nor a choosing lead ("chosen" then ":")
+  // Followed by a noun, the word is prose even right after "use".
+  c('You could use search engines to find this.', A, 1, P.tools('search'), S.noVerdict()),
+  c('I would use local time zones here.', A, 1, P.tools('local'), S.noVerdict()),
+  // Off-list ordinary words never count by (d): only a shown candidate is chosen this way.
+  c('I would use search to find it.', B, 1, P.none, S.noVerdict()),
+  // Not a choosing position: after "with a", "to".
+  c('You can compute this with a calculator.', A, 1, P.tools('calculator'), S.noVerdict()),
+];
+
 const SELECTION_CAPITALISED: readonly SelectionCase[] = [
   // R2 (c): "Now" at the start of the text is a sentence start; PS: "now" substring.
   c('Now, the best tool is NewsTool.', A, 1, P.manual('NewsTool', 'Now'), S.tools(['NewsTool'])),
   c('I would use Now for this.', A, 1, P.tools('Now'), S.tools(['Now'])),
-  c('Use NOW.', A, 1, P.tools('Now'), S.noVerdict()), // (c) needs the exact spelling "Now"; (a) fails on "Use"
+  c('Use NOW.', A, 1, P.tools('Now'), S.tools(['Now'])), // (c) needs the exact spelling "Now" and (a) fails on "Use", but (d): a shown name right after "use", then the sentence ends
   c('NOW', A, 1, P.tools('Now'), S.tools(['Now'])), // (a)
   c('*Now*', A, 1, P.tools('Now'), S.tools(['Now'])),
   c('The answer is **Now**.', A, 1, P.tools('Now'), S.tools(['Now'])),
@@ -452,6 +472,7 @@ const SELECTION_GROUPS = {
   'plain names, cases, punctuation and labels': SELECTION_PLAIN_NAMES,
   'ordinary-word names in prose and written as names': SELECTION_ORDINARY_WORDS,
   'capitalised names (Now, Review, Chess) at and after a sentence start': SELECTION_CAPITALISED,
+  'an ordinary-word candidate in a choosing position': SELECTION_CHOOSING_POSITION,
   'Korean answers': SELECTION_KOREAN,
   'None, empty and whitespace-only answers': SELECTION_NONE_AND_EMPTY,
   'a name together with None': SELECTION_NAME_AND_NONE,

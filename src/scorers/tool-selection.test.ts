@@ -204,9 +204,11 @@ describe('parseToolSelection on the real MetaTool catalogue', () => {
     for (const name of catalogue) {
       assert.deepEqual(single(`I choose "${name}".`, catalogue), tools([name]), name);
       assert.deepEqual(single(name, catalogue), tools([name]), name);
-      // In prose, only the names that are not ordinary words are read as names.
-      const prose = single(`I choose ${name.toLowerCase()} here.`, catalogue);
+      // In prose, only the names that are not ordinary words are read as names…
+      const prose = single(`I thought about ${name.toLowerCase()} for a while.`, catalogue);
       assert.deepEqual(prose, isOrdinaryWord(name) ? NO_NAME : tools([name]), name);
+      // …but a shown name in a choosing position is chosen, ordinary word or not (rule (d)).
+      assert.deepEqual(single(`I choose ${name.toLowerCase()} here.`, catalogue), tools([name]), name);
     }
   });
 

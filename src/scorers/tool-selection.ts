@@ -1,6 +1,6 @@
 import { foldCase, nameMatcher, type NameOccurrence } from './name-matcher.js';
 import { allClassified, classifyNames, isOrdinaryWord } from './ordinary-words.js';
-import { isWrittenAsName, type Span } from './written-as-name.js';
+import { isInChoosingPosition, isWrittenAsName, type Span } from './written-as-name.js';
 
 /** How a free-text answer selects tools from a shown list. */
 export type Selection =
@@ -43,8 +43,10 @@ const NONE_WORD = /(?<![A-Za-z0-9_])none(?![A-Za-z0-9_])/gi;
  *    `local`, `speak`, `Now`, `Review`) counts only where it is written as a name
  *    ({@link isWrittenAsName}): (a) on a line that holds only names (after a bullet or an
  *    `Answer:`/`Tool:` label), (b) set off by quotes, backticks or markdown emphasis, or (c) with
- *    the capital the list spells it with, in mid-sentence. So "I would use ABCmouse to search for
- *    this." names ABCmouse only. Other names (`ABCmouse`, `web_scraper`, `Zapier`) always count.
+ *    the capital the list spells it with, in mid-sentence, or — for a shown candidate — (d) in a
+ *    choosing position ({@link isInChoosingPosition}: "The best choice is dart.", "I would use
+ *    calculator to search for this."). So "I would use ABCmouse to search for this." names
+ *    ABCmouse only. Other names (`ABCmouse`, `web_scraper`, `Zapier`) always count.
  * 3. Longest name first: text taken by a longer name cannot also match a shorter one that overlaps
  *    it (`PDF&URLTool` does not also select `URLTool`).
  * 4. A counted name that was not shown is still what the model chose: it is part of `tools` and
@@ -81,7 +83,7 @@ export function parseToolSelection(text: string, options: SelectionOptions): Sel
   ];
   // Names met for the first time: classify the whole lists at once (one read of the word lists).
   if (!allClassified(found.map((m) => m.name))) classifyNames([...candidates, ...catalogue]);
-  const mentions = found.filter((m) => !isOrdinaryWord(m.name) || isWrittenAsName(text, m, m.name, found));
+  const mentions = found.filter((m) => !isOrdinaryWord(m.name) || isWrittenAsName(text, m, m.name, found) || (m.shown && isInChoosingPosition(text, m)));
 
   const chosen = longestFirstWithoutOverlap(mentions).sort((a, b) => a.start - b.start);
   const tools = [...new Set(chosen.map((mention) => mention.name))];

@@ -62,3 +62,23 @@ export function isCapitalisedMidSentence(text: string, span: Span, listSpelling:
 export function isWrittenAsName(text: string, span: Span, listSpelling: string, spans: readonly Span[]): boolean {
   return isSetOff(text, span) || isOnNameOnlyLine(text, span, spans) || isCapitalisedMidSentence(text, span, listSpelling);
 }
+
+// What puts a name in a choosing position when it comes right before it (spaces, opening marks and
+// an article aside): a verb of choosing ("I would use", "I recommend", "pick"), "the best choice
+// is" and its kin, or a "Tool:" label in mid-line.
+const CHOOSING_LEAD =
+  /(?:\b(?:choose|chose|chosen|choosing|pick|picked|picking|use|used|using|select|selected|selecting|recommend|recommended|recommending)|\b(?:best|right|correct|most suitable)\s+(?:choice|option|tool|fit)\s+(?:is|would be|here is)|\btools?\s*:)(?:\s+(?:the|a|an))?[\s"'`*(\u201C\u2018\u00AB]*$/i;
+// What may follow a name in a choosing position: the clause ends, or goes on to say what for.
+// "I would use search engines" or "use local time" goes on with a noun: the word is prose there.
+const CHOOSING_TAIL = /^[\s"'`*)\u201D\u2019\u00BB]*(?:$|[.,;:!?\n]|(?:to|for|because|since|as|here|in|on|which|that|tool|plugin|and|or|with|instead)\b)/i;
+
+/**
+ * Rule (d), for a shown candidate only: the name is in a choosing position — right after a verb of
+ * choosing, "the best choice is" or a "Tool:" label, and followed by the end of the clause or by
+ * what it is for ("The best choice is dart.", "I would use calculator to search for this."). A
+ * candidate's own name there is the answer choosing it; elsewhere the word stays prose ("I would
+ * use ABCmouse to search for this": "search" follows "to", not a choosing verb).
+ */
+export function isInChoosingPosition(text: string, span: Span): boolean {
+  return CHOOSING_LEAD.test(text.slice(Math.max(0, span.start - 60), span.start)) && CHOOSING_TAIL.test(text.slice(span.end, span.end + 20));
+}
