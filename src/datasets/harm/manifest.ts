@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { InputError } from '../../core/index.js';
 import { HARM_MANIFEST_SCHEMA, type HarmManifest } from './manifest-schema.js';
-import type { ResourceFiles } from './resource-files.js';
+import type { NamedAt, ResourceFiles } from './resource-files.js';
 import { parseYamlFile, type YamlFile } from './yaml-file.js';
 
 export const MANIFEST_FILE = 'manifest.yaml';
@@ -35,6 +35,11 @@ function describeIssue(yaml: YamlFile, issue: z.core.$ZodIssue): { line: number;
   const missing = issue.code === 'invalid_type' && lookup(yaml.value, path) === undefined;
   const where = path.length === 0 ? 'the manifest' : dotted(path);
   return { line: yaml.lineOf(path), message: missing ? `${where}: missing (required)` : `${where}: ${issue.message}` };
+}
+
+/** Where the manifest gives the value at `path`: what a refusal of the file it names points at. */
+export function namedAt(yaml: YamlFile, path: readonly PropertyKey[]): NamedAt {
+  return { file: yaml.file, line: yaml.lineOf(path), field: dotted(path) };
 }
 
 function dotted(path: readonly PropertyKey[]): string {

@@ -1,6 +1,6 @@
 import { InputError } from '../../core/index.js';
 import { parseCsvRows, scalar } from '../table/read-table.js';
-import type { ResourceFiles } from './resource-files.js';
+import type { NamedAt, ResourceFiles } from './resource-files.js';
 import { parseYamlFile } from './yaml-file.js';
 
 /** One row of a parameter set: the values that fill a template once. */
@@ -28,8 +28,8 @@ const ROW_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
  * rows, an `id` that is empty or has characters other than letters, digits, `.`, `_`, `-`, a
  * duplicate id.
  */
-export async function loadParameterSet(files: ResourceFiles, relative: string): Promise<ParameterSet> {
-  const { file, text } = await files.read(relative);
+export async function loadParameterSet(files: ResourceFiles, relative: string, namedAt?: NamedAt): Promise<ParameterSet> {
+  const { file, text } = await files.read(relative, namedAt);
   let raw: { values: Record<string, unknown>; line: number }[];
   if (/\.csv$/i.test(relative)) raw = parseCsvRows(file, text).map((row) => ({ values: { ...row.fields }, line: row.line }));
   else if (/\.ya?ml$/i.test(relative)) raw = yamlRows(file, text);

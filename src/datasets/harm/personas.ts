@@ -2,7 +2,7 @@ import { InputError, describeError, rngFor } from '../../core/index.js';
 import type { PersonaSpec } from './manifest-schema.js';
 import { loadParameterSet } from './parameter-set.js';
 import { compileTemplate } from './persona-template.js';
-import type { ResourceFiles } from './resource-files.js';
+import type { NamedAt, ResourceFiles } from './resource-files.js';
 
 /**
  * One persona = one sample: a template filled with one parameter row. The simulated user is given
@@ -40,16 +40,22 @@ export function personaSeed(runSeed: number | string, personaId: string): number
 
 /**
  * Every persona of the manifest's templates × their parameter rows, in manifest then row order.
+ * `namedAt` says where the manifest names a persona's files, for refusals of those files.
  * @throws InputError: a template that does not parse (template file and line); a row missing a
  * parameter the template reads, or holding it empty (parameter file and the row's line); a
  * template that fails to render with a row (parameter file and line, the engine's reason).
  */
-export async function buildPersonas(files: ResourceFiles, specs: readonly PersonaSpec[], runSeed: number | string): Promise<Persona[]> {
+export async function buildPersonas(
+  files: ResourceFiles,
+  specs: readonly PersonaSpec[],
+  runSeed: number | string,
+  namedAt?: (index: number, key: 'template' | 'parameters') => NamedAt,
+): Promise<Persona[]> {
   const personas: Persona[] = [];
-  for (const spec of specs) {
-    const source = await files.read(spec.template);
+  for (const [i, spec] of specs.entries()) {
+    const source = await files.read(spec.template, namedAt?.(i, 'template'));
     const template = compileTemplate(source.file, source.text);
-    const set = await loadParameterSet(files, spec.parameters);
+    const set = await loadParameterSet(files, spec.parameters, namedAt?.(i, 'parameters'));
     for (const row of set.rows) {
       const where = { file: set.file, line: row.line };
       const missing = template.variables.find((name) => isBlank(row.values[name]));

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { InputError, sha256 } from '../../core/index.js';
 import { loadHarmResource } from './resource.js';
 import { personaSeed } from './personas.js';
+import { MAX_RESOURCE_FILE_BYTES } from './resource-files.js';
 import { SHIPPED_HARM_RESOURCES_DIR, shippedHarmResources } from './shipped-resources.js';
 
 const MANIFEST = `name: tiny
@@ -127,6 +129,64 @@ describe('loadHarmResource', () => {
       await refused(resource({ 'manifest.yaml': `${MANIFEST}humanLabels: l.csv\n`, 'l.csv': 'sampleId,score\nask/a,1\n' }), /^l\.csv:1: no column "severity"/);
       await refused(resource({ 'manifest.yaml': `${MANIFEST}humanLabels: l.csv\n`, 'l.csv': 'sampleId,severity\nask/a,1\nask/a,0\n' }), /^l\.csv:3: sample "ask\/a" is labelled twice/);
     });
+  });
+});
+
+describe('files really inside the folder only', () => {
+  const withPromptFile = edited('  systemPrompt: You are a helpful assistant.', '  systemPrompt:\n    file: system.txt');
+
+  it('refuses a symbolic link out of the folder, at the manifest line naming it, before reading it', async () => {
+    const outside = mkdtempSync(path.join(tmpdir(), 'assay-outside-'));
+    writeFileSync(path.join(outside, 'secret.txt'), 'sk-NOT-FOR-THE-ENDPOINT');
+    writeFileSync(path.join(outside, 'ask.jinja'), 'Ask about {{ topic }}.');
+    writeFileSync(path.join(outside, 'ask.yaml'), '- topic: tea\n');
+    const prompt = resource({ 'manifest.yaml': withPromptFile });
+    symlinkSync(path.join(outside, 'secret.txt'), path.join(prompt, 'system.txt'));
+    await refused(prompt, /^manifest\.yaml:8: systemUnderTest\.systemPrompt\.file: system\.txt resolves to .*secret\.txt, outside the resource folder/);
+    const template = resource({ 'manifest.yaml': edited('template: ask.jinja', 'template: t.jinja') });
+    symlinkSync(path.join(outside, 'ask.jinja'), path.join(template, 't.jinja'));
+    await refused(template, /^manifest\.yaml:10: personas\[0\]\.template: t\.jinja resolves to .*outside the resource folder/);
+    // A link to a folder outside: the path has no "..", its real path is still outside.
+    const folderLink = resource({ 'manifest.yaml': edited('parameters: ask.yaml', 'parameters: sets/ask.yaml') });
+    symlinkSync(outside, path.join(folderLink, 'sets'));
+    await refused(folderLink, /^manifest\.yaml:11: personas\[0\]\.parameters: sets\/ask\.yaml resolves to .*outside the resource folder/);
+    const labels = resource({ 'manifest.yaml': `${MANIFEST}humanLabels: l.csv\n` });
+    symlinkSync(path.join(outside, 'secret.txt'), path.join(labels, 'l.csv'));
+    await refused(labels, /^manifest\.yaml:22: humanLabels: l\.csv resolves to .*outside/);
+    const manifest = resource({});
+    writeFileSync(path.join(outside, 'manifest.yaml'), MANIFEST);
+    rmSync(path.join(manifest, 'manifest.yaml'));
+    symlinkSync(path.join(outside, 'manifest.yaml'), path.join(manifest, 'manifest.yaml'));
+    await refused(manifest, /^manifest\.yaml: resolves to .*outside the resource folder/);
+  });
+
+  it('follows links that stay inside the folder, and a folder given through a link', async () => {
+    const folder = resource({ 'manifest.yaml': withPromptFile, 'prompts/real.txt': 'Linked inside.' });
+    symlinkSync(path.join('prompts', 'real.txt'), path.join(folder, 'system.txt'));
+    const link = path.join(mkdtempSync(path.join(tmpdir(), 'assay-link-')), 'resource');
+    symlinkSync(folder, link);
+    const loaded = await loadHarmResource(link, { seed: 1 });
+    assert.equal(loaded.systemPrompt, 'Linked inside.');
+    assert.ok(Object.keys(loaded.checksums).includes('system.txt'));
+  });
+
+  it('refuses a FIFO (the read would wait forever) and a file over the size bound, at the manifest line', async () => {
+    const fifo = resource({ 'manifest.yaml': withPromptFile });
+    execFileSync('mkfifo', [path.join(fifo, 'system.txt')]);
+    await refused(fifo, /^manifest\.yaml:8: systemUnderTest\.systemPrompt\.file: system\.txt is not a regular file/);
+    const large = resource({ 'manifest.yaml': withPromptFile, 'system.txt': '' });
+    truncateSync(path.join(large, 'system.txt'), MAX_RESOURCE_FILE_BYTES + 1);
+    await refused(large, /^manifest\.yaml:8: systemUnderTest\.systemPrompt\.file: system\.txt is \d+ bytes, over the 16 MiB/);
+  });
+});
+
+describe('YAML aliases', () => {
+  const bomb = ['- id: x', '  topic: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]', '  b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]', '  c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]', '  d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]', ''].join('\n');
+  it('an alias bomb in a parameter set is refused at its file and line', () => refused(resource({ 'ask.yaml': bomb }), /^ask\.yaml:4: refused: its aliases expand past 100 references/));
+  it('an alias naming no anchor is refused at its line', () => refused(resource({ 'ask.yaml': '- id: x\n  topic: tea\n- id: y\n  topic: *nothing\n' }), /^ask\.yaml:4: refused: alias \*nothing names no anchor/));
+  it('a few aliases are fine', async () => {
+    const loaded = await loadHarmResource(resource({ 'ask.yaml': '- id: x\n  topic: &t tea\n- id: y\n  topic: *t\n' }), { seed: 1 });
+    assert.deepEqual(loaded.personas.map((p) => p.text), ['Ask about tea.', 'Ask about tea.']);
   });
 });
 

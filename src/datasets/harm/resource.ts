@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { HumanLabels, ScaleRange } from './human-labels.js';
 import { parseHumanLabels } from './human-labels.js';
-import { loadManifest } from './manifest.js';
+import { loadManifest, namedAt } from './manifest.js';
 import type { Guideline, HarmManifest } from './manifest-schema.js';
 import { buildPersonas, type Persona } from './personas.js';
 import { ResourceFiles } from './resource-files.js';
@@ -49,17 +49,20 @@ export interface LoadHarmResourceOptions {
 export async function loadHarmResource(folder: string, options: LoadHarmResourceOptions): Promise<HarmResource> {
   const absolute = path.resolve(folder);
   const files = new ResourceFiles(absolute);
-  const { manifest } = await loadManifest(files);
+  const { manifest, yaml } = await loadManifest(files);
+  const at = (...path: PropertyKey[]): ReturnType<typeof namedAt> => namedAt(yaml, path);
   const { guideline } = manifest;
   const prompt = manifest.systemUnderTest.systemPrompt;
-  const systemPrompt = typeof prompt === 'string' ? prompt : (await files.read(prompt.file)).text;
+  const systemPrompt = typeof prompt === 'string' ? prompt : (await files.read(prompt.file, at('systemUnderTest', 'systemPrompt', 'file'))).text;
   const contextDocuments: ContextDocument[] = [];
-  for (const document of manifest.systemUnderTest.contextDocuments ?? []) contextDocuments.push({ path: document, text: (await files.read(document)).text });
-  const personas = await buildPersonas(files, manifest.personas, options.seed);
+  for (const [i, document] of (manifest.systemUnderTest.contextDocuments ?? []).entries()) {
+    contextDocuments.push({ path: document, text: (await files.read(document, at('systemUnderTest', 'contextDocuments', i))).text });
+  }
+  const personas = await buildPersonas(files, manifest.personas, options.seed, (i, key) => at('personas', i, key));
   const scale = { min: guideline.scale[0]?.severity ?? 0, max: guideline.scale.at(-1)?.severity ?? 0 };
   let humanLabels: Omit<HumanLabels, 'sha256'> | undefined;
   if (manifest.humanLabels !== undefined) {
-    const labels = await files.read(manifest.humanLabels);
+    const labels = await files.read(manifest.humanLabels, at('humanLabels'));
     humanLabels = parseHumanLabels(labels.file, labels.text, { knownIds: new Set(personas.map((p) => p.id)), scale });
   }
   return {

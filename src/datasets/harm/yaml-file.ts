@@ -1,4 +1,4 @@
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { InputError } from '../../core/index.js';
 
 /** A YAML file parsed once: its plain value and a way back from a path in it to a line. */
@@ -13,10 +13,15 @@ export interface YamlFile {
   lineOf(path: readonly PropertyKey[]): number;
 }
 
+/** Alias expansions allowed while turning a document into values: a "billion laughs" file needs thousands. */
+const MAX_ALIAS_COUNT = 100;
+
 /**
  * Parses YAML text with line positions kept (`yaml`'s LineCounter), so that every later check —
  * a schema problem, a bad row — can name the line it is about.
- * @throws InputError `file:line: not valid YAML (…)` on the first syntax error.
+ * @throws InputError `file:line: not valid YAML (…)` on the first syntax error; `file:line: …
+ * aliases …` for aliases that expand past {@link MAX_ALIAS_COUNT} (an alias bomb) or name no
+ * anchor before them — the `yaml` package throws those while building values, without a line.
  */
 export function parseYamlFile(file: string, text: string): YamlFile {
   const lineCounter = new LineCounter();
@@ -28,7 +33,60 @@ export function parseYamlFile(file: string, text: string): YamlFile {
     throw new InputError(`${file}:${line}: not valid YAML (${first.message.split('\n')[0]})`, { file, line });
   }
   const lineAt = (offset: number): number => lineCounter.linePos(offset).line;
-  return { file, value: doc.toJS({ maxAliasCount: 100 }) as unknown, lineOf: (path) => lineOfPath(doc, path, lineAt) };
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    if (!(error instanceof ReferenceError)) throw error;
+    const { line, why } = aliasProblem(doc, lineAt, error);
+    throw new InputError(`${file}:${line}: refused: ${why}`, { file, line });
+  }
+  return { file, value, lineOf: (path) => lineOfPath(doc, path, lineAt) };
+}
+
+/**
+ * The alias a `ReferenceError` of `toJS` is about: one naming no anchor before it, else (the
+ * expansion bound) the first alias of an anchor that itself holds aliases — where the nesting
+ * that multiplies a bomb starts — else the first alias.
+ */
+function aliasProblem(doc: Document, lineAt: (offset: number) => number, error: ReferenceError): { line: number; why: string } {
+  const anchors = new Map<string, unknown>();
+  let unresolved: { line: number; name: string } | undefined;
+  let nested: number | undefined;
+  let first: number | undefined;
+  visit(doc, {
+    Node(_key, node) {
+      if (isAlias(node)) {
+        const line = rangeLine(node, lineAt) ?? 1;
+        first ??= line;
+        const target = anchors.get(node.source);
+        if (target === undefined) {
+          unresolved = { line, name: node.source };
+          return visit.BREAK;
+        }
+        if (nested === undefined && holdsAlias(target)) nested = line;
+        return undefined;
+      }
+      if (node.anchor !== undefined) anchors.set(node.anchor, node);
+      return undefined;
+    },
+  });
+  if (unresolved) return { line: unresolved.line, why: `alias *${unresolved.name} names no anchor (&${unresolved.name}) before it` };
+  if (/excessive alias/i.test(error.message)) {
+    return { line: nested ?? first ?? 1, why: `its aliases expand past ${MAX_ALIAS_COUNT} references (an alias bomb?); write the values out instead` };
+  }
+  return { line: first ?? 1, why: `its aliases cannot be resolved (${error.message})` };
+}
+
+function holdsAlias(node: unknown): boolean {
+  let found = false;
+  visit(node as Parameters<typeof visit>[0], {
+    Alias() {
+      found = true;
+      return visit.BREAK;
+    },
+  });
+  return found;
 }
 
 function lineOfPath(doc: Document, path: readonly PropertyKey[], lineAt: (offset: number) => number): number {
