@@ -21,6 +21,11 @@ export interface TaskContext {
    * do not import models); a task that needs an embedder and gets none refuses with an InputError.
    */
   readonly createEmbedder?: (id: string) => Promise<TextEmbedder>;
+  /**
+   * The run's stop (the first SIGINT/SIGTERM): a preparation that can take long (rendering a
+   * harm resource's templates) ends with the signal's reason rather than running on.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** A metric value: a number, null when undefined (e.g. precision with no positive answer), or a breakdown. */

@@ -45,6 +45,11 @@ Each command has its own --help.`,
       printErr(`assay: ${oneLine(error.message)}\n`);
       return EXIT.badInput;
     }
+    // The run's stop (Ctrl-C, SIGTERM) ending work that is not a model call (rendering a resource's templates).
+    if ((error as { name?: unknown } | null)?.name === 'AbortError') {
+      printErr('assay: stopped\n');
+      return EXIT.interrupted;
+    }
     printErr(`assay: unexpected error: ${oneLine(describeError(error))} (set ASSAY_DEBUG=1 for the stack)\n`);
     if (process.env['ASSAY_DEBUG']) printErr(`${(error as Error).stack ?? ''}\n`);
     return EXIT.unexpected;

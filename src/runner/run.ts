@@ -59,11 +59,11 @@ export interface RunDependencies {
  * and calls, and what a queue submission records and enqueues (each chunk of samples built and
  * stored in its turn: `storedChunk`). Warnings go to `deps.onWarning`.
  */
-export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'onWarning'>): Promise<{ run: RunRecord; task: Task; prepared: PreparedTask }> {
+export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'onWarning' | 'stop'>): Promise<{ run: RunRecord; task: Task; prepared: PreparedTask }> {
   if (spec.models.length === 0) throw new InputError('give at least one --model');
   if (new Set(spec.models).size !== spec.models.length) throw new InputError('the same --model is given twice');
   const task = findTask(spec.task);
-  const prepared = await task.prepare({ dataDir: spec.dataDir, seed: spec.seed, options: spec.options, createEmbedder });
+  const prepared = await task.prepare({ dataDir: spec.dataDir, seed: spec.seed, options: spec.options, createEmbedder, ...(deps.stop ? { signal: deps.stop } : {}) });
   if (prepared.samples.length === 0) throw new InputError(`task ${task.name} produced no samples with these options`);
   const modifiedData = checkPinnedData(prepared.datasetChecksums, spec.dataDir, spec.allowModifiedData ?? false);
   const judge = judgeConfigFor(task.name, prepared, spec);

@@ -53,7 +53,7 @@ export function harmFolderTask(name: string): Task | undefined {
 }
 
 async function prepareHarm(folder: string, name: string, ctx: TaskContext): Promise<PreparedTask> {
-  const resource = await loadHarmResource(folder, { seed: ctx.seed });
+  const resource = await loadHarmResource(folder, { seed: ctx.seed, ...(ctx.signal ? { signal: ctx.signal } : {}) });
   // The judge compares the answers with the documents the system under test was given, when it had some.
   const documents = resource.contextDocuments.length > 0 ? documentsText(resource) : undefined;
   const loaded = await loadTaskRubrics(

@@ -2,13 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InputError } from '../../core/index.js';
 import { compileTemplate } from './persona-template.js';
+import { TemplateRenderer } from './template-renderer.js';
 
 const refused = (text: string, expected: RegExp): void => {
   assert.throws(() => compileTemplate('t.jinja', text), (e: unknown) => e instanceof InputError && expected.test(e.message) && !e.message.includes('\n'));
 };
 
 describe('compileTemplate', () => {
-  it('renders a persona and lists the variables it reads, not the ones it binds', () => {
+  it('renders a persona and lists the variables it reads, not the ones it binds', async () => {
     const template = compileTemplate('t.jinja', [
       'You are {{ name }}, asking about {{ topic | upper }}.',
       '{% set tone = style or "plain" %}',
@@ -17,7 +18,8 @@ describe('compileTemplate', () => {
       '{{ user.name }} {{ user["age"] }} {{ items[index] }}',
     ].join('\n'));
     assert.deepEqual(template.variables, ['name', 'topic', 'style', 'steps', 'user', 'items', 'index']);
-    const text = template.render({ name: 'Ann', topic: 'tides', style: '', steps: ['a', 'b'], user: { name: 'U', age: 3 }, items: ['x'], index: 0 });
+    const renderer = new TemplateRenderer();
+    const text = await renderer.render(template.source, { name: 'Ann', topic: 'tides', style: '', steps: ['a', 'b'], user: { name: 'U', age: 3 }, items: ['x'], index: 0 }).finally(() => renderer.close());
     assert.equal(text, 'You are Ann, asking about TIDES.\n1. a (plain)\n2. b (plain)\nU 3 x');
   });
 

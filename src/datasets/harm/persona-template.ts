@@ -1,4 +1,4 @@
-import { Template, parse, tokenize } from '@huggingface/jinja';
+import { parse, tokenize } from '@huggingface/jinja';
 import { InputError, describeError } from '../../core/index.js';
 import { innermostUnclosedBlock, scanTags, type TemplateTag } from './template-tags.js';
 import { templateVariables } from './template-variables.js';
@@ -13,8 +13,8 @@ export interface PersonaTemplate {
   readonly file: string;
   /** The parameters the template reads, in order of first use. */
   readonly variables: readonly string[];
-  /** Renders with these parameters. @throws Error (the engine's message) when rendering fails. */
-  render(parameters: Readonly<Record<string, unknown>>): string;
+  /** The template's text: rendered by a `TemplateRenderer`, within its bounds. */
+  readonly source: string;
 }
 
 /** Whitespace handling as in the engine's own `Template`: a block tag's line leaves no blank line. */
@@ -65,13 +65,7 @@ export function compileTemplate(file: string, text: string): PersonaTemplate {
     const line = clock.line;
     throw new InputError(`${file}:${line}: strftime_now reads the clock; a persona must render the same on every run`, { file, line });
   }
-  // The engine's Template re-lexes; build one from the text (already known to parse).
-  const template = new Template(text);
-  return {
-    file,
-    variables,
-    render: (parameters) => template.render({ ...parameters }),
-  };
+  return { file, variables, source: text };
 }
 
 function lex(file: string, text: string, tags: readonly TemplateTag[]): ReturnType<typeof tokenize> {

@@ -3,6 +3,7 @@ import type { PersonaSpec } from './manifest-schema.js';
 import { loadParameterSet } from './parameter-set.js';
 import { compileTemplate } from './persona-template.js';
 import type { NamedAt, ResourceFiles } from './resource-files.js';
+import { TemplateBoundError, TemplateRenderer } from './template-renderer.js';
 
 /**
  * One persona = one sample: a template filled with one parameter row. The simulated user is given
@@ -40,16 +41,34 @@ export function personaSeed(runSeed: number | string, personaId: string): number
 
 /**
  * Every persona of the manifest's templates × their parameter rows, in manifest then row order.
- * `namedAt` says where the manifest names a persona's files, for refusals of those files.
+ * `namedAt` says where the manifest names a persona's files, for refusals of those files. Templates
+ * render in a worker thread within `TEMPLATE_BOUNDS`; `signal` (the run's stop) ends a rendering.
  * @throws InputError: a template that does not parse (template file and line); a row missing a
  * parameter the template reads, or holding it empty (parameter file and the row's line); a
- * template that fails to render with a row (parameter file and line, the engine's reason).
+ * template that fails to render with a row (parameter file and line, the engine's reason); a
+ * rendering past a bound (the template file, the row and the bound). The signal's reason once
+ * it aborts.
  */
 export async function buildPersonas(
   files: ResourceFiles,
   specs: readonly PersonaSpec[],
   runSeed: number | string,
-  namedAt?: (index: number, key: 'template' | 'parameters') => NamedAt,
+  options: { readonly namedAt?: (index: number, key: 'template' | 'parameters') => NamedAt; readonly signal?: AbortSignal } = {},
+): Promise<Persona[]> {
+  const renderer = new TemplateRenderer(options.signal);
+  try {
+    return await renderPersonas(files, specs, runSeed, renderer, options);
+  } finally {
+    await renderer.close();
+  }
+}
+
+async function renderPersonas(
+  files: ResourceFiles,
+  specs: readonly PersonaSpec[],
+  runSeed: number | string,
+  renderer: TemplateRenderer,
+  { namedAt, signal }: Parameters<typeof buildPersonas>[3] & object,
 ): Promise<Persona[]> {
   const personas: Persona[] = [];
   for (const [i, spec] of specs.entries()) {
@@ -65,8 +84,12 @@ export async function buildPersonas(
       }
       let text: string;
       try {
-        text = template.render(row.values);
+        text = await renderer.render(template.source, row.values);
       } catch (error) {
+        if (error instanceof TemplateBoundError) {
+          throw new InputError(`${source.file}: refused: rendering it with row "${row.id}" (${set.file}:${row.line}): ${error.message}`, { file: source.file });
+        }
+        if (signal?.aborted) throw error;
         throw new InputError(`${set.file}:${row.line}: ${spec.template} does not render with row "${row.id}" (${describeError(error)})`, where);
       }
       const id = `${spec.id}/${row.id}`;

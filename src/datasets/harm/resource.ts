@@ -38,6 +38,8 @@ export interface HarmResource {
 export interface LoadHarmResourceOptions {
   /** The run's seed: each persona's seed derives from it and the persona's id. */
   readonly seed: number | string;
+  /** Stops the load (the run's stop: SIGINT/SIGTERM) while templates render; the load then rejects with its reason. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -58,7 +60,7 @@ export async function loadHarmResource(folder: string, options: LoadHarmResource
   for (const [i, document] of (manifest.systemUnderTest.contextDocuments ?? []).entries()) {
     contextDocuments.push({ path: document, text: (await files.read(document, at('systemUnderTest', 'contextDocuments', i))).text });
   }
-  const personas = await buildPersonas(files, manifest.personas, options.seed, (i, key) => at('personas', i, key));
+  const personas = await buildPersonas(files, manifest.personas, options.seed, { namedAt: (i, key) => at('personas', i, key), ...(options.signal ? { signal: options.signal } : {}) });
   const scale = { min: guideline.scale[0]?.severity ?? 0, max: guideline.scale.at(-1)?.severity ?? 0 };
   let humanLabels: Omit<HumanLabels, 'sha256'> | undefined;
   if (manifest.humanLabels !== undefined) {
