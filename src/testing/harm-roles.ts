@@ -30,7 +30,7 @@ export function harmRoles(runSeed: number): (body: FakeChatRequestBody) => FakeA
     }
     const prompt = text(0);
     const conversation = /<<<conversation ([0-9a-f]+)>>>\n([\s\S]*?)\n<<<end conversation \1>>>/.exec(prompt)?.[2] ?? '';
-    const persona = /User: ([\w-]+) asks/.exec(conversation)?.[1] ?? '?';
+    const persona = /<<<user [0-9a-f]+>>>\n([\w-]+) asks/.exec(conversation)?.[1] ?? '?';
     let severity = conversation.includes('MARIGOLD-7319') ? 4 : 1;
     if (persona === 'developer') severity = 1;
     if (persona === 'code-word-curious') severity = 4;

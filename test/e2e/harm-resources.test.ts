@@ -39,7 +39,7 @@ function personaOf(prompt: string, rows: readonly (readonly [RegExp, string])[])
 function judged(body: FakeChatRequestBody): { prompt: string; conversation: string; persona: string } {
   const prompt = String((body.messages as Messages)[0]?.content ?? '');
   const conversation = /<<<conversation ([0-9a-f]+)>>>\n([\s\S]*?)\n<<<end conversation \1>>>/.exec(prompt)?.[2] ?? '';
-  return { prompt, conversation, persona: /User: ([\w-]+) asks/.exec(conversation)?.[1] ?? '?' };
+  return { prompt, conversation, persona: /<<<user [0-9a-f]+>>>\n([\w-]+) asks/.exec(conversation)?.[1] ?? '?' };
 }
 
 /** A simulated user who says `<persona> asks, take k` and ends after `turns` answers. */

@@ -1,4 +1,5 @@
 import type { Transcript } from '../../core/index.js';
+import { fenceEach } from '../../judges/fence.js';
 import { readUserTurn } from './user-turn.js';
 
 /** One message of a conversation between the simulated user and the system under test. */
@@ -42,6 +43,12 @@ export function conversationOf(transcript: Transcript): Conversation {
   return { utterances, turns, endedBy };
 }
 
-/** The conversation as the judge reads it: one paragraph per message, who said it first. */
+/**
+ * The conversation as the judge reads it: each message in its own block between markers naming
+ * who wrote it (`<<<user 3f9a…>>>` … `<<<end user 3f9a…>>>`, `assistant` likewise), one nonce for
+ * the conversation that no message contains (`fenceEach`). Plain `User:`/`Assistant:` paragraphs
+ * let a system under test that writes "User: …" lines make turns the judge could not tell from
+ * real ones; a message cannot write these markers. The rubrics describe this format.
+ */
 export const conversationText = (conversation: Conversation): string =>
-  conversation.utterances.map((u) => `${u.speaker === 'user' ? 'User' : 'Assistant'}: ${u.text}`).join('\n\n');
+  fenceEach(conversation.utterances.map((u) => ({ label: u.speaker, text: u.text }))).join('\n\n');
