@@ -75,7 +75,13 @@ async function renderPersonas(
     const source = await files.read(spec.template, namedAt?.(i, 'template'));
     const template = compileTemplate(source.file, source.text);
     const set = await loadParameterSet(files, spec.parameters, namedAt?.(i, 'parameters'));
-    for (const row of set.rows) {
+    // Rows up to the first one missing a parameter are rendered, all sent at once (the worker takes
+    // them in order), then read in order: the first problem in file order is the one told.
+    const firstMissing = set.rows.findIndex((row) => template.variables.some((name) => isBlank(row.values[name])));
+    const renderable = firstMissing === -1 ? set.rows : set.rows.slice(0, firstMissing);
+    const rendering = renderable.map((row) => renderer.render(template.source, row.values));
+    for (const pending of rendering) pending.catch(() => undefined);
+    for (const [r, row] of set.rows.entries()) {
       const where = { file: set.file, line: row.line };
       const missing = template.variables.find((name) => isBlank(row.values[name]));
       if (missing !== undefined) {
@@ -84,7 +90,7 @@ async function renderPersonas(
       }
       let text: string;
       try {
-        text = await renderer.render(template.source, row.values);
+        text = await (rendering[r] as Promise<string>);
       } catch (error) {
         if (error instanceof TemplateBoundError) {
           throw new InputError(`${source.file}: refused: rendering it with row "${row.id}" (${set.file}:${row.line}): ${error.message}`, { file: source.file });

@@ -38,13 +38,14 @@ export class TemplateBoundError extends Error {
 interface Pending {
   readonly resolve: (text: string) => void;
   readonly reject: (error: Error) => void;
-  readonly timer: NodeJS.Timeout;
+  /** Set while the worker is on this rendering: renderings sent together are timed one at a time. */
+  timer: NodeJS.Timeout | undefined;
 }
 
 /**
  * Renders persona templates in one worker thread, started once for a resource's load (tens of
- * milliseconds) and reused for every row (a message each way per persona, some tens of
- * microseconds), rather than a thread per rendering. The main thread keeps the clock: a rendering
+ * milliseconds) and reused for every row (a message each way per persona; the rows of a template
+ * are sent together and timed one at a time), rather than a thread per rendering. The main thread keeps the clock: a rendering
  * past the time bound, or the run being stopped (`signal`: SIGINT/SIGTERM), terminates the worker
  * — a synchronous loop in the engine could not be interrupted otherwise, and in the main thread
  * it would keep the signal handlers from ever running. The heap bound is the worker's own
@@ -87,9 +88,9 @@ export class TemplateRenderer {
     if (this.#failure) throw this.#failure;
     const id = this.#next++;
     return new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => this.#fail(new TemplateBoundError(`rendering took longer than the ${TEMPLATE_BOUNDS.timeMs / 1000} s a persona may take`)), TEMPLATE_BOUNDS.timeMs);
-      this.#pending.set(id, { resolve, reject, timer });
+      this.#pending.set(id, { resolve, reject, timer: undefined });
       this.#worker.postMessage({ id, source, parameters } satisfies RenderRequest);
+      this.#clockHead();
     });
   }
 
@@ -108,8 +109,16 @@ export class TemplateRenderer {
     if (!pending) return;
     this.#pending.delete(reply.id);
     clearTimeout(pending.timer);
+    this.#clockHead();
     if (reply.ok) pending.resolve(reply.text);
     else pending.reject('bound' in reply ? new TemplateBoundError(reply.bound) : new Error(reply.message));
+  }
+
+  /** Starts the clock of the rendering the worker is on: the oldest pending (the worker answers in order). */
+  #clockHead(): void {
+    const head = this.#pending.values().next().value;
+    if (!head || head.timer !== undefined) return;
+    head.timer = setTimeout(() => this.#fail(new TemplateBoundError(`rendering took longer than the ${TEMPLATE_BOUNDS.timeMs / 1000} s a persona may take`)), TEMPLATE_BOUNDS.timeMs);
   }
 
   /** Every rendering in flight (and any later) fails with `error`; the worker is ended. */
