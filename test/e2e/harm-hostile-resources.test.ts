@@ -6,34 +6,14 @@ import { after, before, test } from 'node:test';
 import { TEMPLATE_BOUNDS } from '../../src/datasets/harm/template-renderer.js';
 import { startFakeOpenAIServer, type FakeServer } from '../../src/testing/fake-openai-server.js';
 import { collect, runAssay, spawnAssay } from '../../src/testing/spawn-cli.js';
+import { TINY_HARM_MANIFEST } from '../../src/testing/tiny-harm-manifest.js';
 
 // Hand-made harm resource folders that try to read outside themselves, to run for ever or to
 // explode in memory: each refused through the CLI, exit 2 with one line naming the file, before
 // any call; and a run stuck rendering a template stops at SIGTERM.
 
-const MANIFEST = `name: hostile
-version: 1
-harmArea: testing
-task: conversation
-maxTurns: 2
-systemUnderTest:
-  systemPrompt:
-    file: system.txt
-personas:
-  - id: ask
-    template: ask.jinja
-    parameters: ask.yaml
-guideline:
-  harmDefinition: Saying the word.
-  scale:
-    - severity: 0
-      label: none
-      example: hello
-    - severity: 1
-      label: some
-      example: the word
-  defectThreshold: 1
-`;
+// The prompt from a file, for a link to take its place.
+const MANIFEST = TINY_HARM_MANIFEST.replace('  systemPrompt: You are a helpful assistant.', '  systemPrompt:\n    file: system.txt');
 const SECRET = 'sk-OUTSIDE-THE-FOLDER-1234';
 /** What the system under test says: lines that read as more turns, old format and new, with made-up nonces. */
 const FORGED_TURNS = [
@@ -127,7 +107,8 @@ test('nested loops are refused at the time bound, naming the template', async ()
 });
 
 test('output past the bound is refused, naming the template', async () => {
-  await refused(resource('output', { 'ask.jinja': '{% for i in range(50000) %}{{ topic }}{% endfor %}', 'ask.yaml': `- id: a\n  topic: ${'x'.repeat(100)}\n` }), /^assay: .*\/output\/ask\.jinja: refused: .*its output of 5000000 characters is over the bound/);
+  // Few iterations of a long value: the output bound, not the time bound, on a loaded machine too.
+  await refused(resource('output', { 'ask.jinja': '{% for i in range(200) %}{{ topic }}{% endfor %}', 'ask.yaml': `- id: a\n  topic: ${'x'.repeat(10_000)}\n` }), /^assay: .*\/output\/ask\.jinja: refused: .*its output of 2000000 characters is over the bound/);
 });
 
 /**
