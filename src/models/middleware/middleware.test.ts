@@ -164,3 +164,29 @@ test('cost is computed from the price and usage, and is null when the price is u
   const unpriced = await new Model(provider(() => result('x')), settings(), undefined, fakeClock()).generate(request, { sampleId: 's' });
   assert.equal(unpriced.costUsd, null);
 });
+
+test('single flight: identical calls in flight share one answer (a cache hit for the others), an error is not shared, finished calls are not kept', async () => {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  const p = provider(() => result('shared'));
+  const slow: ModelProvider = { ...p, generate: async (...args) => (await held, p.generate(...args)) };
+  const model = new Model(slow, settings());
+  const calls = [1, 2, 3].map((i) => model.generate(request, { sampleId: `s${i}` }));
+  release();
+  const outcomes = await Promise.all(calls);
+  assert.equal(p.calls, 1);
+  assert.deepEqual(outcomes.map((o) => [o.output?.text, o.cached, o.attempts.length, o.costUsd === 0]), [['shared', false, 1, false], ['shared', true, 0, true], ['shared', true, 0, true]]);
+  // Nothing of a finished call is kept: the next identical call is made again (no store here to answer it).
+  await model.generate(request, { sampleId: 's4' });
+  assert.equal(p.calls, 2);
+
+  const failing = provider((call) => (call === 1 ? new ModelCallError('bad-request', 'no') : result('ok')));
+  const second = new Model(failing, settings());
+  const [first, twin] = await Promise.all([second.generate(request, { sampleId: 'a' }), second.generate(request, { sampleId: 'b' })]);
+  assert.deepEqual([first.error?.kind, twin.output?.text, twin.cached], ['bad-request', 'ok', false]);
+
+  const independent = provider(() => result('x'));
+  const uncached = new Model(independent, settings({ cache: false }));
+  await Promise.all([uncached.generate(request, { sampleId: 'a' }), uncached.generate(request, { sampleId: 'b' })]);
+  assert.equal(independent.calls, 2);
+});

@@ -74,6 +74,8 @@ export class Model {
   private readonly semaphore: Semaphore;
   private readonly requestLimiter?: Limiter;
   private readonly tokenLimiter?: Limiter;
+  /** The calls in flight by cache key (single flight); an entry is removed as its call ends. */
+  private readonly inFlight = new Map<string, Promise<CallOutcome>>();
 
   /** `limiters`: where the requests/tokens-per-minute limits live (in this process by default; `RedisLimiters` shares them with a fleet). */
   constructor(
@@ -104,12 +106,45 @@ export class Model {
     return this.provider.cacheable ? callCacheKey(this.provider.id, request) : null;
   }
 
+  /**
+   * One logical call: answered from the call cache, or by an identical call already in flight
+   * (single flight: a request with the same cache key made while another is being answered waits
+   * for that one instead of paying for it again, and is told as a cache hit: no attempt of its
+   * own, no cost), else made with retries. With the cache off (`--no-cache`) every call is its
+   * own: the user asked for each request to reach the model (sampling again at a temperature).
+   */
   async generate(request: GenerateRequest, context: CallContext): Promise<CallOutcome> {
     const cacheKey = this.cacheKey(request);
-    if (cacheKey && this.settings.cache && this.cache) {
-      const hit = await this.cache.lookupCache(cacheKey);
-      if (hit) return { output: hit, error: null, cached: true, cacheKey, attempts: [], latencyMs: 0, usage: hit.usage, costUsd: 0 };
+    if (!cacheKey || !this.settings.cache) return this.call(request, context, cacheKey);
+    const leader = this.inFlight.get(cacheKey);
+    if (leader) {
+      const shared = await leader;
+      if (shared.output) return cacheHit(shared.output, cacheKey);
+      // A stop that ended the shared call's waits ends this one's too (asking again would pay after a Ctrl-C).
+      if (shared.error?.kind === 'aborted') return { ...shared, attempts: [] };
+      // Another error is not shared, as it is not cached: this call makes its own (or joins the next one in flight).
+      return this.generate(request, context);
     }
+    const own = this.lookupThenCall(request, context, cacheKey);
+    this.inFlight.set(cacheKey, own);
+    try {
+      return await own;
+    } finally {
+      // Finished entries are not kept: the map holds only the calls in flight (the store's cache answers later ones).
+      if (this.inFlight.get(cacheKey) === own) this.inFlight.delete(cacheKey);
+    }
+  }
+
+  private async lookupThenCall(request: GenerateRequest, context: CallContext, cacheKey: string): Promise<CallOutcome> {
+    if (this.cache) {
+      const hit = await this.cache.lookupCache(cacheKey);
+      if (hit) return cacheHit(hit, cacheKey);
+    }
+    return this.call(request, context, cacheKey);
+  }
+
+  /** The request made, retried as the policy says: every attempt is kept. */
+  private async call(request: GenerateRequest, context: CallContext, cacheKey: string | null): Promise<CallOutcome> {
     const attempts: Attempt[] = [];
     for (let attempt = 1; ; attempt++) {
       const { output, error, latencyMs, startedAt } = await this.attemptOnce(request, context);
@@ -171,6 +206,11 @@ export class Model {
     await Promise.all([this.requestLimiter?.close?.(), this.tokenLimiter?.close?.()]);
     await this.provider.close?.();
   }
+}
+
+/** An answer that cost this call nothing: from the call cache, or shared with an identical call in flight. */
+function cacheHit(output: GenerateResult, cacheKey: string): CallOutcome {
+  return { output, error: null, cached: true, cacheKey, attempts: [], latencyMs: 0, usage: output.usage, costUsd: 0 };
 }
 
 function describeCallError(error: unknown): { kind: string; message: string; status?: number } {
