@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { InputError, parseModelId } from '../core/index.js';
 import { findTask } from '../benchmarks/registry.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
-import { defaultRetryPolicy } from '../models/middleware/retry-policy.js';
+import { DEFAULT_MAX_RETRY_WAIT_MS, defaultRetryPolicy } from '../models/middleware/retry-policy.js';
 import { requireRun, resumeRun, startRun, type RunDependencies } from '../runner/run.js';
 import { defaultJudgeSpec, type EngineSettings, type JudgeSpec, type RunSpec } from '../runner/run-spec.js';
 import { estimateRun } from '../runner/estimate.js';
@@ -13,7 +13,7 @@ import { collect, nonNegativeInt, number, parsePrice, parseRubric, positiveInt, 
 import { createProgressReporter, type ProgressReporter } from './progress.js';
 import type { LimiterFactory } from '../models/middleware/limiter.js';
 import { redactStoreUrl } from '../store/store-url.js';
-import { EXIT, dataDirOption, dbOption, exitCodeFor, interruptSignal, jsonOption, leaseFromEnv, printSummary, withStore } from './shared.js';
+import { EXIT, dataDirOption, dbOption, exitCodeFor, interruptSignal, jsonOption, leaseFromEnv, printSummary, retryNoticeFromEnv, withStore } from './shared.js';
 import { dataDirForRun, dataReady } from './task-data.js';
 import { addTaskOptions, taskOptionsFrom, type TaskFlags } from './task-options.js';
 import { sharedLimitsFrom, sharedLimitsOptions, type SharedLimitsFlags } from './shared-limits.js';
@@ -26,6 +26,7 @@ interface EngineFlags extends SharedLimitsFlags {
   tpm?: number;
   timeout: number;
   maxRetries: number;
+  maxRetryWait: number;
   cache: boolean;
   baseUrl?: string;
   apiKeyEnv?: string;
@@ -56,6 +57,7 @@ function sessionDeps(
     stop,
     ...(lease ? { lease } : {}),
     secrets: secretsFrom(flags),
+    ...retryNoticeFromEnv(),
     onProgress: (e) => progress.update(e),
     onWarning: (message) => progress.note(`warning: ${message}`),
   };
@@ -67,6 +69,8 @@ function engineFrom(flags: EngineFlags): EngineSettings {
     concurrency: flags.concurrency,
     timeoutMs: flags.timeout,
     retry: { ...defaultRetryPolicy, maxRetries: flags.maxRetries },
+    // Recorded only when not the default, so runs made with the default keep their engine record.
+    ...(flags.maxRetryWait * 1000 !== DEFAULT_MAX_RETRY_WAIT_MS ? { maxRetryWaitMs: flags.maxRetryWait * 1000 } : {}),
     cache: flags.cache,
     ...(flags.rpm ? { requestsPerMinute: flags.rpm } : {}),
     ...(flags.tpm ? { tokensPerMinute: flags.tpm } : {}),
@@ -86,6 +90,11 @@ function addEngineOptions(command: Command): Command {
     .addOption(new Option('--tpm <n>', 'tokens-per-minute limit per model').argParser(positiveInt('--tpm')))
     .addOption(new Option('--timeout <ms>', 'per-attempt timeout in milliseconds').default(120_000).argParser(positiveInt('--timeout')))
     .addOption(new Option('--max-retries <n>', 'retries of a failed call (429, 5xx, timeout, network)').default(defaultRetryPolicy.maxRetries).argParser(nonNegativeInt('--max-retries')))
+    .addOption(
+      new Option('--max-retry-wait <seconds>', 'the longest wait a server may ask for (Retry-After) that is waited; a call asked to wait longer ends as a rate-limit error saying how long was asked')
+        .default(DEFAULT_MAX_RETRY_WAIT_MS / 1000)
+        .argParser(nonNegativeInt('--max-retry-wait')),
+    )
     .addOption(new Option('--no-cache', 'do not answer identical requests from the call cache'))
     .addOption(new Option('--base-url <url>', 'OpenAI-compatible endpoint (default: $OPENAI_BASE_URL or https://api.openai.com/v1)'))
     .addOption(new Option('--api-key-env <var>', 'read the API key of the OpenAI-compatible endpoint from this environment variable (default OPENAI_API_KEY; anthropic: and gemini: read their own variables)'))
@@ -234,6 +243,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
   if (given('concurrency')) Object.assign(engine, { concurrency: full.concurrency });
   if (given('timeout')) Object.assign(engine, { timeoutMs: full.timeoutMs });
   if (given('maxRetries')) Object.assign(engine, { retry: full.retry });
+  if (given('maxRetryWait')) Object.assign(engine, { maxRetryWaitMs: flags.maxRetryWait * 1000 });
   if (given('cache')) Object.assign(engine, { cache: full.cache });
   if (given('rpm')) Object.assign(engine, { requestsPerMinute: full.requestsPerMinute });
   if (given('tpm')) Object.assign(engine, { tokensPerMinute: full.tokensPerMinute });

@@ -85,6 +85,18 @@ export function leaseFromEnv(): { ttlMs: number } | undefined {
 }
 
 /**
+ * How long a wait before a retry is before it is told (`ASSAY_RETRY_NOTICE_MS`; tests use a short
+ * one so that they need not wait 5 s); empty for the default.
+ */
+export function retryNoticeFromEnv(): { retryNoticeMs?: number } {
+  const text = process.env['ASSAY_RETRY_NOTICE_MS'];
+  if (text === undefined || text === '') return {};
+  const ms = Number(text);
+  if (!Number.isSafeInteger(ms) || ms < 0) throw new InputError(`ASSAY_RETRY_NOTICE_MS must be a whole number of milliseconds, got "${text}"`);
+  return { retryNoticeMs: ms };
+}
+
+/**
  * `--out`: a path the file system refuses (a file in the way, no permission, a folder under /proc,
  * where Node's recursive mkdir would spin forever) is the user's to fix, said in one line.
  */

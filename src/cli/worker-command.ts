@@ -5,8 +5,8 @@ import { resolveDataDir } from '../datasets/data-dir.js';
 import { DEFAULT_QUEUE_NAME, queueLocation } from '../queue/queue-location.js';
 import { openStore } from '../store/open-store.js';
 import { parseStoreUrl, redactStoreUrl } from '../store/store-url.js';
-import { positiveInt } from './options.js';
-import { EXIT, dbOption } from './shared.js';
+import { nonNegativeInt, positiveInt } from './options.js';
+import { EXIT, dbOption, retryNoticeFromEnv } from './shared.js';
 import { printErr } from './terminal.js';
 
 interface WorkerFlags {
@@ -16,6 +16,7 @@ interface WorkerFlags {
   concurrency: number;
   dataDir?: string;
   apiKeyEnv?: string;
+  maxRetryWait?: number;
 }
 
 /**
@@ -42,6 +43,8 @@ async function workerCommand(flags: WorkerFlags): Promise<number> {
     concurrency: flags.concurrency,
     ...(dataDir ? { dataDir } : {}),
     ...(openaiApiKey ? { secrets: { openaiApiKey } } : {}),
+    ...(flags.maxRetryWait !== undefined ? { engine: { maxRetryWaitMs: flags.maxRetryWait * 1000 } } : {}),
+    ...retryNoticeFromEnv(),
     onNote: (line) => printErr(`${line}\n`),
   });
   printErr(`worker ${hostname()}:${process.pid} on queue ${location.name} (db ${redactStoreUrl(flags.db)}), ${flags.concurrency} units at a time\n`);
@@ -77,6 +80,11 @@ export function registerWorkerCommand(program: Command, setExitCode: (code: numb
     .addOption(new Option('-c, --concurrency <n>', 'units this worker works on at once (each model\'s own --concurrency still caps its calls)').default(8).argParser(positiveInt('--concurrency')))
     .addOption(new Option('--data-dir <dir>', 'data folder to rebuild tasks from (default: the one each run recorded)'))
     .addOption(new Option('--api-key-env <var>', 'read the OpenAI-compatible endpoint\'s API key from this variable (default OPENAI_API_KEY); keys come from this worker\'s environment, never from the run'))
+    .addOption(
+      new Option('--max-retry-wait <seconds>', "the longest wait a server may ask for (Retry-After) that is waited, replacing each run's own (default: the run's, else 120); a longer ask ends the call as a rate-limit error").argParser(
+        nonNegativeInt('--max-retry-wait'),
+      ),
+    )
     .addOption(dbOption())
     .addHelpText(
       'after',

@@ -4,6 +4,7 @@ import { boundedLogText, boundedText, describeError } from '../core/index.js';
 import type { LimiterFactory } from '../models/middleware/limiter.js';
 import { DEFAULT_LIMIT_PREFIX, redisLimiters } from '../models/middleware/redis-limiter.js';
 import type { BudgetFactory } from '../runner/budget.js';
+import type { EngineSettings } from '../runner/run-spec.js';
 import { fleetBudgets } from '../runner/fleet-budget.js';
 import { describeStop } from '../runner/fail-fast.js';
 import { openRunForWork, type RunDependencies, type RunWorkSession } from '../runner/run.js';
@@ -29,6 +30,10 @@ export interface UnitWorkerOptions {
   readonly secrets?: RunDependencies['secrets'];
   /** Providers built in code, by model id (tests). */
   readonly providers?: RunDependencies['providers'];
+  /** This worker's engine settings replacing each run's own (`--max-retry-wait`). */
+  readonly engine?: Pick<EngineSettings, 'maxRetryWaitMs'>;
+  /** Waits before a retry from this long on are told once per model (default 5 s). */
+  readonly retryNoticeMs?: number;
   /**
    * Where a run's spending cap is kept. Default: the queue's Redis (`fleetBudgets`), so that
    * `--max-cost` holds over every worker of the fleet together.
@@ -104,6 +109,7 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
     budgets: options.budgets ?? fleetBudgets(shared),
     ...(options.secrets ? { secrets: options.secrets } : {}),
     ...(options.providers ? { providers: options.providers } : {}),
+    ...(options.retryNoticeMs !== undefined ? { retryNoticeMs: options.retryNoticeMs } : {}),
     onWarning: (message) => note(`warning: ${message}`),
   };
 
@@ -115,7 +121,7 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
   const sessionFor = (key: string, runId: string): Promise<RunWorkSession> => {
     let session = sessions.get(key);
     if (!session) {
-      session = openRunForWork(runId, deps, { ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
+      session = openRunForWork(runId, deps, { ...(options.dataDir ? { dataDir: options.dataDir } : {}), ...(options.engine ? { engine: options.engine } : {}) });
       sessions.set(key, session);
       session.then(
         (s) => note(`run ${runId}: ${s.run.task} on ${s.run.models.join(', ')}, ${s.sampleCount} samples`),

@@ -70,6 +70,9 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
   const stopping = (): boolean => Boolean(signal?.aborted) || Boolean(stop?.aborted) || budget?.stopReason !== undefined;
   // Every in-flight call listens to the run's signal (to stop when the run stops): many listeners is normal here.
   if (signal) setMaxListeners(0, signal);
+  // What ends the waits (a retry's sleep, a rate limit's hold, the fleet budget's read): the stop as well as the abort.
+  const waitSignal = stop && signal ? AbortSignal.any([signal, stop]) : (signal ?? stop);
+  if (waitSignal) setMaxListeners(0, waitSignal);
   // Per model, the positions in `samples` still to do.
   const queues: { model: Model; todo: number[] }[] = [];
   let skipped = 0;
@@ -107,6 +110,7 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
     ...(options.judge ? { judge: options.judge } : {}),
     ...(options.user ? { user: options.user } : {}),
     ...(signal ? { signal } : {}),
+    ...(waitSignal ? { waitSignal } : {}),
     ...(budget ? { budget } : {}),
   };
 
@@ -124,7 +128,7 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
         if (budget?.refresh) {
           // A fleet's budget: what the other workers spent counts before this sample starts.
           try {
-            await budget.refresh(stop && signal ? AbortSignal.any([signal, stop]) : (signal ?? stop));
+            await budget.refresh(waitSignal);
           } catch (error) {
             // Aborted by the stop (Redis may be down and the user gave up waiting); anything else is a fault to report.
             if (!stopping()) throw error;

@@ -15,6 +15,12 @@ export interface EngineSettings {
   readonly tokensPerMinute?: number;
   readonly timeoutMs: number;
   readonly retry: RetryPolicy;
+  /**
+   * The longest wait a server may ask for (Retry-After) that a call waits; a longer ask ends the
+   * call as its error, saying how long was asked. Absent: `DEFAULT_MAX_RETRY_WAIT_MS` (2 minutes);
+   * recorded only when another is given (`--max-retry-wait`), so runs made with the default keep their engine record.
+   */
+  readonly maxRetryWaitMs?: number;
   readonly cache: boolean;
   readonly openaiBaseURL?: string;
   /** Price overrides by model id (USD per million tokens). */

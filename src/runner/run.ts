@@ -49,6 +49,8 @@ export interface RunDependencies {
   readonly onWarning?: (message: string) => void;
   /** Where the models' requests/tokens-per-minute limits live: in this process by default; `redisLimiters` shares them with every process on one Redis (`--shared-limits`). */
   readonly limiters?: LimiterFactory;
+  /** Waits before a retry from this long on are told once per model (default 5 s; tests shorten it). */
+  readonly retryNoticeMs?: number;
   /** Makes the run's `--max-cost` budget: `Budget` in this process by default; `fleetBudgets` keeps the spend in Redis for workers sharing one run. */
   readonly budgets?: BudgetFactory;
 }
@@ -239,13 +241,14 @@ export interface RunWorkSession {
  * Rebuilds what an in-process session has of a recorded run (`reopen`: the prepared task for
  * scoring, its data checked against the run's sums; the models, judge and simulated user with the
  * run's engine settings and this process's provider keys; its spending cap), for a worker that
- * takes the run's units from a queue. No lease: the queue hands each unit to one worker.
+ * takes the run's units from a queue (`options.engine`: this worker's own settings, replacing the
+ * run's). No lease: the queue hands each unit to one worker.
  * A fleet-wide budget and shared rate limits plug in through `deps.budgets` and `deps.limiters`.
  */
 export async function openRunForWork(
   runId: string,
   deps: RunDependencies,
-  options: { readonly dataDir?: string } = {},
+  options: { readonly dataDir?: string; readonly engine?: Partial<EngineSettings> } = {},
 ): Promise<RunWorkSession> {
   const run = await requireRun(deps.store, runId);
   const { prepared } = await prepareForRun(run, options.dataDir);
@@ -258,7 +261,7 @@ export async function openRunForWork(
   const ids = sampleIdsOf(prepared.samples);
   const hints = new Map<string, NonNullable<Sample['hints']>>();
   for (const s of prepared.samples) if (s.hints) hints.set(s.id, s.hints);
-  const engine = recordedEngineSettings(run);
+  const engine = { ...recordedEngineSettings(run), ...options.engine };
   const built = await buildModels(run, engine, deps, { sampleIds: ids, toCall: async () => ids() });
   const judge = await buildJudge(run, engine, deps);
   const user = run.userModel !== undefined ? await buildModel(run.userModel, run, engine, deps) : undefined;
@@ -445,11 +448,13 @@ async function buildModel(id: string, run: RunRecord, engine: EngineSettings, de
     timeoutMs: engine.timeoutMs,
     retry: engine.retry,
     cache: engine.cache,
+    ...(engine.maxRetryWaitMs !== undefined ? { maxRetryWaitMs: engine.maxRetryWaitMs } : {}),
+    ...(deps.retryNoticeMs !== undefined ? { retryNoticeMs: deps.retryNoticeMs } : {}),
     ...(engine.requestsPerMinute ? { requestsPerMinute: engine.requestsPerMinute } : {}),
     ...(engine.tokensPerMinute ? { tokensPerMinute: engine.tokensPerMinute } : {}),
     ...(price ? { price } : {}),
   };
-  return new Model(provider, settings, deps.store, systemClock, Math.random, deps.limiters);
+  return new Model(provider, settings, deps.store, systemClock, Math.random, deps.limiters, deps.onWarning);
 }
 
 async function execute(

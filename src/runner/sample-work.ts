@@ -1,6 +1,6 @@
 import { describeError, type GenerateRequest, type GenerateSettings, type Sample, type Score, type Transcript } from '../core/index.js';
 import type { PreparedTask } from '../benchmarks/task.js';
-import type { CallOutcome, Model } from '../models/middleware/model.js';
+import type { CallContext, CallOutcome, Model } from '../models/middleware/model.js';
 import type { CallRecord, ResultRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import type { RunBudget } from './budget.js';
@@ -23,6 +23,12 @@ export interface SampleStage {
   readonly user?: Model;
   /** Aborts the calls in flight: a sample cut short is left unfinished (its paid calls stored). */
   readonly signal?: AbortSignal;
+  /**
+   * Ends the calls' waits (retries, rate limits) but not requests in flight (see `CallContext`):
+   * the run's stop with `signal` folded in. An error that ends a sample once it is aborted says
+   * nothing of the sample: the sample is left unfinished, as with `signal`.
+   */
+  readonly waitSignal?: AbortSignal;
   /** Charged with every call stored. */
   readonly budget?: RunBudget;
   /** Holds the results of an error streak until it is known whether it stops the model. */
@@ -43,12 +49,12 @@ export interface SampleStage {
  */
 export async function workOnSample(stage: SampleStage, model: Model, sample: Sample): Promise<void> {
   const save = callsAhead(stage);
-  const context = { sampleId: sample.id, ...(stage.signal ? { signal: stage.signal } : {}) };
+  const context = { sampleId: sample.id, ...(stage.signal ? { signal: stage.signal } : {}), ...(stage.waitSignal ? { waitSignal: stage.waitSignal } : {}) };
   if (stage.prepared.solver) return solveAndStore(stage, model, sample, context);
   const request = requestFor(sample, stage.settings);
   const outcome = await model.generate(request, context);
   // A call cut short because the run is stopping is not a finished sample: leave it for resume.
-  if (stage.signal?.aborted && !outcome.output) return;
+  if (!outcome.output && stoppedShort(stage, true)) return;
   let score = outcome.output ? scoreSafely(stage.prepared, sample, outcome.output) : undefined;
   let calls = toCallRecords(stage.runId, model.id, sample.id, outcome, request);
   let judgeError: { kind: string; message: string } | undefined;
@@ -60,7 +66,7 @@ export async function workOnSample(stage: SampleStage, model: Model, sample: Sam
     // output graded without a judge call (an exact match) keeps its call for the result's transaction.
     const graded = await judgeOutputForRun(stage.judge, stage.prepared, sample, outcome.output, context, { runId: stage.runId, modelId: model.id, save, ahead: calls });
     calls = [...graded.calls];
-    if (stage.signal?.aborted) {
+    if (stoppedShort(stage, graded.error !== undefined)) {
       // A judgment cut short by the stop would be a false no-verdict: leave the sample for
       // resume, but keep the calls made (paid for): resume answers them from the cache.
       stage.budget?.charge(calls);
@@ -84,6 +90,14 @@ export async function workOnSample(stage: SampleStage, model: Model, sample: Sam
   for (const r of released) await stage.saveResult([], r);
 }
 
+/**
+ * Whether the run's stop cut this sample's work short: an abort always; the graceful stop when the
+ * work ended in error (a wait it ended, a retry it prevented): such an error is not the sample's.
+ */
+function stoppedShort(stage: SampleStage, failed: boolean): boolean {
+  return Boolean(stage.signal?.aborted) || (failed && Boolean(stage.waitSignal?.aborted));
+}
+
 /** Stores calls ahead of their sample's result, charged to the budget. */
 function callsAhead(stage: SampleStage): (records: readonly CallRecord[]) => Promise<void> {
   return async (records) => {
@@ -98,18 +112,18 @@ function callsAhead(stage: SampleStage): (records: readonly CallRecord[]) => Pro
  * is stored as it is made, then the output is scored (and judged) with the transcript, and the
  * result stored with it. A stop mid-sample leaves it for resume (its calls answer from the cache).
  */
-async function solveAndStore(stage: SampleStage, model: Model, sample: Sample, context: { sampleId: string; signal?: AbortSignal }): Promise<void> {
+async function solveAndStore(stage: SampleStage, model: Model, sample: Sample, context: CallContext): Promise<void> {
   const save = callsAhead(stage);
   const solver = stage.prepared.solver as NonNullable<PreparedTask['solver']>;
   const solving = await solveSample(solver, sample, { test: model, ...(stage.user ? { user: stage.user } : {}) }, stage.settings, context, { runId: stage.runId }, save);
-  if (stage.signal?.aborted) return;
+  if (stoppedShort(stage, solving.error !== null)) return;
   const released: ResultRecord[] = [];
   for (const role of solving.answered) released.push(...stage.failFast.succeeded(role === 'test' ? model.id : (stage.user?.id ?? ''), role));
   let score = solving.output ? scoreSafely(stage.prepared, sample, solving.output, solving.transcript) : undefined;
   let judgeError: { kind: string; message: string } | undefined;
   if (solving.output && score && stage.judge && stage.prepared.gradeWithJudge) {
     const graded = await judgeOutputForRun(stage.judge, stage.prepared, sample, solving.output, context, { runId: stage.runId, modelId: model.id, save }, solving.transcript);
-    if (stage.signal?.aborted) return;
+    if (stoppedShort(stage, graded.error !== undefined)) return;
     score = graded.score;
     judgeError = graded.error;
     if (graded.freshSuccess) released.push(...stage.failFast.succeeded(stage.judge.model.id, 'judge'));

@@ -4,7 +4,7 @@ import type { ModelProvider } from '../spec.js';
 import { costOf, type Price } from '../pricing.js';
 import { systemClock, type Clock } from './clock.js';
 import { inProcessLimiters, type Limiter, type LimiterFactory } from './limiter.js';
-import { defaultRetryPolicy, retryDelay, type RetryPolicy } from './retry-policy.js';
+import { DEFAULT_MAX_RETRY_WAIT_MS, defaultRetryPolicy, describeWait, RETRY_NOTICE_MS, retryDelay, type RetryPolicy } from './retry-policy.js';
 import { Semaphore } from './semaphore.js';
 
 export interface ModelSettings {
@@ -15,6 +15,13 @@ export interface ModelSettings {
   /** Per-attempt timeout; a hung connection is abandoned after this and retried. */
   readonly timeoutMs: number;
   readonly retry: RetryPolicy;
+  /**
+   * The longest wait a server may ask for (Retry-After) that is waited (default 2 minutes): a
+   * call asked to wait longer ends at once as its error, saying how long was asked.
+   */
+  readonly maxRetryWaitMs?: number;
+  /** Waits before a retry from this long on are told once per model (default 5 s). */
+  readonly retryNoticeMs?: number;
   /** Answer identical requests from the call cache (on by default). */
   readonly cache: boolean;
   readonly price?: Price;
@@ -51,7 +58,14 @@ export interface CallOutcome {
 
 export interface CallContext {
   readonly sampleId: string;
+  /** Aborts the call: the request in flight and any wait. */
   readonly signal?: AbortSignal;
+  /**
+   * Ends the call's waits (a retry's sleep, a rate limit's hold) but not a request in flight: the
+   * graceful first Ctrl-C, which lets calls in flight finish but has nothing to wait for. Give it
+   * with `signal` folded in (`AbortSignal.any`, once per run rather than per call); default `signal`.
+   */
+  readonly waitSignal?: AbortSignal;
 }
 
 /**
@@ -76,6 +90,8 @@ export class Model {
   private readonly tokenLimiter?: Limiter;
   /** The calls in flight by cache key (single flight); an entry is removed as its call ends. */
   private readonly inFlight = new Map<string, Promise<CallOutcome>>();
+  /** Whether a long wait before a retry has been told (once per model). */
+  private waitTold = false;
 
   /** `limiters`: where the requests/tokens-per-minute limits live (in this process by default; `RedisLimiters` shares them with a fleet). */
   constructor(
@@ -85,6 +101,8 @@ export class Model {
     private readonly clock: Clock = systemClock,
     private readonly random: () => number = Math.random,
     limiters: LimiterFactory = inProcessLimiters,
+    /** Told once per model when a retry waits long (see `ModelSettings.retryNoticeMs`). */
+    private readonly onNotice: (message: string) => void = () => undefined,
   ) {
     this.semaphore = new Semaphore(settings.concurrency);
     if (settings.requestsPerMinute) this.requestLimiter = limiters({ modelId: provider.id, kind: 'requests', perMinute: settings.requestsPerMinute }, clock);
@@ -143,36 +161,58 @@ export class Model {
     return this.call(request, context, cacheKey);
   }
 
-  /** The request made, retried as the policy says: every attempt is kept. */
+  /**
+   * The request made, retried as the policy says: every attempt is kept. A server's Retry-After
+   * beyond `maxRetryWaitMs` is not waited (a day's wait would hold the run without a word): the
+   * call ends with that error, saying how long was asked. A wait ended by the run's stop ends the
+   * call as `aborted`: a stop has nothing to wait for, and the sample is left for resume.
+   */
   private async call(request: GenerateRequest, context: CallContext, cacheKey: string | null): Promise<CallOutcome> {
     const attempts: Attempt[] = [];
+    const waits = context.waitSignal ?? context.signal;
+    const maxWait = this.settings.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
+    const failed = (error: CallOutcome['error']): CallOutcome => ({ output: null, error, cached: false, cacheKey, attempts, latencyMs: 0, usage: {}, costUsd: null });
     for (let attempt = 1; ; attempt++) {
-      const { output, error, latencyMs, startedAt } = await this.attemptOnce(request, context);
+      const { output, error, latencyMs, startedAt } = await this.attemptOnce(request, context, waits);
       const costUsd = !output ? null : this.provider.billed === false ? 0 : costOf(this.settings.price, output.usage);
+      const asked = error instanceof ModelCallError ? error.extra.retryAfterMs : undefined;
+      const tooLong = asked !== undefined && asked > maxWait;
       const described = error ? describeCallError(error) : null;
-      // A 429 says the provider's limit is reached for everyone sharing it, not just this call.
-      if (error instanceof ModelCallError && error.kind === 'rate-limit') this.backOff(error.extra.retryAfterMs);
+      // A 429 says the provider's limit is reached for everyone sharing it, not just this call
+      // (a wait too long to honour holds nobody: the limit only slows down).
+      if (error instanceof ModelCallError && error.kind === 'rate-limit') this.backOff(tooLong ? undefined : asked);
       attempts.push({ attempt, startedAt, latencyMs, output, error: described, costUsd });
       if (output) {
         return { output, error: null, cached: false, cacheKey, attempts, latencyMs, usage: output.usage, costUsd };
       }
       const wait = context.signal?.aborted ? undefined : retryDelay(error, attempt, this.settings.retry, this.random);
-      if (wait === undefined) {
-        return { output: null, error: described, cached: false, cacheKey, attempts, latencyMs: 0, usage: {}, costUsd: null };
+      if (wait === undefined || !described) return failed(described);
+      if (tooLong) {
+        return failed({ ...described, message: `the server asked to wait ${describeWait(asked)} before retrying, more than --max-retry-wait ${describeWait(maxWait)}: not waited (${described.message})` });
       }
+      if (waits?.aborted) return failed({ kind: 'aborted', message: 'run stopped before retrying' });
+      this.tellLongWait(wait, asked !== undefined, described);
       try {
-        await this.clock.sleep(wait, context.signal);
+        await this.clock.sleep(wait, waits);
       } catch {
-        return { output: null, error: { kind: 'aborted', message: 'run stopped while waiting to retry' }, cached: false, cacheKey, attempts, latencyMs: 0, usage: {}, costUsd: null };
+        return failed({ kind: 'aborted', message: 'run stopped while waiting to retry' });
       }
     }
   }
 
-  private async attemptOnce(request: GenerateRequest, context: CallContext): Promise<{ output: GenerateResult | null; error: unknown; latencyMs: number; startedAt: string }> {
+  /** A wait long enough to look like a hang is said, once per model. */
+  private tellLongWait(wait: number, asked: boolean, error: { kind: string; message: string; status?: number }): void {
+    if (this.waitTold || wait < (this.settings.retryNoticeMs ?? RETRY_NOTICE_MS)) return;
+    this.waitTold = true;
+    const why = `${error.status !== undefined ? `${error.status} ` : ''}${error.kind}`;
+    this.onNotice(`${this.id}: waiting ${describeWait(wait)} before retrying (${why}${asked ? ', as the server asked' : ''}); told once per model`);
+  }
+
+  private async attemptOnce(request: GenerateRequest, context: CallContext, waits: AbortSignal | undefined): Promise<{ output: GenerateResult | null; error: unknown; latencyMs: number; startedAt: string }> {
     const release = await this.semaphore.acquire();
     try {
-      await this.requestLimiter?.take(1, context.signal);
-      await this.tokenLimiter?.take(estimateTokens(request), context.signal);
+      await this.requestLimiter?.take(1, waits);
+      await this.tokenLimiter?.take(estimateTokens(request), waits);
       const timeout = new AbortController();
       const timer = setTimeout(() => timeout.abort(new ModelCallError('timeout', `no answer within ${this.settings.timeoutMs} ms`)), this.settings.timeoutMs);
       const signal = context.signal ? AbortSignal.any([context.signal, timeout.signal]) : timeout.signal;

@@ -9,6 +9,21 @@ export interface RetryPolicy {
 
 export const defaultRetryPolicy: RetryPolicy = { maxRetries: 6, baseDelayMs: 500, maxDelayMs: 60_000 };
 
+/** The longest Retry-After waited by default (`--max-retry-wait`): longer asks end the call. */
+export const DEFAULT_MAX_RETRY_WAIT_MS = 120_000;
+
+/** Waits before a retry from this long on are told (once per model), so a slow run is not a silent one. */
+export const RETRY_NOTICE_MS = 5_000;
+
+/** A wait in the user's words: "800 ms", "6 s", "2 min", "24 h (86400 s)". */
+export function describeWait(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s} s`;
+  if (s < 7200) return `${Math.round(s / 60)} min (${s} s)`;
+  return `${Math.round(s / 3600)} h (${s} s)`;
+}
+
 /**
  * How long to wait before retry number `retry` (1-based) after `error`, or `undefined` when the
  * error must not be retried. Exponential backoff with full jitter (so many workers hitting the same
