@@ -13,7 +13,7 @@ import { collect, nonNegativeInt, number, parsePrice, parseRubric, positiveInt, 
 import { createProgressReporter, type ProgressReporter } from './progress.js';
 import type { LimiterFactory } from '../models/middleware/limiter.js';
 import { redactStoreUrl } from '../store/store-url.js';
-import { EXIT, dataDirOption, dbOption, exitCodeFor, interruptSignal, jsonOption, leaseFromEnv, printSummary, retryNoticeFromEnv, withStore } from './shared.js';
+import { EXIT, dataDirOption, dbOption, exitCodeFor, interruptSignal, jsonOption, leaseFromEnv, printSummary, retryNoticeFromEnv, storeFailureExit, withStore } from './shared.js';
 import { dataDirForRun, dataReady } from './task-data.js';
 import { addTaskOptions, taskOptionsFrom, type TaskFlags } from './task-options.js';
 import { sharedLimitsFrom, sharedLimitsOptions, type SharedLimitsFlags } from './shared-limits.js';
@@ -202,7 +202,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
     // Before the store is opened: a bad or unreachable Redis is refused before anything is recorded.
     const shared = await sharedLimitsFrom(flags, Boolean(flags.rpm ?? flags.tpm), (message) => printErr(`warning: ${message}\n`));
     try {
-      return await withStore(flags.db, async (store) => {
+      return await storeFailureExit(flags.db, () => withStore(flags.db, async (store) => {
         const progress = createProgressReporter(taskName);
         const deps: RunDependencies = {
           ...sessionDeps(store, flags, { signal, stop, lease, shared, progress }),
@@ -224,7 +224,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
         } finally {
           progress.stop();
         }
-      });
+      }));
     } finally {
       await shared?.close();
     }
@@ -260,7 +260,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
   if (flags.queueName !== undefined || flags.detach) throw new InputError('--queue-name and --detach go with --queue');
   const shared = await sharedLimitsFrom(flags, given('rpm') || given('tpm') ? true : undefined, (message) => printErr(`warning: ${message}\n`));
   try {
-    return await withStore(flags.db, async (store) => {
+    return await storeFailureExit(flags.db, () => withStore(flags.db, async (store) => {
       const run = await requireRun(store, runId);
       const dataDir = dataDirForRun(flags.dataDir, run.engine.dataDir);
       if (!dataDir) throw new InputError(`run ${run.id} does not record its data dir; pass --data-dir`);
@@ -278,7 +278,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
         progress.stop();
         dispose();
       }
-    });
+    }));
   } finally {
     await shared?.close();
   }

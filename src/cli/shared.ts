@@ -7,6 +7,8 @@ import type { RunSummary } from '../runner/summary.js';
 import { openStore } from '../store/open-store.js';
 import { createFolder, fsReason } from '../core/index.js';
 import type { Store } from '../store/store.js';
+import { StoreFailureError } from '../store/store-failure.js';
+import { redactStoreUrl } from '../store/store-url.js';
 import { printErr, printOut } from './terminal.js';
 
 /** Exit codes: 0 ok, 2 bad input, 1 unexpected failure, 3 finished with sample errors, 130 interrupted. */
@@ -27,10 +29,29 @@ export const dataDirOption = (what = 'folder holding the datasets (default: $ASS
  */
 export async function withStore<T>(location: string, fn: (store: Store) => Promise<T>): Promise<T> {
   const store = await openStore(location);
+  let result: T;
   try {
-    return await fn(store);
-  } finally {
-    await store.close();
+    result = await fn(store);
+  } catch (error) {
+    // What went wrong is `error`: a store that cannot close (full, say) must not hide it.
+    await store.close().catch(() => undefined);
+    throw error;
+  }
+  await store.close();
+  return result;
+}
+
+/**
+ * A run or resume whose store refused a write for want of space or write access: one line naming
+ * the store and what to fix, exit 130 (the run is interrupted and resumable). Other errors go on.
+ */
+export async function storeFailureExit(location: string, session: () => Promise<number>): Promise<number> {
+  try {
+    return await session();
+  } catch (error) {
+    if (!(error instanceof StoreFailureError)) throw error;
+    process.stderr.write(`assay: ${error.describe(redactStoreUrl(location))}\n`);
+    return EXIT.interrupted;
   }
 }
 

@@ -67,7 +67,9 @@ export interface ExecuteOutcome {
  */
 export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOutcome> {
   const { store, samples, models, signal, stop, budget } = options;
-  const stopping = (): boolean => Boolean(signal?.aborted) || Boolean(stop?.aborted) || budget?.stopReason !== undefined;
+  /** The first failure of a worker (the store refusing a write): no new sample starts, the others finish theirs, then it is thrown. */
+  let failure: { error: unknown } | undefined;
+  const stopping = (): boolean => failure !== undefined || Boolean(signal?.aborted) || Boolean(stop?.aborted) || budget?.stopReason !== undefined;
   // Every in-flight call listens to the run's signal (to stop when the run stops): many listeners is normal here.
   if (signal) setMaxListeners(0, signal);
   // What ends the waits (a retry's sleep, a rate limit's hold, the fleet budget's read): the stop as well as the abort.
@@ -138,11 +140,19 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
         await workOnSample(stage, model, sampleAt(samples, position));
       }
     };
+    const guarded = async (): Promise<void> => {
+      try {
+        await worker();
+      } catch (error) {
+        failure ??= { error };
+      }
+    };
     const workers = Math.max(1, Math.min(model.settings.concurrency, todo.length));
-    await Promise.all(Array.from({ length: workers }, worker));
+    await Promise.all(Array.from({ length: workers }, guarded));
   };
 
   await Promise.all(queues.map((q) => runQueue(q.model, q.todo)));
+  if (failure) throw failure.error;
   // Streaks still open at the end stopped nothing: their samples' errors are their results.
   for (const r of failFast.drain()) await saveResult([], r);
   const stoppedBy = finishedCount < total ? budget?.stopReason : undefined;

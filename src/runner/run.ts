@@ -13,6 +13,7 @@ import type { JudgeConfig, RunRecord } from '../store/records.js';
 import { newRunId } from '../store/run-id.js';
 import type { Store } from '../store/store.js';
 import { totalSpend } from '../store/spend.js';
+import { storeFailureOf, StoreFailureError } from '../store/store-failure.js';
 import { toolkitVersion } from '../version.js';
 import { executeSamples, type ProgressEvent } from './execute.js';
 import { SAMPLE_CHUNK, SampleFeed } from './sample-feed.js';
@@ -480,6 +481,8 @@ async function execute(
   const settings: GenerateSettings = run.settings;
   let status: RunRecord['status'] = 'failed';
   let failFastStops: readonly FailFastStop[] = [];
+  /** The store refused a write for want of space or write access: the run is interrupted, not failed. */
+  let storeFailure: StoreFailureError | undefined;
   const stops = [session.lease.lost, ...(deps.stop ? [deps.stop] : [])];
   const stop = stops.length === 1 ? session.lease.lost : AbortSignal.any(stops);
   try {
@@ -506,13 +509,30 @@ async function execute(
     }
     failFastStops = outcome.failedFast ?? [];
     for (const stop of failFastStops) deps.onWarning?.(describeStop(stop, run.id));
+  } catch (error) {
+    const failure = storeFailureOf(error);
+    if (!failure) throw error;
+    status = 'interrupted';
+    storeFailure = new StoreFailureError(run.id, failure, false);
   } finally {
-    await session.feed?.settle();
+    const failing = async (step: () => Promise<unknown>): Promise<void> => {
+      // With the store refusing writes, its cleanup may be refused too: the run's end is still told.
+      try {
+        await step();
+      } catch (error) {
+        if (!storeFailure || !storeFailureOf(error)) throw error;
+      }
+    };
+    await failing(async () => session.feed?.settle());
     await session.budget?.settle?.();
     // The status goes with the release: a process that lost the lease leaves it to the new holder.
     // So do the models stopped early, so that show and runs can say later why and what to fix.
-    await session.lease.release({ status, failFastStops });
+    await failing(async () => {
+      await session.lease.release({ status, failFastStops });
+      if (storeFailure) storeFailure = new StoreFailureError(run.id, storeFailure.failure, true);
+    });
     await Promise.all([...models, ...(judge ? [judge.model] : []), ...(session.user ? [session.user] : [])].map((m) => m.close()));
   }
+  if (storeFailure) throw storeFailure;
   return summarizeRun(deps.store, withRecordedStops({ ...run, status }, failFastStops), task);
 }
