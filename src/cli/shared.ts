@@ -50,7 +50,7 @@ export async function storeFailureExit(location: string, session: () => Promise<
     return await session();
   } catch (error) {
     if (!(error instanceof StoreFailureError)) throw error;
-    process.stderr.write(`assay: ${error.describe(redactStoreUrl(location))}\n`);
+    printErr(`assay: ${error.describe(redactStoreUrl(location))}\n`);
     return EXIT.interrupted;
   }
 }
