@@ -24,6 +24,7 @@ import { EXIT, dataDirOption, dbOption, jsonOption, unusedDbOption, withStore, w
 import { registerReportCommand } from './report-command.js';
 import { registerMigrateCommand } from './migrate-command.js';
 import { registerViewCommand } from './view-command.js';
+import { registerDemoCommand } from './demo-command.js';
 import { printData, printErr, printOut } from './terminal.js';
 
 export { EXIT } from './shared.js';
@@ -76,6 +77,7 @@ export function registerCommands(program: Command, setExitCode: (code: number) =
     });
 
   registerRunCommands(program, setExitCode);
+  registerDemoCommand(program, setExitCode);
   registerWorkerCommand(program, setExitCode);
   registerSamplesCommand(program, setExitCode);
   registerAgreementCommand(program);

@@ -23,6 +23,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       'after',
       `
 Quick start:
+  assay demo            (a judged run, a conversation and a report, scripted: no key, no data)
   assay list
   assay run metatool/similar --model baseline:lexical --per-tool 1
   assay show <run>      assay export <run> --format csv      assay rescore <run>

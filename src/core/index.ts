@@ -17,3 +17,4 @@ export * from './transcript.js';
 export * from './create-folder.js';
 export * from './terminal-text.js';
 export { abortable } from './abortable.js';
+export * from './demo-run.js';

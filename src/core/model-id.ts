@@ -1,6 +1,6 @@
 import { InputError } from './errors.js';
 
-export const PROVIDERS = ['openai', 'anthropic', 'gemini', 'ollama', 'local', 'replay', 'baseline', 'given', 'scripted'] as const;
+export const PROVIDERS = ['openai', 'anthropic', 'gemini', 'ollama', 'local', 'replay', 'baseline', 'given', 'scripted', 'demo'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
 export interface ModelId {

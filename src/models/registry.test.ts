@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { InputError, parseModelId, PROVIDERS } from '../core/index.js';
 import { createProvider, UNBILLED_PROVIDERS } from './registry.js';
+import { createDemoProvider } from './providers/demo/demo-provider.js';
 
 describe('createProvider', () => {
   it('builds the native providers from their ids with the configured base URLs and keys', async () => {
@@ -22,11 +23,14 @@ describe('createProvider', () => {
       assert.equal(provider.billed === false, UNBILLED_PROVIDERS.has(parseModelId(id).provider), id);
       await provider.close?.();
     }
-    assert.deepEqual([...UNBILLED_PROVIDERS].sort(), ['baseline', 'given', 'local', 'replay']);
+    assert.deepEqual([...UNBILLED_PROVIDERS].sort(), ['baseline', 'demo', 'given', 'local', 'replay']);
+    // demo: is built by `assay demo` itself (pointed at its loopback server), never from the id.
+    assert.equal(createDemoProvider({ model: 'm', baseURL: 'http://127.0.0.1:1/v1' }).billed, false);
   });
 
   it('knows every provider name and refuses unknown ones', async () => {
-    assert.deepEqual([...PROVIDERS], ['openai', 'anthropic', 'gemini', 'ollama', 'local', 'replay', 'baseline', 'given', 'scripted']);
+    assert.deepEqual([...PROVIDERS], ['openai', 'anthropic', 'gemini', 'ollama', 'local', 'replay', 'baseline', 'given', 'scripted', 'demo']);
+    await assert.rejects(createProvider('demo:judge', { seed: 1 }), /only inside "assay demo"/);
     await assert.rejects(createProvider('claude:x', { seed: 1 }), InputError);
     await assert.rejects(createProvider('given:other', { seed: 1 }), /given:answers/);
   });

@@ -29,7 +29,7 @@ export interface ProviderConfig {
  * Providers whose calls cost nothing (`billed: false`): recorded outputs, reference baselines and
  * in-process models. Known from the id alone, so an estimate needs no provider built.
  */
-export const UNBILLED_PROVIDERS: ReadonlySet<ProviderName> = new Set<ProviderName>(['replay', 'baseline', 'given', 'local']);
+export const UNBILLED_PROVIDERS: ReadonlySet<ProviderName> = new Set<ProviderName>(['replay', 'baseline', 'given', 'local', 'demo']);
 
 type Factory = (model: string, config: ProviderConfig) => Promise<ModelProvider>;
 
@@ -94,6 +94,10 @@ const factories = {
   },
   scripted: async (model) => {
     throw new InputError(`scripted:${model} is only available through the library API (pass the provider in code)`);
+  },
+  // `assay demo` builds its `demo:` providers itself, pointed at the loopback server it starts.
+  demo: async (model) => {
+    throw new InputError(`demo:${model} is a scripted model that answers only inside "assay demo" (run "assay demo" to list the demo tasks)`);
   },
 } satisfies Record<ProviderName, Factory>;
 

@@ -3,6 +3,7 @@ import type { RunRecord } from '../store/records.js';
 import type { RunState, StoredLease } from '../store/run-state.js';
 import type { ModelCounts, RoleCost, RunSummary } from '../runner/summary.js';
 import type { RunReadings } from '../runner/readings.js';
+import { DEMO_NOTE, isDemoRun } from '../core/index.js';
 import { sideBySideLines } from './side-by-side.js';
 import { describeStop, recordedStops } from '../runner/fail-fast.js';
 import { visibleControls } from '../core/index.js';
@@ -114,6 +115,8 @@ function undecidedCounts(counts: ModelCounts): string {
 export function renderSummary(summary: RunSummary): string {
   // Lines that hold stored text (ids, model names, a provider's error) are one line each, whatever that text holds.
   const lines = [visibleControls(`run ${summary.run}  task ${summary.task}  status ${summary.status}`)];
+  // First of all: a demo's numbers are the script's, whoever reads them.
+  if (summary.demo) lines.push(summary.demo);
   // First, so nobody reads the numbers without knowing they are not on the benchmark's own data.
   if (summary.modified_data) lines.push(modifiedDataLine(summary.modified_data));
   // Why the run is interrupted, as the run said when it stopped, for whoever comes back to it.
@@ -180,13 +183,14 @@ export function renderLeaseNote(runId: string, state: RunState, lease: StoredLea
  */
 export function renderRunList(runs: readonly (RunRecord & { readonly state: RunState })[]): string {
   if (runs.length === 0) return 'no runs yet; start one with: assay run <task> --model <id>';
-  const rows = runs.map((r) => [r.id, r.task, r.state, r.models.join(' '), r.createdAt.replace('T', ' ').slice(0, 19)]);
+  const rows = runs.map((r) => [r.id, isDemoRun(r) ? `${r.task} (demo)` : r.task, r.state, r.models.join(' '), r.createdAt.replace('T', ' ').slice(0, 19)]);
   const header = ['run', 'task', 'status', 'models', 'created (UTC)'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
   // A row and a stop are one line each, whatever a stored id, model name or error holds.
   const line = (cells: string[]): string => visibleControls(cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd());
   const stops = runs.flatMap((r) => (r.state === 'interrupted' ? recordedStops(r).map((stop) => visibleControls(`${r.id}: ${describeStop(stop, r.id)}`)) : []));
-  return [line(header), ...rows.map(line), ...(stops.length > 0 ? ['', ...stops] : [])].join('\n');
+  const demo = runs.some(isDemoRun) ? ['', `(demo): ${DEMO_NOTE}`] : [];
+  return [line(header), ...rows.map(line), ...demo, ...(stops.length > 0 ? ['', ...stops] : [])].join('\n');
 }
 
 /** Flattens a metrics object to `key` / `parent.key` rows of formatted values. */

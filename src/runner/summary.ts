@@ -1,5 +1,5 @@
 import type { Metrics, MetricsContext, ScoredSample, Task } from '../benchmarks/task.js';
-import { isManualAnalysis, sampleFacts, type Role, type Sample, type SampleFacts } from '../core/index.js';
+import { DEMO_NOTE, isDemoRun, isManualAnalysis, sampleFacts, type Role, type Sample, type SampleFacts } from '../core/index.js';
 import type { FailFastStop, ResultRecord, ReviewRecord, RoleSpend, RunRecord } from '../store/records.js';
 import type { RunState } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
@@ -79,6 +79,8 @@ export interface RunSummary {
   readonly task: string;
   /** How the run stands; `stale` only from `assay show` (stored as running, its process gone: see `RunState`). */
   readonly status: RunState;
+  /** `DEMO_NOTE` when the run was made by `assay demo` (scripted answers: its numbers measure nothing); absent otherwise. */
+  readonly demo?: string;
   /** Pinned data files the run read with other bytes (`--allow-modified-data`); absent on the pinned data. */
   readonly modified_data?: readonly ModifiedDataFile[];
   /**
@@ -148,6 +150,7 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task, loa
     run: run.id,
     task: run.task,
     status: run.status,
+    ...(isDemoRun(run) ? { demo: DEMO_NOTE } : {}),
     ...(modified.length > 0 ? { modified_data: modified } : {}),
     ...(stopped.length > 0 ? { fail_fast: stopped } : {}),
     models,

@@ -1,4 +1,4 @@
-import { estimateTokens, startLoopbackServer, type LoopbackBehavior, type LoopbackRequestContext, type LoopbackServer, type WireAdapter } from './loopback-server.js';
+import { estimateTokens, startLoopbackServer, type LoopbackBehavior, type LoopbackRequestContext, type LoopbackServer, type WireAdapter } from '../demo/loopback-server.js';
 
 export { faultPlan, plannedFault } from './fault-plan.js';
 

@@ -1,5 +1,5 @@
 import type { Fault } from './fault-plan.js';
-import { estimateTokens, startLoopbackServer, type LoopbackBehavior, type LoopbackRequestContext, type LoopbackServer, type WireAdapter } from './loopback-server.js';
+import { estimateTokens, startLoopbackServer, type LoopbackBehavior, type LoopbackRequestContext, type LoopbackServer, type WireAdapter } from '../demo/loopback-server.js';
 
 export { faultPlan, plannedFault } from './fault-plan.js';
 

@@ -5,7 +5,7 @@ import { startRun } from '../runner/run.js';
 import type { RunSummary } from '../runner/summary.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Fault } from './fault-plan.js';
-import type { RecordedRequest } from './loopback-server.js';
+import type { RecordedRequest } from '../demo/loopback-server.js';
 import { answerMetaToolPrompt, shownTools } from './metatool-answerer.js';
 import { testDataDir } from './test-data.js';
 

@@ -75,7 +75,8 @@ export function renderReportHtml(bundle: ReportBundle, extras: { readonly compar
   const data = [`<script type="application/json" id="assay-report">${scriptSafeJson(summaries)}</script>`];
   // A comparison of the bundle's two runs (run A first): the page adds its Comparison tab and opens on it.
   if (extras.comparison) data.push(`<script type="application/json" id="assay-comparison">${scriptSafeJson(extras.comparison)}</script>`);
-  return page(extras.comparison ? 'assay compare' : 'assay report', data.join('\n'), samples.join('\n'), 'none');
+  const demo = bundle.runs.some((run) => run.summary.demo !== undefined) ? ' (demo: scripted answers)' : '';
+  return page(`${extras.comparison ? 'assay compare' : 'assay report'}${demo}`, data.join('\n'), samples.join('\n'), 'none');
 }
 
 /**

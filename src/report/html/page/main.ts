@@ -114,7 +114,7 @@ function start(source: ReportSource): void {
     ? `assay compare — ${comparison.task} · ${comparison.runB.id} against ${comparison.runA.id}`
     : many
       ? `assay report — ${runs().length} runs`
-      : `assay report — ${runs()[0]?.overview.task ?? ''} · ${runs()[0]?.overview.run ?? ''}`;
+      : `assay report — ${runs()[0]?.overview.task ?? ''} · ${runs()[0]?.overview.run ?? ''}${runs()[0]?.summary.demo ? ' (demo)' : ''}`;
   document.title = title;
   const nav = el('nav', { class: 'tabs' });
   const panels = new Map<Tab, HTMLElement>();
@@ -145,6 +145,8 @@ function start(source: ReportSource): void {
   }
   const made = el('p', { class: 'note' }, `made ${source.bundle.generatedAt} by assay ${source.bundle.toolkitVersion}`);
   const header = el('header', null, el('h1', null, title), made);
+  // A demo's numbers are its script's: said above every tab, once per demo run.
+  for (const run of runs()) if (run.summary.demo) header.appendChild(el('p', { class: 'warning demo' }, `${many ? `run ${run.overview.run}: ` : ''}${run.summary.demo}`));
   app.append(header, nav, ...panels.values());
   show(comparison ? 'comparison' : 'overview');
   if (source.live) {

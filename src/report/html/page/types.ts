@@ -97,6 +97,8 @@ interface PageRun {
   readonly schema: number;
   readonly overview: PageOverview;
   readonly summary: {
+    /** Present on a run made by `assay demo`: the line saying its answers are scripted. */
+    readonly demo?: string;
     readonly models: Readonly<Record<string, { readonly counts: PageModelCounts; readonly metrics: Readonly<Record<string, Metric>> }>>;
     readonly cost_by_role: readonly PageRoleCost[];
   };

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Fault, FaultContext, FaultType } from './fault-plan.js';
+import type { Fault, FaultContext, FaultType } from './faults.js';
 
 /**
  * What makes a loopback server speak one wire format (OpenAI chat completions, Anthropic
