@@ -10,6 +10,7 @@ import { defaultJudgeSpec, type RunSpec } from '../runner/run-spec.js';
 import { redactStoreUrl } from '../store/store-url.js';
 import { createProgressReporter } from './progress.js';
 import { dbOption, exitCodeFor, interruptSignal, jsonOption, printSummary, withStore } from './shared.js';
+import { printErr, printOut } from './terminal.js';
 
 const CONCURRENCY = 4;
 
@@ -70,7 +71,7 @@ async function demoCommand(name: string, flags: { db: string; json?: boolean }, 
           stop,
           onProgress: (e) => progress.update(e),
           onWarning: (message) => progress.note(`warning: ${message}`),
-          onRunCreated: (run) => process.stderr.write(`demo run ${run.id}: ${run.task} — ${DEMO_NOTE} (db ${redactStoreUrl(flags.db)})\n`),
+          onRunCreated: (run) => printErr(`demo run ${run.id}: ${run.task} — ${DEMO_NOTE} (db ${redactStoreUrl(flags.db)})\n`),
         });
         progress.stop();
         printSummary(summary, Boolean(flags.json));
@@ -115,7 +116,7 @@ Examples:
     )
     .action(async (task: string | undefined, flags: { db: string; json?: boolean }, command: Command) => {
       if (task === undefined) {
-        process.stdout.write(`demo tasks (assay demo <task>; ${DEMO_NOTE}):\n${demoList()}\n`);
+        printOut(`demo tasks (assay demo <task>; ${DEMO_NOTE}):\n${demoList()}\n`);
         return;
       }
       setExitCode(await demoCommand(task, flags, command.getOptionValueSource('db') === 'cli'));
