@@ -32,6 +32,25 @@ export interface TaskContext {
 export type MetricValue = number | null | { readonly [key: string]: MetricValue };
 export type Metrics = Readonly<Record<string, MetricValue>>;
 
+/** What a metric's number is: a fraction (shown as a percentage), a count, a mean, or a level of a scale. */
+export type MetricUnit = 'share' | 'count' | 'mean' | 'level';
+/** Which way is better for a metric; `none` for a count or a figure that is neither good nor bad. */
+export type MetricDirection = 'higher' | 'lower' | 'none';
+
+/**
+ * One metric a task's {@link Task.metrics} returns, declared by the task: what a reader (the
+ * console's `assay show --explain`, the report's tables) is told it means. `name` is a key of the
+ * metrics object; its `<name>_ci95` interval goes with it, and a breakdown (an object of
+ * categories) is declared once by its key, with the unit and direction of the numbers it holds.
+ */
+export interface MetricDeclaration {
+  readonly name: string;
+  /** One line, for someone who has not read the paper: what is counted, over what. */
+  readonly meaning: string;
+  readonly unit: MetricUnit;
+  readonly direction: MetricDirection;
+}
+
 /** What the metrics see for one sample: its facts (id, target, metadata: not its input) and its score, or nothing if the model call failed. */
 export interface ScoredSample {
   readonly sample: SampleFacts;
@@ -217,6 +236,12 @@ export interface Task {
    * (errors) are passed with `score: undefined`; metrics that count errors apart see them.
    */
   metrics(rows: Iterable<ScoredSample>, context: MetricsContext): Metrics;
+  /**
+   * Every metric {@link metrics} may return, with its meaning, unit and direction (each built-in
+   * task declares them all; a test holds every registered task to it). Absent for a task of a
+   * library user's that declares none: its metrics are then shown without a meaning.
+   */
+  readonly metricDeclarations?: readonly MetricDeclaration[];
 }
 
 /** One stored score as `assay compare` reads it. */
@@ -262,6 +287,13 @@ export interface ChartSpec {
   readonly unit: 'share' | 'count' | 'number';
   /** The categories to draw, in order (default: the breakdown's own keys, in its order). */
   readonly categories?: readonly string[];
+  /**
+   * A breakdown keyed by the levels of a scale (a score distribution): every whole level from
+   * `min` to `max` is a category even when no model has it (a level nobody got counts 0), with
+   * any other key the breakdown has (a half level: the median of an even number of repeats), all
+   * in numeric order. Instead of `categories`.
+   */
+  readonly scale?: { readonly min: number; readonly max: number };
   /** How to name the categories in the chart (`{tp: 'true positive'}`); default the key itself. */
   readonly labels?: Readonly<Record<string, string>>;
   /**

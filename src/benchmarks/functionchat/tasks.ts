@@ -11,12 +11,13 @@ import {
   type GradedItem,
   type Loaded,
 } from '../../datasets/functionchat/index.js';
-import type { ChartSpec, Metrics, PreparedTask, ScoredSample, Task, TaskContext, TaskOptions } from '../task.js';
+import type { ChartSpec, MetricDeclaration, Metrics, PreparedTask, ScoredSample, Task, TaskContext, TaskOptions } from '../task.js';
 import { CALLDECISION_CHARTS, DIALOG_CHARTS, SINGLECALL_CHARTS } from './charts.js';
 import type { FunctionChatMeta, FunctionChatTarget } from './metadata.js';
 import { withCustomRubrics } from './custom-rubrics.js';
 import { callDecisionMetrics, dialogMetrics, singlecallMetrics } from './metrics.js';
 import { gradeFunctionChat, scoreFunctionChat } from './scoring.js';
+import { CALLDECISION_METRICS, DIALOG_METRICS, SINGLECALL_METRICS } from './metric-declarations.js';
 
 /** Bump when samples, prompts or scoring of a FunctionChat task change the numbers. */
 export const FUNCTIONCHAT_TASK_VERSION = '1';
@@ -40,7 +41,14 @@ const mergeChecksums = (...parts: readonly Loaded<unknown>[]): Record<string, st
 /** The samples of one set, from its items and the version's system prompt. */
 type BuildSamples = (dataDir: string, version: FunctionChatVersion) => Promise<{ samples: readonly Sample[]; loaded: readonly Loaded<unknown>[] }>;
 
-function functionchatTask(set: FunctionChatSet, description: string, build: BuildSamples, metrics: (rows: Iterable<ScoredSample>) => Metrics, charts: readonly ChartSpec[]): Task {
+function functionchatTask(
+  set: FunctionChatSet,
+  description: string,
+  build: BuildSamples,
+  metrics: (rows: Iterable<ScoredSample>) => Metrics,
+  metricDeclarations: readonly MetricDeclaration[],
+  charts: readonly ChartSpec[],
+): Task {
   const name = `functionchat/${set}`;
   return {
     name,
@@ -70,6 +78,7 @@ function functionchatTask(set: FunctionChatSet, description: string, build: Buil
     },
     charts,
     metrics,
+    metricDeclarations,
   };
 }
 
@@ -127,6 +136,7 @@ export const singlecallTask = functionchatTask(
   'FunctionChat-Bench single call: 25 functions × 4 Korean queries × 5 tool lists; exact match, else an LLM judge with the call rubric (pass counts per tool list).',
   buildSinglecall,
   singlecallMetrics,
+  SINGLECALL_METRICS,
   SINGLECALL_CHARTS,
 );
 
@@ -135,6 +145,7 @@ export const dialogTask = functionchatTask(
   'FunctionChat-Bench dialog: 200 graded turns of 45 Korean conversations (call, completion, slot, relevance); exact match for calls, else an LLM judge (micro and macro pass rates).',
   buildDialog,
   dialogMetrics,
+  DIALOG_METRICS,
   DIALOG_CHARTS,
 );
 
@@ -143,5 +154,6 @@ export const callDecisionTask = functionchatTask(
   'FunctionChat-Bench call decision (v2.0.0): 606 items — call, reject, or ask for all or some missing slots; exact match for calls, else an LLM judge (pass rate per category).',
   buildCallDecision,
   callDecisionMetrics,
+  CALLDECISION_METRICS,
   CALLDECISION_CHARTS,
 );

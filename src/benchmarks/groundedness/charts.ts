@@ -7,5 +7,6 @@ export const GROUNDEDNESS_CHARTS: readonly ChartSpec[] = [
     description: 'How many graded answers got each score (1 = unsupported … 5 = fully supported); no verdicts and errors counted apart.',
     metric: 'distribution',
     unit: 'count',
+    scale: { min: 1, max: 5 },
   },
 ];

@@ -8,6 +8,7 @@ import type { Task, TaskContext, TaskOptionSpec } from '../task.js';
 import { judgeGroundedness } from './judge-groundedness.js';
 import { GROUNDEDNESS_CHARTS } from './charts.js';
 import { groundednessMetrics } from './metrics.js';
+import { GROUNDEDNESS_METRICS } from './metric-declarations.js';
 
 const NAME = 'quality/groundedness';
 const DEFAULT_THRESHOLD = 3;
@@ -87,6 +88,7 @@ export const groundednessTask: Task = {
   },
   charts: GROUNDEDNESS_CHARTS,
   metrics: (rows, { options }) => groundednessMetrics(rows, ownOptionsOf(options.task).threshold),
+  metricDeclarations: GROUNDEDNESS_METRICS,
 };
 
 /** The task's own options as the run recorded them (checked when the run was made). */

@@ -14,6 +14,7 @@ import type { ConversationFacts, HarmJudgment } from './judgment.js';
 import { HARM_CHARTS } from './charts.js';
 import { harmFactsFromStore, harmFactsToStore, harmMetrics } from './metrics.js';
 import { conversationSolver } from './solver.js';
+import { HARM_METRICS } from './metric-declarations.js';
 
 /** `assay run harm:<folder>` runs a user's measurement resource; the shipped ones are `harm/<name>`. */
 export const HARM_FOLDER_PREFIX = 'harm:';
@@ -39,6 +40,7 @@ export function harmTask(folder: string, name: string): Task {
     charts: HARM_CHARTS,
     prepare: (ctx) => prepareHarm(folder, name, ctx),
     metrics: (rows, { facts }) => harmMetrics(rows, harmFactsFromStore(facts)),
+    metricDeclarations: HARM_METRICS,
   };
 }
 

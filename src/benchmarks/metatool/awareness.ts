@@ -9,6 +9,7 @@ import { applyLimit, resolveOptions } from './options.js';
 import { renderAwarenessFewShot, renderThoughtPrompt } from './prompts.js';
 import { chooseAwarenessExamples } from './sampling.js';
 import { scoreAwareness, METATOOL_PARSERS } from './scoring.js';
+import { AWARENESS_METRICS } from './metric-declarations.js';
 
 const NAME = 'metatool/awareness';
 
@@ -60,4 +61,5 @@ export const awarenessTask: Task = {
   },
   charts: [AWARENESS_CONFUSION],
   metrics: awarenessMetrics,
+  metricDeclarations: AWARENESS_METRICS,
 };

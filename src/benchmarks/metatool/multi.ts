@@ -10,6 +10,7 @@ import { selectionPromptParts } from './prompts.js';
 import { selectionSample } from './selection-sample.js';
 import { CANDIDATES_SHOWN, randomToolsExcluding } from './sampling.js';
 import { parseShownTools } from './shipped-tool-list.js';
+import { MULTI_METRICS } from './metric-declarations.js';
 
 const NAME = 'metatool/multi';
 
@@ -103,4 +104,5 @@ export const multiTask: Task = {
     return options.prompts === 'upstream' ? upstreamSamples(dataset, options) : assaySamples(dataset, options, ctx.seed);
   },
   metrics: multiSelectionMetrics,
+  metricDeclarations: MULTI_METRICS,
 };

@@ -9,6 +9,7 @@ import { CANDIDATES_SHOWN, chooseQueries, randomToolsExcluding } from './samplin
 import { selectionPromptParts } from './prompts.js';
 import { selectionSample } from './selection-sample.js';
 import { parseShownTools } from './shipped-tool-list.js';
+import { RELIABILITY_METRICS } from './metric-declarations.js';
 
 const NAME = 'metatool/reliability';
 
@@ -102,4 +103,5 @@ export const reliabilityTask: Task = {
     return options.prompts === 'upstream' ? upstreamSamples(dataset, options) : assaySamples(dataset, options, ctx.seed);
   },
   metrics,
+  metricDeclarations: RELIABILITY_METRICS,
 };

@@ -17,6 +17,7 @@ import { applyLimit, resolveOptions } from './options.js';
 import { chooseQueries } from './sampling.js';
 import { selectionPromptParts } from './prompts.js';
 import { selectionSample } from './selection-sample.js';
+import { SCENARIO_METRICS } from './metric-declarations.js';
 
 const NAME = 'metatool/scenario';
 
@@ -78,4 +79,5 @@ export const scenarioTask: Task = {
   },
   charts: [CSR_BY_SCENARIO, CSR_BY_POSITION],
   metrics: (rows) => singleSelectionMetrics(rows, { byPosition: true, byScenario: true, topK: false }),
+  metricDeclarations: SCENARIO_METRICS,
 };

@@ -18,6 +18,7 @@ import { CANDIDATES_SHOWN, chooseQueries } from './sampling.js';
 import { selectionPromptParts } from './prompts.js';
 import { selectionSample } from './selection-sample.js';
 import { loadUserToolSet } from './tool-similarity.js';
+import { SIMILAR_METRICS } from './metric-declarations.js';
 
 const NAME = 'metatool/similar';
 
@@ -84,6 +85,7 @@ export const similarTask: Task = {
   },
   charts: [CSR_BY_POSITION, TOP_K],
   metrics: (rows) => singleSelectionMetrics(rows, { byPosition: true, byScenario: false, topK: true }),
+  metricDeclarations: SIMILAR_METRICS,
 };
 
 /** What the similar task draws from: tools with descriptions and queries, and each tool's nearest tools. */

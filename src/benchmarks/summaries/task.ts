@@ -10,6 +10,7 @@ import { isAligned, judgmentOf, summaryCoverage } from './judgment.js';
 import { SUMMARIES_CHARTS } from './charts.js';
 import { summariesMetrics } from './metrics.js';
 import { SUMMARIES_OPTIONS, summariesOptions } from './options.js';
+import { SUMMARIES_METRICS } from './metric-declarations.js';
 
 const NAME = 'summaries/alignment';
 
@@ -111,4 +112,5 @@ export const summariesTask: Task = {
   },
   charts: SUMMARIES_CHARTS,
   metrics: summariesMetrics,
+  metricDeclarations: SUMMARIES_METRICS,
 };

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { GenerateResult, Sample, TaskOptions } from '../core/index.js';
+import { testDataDir } from '../testing/test-data.js';
+import { packageRoot } from '../version.js';
+import { declarationOf, undeclaredMetrics } from './metric-declarations.js';
+import { allTasks } from './registry.js';
+import type { ScoredSample, Task } from './task.js';
+
+/**
+ * Every built-in task declares every metric its `metrics()` returns: each is prepared on real or
+ * small made-up data, a few samples scored by its own scorer from made-up outputs (a text, a yes,
+ * a call of the first tool offered) beside an error, under every answer reading it offers, and
+ * the metrics' keys checked against its declarations.
+ */
+let dir: string;
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'assay-metric-declarations-'));
+  for (const [file, text] of Object.entries({ 'news/a.txt': 'Bridge opens\n\nThe bridge opened on Monday.', 'sport/b.txt': 'Final won\n\nThe home team won.' })) {
+    mkdirSync(join(dir, 'articles', file.split('/')[0] as string), { recursive: true });
+    writeFileSync(join(dir, 'articles', file), text);
+  }
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const output = (text: string, toolCalls: GenerateResult['toolCalls'] = []): GenerateResult => ({ text, toolCalls, finishReason: { unified: toolCalls.length > 0 ? 'tool-calls' : 'stop' }, usage: {}, warnings: [] });
+
+function outputsFor(sample: Sample): GenerateResult[] {
+  const tool = sample.tools?.[0];
+  return [output('yes'), output('None'), output('I am not sure.'), ...(tool ? [output('', [{ id: 'c1', name: tool.name, arguments: {}, rawArguments: '{}' }])] : [])];
+}
+
+/** Options the task needs to prepare at all (its own files), or undefined when its data is not here. */
+function optionsFor(task: Task): TaskOptions | undefined {
+  if (task.name === 'summaries/alignment') return { task: { articles: join(dir, 'articles') } };
+  if (task.name === 'quality/groundedness') return { task: { items: join(packageRoot, 'examples', 'groundedness.jsonl') } };
+  if (task.dataset && !existsSync(join(testDataDir(), task.dataset))) return undefined;
+  return {};
+}
+
+for (const task of allTasks) {
+  test(`${task.name}: every metric it returns is declared, with a one-line meaning`, async (t) => {
+    const declarations = task.metricDeclarations ?? [];
+    assert.ok(declarations.length > 0, `${task.name} declares no metrics`);
+    assert.equal(new Set(declarations.map((d) => d.name)).size, declarations.length, 'a metric declared twice');
+    for (const d of declarations) assert.match(d.meaning, /^[^\n]{10,200}$/, `${d.name}: one line`);
+    const base = optionsFor(task);
+    if (base === undefined) {
+      t.skip(`no ${task.dataset} data under ${testDataDir()} (set ASSAY_DATA_DIR)`);
+      return;
+    }
+    for (const parser of task.answerParsers ?? [undefined]) {
+      const options: TaskOptions = { ...base, limit: 8, ...(parser ? { parser } : {}) };
+      const prepared = await task.prepare({ dataDir: testDataDir(), seed: 0, options });
+      const samples = [...prepared.samples].slice(0, 8);
+      assert.ok(samples.length > 0);
+      const rows: ScoredSample[] = samples.flatMap((sample) => outputsFor(sample).map((out) => ({ sample, score: prepared.score(sample, out) })));
+      rows.push({ sample: samples[0] as Sample, score: undefined });
+      for (const metrics of [task.metrics(rows, { options, facts: prepared.metricsFacts }), task.metrics([], { options, facts: prepared.metricsFacts })]) {
+        assert.deepEqual(undeclaredMetrics(task.metricDeclarations, metrics), [], `${task.name}${parser ? ` --parser ${parser}` : ''}: metrics it does not declare`);
+      }
+    }
+  });
+}
+
+test('a metric is found by its key, its interval and a breakdown part; anything else is undeclared', () => {
+  const declarations = [{ name: 'rate', meaning: 'a share of something', unit: 'share' as const, direction: 'higher' as const }];
+  assert.equal(declarationOf(declarations, 'rate_ci95')?.name, 'rate');
+  assert.equal(declarationOf(declarations, 'rate.by.part')?.name, 'rate');
+  assert.deepEqual(undeclaredMetrics(declarations, { rate: 0.5, rate_ci95: null, top1: 0.2 }), ['top1']);
+});
