@@ -6,7 +6,7 @@ import type { ExportFormat } from '../report/export.js';
 import { EXPORT_DETAILS } from '../report/export-from-report.js';
 import { exportReportText } from '../report/task-export.js';
 import { SUMMARY_ONLY, buildRunReport } from '../report/run-report.js';
-import { modifiedDataLine, renderReadings, renderRunList, renderSummary } from '../report/console.js';
+import { modifiedDataLine, renderExplain, renderReadings, renderRunList, renderSummary } from '../report/console.js';
 import { readRunState } from '../store/run-state.js';
 import { requireRun, summarizeStoredRun } from '../runner/run.js';
 import type { RunRecord } from '../store/records.js';
@@ -114,9 +114,10 @@ sample (a wrong key, a model that does not exist) is followed by why and what to
     .argument('<run>', 'run id (or a unique prefix)')
     .addOption(dataDirOption('with --readings: data folder, if not the one the run was made with (the summary itself is read from the store alone)'))
     .addOption(new Option('--readings', "read the stored outputs with every answer parser the task offers (MetaTool: strict and paper) and print the metrics side by side; nothing is stored"))
+    .addOption(new Option('--explain', 'after the metrics, what each one means (one line each: what is counted, its unit, which way is better); with --json, their declarations as metric_declarations'))
     .addOption(jsonOption())
     .addOption(dbOption())
-    .action(async (runId: string, flags: { json?: boolean; db: string; dataDir?: string; readings?: boolean }) => {
+    .action(async (runId: string, flags: { json?: boolean; db: string; dataDir?: string; readings?: boolean; explain?: boolean }) => {
       await withStore(flags.db, async (store) => {
         if (flags.readings) {
           const readings = await readRunBothWays(store, runId, checkedDataDir(flags.dataDir));
@@ -124,15 +125,15 @@ sample (a wrong key, a model that does not exist) is followed by why and what to
           return;
         }
         // The run's report, without details: its summary is what show prints (the state now, as the report's overview).
-        const { summary, overview } = await buildRunReport(store, runId, SUMMARY_ONLY);
+        const { summary, overview, metricDeclarations } = await buildRunReport(store, runId, SUMMARY_ONLY);
         const note = await parserNote(store, await requireRun(store, overview.run));
         if (note) printErr(`${note}\n`);
         if (flags.json) {
-          printOut(`${JSON.stringify({ ...summary, ...(overview.lease ? { lease: overview.lease } : {}) })}\n`);
+          printOut(`${JSON.stringify({ ...summary, ...(overview.lease ? { lease: overview.lease } : {}), ...(flags.explain ? { metric_declarations: metricDeclarations } : {}) })}\n`);
           return;
         }
         const leaseNote = overview.statusNote;
-        printOut(`${renderSummary(summary)}\n${leaseNote ? `${leaseNote}\n` : ''}`);
+        printOut(`${renderSummary(summary)}\n${leaseNote ? `${leaseNote}\n` : ''}${flags.explain ? `\n${renderExplain(metricDeclarations)}\n` : ''}`);
       });
     });
 

@@ -1,4 +1,5 @@
-import type { MetricValue } from '../benchmarks/task.js';
+import { unitAndDirection } from '../benchmarks/metric-declarations.js';
+import type { MetricDeclaration, MetricValue } from '../benchmarks/task.js';
 import type { RunRecord } from '../store/records.js';
 import type { RunState, StoredLease } from '../store/run-state.js';
 import type { ModelCounts, RoleCost, RunSummary } from '../runner/summary.js';
@@ -143,6 +144,17 @@ export function renderSummary(summary: RunSummary): string {
   // A run with a judge or a simulated user: what each role's calls cost, apart.
   if (summary.cost_by_role.some((r) => r.role !== 'test')) lines.push('', ...costByRoleLines(summary.cost_by_role));
   return lines.join('\n');
+}
+
+/**
+ * `assay show --explain`: one line per metric the run has, from the task's declarations — what it
+ * means, its unit and which way is better — so `top1` below `csr` or FunctionChat's `errors`
+ * read as what they are.
+ */
+export function renderExplain(declarations: readonly MetricDeclaration[]): string {
+  if (declarations.length === 0) return 'what the metrics mean: this task declares no meanings for its metrics';
+  const width = Math.max(...declarations.map((d) => d.name.length));
+  return ['what the metrics mean:', ...declarations.map((d) => `  ${d.name.padEnd(width)}  ${d.meaning} (${unitAndDirection(d)})`)].join('\n');
 }
 
 const ROLE_NAMES: Readonly<Record<RoleCost['role'], string>> = { test: 'under test', user: 'simulated user', judge: 'judge' };

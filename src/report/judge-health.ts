@@ -1,6 +1,6 @@
 import type { MetricValue } from '../benchmarks/task.js';
 import { isReaskStep, type Score } from '../core/index.js';
-import { judgeMetadataOf } from '../runner/judge-metadata.js';
+import { judgeMetadataOf, repeatAgreementOf } from '../runner/judge-metadata.js';
 import type { ModelSummary } from '../runner/summary.js';
 import type { JudgeConfig, ReviewRecord, StepCount } from '../store/records.js';
 
@@ -20,7 +20,10 @@ export interface JudgeHealth {
   readonly reasks: number | null;
   /** Samples that ended in error because the judge failed (`judge-*` kinds). */
   readonly judgeErrors: number;
-  /** Mean share of repeats agreeing with the majority, and the share of unanimous judgments; null with one repeat or none recorded. */
+  /**
+   * Mean share of repeats agreeing with the majority (a rubric's votes, or the most common of the
+   * repeated severities or scores), and the share of unanimous judgments; null with one repeat or none recorded.
+   */
   readonly agreement: number | null;
   readonly unanimous: number | null;
   /** Human reviewers against the judge's verdicts (`assay review`), over reviewed items the judge graded pass or fail. */
@@ -55,7 +58,9 @@ export function judgeHealth(judge: JudgeConfig, model: string, summary: ModelSum
   for (const { sampleId, score } of rows) {
     const meta = judgeMetadataOf(score);
     if (!meta) continue;
-    if (typeof meta.agreement === 'number' && Array.isArray(meta.votes) && meta.votes.length > 1) agreements.push(meta.agreement);
+    const agreement = repeatAgreementOf(score);
+    const repeatedVotes = !Array.isArray(meta.votes) || meta.votes.length > 1;
+    if (agreement !== undefined && repeatedVotes) agreements.push(agreement);
     if (typeof score?.value === 'boolean') judgedValue.set(sampleId, score.value);
   }
   const counts = summary.judge;

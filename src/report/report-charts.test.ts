@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AWARENESS_CONFUSION, CSR_BY_POSITION } from '../benchmarks/metatool/charts.js';
 import { SINGLECALL_CHARTS } from '../benchmarks/functionchat/charts.js';
+import { GROUNDEDNESS_CHARTS } from '../benchmarks/groundedness/charts.js';
 import { HARM_CHARTS } from '../benchmarks/harm/charts.js';
 import { wilsonInterval } from '../metrics/intervals.js';
 import { resolveCharts } from './report-charts.js';
@@ -18,6 +19,24 @@ test('a breakdown of numbers: categories in the union of the models, one series 
     { model: 'b', values: [null, 0.5, 0] },
   ]);
   assert.equal(chart?.interval, null);
+});
+
+test('a distribution on a scale: every level is a category, a level nobody got is 0, a half level sits in order', () => {
+  const [chart] = resolveCharts(GROUNDEDNESS_CHARTS, [
+    ['a', { distribution: { '1': 2, '2': 1, '4': 3, '5': 1 } }],
+    ['b', { distribution: { '2.5': 1, '5': 4 } }],
+  ]);
+  assert.deepEqual(chart?.categories, ['1', '2', '2.5', '3', '4', '5']);
+  assert.deepEqual(chart?.series.map((s) => s.values), [
+    [2, 1, 0, 0, 3, 1],
+    [0, 0, 1, 0, 0, 4],
+  ]);
+});
+
+test('a breakdown every model has empty is kept with no categories (the page says there is no data)', () => {
+  const [chart] = resolveCharts(GROUNDEDNESS_CHARTS.map((c) => ({ id: c.id, title: c.title, metric: c.metric, unit: c.unit })), [['a', { distribution: {} }]]);
+  assert.deepEqual(chart?.categories, []);
+  assert.deepEqual(chart?.series, [{ model: 'a', values: [] }]);
 });
 
 test('a chart no model has is left out', () => {

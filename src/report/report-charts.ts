@@ -59,23 +59,36 @@ function pointOf(spec: ChartSpec, category: MetricValue | undefined): Point {
   return { value, low: wilson?.low ?? null, high: wilson?.high ?? null };
 }
 
+/** A scale's whole levels and every other key the breakdowns have, in numeric order. */
+function scaleCategories(scale: NonNullable<ChartSpec['scale']>, breakdowns: readonly (MetricObject | undefined)[]): string[] {
+  const levels = new Set<string>();
+  for (let level = scale.min; level <= scale.max; level++) levels.add(String(level));
+  for (const b of breakdowns) for (const key of Object.keys(b ?? {})) levels.add(key);
+  return [...levels].sort((a, b) => Number(a) - Number(b));
+}
+
 /**
  * Resolves a task's chart declarations against each model's metrics, in the run's model order. A
  * chart is left out when no model has its breakdown; a category is drawn when some model has it
- * (declared categories are kept in their order even where a model has none: a zero count is data).
+ * (declared categories are kept in their order even where a model has none: a zero count is data),
+ * and every level of a declared scale is. A chart whose breakdowns are empty is kept with no
+ * categories: the page says it has no data, and why.
  */
 export function resolveCharts(specs: readonly ChartSpec[], models: readonly (readonly [string, Metrics])[]): ChartData[] {
   const charts: ChartData[] = [];
   for (const spec of specs) {
     const breakdowns = models.map(([model, metrics]) => [model, breakdownAt(metrics, spec.metric)] as const);
     if (breakdowns.every(([, b]) => b === undefined)) continue;
-    const categories = spec.categories
-      ? spec.categories.filter((c) => breakdowns.some(([, b]) => b !== undefined && Object.hasOwn(b, c)))
-      : [...new Set(breakdowns.flatMap(([, b]) => (b ? Object.keys(b) : [])))];
-    if (categories.length === 0) continue;
+    const categories = spec.scale
+      ? scaleCategories(spec.scale, breakdowns.map(([, b]) => b))
+      : spec.categories
+        ? spec.categories.filter((c) => breakdowns.some(([, b]) => b !== undefined && Object.hasOwn(b, c)))
+        : [...new Set(breakdowns.flatMap(([, b]) => (b ? Object.keys(b) : [])))];
     const hasInterval = spec.interval !== undefined;
+    // On a scale, a level a model's breakdown lacks is a count of 0 (nobody got it); elsewhere the model has no value there.
+    const missing = (breakdown: MetricObject | undefined): Point => (spec.scale && breakdown ? { value: 0, low: null, high: null } : { value: null, low: null, high: null });
     const series = breakdowns.map(([model, breakdown]): ChartSeries => {
-      const points = categories.map((c) => (breakdown && Object.hasOwn(breakdown, c) ? pointOf(spec, breakdown[c]) : { value: null, low: null, high: null }));
+      const points = categories.map((c) => (breakdown && Object.hasOwn(breakdown, c) ? pointOf(spec, breakdown[c]) : missing(breakdown)));
       return {
         model,
         values: points.map((p) => p.value),

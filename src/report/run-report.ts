@@ -1,8 +1,9 @@
-import type { Metrics } from '../benchmarks/task.js';
+import { declarationOf } from '../benchmarks/metric-declarations.js';
+import type { MetricDeclaration, Metrics } from '../benchmarks/task.js';
 import { InputError, type GenerateSettings, type TaskOptions } from '../core/index.js';
 import { recordedModifiedData } from '../runner/data-check.js';
 import { requireRun, taskOfRun } from '../runner/run.js';
-import { summarizeRun, type RunSummary } from '../runner/summary.js';
+import { JUDGE_AGREEMENT_DECLARATION, summarizeRun, type RunSummary } from '../runner/summary.js';
 import type { JudgeConfig, ResultRecord, ReviewRecord, RunRecord } from '../store/records.js';
 import { readRunState, type RunState, type StoredLease } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
@@ -82,6 +83,11 @@ export interface RunReport {
   readonly summary: RunSummary;
   /** Models side by side: the judge-only metrics, and with human reviews applied when there are any. */
   readonly tables: { readonly metrics: MetricTable; readonly reviewed?: MetricTable };
+  /**
+   * What the metrics of this run mean: the task's declarations of the metrics some model has, in
+   * the task's order (`assay show --explain`, the report's tables); empty for a task that declares none.
+   */
+  readonly metricDeclarations: readonly MetricDeclaration[];
   /** The task's declared charts, resolved against each model's metrics. */
   readonly charts: readonly ChartData[];
   /** Per model under test, when the run has a judge. */
@@ -207,6 +213,7 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
     overview: overviewOf(run, task.description, state, renderLeaseNote(run.id, state, lease), lease, samples.length, reviews.length),
     summary,
     tables: { metrics: metricTable(modelMetrics((m) => m.metrics)), ...(reviewed.length > 0 ? { reviewed: metricTable(reviewed) } : {}) },
+    metricDeclarations: declaredIn([...(task.metricDeclarations ?? []), JUDGE_AGREEMENT_DECLARATION], modelMetrics((m) => m.metrics)),
     charts: resolveCharts(task.charts ?? [], modelMetrics((m) => m.metrics)),
     judgeHealth: judge
       ? run.models.flatMap((m) => {
@@ -218,6 +225,12 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
     details,
     detailsPolicy: { ...policy, included: Object.keys(details).length, rows: rows.sample.length, ...(options.calls === false ? { callsOmitted: true as const } : {}) },
   };
+}
+
+/** The declarations of the metrics some model has, in the task's order. */
+function declaredIn(declarations: readonly MetricDeclaration[] | undefined, models: readonly (readonly [string, Metrics])[]): MetricDeclaration[] {
+  const names = new Set(models.flatMap(([, metrics]) => Object.keys(metrics).map((key) => declarationOf(declarations, key)?.name)));
+  return (declarations ?? []).filter((d) => names.has(d.name));
 }
 
 function overviewOf(run: RunRecord, description: string, status: RunState, statusNote: string | undefined, lease: StoredLease | undefined, stored: number, reviews: number): RunOverview {

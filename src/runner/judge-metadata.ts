@@ -23,3 +23,30 @@ export function judgeMetadataOf(score: Score | null | undefined): JudgeMetadata 
   const judge = score?.metadata?.['judge'];
   return judge && typeof judge === 'object' ? (judge as JudgeMetadata) : undefined;
 }
+
+/**
+ * The judge's readable repeats a score keeps in its answer, when the scorer repeats a graded
+ * number rather than a rubric vote: harm measurement's severities (`answer.repeats`, as
+ * `assay agreement` reads them) and groundedness's scores (`answer.scores`).
+ */
+function repeatedValuesOf(score: Score | null | undefined): readonly number[] | undefined {
+  const answer = score?.answer as { repeats?: unknown; scores?: unknown } | null | undefined;
+  const values = answer?.repeats ?? answer?.scores;
+  return Array.isArray(values) && values.length > 1 && values.every((v) => typeof v === 'number') ? (values as number[]) : undefined;
+}
+
+/**
+ * How far a judged score's repeats agree: a rubric judgment's own `agreement` (the share of its
+ * votes with the majority), or the share of repeated severities or scores equal to the most
+ * common one; undefined for one readable repeat, or a score the judge did not grade.
+ */
+export function repeatAgreementOf(score: Score | null | undefined): number | undefined {
+  const meta = judgeMetadataOf(score);
+  if (!meta) return undefined;
+  if (typeof meta.agreement === 'number') return meta.agreement;
+  const repeated = repeatedValuesOf(score);
+  if (!repeated) return undefined;
+  const counts = new Map<number, number>();
+  for (const v of repeated) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return Math.max(...counts.values()) / repeated.length;
+}

@@ -1,4 +1,4 @@
-import type { Metrics, MetricsContext, ScoredSample, Task } from '../benchmarks/task.js';
+import type { MetricDeclaration, Metrics, MetricsContext, ScoredSample, Task } from '../benchmarks/task.js';
 import { DEMO_NOTE, isDemoRun, isManualAnalysis, sampleFacts, type Role, type Sample, type SampleFacts } from '../core/index.js';
 import type { FailFastStop, ResultRecord, ReviewRecord, RoleSpend, RunRecord } from '../store/records.js';
 import type { RunState } from '../store/run-state.js';
@@ -6,7 +6,7 @@ import type { Store } from '../store/store.js';
 import type { ModifiedDataFile } from '../datasets/pinned.js';
 import { recordedModifiedData } from './data-check.js';
 import { describeStop, recordedStops } from './fail-fast.js';
-import { judgeMetadataOf } from './judge-metadata.js';
+import { judgeMetadataOf, repeatAgreementOf } from './judge-metadata.js';
 
 export interface ModelCounts {
   readonly samples: number;
@@ -255,8 +255,16 @@ function judgeCounts(model: string, rows: readonly ScoredSample[]): JudgeCounts 
 }
 
 /** Mean agreement among repeats over the judged items; null when none was judged. */
+/** The one metric the summary adds to a task's own, for a run whose judge repeats (`judge_agreement`). */
+export const JUDGE_AGREEMENT_DECLARATION: MetricDeclaration = {
+  name: 'judge_agreement',
+  meaning: 'mean share of the judge’s repeats that agree with its most common answer (1 = it always agrees with itself)',
+  unit: 'share',
+  direction: 'higher',
+};
+
 function meanAgreement(rows: readonly ScoredSample[]): number | null {
-  const values = rows.map((r) => judgeMetadataOf(r.score)?.agreement).filter((a): a is number => a !== undefined);
+  const values = rows.map((r) => repeatAgreementOf(r.score)).filter((a): a is number => a !== undefined);
   return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
 }
 

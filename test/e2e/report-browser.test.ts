@@ -216,7 +216,7 @@ describe('the HTML report in headless Chromium', () => {
 
       // Models: the metrics side by side, with the judge's health beside the judged numbers.
       await page.click('button[data-tab="models"]');
-      const metricKeys = await page.$$eval('#panel-models article.run:first-child table.metrics tbody tr td:first-child', (tds) => tds.map((td) => td.textContent));
+      const metricKeys = await page.$$eval('#panel-models article.run:first-child table.metrics tbody tr td:first-child code', (codes) => codes.map((code) => code.textContent));
       assert.ok(metricKeys.includes('by_tools_type.exact.pass_rate') && metricKeys.includes('errors.no_call'), metricKeys.join(' '));
       assert.match((await page.textContent('#panel-models li[data-model="openai:beta"]')) ?? '', /no verdict 5 \(100\.0%\), re-asks 5/);
       await page.screenshot({ path: join(SHOTS, 'models.png'), fullPage: true });
@@ -347,12 +347,14 @@ describe('the HTML report in headless Chromium', () => {
       // The three: the review's change first, then the two errors.
       assert.deepEqual((await visibleRows(page)).rows.map((r) => r.verdict).sort(), ['error', 'error', 'fail']);
       await setFilter(page, 'detailed', false);
-      // The errors come first among the rows with details; a pass of alpha has none.
+      // The errors come first among the rows with details; a pass of alpha has none: its row opens
+      // nothing and says so itself, with the flag that brings the details.
       await setFilter(page, 'verdict', 'pass');
       await setFilter(page, 'model', 'openai:alpha');
-      await page.click('#panel-samples table.samples tbody tr button.link');
-      await page.waitForSelector('#sample-detail p.note');
-      assert.match((await page.textContent('#sample-detail')) ?? '', /carries the details of 3 of 20 rows \(--details 3\)/);
+      const row = '#panel-samples table.samples tbody tr';
+      assert.equal(await page.$(`${row} button.link`), null);
+      assert.equal(await page.textContent(`${row} td:last-child`), 'not in this file (--details 3): make it with --details all');
+      assert.match((await page.getAttribute(`${row} td:last-child span`, 'title')) ?? '', /carries the details of 3 of 20 rows \(--details 3\)/);
     } finally {
       await close();
     }

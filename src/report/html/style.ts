@@ -15,6 +15,11 @@ h5 { font-size: 12px; margin: 8px 0 4px; color: var(--muted); }
 nav.tabs { display: flex; gap: 4px; border-bottom: 1px solid var(--line); margin: 12px 0 16px; flex-wrap: wrap; }
 nav.tabs button { border: 1px solid transparent; border-bottom: none; background: none; padding: 8px 14px; font: inherit; cursor: pointer; color: var(--muted); border-radius: 6px 6px 0 0; }
 nav.tabs button.active { background: #fff; border-color: var(--line); color: var(--fg); font-weight: 600; margin-bottom: -1px; }
+#app:has(.panel.columns:not([hidden])) { max-width: none; }
+.panel.columns:not([hidden]) { display: grid; grid-auto-flow: column; grid-auto-columns: minmax(600px, 1fr); gap: 12px; align-items: start; overflow-x: auto; }
+.panel.columns article.run { min-width: 0; overflow-x: auto; margin-bottom: 0; }
+.no-data { color: var(--muted); background: #f3f4f7; border: 1px dashed var(--line); border-radius: 6px; padding: 14px 16px; }
+.meaning { display: block; color: var(--muted); font-size: 12px; }
 article.run { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 12px 18px 16px; margin-bottom: 16px; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 8px 0; }
 dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; min-width: 0; }

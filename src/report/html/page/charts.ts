@@ -127,8 +127,36 @@ function matrixChart(chart: PageChart): HTMLElement {
   return wrap;
 }
 
-function chartFigure(chart: PageChart): HTMLElement {
-  const body = chart.matrix ? matrixChart(chart) : el('div', { class: 'chart-wrap' }, barChart(chart));
+/** Whether a chart has nothing to draw: no category, or no value anywhere (a count chart whose every count is 0). */
+function chartIsEmpty(chart: PageChart): boolean {
+  const values = chart.series.flatMap((s) => s.values).filter((v): v is number => v !== null && Number.isFinite(v));
+  return chart.categories.length === 0 || values.length === 0 || (chart.unit === 'count' && values.every((v) => v === 0));
+}
+
+/**
+ * Why a chart has no data, from the run's counts: no model has a scored sample (each model's no
+ * verdicts, errors and pending samples said), or the scored samples have no value in it.
+ */
+function noDataReason(chart: PageChart, run: PageRun): string {
+  const models = chart.series.map((s) => s.model);
+  const counts = models.map((m) => [m, run.summary.models[m]?.counts] as const);
+  const scored = counts.reduce((n, [, c]) => n + (c ? c.done - c.no_verdict : 0), 0);
+  if (scored > 0) return `none of the ${fmtValue('count', scored)} scored samples has a value here.`;
+  const parts = counts.map(([m, c]) => {
+    if (!c) return `${m}: no samples`;
+    const why = [c.no_verdict > 0 ? `${fmtValue('count', c.no_verdict)} no verdict` : '', c.errors > 0 ? `${fmtValue('count', c.errors)} errors` : '', c.pending > 0 ? `${fmtValue('count', c.pending)} pending` : ''].filter(Boolean);
+    return `${m}: ${why.length > 0 ? why.join(', ') : 'no samples'}`;
+  });
+  return `no sample has a verdict to draw (${parts.join('; ')}).`;
+}
+
+function chartFigure(chart: PageChart, run: PageRun): HTMLElement {
+  const empty = chartIsEmpty(chart);
+  const body = empty
+    ? el('p', { class: 'no-data', data: { chart: chart.id } }, el('strong', null, 'No data'), ` — ${noDataReason(chart, run)}`)
+    : chart.matrix
+      ? matrixChart(chart)
+      : el('div', { class: 'chart-wrap' }, barChart(chart));
   const intervals = chart.interval === 'wilson' ? 'Whiskers: Wilson 95% intervals from the counts.' : chart.interval === 'given' ? 'Whiskers: the metrics’ 95% intervals.' : '';
   return el(
     'section',
@@ -136,6 +164,6 @@ function chartFigure(chart: PageChart): HTMLElement {
     el('h3', null, chart.title),
     chart.description ? el('p', { class: 'note' }, chart.description, intervals ? ` ${intervals}` : '') : null,
     body,
-    chart.matrix ? null : legend(chart.series.map((s) => s.model)),
+    chart.matrix || empty ? null : legend(chart.series.map((s) => s.model)),
   );
 }

@@ -6,9 +6,13 @@ function fmtShare(value: number): string {
   return `${(value * 100).toFixed(1)}%`;
 }
 
+/** `1.600` → `1.6`, `2.000` → `2`: the digits a number needs, never zeros that say nothing. */
+const trimZeros = (fixed: string): string => (fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed);
+
+/** A number for people: integers grouped, others to at most 3 decimals (1 from 100 up), without trailing zeros. */
 function fmtNumber(value: number): string {
   if (Number.isInteger(value)) return value.toLocaleString('en-US');
-  return Math.abs(value) >= 100 ? value.toFixed(1) : value.toFixed(3);
+  return trimZeros(Math.abs(value) >= 100 ? value.toFixed(1) : value.toFixed(3));
 }
 
 /** As the console reads units: a "share" above 1 is not a share after all, so it is shown as a number. */

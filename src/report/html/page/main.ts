@@ -141,7 +141,9 @@ function start(source: ReportSource): void {
     const button = el('button', { type: 'button', data: { tab } }, label);
     button.addEventListener('click', () => show(tab));
     nav.appendChild(button);
-    panels.set(tab, el('section', { class: 'panel', id: `panel-${tab}`, hidden: true }));
+    // Several runs: each summary tab sets them side by side, one column per run (the sample browser is one list over every run).
+    const columns = many && tab !== 'samples' && tab !== 'comparison';
+    panels.set(tab, el('section', { class: columns ? 'panel columns' : 'panel', id: `panel-${tab}`, hidden: true }));
   }
   const made = el('p', { class: 'note' }, `made ${source.bundle.generatedAt} by assay ${source.bundle.toolkitVersion}`);
   const header = el('header', null, el('h1', null, title), made);

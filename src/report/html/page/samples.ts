@@ -49,8 +49,37 @@ function outputEl(output: PageOutput | null): HTMLElement {
   );
 }
 
-function callEl(call: PageCall, index: number): HTMLElement {
-  const head = [call.role === 'judge' ? 'judge' : call.role === 'user' ? 'simulated user' : 'model under test', call.actor, call.step, `attempt ${call.attempt}`].filter(Boolean).join(' · ');
+/**
+ * A call's step in words: `coverage/answers-from-article` → `coverage answers from article`, `verdict/repeat-2` →
+ * `verdict · judge repeat 2`, `claims#2` → `claims · re-ask 1` (the judges label the k-th ask of a
+ * step `step#k`); a call with no step is the sample's one answer.
+ */
+function stepName(step: string | undefined): string {
+  if (step === undefined) return 'answer';
+  const reask = /#(\d+)$/.exec(step);
+  const base = reask ? step.slice(0, reask.index) : step;
+  const named = base.replace(/\/repeat-(\d+)/g, ' · judge repeat $1').replace(/[/-]/g, ' ');
+  return reask ? `${named} · re-ask ${Number(reask[1]) - 1}` : named;
+}
+
+/**
+ * Each call's label: who made it and its step, with `retry k` only on a call that retried the
+ * one before it — the same role, model and step right after a call that failed (every step a
+ * sample takes has its own label, so only a retry repeats one). The stored `attempt` numbers a
+ * sample's calls across its steps, so it is not shown.
+ */
+function callLabels(calls: readonly PageCall[]): string[] {
+  let retries = 0;
+  return calls.map((call, i) => {
+    const before = calls[i - 1];
+    const retry = before !== undefined && before.error !== null && before.role === call.role && before.actor === call.actor && before.step === call.step;
+    retries = retry ? retries + 1 : 0;
+    const who = call.role === 'judge' ? 'judge' : call.role === 'user' ? 'simulated user' : 'model under test';
+    return [who, call.actor, stepName(call.step), retry ? `retry ${retries}` : ''].filter(Boolean).join(' · ');
+  });
+}
+
+function callEl(call: PageCall, index: number, head: string): HTMLElement {
   return el(
     'details',
     { class: `call role-${call.role === 'judge' || call.role === 'user' || call.role === 'test' ? call.role : 'other'}`, data: { role: call.role } },
@@ -61,6 +90,11 @@ function callEl(call: PageCall, index: number): HTMLElement {
     call.error ? pre(`${call.error.kind}: ${call.error.message}`, 'text error') : outputEl(call.output),
     el('p', { class: 'note' }, `${Math.round(call.latencyMs)} ms · tokens in ${call.inputTokens ?? '?'} out ${call.outputTokens ?? '?'} · cost ${fmtUsd(call.costUsd)}`),
   );
+}
+
+function callList(calls: readonly PageCall[]): HTMLElement[] {
+  const labels = callLabels(calls);
+  return calls.map((call, i) => callEl(call, i, labels[i] ?? ''));
 }
 
 function detailEl(detail: PageDetail, runLabel: string): HTMLElement {
@@ -103,7 +137,7 @@ function detailEl(detail: PageDetail, runLabel: string): HTMLElement {
           ),
         )
       : null,
-    section(`Every call (${detail.calls.length})`, ...detail.calls.map(callEl)),
+    section(`Every call (${detail.calls.length})`, ...callList(detail.calls)),
     section('Sample metadata', el('details', null, el('summary', null, 'show'), jsonBlock(detail.metadata))),
     detail.scoreMetadata ? section('Score metadata', el('details', null, el('summary', null, 'show'), jsonBlock(detail.scoreMetadata))) : null,
   );
@@ -145,6 +179,13 @@ function select(name: string, label: string, values: readonly string[], all: str
   return el('label', null, `${label} `, control);
 }
 
+/** The details cell of a row the file carries no details for: why, and the flag that brings them. */
+function notInFile(policy: PageRun['detailsPolicy'] | undefined): HTMLElement {
+  const given = policy?.mode === 'limit' ? String(policy.limit) : (policy?.mode ?? '');
+  const why = `This file carries the details of ${policy?.included ?? 0} of ${policy?.rows ?? 0} rows (--details ${given}); make the report again with --details all (or failing) to see this one.`;
+  return el('span', { class: 'note not-in-file', title: why }, `not in this file (--details ${given}): make it with --details all`);
+}
+
 function renderRows(browser: Browser, host: HTMLElement, detailHost: HTMLElement): void {
   clear(host);
   const total = browser.matches.row.length;
@@ -164,7 +205,9 @@ function renderRows(browser: Browser, host: HTMLElement, detailHost: HTMLElement
     const value = ix.values[String(i)];
     const errorKind = (ix.rows.error[i] as number) >= 0 ? (ix.errorKinds[ix.rows.error[i] as number] ?? '') : '';
     const sampleId = ix.ids[ix.rows.sample[i] as number] ?? '';
-    const open = el('button', { class: 'link', type: 'button' }, sampleId);
+    // A row this file has no details for opens nothing: it says so itself, and how to get them.
+    const openable = (flags & FLAG_DETAILED) !== 0 || browser.source.remote;
+    const open = openable ? el('button', { class: 'link', type: 'button' }, sampleId) : el('code', null, sampleId);
     const tr = el(
       'tr',
       { data: { run: String(r), row: String(i), verdict } },
@@ -175,9 +218,9 @@ function renderRows(browser: Browser, host: HTMLElement, detailHost: HTMLElement
       el('td', null, errorKind),
       el('td', null, flags & FLAG_CHANGED ? 'changed' : flags & FLAG_REVIEWED ? 'reviewed' : ''),
       el('td', null, flags & FLAG_CACHED ? 'yes' : ''),
-      el('td', null, flags & FLAG_DETAILED ? 'in file' : browser.source.remote ? 'on demand' : '—'),
+      el('td', null, flags & FLAG_DETAILED ? 'in file' : browser.source.remote ? 'on demand' : notInFile(browser.source.bundle.runs[r]?.detailsPolicy)),
     );
-    open.addEventListener('click', () => void showDetail(browser, r, i, detailHost));
+    if (openable) open.addEventListener('click', () => void showDetail(browser, r, i, detailHost));
     body.appendChild(tr);
   }
   const prev = el('button', { type: 'button', data: { page: 'prev' } }, '‹ previous');

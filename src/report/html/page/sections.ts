@@ -79,11 +79,33 @@ function overviewBlock(run: PageRun, many: boolean): HTMLElement {
   return block;
 }
 
-function metricTableEl(t: PageTable): HTMLTableElement {
+/** A metric's declaration, by its key or a table row's dotted path (`by_template.t.rate`, `alignment_ci95`). */
+function declarationFor(declarations: readonly PageMetricDeclaration[], path: string): PageMetricDeclaration | undefined {
+  const top = path.split('.')[0] ?? path;
+  const name = top.endsWith('_ci95') ? top.slice(0, -'_ci95'.length) : top;
+  return declarations.find((d) => d.name === name);
+}
+
+/** `share, higher is better`, as `assay show --explain` says it. */
+const unitAndDirection = (d: PageMetricDeclaration): string => (d.direction === 'none' ? d.unit : `${d.unit}, ${d.direction} is better`);
+
+/**
+ * The metric column: its key, with the task's meaning as a tooltip on every row and as a visible
+ * line under the first row of each metric (a breakdown's rows share their metric's meaning).
+ */
+function metricNameEl(key: string, declarations: readonly PageMetricDeclaration[], first: boolean): HTMLElement {
+  const d = declarationFor(declarations, key);
+  if (!d) return el('code', null, key);
+  const meaning = `${d.meaning} (${unitAndDirection(d)})`;
+  return el('span', { class: 'metric-name', title: meaning }, el('code', null, key), first ? el('span', { class: 'meaning' }, meaning) : null);
+}
+
+function metricTableEl(t: PageTable, declarations: readonly PageMetricDeclaration[]): HTMLTableElement {
+  const topOf = (key: string): string => key.split('.')[0] ?? key;
   return table(
     ['metric', ...t.models],
-    t.rows.map((row) => [
-      el('code', null, row.key),
+    t.rows.map((row, i) => [
+      metricNameEl(row.key, declarations, i === 0 || topOf(t.rows[i - 1]?.key ?? '') !== topOf(row.key)),
       ...row.cells.map((cell) =>
         cell === null ? '—' : el('span', { class: 'metric' }, fmtValue(row.unit, cell.value), cell.low !== undefined ? el('span', { class: 'ci' }, ` ${fmtInterval(row.unit, cell.low, cell.high)}`) : null),
       ),
@@ -95,7 +117,7 @@ function metricTableEl(t: PageTable): HTMLTableElement {
 function modelsBlock(run: PageRun, many: boolean): HTMLElement {
   const block = el('article', { class: 'run', data: { run: run.overview.run } }, runHeading(run, many));
   block.appendChild(el('p', { class: 'note' }, 'Brackets: 95% intervals, where the task’s metrics give them. Shares are of the scored samples unless the task says otherwise; errors are left out of every rate.'));
-  block.appendChild(metricTableEl(run.tables.metrics));
+  block.appendChild(metricTableEl(run.tables.metrics, run.metricDeclarations));
   // Beside the judged numbers, how far the judge behind them can be trusted (details: Judge health).
   if (run.judgeHealth.length > 0) {
     block.appendChild(
@@ -116,7 +138,7 @@ function modelsBlock(run: PageRun, many: boolean): HTMLElement {
   }
   if (run.tables.reviewed) {
     block.appendChild(el('h3', null, 'With human reviews applied'));
-    block.appendChild(metricTableEl(run.tables.reviewed));
+    block.appendChild(metricTableEl(run.tables.reviewed, run.metricDeclarations));
   }
   return block;
 }
@@ -124,8 +146,30 @@ function modelsBlock(run: PageRun, many: boolean): HTMLElement {
 function chartsBlock(run: PageRun, many: boolean): HTMLElement {
   const block = el('article', { class: 'run', data: { run: run.overview.run } }, runHeading(run, many));
   if (run.charts.length === 0) block.appendChild(el('p', { class: 'note' }, 'This task declares no charts; its metrics are in the model tables.'));
-  for (const chart of run.charts) block.appendChild(chartFigure(chart));
+  for (const chart of run.charts) block.appendChild(chartFigure(chart, run));
   return block;
+}
+
+// The figures of a task's agreement with human labels (`human_agreement`), named for a reader.
+const LABEL_FIGURES: Readonly<Record<string, readonly [string, Unit]>> = {
+  n: ['compared (judged and labelled)', 'count'],
+  exact: ['exact agreement', 'share'],
+  relaxed: ['agreement within ±1 level', 'share'],
+  kappa: ['weighted kappa (quadratic)', 'number'],
+};
+
+/** Agreement with human labels as facts, each figure formatted as everywhere else (an interval beside its figure). */
+function labelFacts(labels: Metric): HTMLElement {
+  if (labels === null || typeof labels !== 'object') return el('p', null, fmtValue('number', labels));
+  const rows: [string, Child][] = [];
+  for (const [key, value] of Object.entries(labels)) {
+    if (key.endsWith('_ci95')) continue;
+    const [name, unit] = LABEL_FIGURES[key] ?? [key.replace(/_/g, ' '), 'number'];
+    const ci = labels[`${key}_ci95`];
+    const interval = ci !== null && typeof ci === 'object' && !Array.isArray(ci) ? ` ${fmtInterval(unit, ci['low'] as number, ci['high'] as number)}` : '';
+    rows.push([name, typeof value === 'number' || value === null ? `${fmtValue(unit, value)}${interval}` : jsonBlock(value)]);
+  }
+  return facts(rows);
 }
 
 function judgeBlock(run: PageRun, many: boolean): HTMLElement {
@@ -153,7 +197,7 @@ function judgeBlock(run: PageRun, many: boolean): HTMLElement {
     ),
   );
   for (const h of run.judgeHealth) {
-    if (h.labels !== null) block.appendChild(el('div', null, el('h3', null, `Agreement with human labels — ${h.model}`), jsonBlock(h.labels)));
+    if (h.labels !== null) block.appendChild(el('div', { class: 'human-labels', data: { model: h.model } }, el('h3', null, `Agreement with human labels — ${h.model}`), labelFacts(h.labels)));
   }
   return block;
 }

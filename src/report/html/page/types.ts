@@ -93,6 +93,8 @@ interface PageOverview {
   readonly reviews: number;
 }
 
+interface PageMetricDeclaration { readonly name: string; readonly meaning: string; readonly unit: string; readonly direction: string }
+
 interface PageRun {
   readonly schema: number;
   readonly overview: PageOverview;
@@ -103,6 +105,7 @@ interface PageRun {
     readonly cost_by_role: readonly PageRoleCost[];
   };
   readonly tables: { readonly metrics: PageTable; readonly reviewed?: PageTable };
+  readonly metricDeclarations: readonly PageMetricDeclaration[];
   readonly charts: readonly PageChart[];
   readonly judgeHealth: readonly PageJudgeHealth[];
   readonly detailsPolicy: { readonly mode: string; readonly limit?: number; readonly included: number; readonly rows: number };
