@@ -1,4 +1,5 @@
-import type { MetricValue, Metrics } from '../benchmarks/task.js';
+import { declarationOf, unitAndDirection } from '../benchmarks/metric-declarations.js';
+import type { MetricDeclaration, MetricValue, Metrics } from '../benchmarks/task.js';
 import { metricUnit, type MetricObject } from './console.js';
 
 /** One model's value of one metric, with its 95% interval when the metrics give one. */
@@ -12,6 +13,8 @@ export interface MetricCell {
 export interface MetricRow {
   readonly key: string;
   readonly unit: 'count' | 'number' | 'share';
+  /** What the row's metric means, its unit and direction (`… (share, lower is better)`), from the task's declaration; absent when it declares none. */
+  readonly meaning?: string;
   /** One cell per model, in the table's model order; null where the model has no such metric. */
   readonly cells: readonly (MetricCell | null)[];
 }
@@ -55,8 +58,8 @@ function flatten(metrics: MetricObject, prefix: string, parentKey: string, out: 
   }
 }
 
-/** The models' metrics as one table (rows in the metrics' order, merged across models). */
-export function metricTable(models: readonly (readonly [string, Metrics])[]): MetricTable {
+/** The models' metrics as one table (rows in the metrics' order, merged across models), each row with its metric's declared meaning. */
+export function metricTable(models: readonly (readonly [string, Metrics])[], declarations: readonly MetricDeclaration[] = []): MetricTable {
   const flat = models.map(([, metrics]) => {
     const out = new Map<string, { unit: MetricRow['unit']; cell: MetricCell }>();
     flatten(metrics as MetricObject, '', '', out);
@@ -75,7 +78,8 @@ export function metricTable(models: readonly (readonly [string, Metrics])[]): Me
   }
   const rows = keys.map((key): MetricRow => {
     const unit = flat.map((m) => m.get(key)?.unit).find((u) => u !== undefined) ?? 'number';
-    return { key, unit, cells: flat.map((m) => m.get(key)?.cell ?? null) };
+    const declared = declarationOf(declarations, key);
+    return { key, unit, ...(declared ? { meaning: `${declared.meaning} (${unitAndDirection(declared)})` } : {}), cells: flat.map((m) => m.get(key)?.cell ?? null) };
   });
   return { models: models.map(([model]) => model), rows };
 }

@@ -89,3 +89,14 @@ test('the model table keeps a breakdown group only one model has beside its sibl
   ]);
   assert.deepEqual(table.rows.map((r) => r.key), ['by.x', 'by.y', 'by.z', 'n']);
 });
+
+test('the model table: each row carries its metric’s declared meaning, a breakdown’s rows and an interval’s metric theirs', () => {
+  const declarations = [{ name: 'alignment', meaning: 'share of summaries with no unsupported claim', unit: 'share' as const, direction: 'higher' as const }, { name: 'by_template', meaning: 'the rate per template', unit: 'share' as const, direction: 'none' as const }];
+  const table = metricTable([['a', { alignment: 0.5, alignment_ci95: { low: 0.3, high: 0.7 }, by_template: { t: { rate: 0.1, judged: 10 } }, other: 3 }]], declarations);
+  assert.deepEqual(table.rows.map((r) => [r.key, r.meaning]), [
+    ['alignment', 'share of summaries with no unsupported claim (share, higher is better)'],
+    ['by_template.t.rate', 'the rate per template (share)'],
+    ['by_template.t.judged', 'the rate per template (share)'],
+    ['other', undefined],
+  ]);
+});

@@ -85,7 +85,7 @@ export interface RunReport {
   readonly tables: { readonly metrics: MetricTable; readonly reviewed?: MetricTable };
   /**
    * What the metrics of this run mean: the task's declarations of the metrics some model has, in
-   * the task's order (`assay show --explain`, the report's tables); empty for a task that declares none.
+   * the task's order (`assay show --explain`; the tables' rows carry them as `meaning`); empty for a task that declares none.
    */
   readonly metricDeclarations: readonly MetricDeclaration[];
   /** The task's declared charts, resolved against each model's metrics. */
@@ -208,12 +208,13 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
   const reviewed = modelMetrics((m) => m.reviewed?.metrics);
   const judge = run.judge;
   const steps = judge ? await store.stepCounts(run.id, 'judge') : [];
+  const declarations = [...(task.metricDeclarations ?? []), JUDGE_AGREEMENT_DECLARATION];
   return {
     schema: RUN_REPORT_SCHEMA,
     overview: overviewOf(run, task.description, state, renderLeaseNote(run.id, state, lease), lease, samples.length, reviews.length),
     summary,
-    tables: { metrics: metricTable(modelMetrics((m) => m.metrics)), ...(reviewed.length > 0 ? { reviewed: metricTable(reviewed) } : {}) },
-    metricDeclarations: declaredIn([...(task.metricDeclarations ?? []), JUDGE_AGREEMENT_DECLARATION], modelMetrics((m) => m.metrics)),
+    tables: { metrics: metricTable(modelMetrics((m) => m.metrics), declarations), ...(reviewed.length > 0 ? { reviewed: metricTable(reviewed, declarations) } : {}) },
+    metricDeclarations: declaredIn(declarations, modelMetrics((m) => m.metrics)),
     charts: resolveCharts(task.charts ?? [], modelMetrics((m) => m.metrics)),
     judgeHealth: judge
       ? run.models.flatMap((m) => {

@@ -79,33 +79,21 @@ function overviewBlock(run: PageRun, many: boolean): HTMLElement {
   return block;
 }
 
-/** A metric's declaration, by its key or a table row's dotted path (`by_template.t.rate`, `alignment_ci95`). */
-function declarationFor(declarations: readonly PageMetricDeclaration[], path: string): PageMetricDeclaration | undefined {
-  const top = path.split('.')[0] ?? path;
-  const name = top.endsWith('_ci95') ? top.slice(0, -'_ci95'.length) : top;
-  return declarations.find((d) => d.name === name);
-}
-
-/** `share, higher is better`, as `assay show --explain` says it. */
-const unitAndDirection = (d: PageMetricDeclaration): string => (d.direction === 'none' ? d.unit : `${d.unit}, ${d.direction} is better`);
-
 /**
  * The metric column: its key, with the task's meaning as a tooltip on every row and as a visible
  * line under the first row of each metric (a breakdown's rows share their metric's meaning).
  */
-function metricNameEl(key: string, declarations: readonly PageMetricDeclaration[], first: boolean): HTMLElement {
-  const d = declarationFor(declarations, key);
-  if (!d) return el('code', null, key);
-  const meaning = `${d.meaning} (${unitAndDirection(d)})`;
+function metricNameEl(key: string, meaning: string | undefined, first: boolean): HTMLElement {
+  if (meaning === undefined) return el('code', null, key);
   return el('span', { class: 'metric-name', title: meaning }, el('code', null, key), first ? el('span', { class: 'meaning' }, meaning) : null);
 }
 
-function metricTableEl(t: PageTable, declarations: readonly PageMetricDeclaration[]): HTMLTableElement {
+function metricTableEl(t: PageTable): HTMLTableElement {
   const topOf = (key: string): string => key.split('.')[0] ?? key;
   return table(
     ['metric', ...t.models],
     t.rows.map((row, i) => [
-      metricNameEl(row.key, declarations, i === 0 || topOf(t.rows[i - 1]?.key ?? '') !== topOf(row.key)),
+      metricNameEl(row.key, row.meaning, i === 0 || topOf(t.rows[i - 1]?.key ?? '') !== topOf(row.key)),
       ...row.cells.map((cell) =>
         cell === null ? '—' : el('span', { class: 'metric' }, fmtValue(row.unit, cell.value), cell.low !== undefined ? el('span', { class: 'ci' }, ` ${fmtInterval(row.unit, cell.low, cell.high)}`) : null),
       ),
@@ -117,7 +105,7 @@ function metricTableEl(t: PageTable, declarations: readonly PageMetricDeclaratio
 function modelsBlock(run: PageRun, many: boolean): HTMLElement {
   const block = el('article', { class: 'run', data: { run: run.overview.run } }, runHeading(run, many));
   block.appendChild(el('p', { class: 'note' }, 'Brackets: 95% intervals, where the task’s metrics give them. Shares are of the scored samples unless the task says otherwise; errors are left out of every rate.'));
-  block.appendChild(metricTableEl(run.tables.metrics, run.metricDeclarations));
+  block.appendChild(metricTableEl(run.tables.metrics));
   // Beside the judged numbers, how far the judge behind them can be trusted (details: Judge health).
   if (run.judgeHealth.length > 0) {
     block.appendChild(
@@ -138,7 +126,7 @@ function modelsBlock(run: PageRun, many: boolean): HTMLElement {
   }
   if (run.tables.reviewed) {
     block.appendChild(el('h3', null, 'With human reviews applied'));
-    block.appendChild(metricTableEl(run.tables.reviewed, run.metricDeclarations));
+    block.appendChild(metricTableEl(run.tables.reviewed));
   }
   return block;
 }

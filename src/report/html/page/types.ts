@@ -7,7 +7,7 @@ type Metric = number | null | { readonly [key: string]: Metric };
 interface PageCell { readonly value: number | null; readonly low?: number; readonly high?: number }
 interface PageTable {
   readonly models: readonly string[];
-  readonly rows: readonly { readonly key: string; readonly unit: Unit; readonly cells: readonly (PageCell | null)[] }[];
+  readonly rows: readonly { readonly key: string; readonly unit: Unit; readonly meaning?: string; readonly cells: readonly (PageCell | null)[] }[];
 }
 
 interface PageSeries {
@@ -93,8 +93,6 @@ interface PageOverview {
   readonly reviews: number;
 }
 
-interface PageMetricDeclaration { readonly name: string; readonly meaning: string; readonly unit: string; readonly direction: string }
-
 interface PageRun {
   readonly schema: number;
   readonly overview: PageOverview;
@@ -105,7 +103,6 @@ interface PageRun {
     readonly cost_by_role: readonly PageRoleCost[];
   };
   readonly tables: { readonly metrics: PageTable; readonly reviewed?: PageTable };
-  readonly metricDeclarations: readonly PageMetricDeclaration[];
   readonly charts: readonly PageChart[];
   readonly judgeHealth: readonly PageJudgeHealth[];
   readonly detailsPolicy: { readonly mode: string; readonly limit?: number; readonly included: number; readonly rows: number };
