@@ -207,6 +207,10 @@ describe('assay view in headless Chromium', () => {
       await painted(page);
       const blocks = await page.$$eval('#panel-overview article.run', (nodes) => nodes.map((n) => (n as PageNode).dataset['run']));
       assert.deepEqual(blocks.sort(), [doneRun, liveRun].sort());
+      // In columns, one per run, not one run after the other.
+      const boxes = await page.$$eval('#panel-overview article.run', (nodes) => nodes.map((n) => (n as PageNode).getBoundingClientRect() as { x: number; y: number }));
+      assert.ok(boxes[0]?.y === boxes[1]?.y && (boxes[1]?.x ?? 0) > (boxes[0]?.x ?? 0), JSON.stringify(boxes));
+      await page.screenshot({ path: join(SHOTS, 'view-side-by-side.png') });
     } finally {
       await close();
     }
