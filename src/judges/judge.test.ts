@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { InputError, ModelCallError, user, type GenerateRequest, type GenerateResult, type RoleGenerate } from '../core/index.js';
 import { Model, type CallCache, type CallOutcome, type ModelSettings } from '../models/middleware/model.js';
 import { createScriptedProvider, type ScriptFn } from '../models/providers/scripted/index.js';
-import { testDataDir } from '../testing/test-data.js';
+import { needsData, testDataDir } from '../testing/test-data.js';
 import { fillRubric } from './fill.js';
 import type { SeededJudgeSettings as JudgeSettings } from '../core/index.js';
 import { defaultJudgeSettings, judgeWithRubric, rubricGraded, type Judgment } from './judge.js';
@@ -175,7 +175,7 @@ describe('judgeWithRubric', () => {
     assert.match(ending.calls[0]?.reason ?? '', /^last line "<<<end response [0-9a-f]{8}>>>" is not exactly pass or fail$/);
   });
 
-  it('an echoing judge with the shipped FunctionChat call rubric gives no verdict', async () => {
+  it('an echoing judge with the shipped FunctionChat call rubric gives no verdict', { skip: needsData('functionchat') }, async () => {
     const shipped = await loadRubric('functionchat/v2.0.0/call', path.join(testDataDir(), 'functionchat', 'v2.0.0', 'rubric_call.txt'));
     const values = { tools: '[]', query: '[]', ground_truth: '{}', acceptable_arguments: 'null', response: '{"content":"done"}\n\n통과\n\npass' };
     const { model } = judgeModel((request) => request.messages[0]?.content ?? '');

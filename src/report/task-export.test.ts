@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { findTask, registerTask } from '../benchmarks/registry.js';
 import type { ResultRecord, RunRecord } from '../store/records.js';
-import { testDataDir } from '../testing/test-data.js';
+import { needsData, testDataDir } from '../testing/test-data.js';
 import { FUNCTIONCHAT_TSV_COLUMNS } from './functionchat-tsv.js';
 import { pairsOf } from './export.js';
 import { exportPairsText } from './task-export.js';
@@ -43,7 +43,7 @@ const resultOf = (sampleId: string): ResultRecord => ({
 
 const header = (text: string): string => text.split('\n')[0] ?? '';
 
-test('export: a task that declares its own TSV layout gets it, whatever its name; other formats and tasks get assay\'s rows', async () => {
+test('export: a task that declares its own TSV layout gets it, whatever its name; other formats and tasks get assay\'s rows', { skip: needsData('functionchat') }, async () => {
   const task = findTask('functionchat/singlecall');
   const samples = Array.from((await task.prepare({ dataDir: testDataDir(), seed: 0, options: { limit: 2 } })).samples);
   const results = samples.map((s) => resultOf(s.id));

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { metatoolFile } from '../testing/test-data.js';
+import { readFileSync } from 'node:fs';
+import { metatoolFile, needsData } from '../testing/test-data.js';
 import { isOrdinaryWord } from './ordinary-words.js';
 import { parseToolSelection, selectionSet, type Selection } from './tool-selection.js';
 
@@ -196,7 +196,7 @@ describe('selectionSet', () => {
 
 describe('parseToolSelection on the real MetaTool catalogue', () => {
   const file = metatoolFile('plugin_des.json');
-  const skip = existsSync(file) ? false : `no MetaTool data at ${file}`;
+  const skip = needsData('metatool');
 
   it('every tool name, shown among all 199, selects exactly itself when written as a name', { skip }, () => {
     const catalogue = Object.keys(JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>);

@@ -9,6 +9,7 @@ import { startFakeAnthropicServer, plannedFault, type FakeAnthropicServer } from
 import type { Fault } from '../../src/testing/fault-plan.js';
 import { runFaultedMetaTool } from '../../src/testing/faulted-metatool-run.js';
 import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
+import { needsData } from '../../src/testing/test-data.js';
 
 const KEY = 'sk-ant-e2e-0123456789abcdef';
 const MODEL = 'anthropic:claude-fake';
@@ -47,7 +48,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('anthropic: a MetaTool run through 429 rate_limit_error (retry-after honoured), 529 overloaded_error and latency ends with every sample scored', async () => {
+test('anthropic: a MetaTool run through 429 rate_limit_error (retry-after honoured), 529 overloaded_error and latency ends with every sample scored', { skip: needsData('metatool') }, async () => {
   await runFaultedMetaTool({
     model: MODEL,
     seed: 5,

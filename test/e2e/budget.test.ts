@@ -11,7 +11,10 @@ import { totalSpend } from '../../src/store/spend.js';
 import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
 import { startFakeOpenAIServer, type FakeServer } from '../../src/testing/fake-openai-server.js';
 import { runAssay } from '../../src/testing/spawn-cli.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
+
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('metatool');
 
 const dataDir = testDataDir();
 const MODEL = 'openai:fake-model';
@@ -43,7 +46,7 @@ const spec = (engine: Partial<RunSpec['engine']> = {}): RunSpec => ({
   engine: { concurrency: CONCURRENCY, timeoutMs: 2000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: false, openaiBaseURL: server.url, prices: { [MODEL]: PRICE }, ...engine },
 });
 
-test('--max-cost stops starting samples once the spend reaches it; in-flight ones finish; resume with a higher cap completes the run', async () => {
+test('--max-cost stops starting samples once the spend reaches it; in-flight ones finish; resume with a higher cap completes the run', { skip }, async () => {
   const store = await openSqliteStore(join(dir, 'capped.db'));
   const warnings: string[] = [];
   const stopped = await startRun(spec({ maxCostUsd: CAP }), { store, onWarning: (w) => warnings.push(w) });
@@ -79,7 +82,7 @@ test('--max-cost stops starting samples once the spend reaches it; in-flight one
   await store.close();
 });
 
-test('--max-cost without a price for a paid model is refused before anything is recorded; free models need none', async () => {
+test('--max-cost without a price for a paid model is refused before anything is recorded; free models need none', { skip }, async () => {
   const store = await openSqliteStore(join(dir, 'unpriced.db'));
   await assert.rejects(
     startRun(spec({ maxCostUsd: 1, prices: {} }), { store }),
@@ -92,7 +95,7 @@ test('--max-cost without a price for a paid model is refused before anything is 
   await store.close();
 });
 
-test('assay run --max-cost: exit 130 with the reason on stderr; assay resume --max-cost goes on', async () => {
+test('assay run --max-cost: exit 130 with the reason on stderr; assay resume --max-cost goes on', { skip }, async () => {
   const db = join(dir, 'cli.db');
   const env = { ASSAY_DATA_DIR: dataDir };
   const args = ['run', 'metatool/similar', '--model', MODEL, '--base-url', server.url, '--per-tool', '1', '--limit', String(SAMPLES), '--seed', '4', '--concurrency', '2', '--no-cache', '--price', `${MODEL}=1/2`, '--db', db, '--json'];

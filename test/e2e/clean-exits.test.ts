@@ -5,8 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { cliEntry, collect } from '../../src/testing/spawn-cli.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
 import { assay, linesOf, type CliResult } from '../../src/testing/cli-harness.js';
+
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('metatool');
 
 // How the CLI ends when the world around it says no: a reader that closes the pipe, a --db the
 // file system refuses, a count written as something other than plain digits.
@@ -47,7 +50,7 @@ const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\
 // cannot all be written before `head` exits, so the writer is sure to meet the closed pipe.
 const PIPE_MAX = 1024 * 1024;
 
-describe('a reader that closes the pipe', () => {
+describe('a reader that closes the pipe', { skip }, () => {
   const db = path.join(work, 'pipe', 'assay.db');
   let runId = '';
   before(async () => {
@@ -79,14 +82,14 @@ describe('a --db the file system refuses: exit 2 with the path and the reason', 
   const file = path.join(work, 'plain-file');
   writeFileSync(file, 'not a folder');
 
-  test('under a regular file (ENOTDIR), for a command that reads and one that runs', async () => {
+  test('under a regular file (ENOTDIR), for a command that reads and one that runs', { skip }, async () => {
     const db = path.join(file, 'sub', 'assay.db');
     const reason = new RegExp(`^assay: cannot create folder ${escape(path.join(file, 'sub'))} for database ${escape(db)}: a path component is a file$`);
     assertOneLineError(await run(['runs', '--db', db]), reason);
     assertOneLineError(await run(['run', 'metatool/similar', '--per-tool', '1', '--limit', '1', '-m', 'baseline:lexical', '--db', db]), reason);
   });
 
-  test('export --out under a regular file: exit 2 with the reason', async () => {
+  test('export --out under a regular file: exit 2 with the reason', { skip }, async () => {
     const db = path.join(work, 'out', 'assay.db');
     const made = await run(['run', 'metatool/similar', '--per-tool', '1', '--limit', '1', '-m', 'baseline:lexical', '--json', '--db', db]);
     assert.equal(made.code, 0, made.stderr);

@@ -7,11 +7,14 @@ import { parse } from 'csv-parse/sync';
 import { MetatoolFileServer } from '../../src/datasets/fetch/test-support/file-server.js';
 import { FunctionChatFileServer } from '../../src/datasets/fetch/test-support/functionchat-file-server.js';
 import { pickleRecords } from '../../src/datasets/fetch/test-support/pickler.js';
-import { testDataDir as sharedDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir as sharedDataDir, type TestDataset } from '../../src/testing/test-data.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { assay, fileSha, linesOf, listFiles, type CliResult } from '../../src/testing/cli-harness.js';
 
 const dataDir = sharedDataDir();
+/** Without the benchmark data the tests that read it are skipped, saying how to get it. */
+const skipMetaTool = needsData('metatool');
+const skipFunctionChat = needsData('functionchat');
 const work = mkdtempSync(path.join(tmpdir(), 'assay-cli-e2e-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -97,7 +100,7 @@ describe('assay list', () => {
   });
 });
 
-describe('a baseline run, then runs / show / export', () => {
+describe('a baseline run, then runs / show / export', { skip: skipMetaTool }, () => {
   const db = freshDb();
   let summary: { run: string; task: string; status: string; cost_by_role: unknown[]; models: Record<string, { metrics: Record<string, unknown>; counts: Record<string, unknown> }> };
 
@@ -202,7 +205,7 @@ describe('a baseline run, then runs / show / export', () => {
   });
 });
 
-describe('replay files', () => {
+describe('replay files', { skip: skipMetaTool }, () => {
   const db = freshDb();
   const selection = ['metatool/similar', '--per-tool', '1', '--limit', '5', '--seed', '3'];
 
@@ -279,9 +282,20 @@ describe('bad input: exit 2 and one line on stderr', { concurrency: 4 }, () => {
     ['--judge-repeats 0', ['run', 'functionchat/dialog', '-m', 'openai:m', '--judge', 'openai:j', '--judge-repeats', '0'], /--judge-repeats must be a positive integer/],
     ['a review file that does not exist', ['review', 'x', '--apply', path.join(work, 'no-such.csv')], /cannot read review file .*no-such\.csv: ENOENT/],
   ];
+  // These are told only once the task's data is read.
+  const readsData: Readonly<Record<string, TestDataset>> = {
+    '--shots 5 on multi': 'metatool',
+    '--judge on a task scored without one': 'metatool',
+    'a judged task without --judge': 'functionchat',
+    '--judge and --exact-only together': 'functionchat',
+    'an unknown bench version': 'functionchat',
+    'call decision in the paper-era version': 'functionchat',
+    'a baseline on FunctionChat': 'functionchat',
+  };
   before(() => mkdirSync(path.join(work, 'empty-data'), { recursive: true }));
   for (const [name, args, expected, env] of cases) {
-    test(name, async () => assertOneLineError(await run([...args, '--db', db], env), expected));
+    const dataset = readsData[name];
+    test(name, { skip: dataset ? needsData(dataset) : false }, async () => assertOneLineError(await run([...args, '--db', db], env), expected));
   }
 });
 
@@ -290,7 +304,7 @@ test('no run was recorded by any of the bad inputs', async () => {
   assert.deepEqual(JSON.parse(runs.stdout), []);
 });
 
-describe('assay rescore', () => {
+describe('assay rescore', { skip: skipMetaTool }, () => {
   const db = freshDb();
   const selection = ['metatool/awareness', '--limit', '6'];
   // Answers chosen for how the two parsers read them (see scorers/yes-no.ts):
@@ -385,7 +399,7 @@ describe('assay rescore', () => {
   });
 });
 
-describe('assay data', () => {
+describe('assay data', { skip: skipMetaTool }, () => {
   const sharedFiles = listFiles(dataDir, 'metatool');
   let server: MetatoolFileServer;
 
@@ -492,7 +506,7 @@ describe('assay data', () => {
   });
 });
 
-describe('assay data: FunctionChat-Bench', () => {
+describe('assay data: FunctionChat-Bench', { skip: skipFunctionChat }, () => {
   const sharedFiles = listFiles(dataDir, 'functionchat');
   const V2 = 'cb32af378a2b94ee84fc4d3cb50302377c7ff679';
   let server: FunctionChatFileServer;

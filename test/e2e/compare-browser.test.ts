@@ -12,7 +12,7 @@ import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { chromiumMissing, launchChromium, watchPage } from '../../src/testing/chromium.js';
 import { assay } from '../../src/testing/cli-harness.js';
 import { startFakeOpenAIServer, type FakeChatRequestBody, type FakeServer } from '../../src/testing/fake-openai-server.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
 
 /**
  * `assay compare A B -o compare.html` opened in headless Chromium. Two runs of metatool/awareness
@@ -24,6 +24,8 @@ import { testDataDir } from '../../src/testing/test-data.js';
  * failing 2, unchanged 5, no verdict 1, error 0.
  */
 const missing = chromiumMissing();
+/** Without the MetaTool data these tests are skipped, saying how to get it. */
+const skip = needsData('metatool');
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 declare const document: any;
@@ -58,7 +60,7 @@ const lastUser = (body: FakeChatRequestBody): string => String([...body.messages
 const idsWhere = (a: Outcome, b: Outcome): string[] => PLAN.flatMap(([x, y], i) => (x === a && y === b ? [samples[i]?.id as string] : []));
 
 before(async () => {
-  if (missing) return;
+  if (missing || skip) return;
   dir = mkdtempSync(join(tmpdir(), 'assay-compare-browser-'));
   db = join(dir, 'runs.db');
   samples = [...(await findTask('metatool/awareness').prepare({ dataDir: testDataDir(), seed: 0, options: { limit: PLAN.length } })).samples];
@@ -95,7 +97,7 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('the comparison page in headless Chromium', () => {
+describe('the comparison page in headless Chromium', { skip }, () => {
   if (missing) {
     if (process.env['CI'] === 'true') test('Chromium is installed for the browser tests', () => assert.fail(missing));
     else test('browser tests', { skip: missing }, () => {});
@@ -198,7 +200,7 @@ describe('the comparison page in headless Chromium', () => {
   });
 });
 
-test('compare -o --details 1: each run carries the details of a sample the comparison points at before any other', { skip: missing }, async () => {
+test('compare -o --details 1: each run carries the details of a sample the comparison points at before any other', { skip: missing || skip }, async () => {
   const file = join(dir, 'few.html');
   const made = await assay(['compare', runs[0] as string, runs[1] as string, '-o', file, '--details', '1', '--db', db]);
   assert.equal(made.code, 0, made.stderr);

@@ -4,9 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
 import { assay, linesOf, type CliResult } from '../../src/testing/cli-harness.js';
 import type { RunComparison } from '../../src/runner/compare/run-comparison.js';
+
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('metatool');
 
 const work = mkdtempSync(path.join(tmpdir(), 'assay-compare-e2e-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -40,7 +43,7 @@ function assertRefused(result: CliResult, expected: RegExp): void {
 
 const SIMILAR = ['metatool/similar', '--per-tool', '1'];
 
-describe('assay compare: one model before and after (a replay file rewritten between two runs)', () => {
+describe('assay compare: one model before and after (a replay file rewritten between two runs)', { skip }, () => {
   // 11 MetaTool samples. Outputs by hand: the gold tool passes, "none" fails, "Maybe something"
   // names no tool (no verdict); a sample missing from the file ends in error (missing-output).
   //   s0–s2 pass/pass (unchanged), s3 pass/fail (newly failing), s4–s6 fail/pass (newly passing),
@@ -137,7 +140,7 @@ describe('assay compare: one model before and after (a replay file rewritten bet
   });
 });
 
-describe('assay compare: two models in separate runs (baseline:lexical, then baseline:random)', () => {
+describe('assay compare: two models in separate runs (baseline:lexical, then baseline:random)', { skip }, () => {
   let lexical = '';
   let random = '';
 

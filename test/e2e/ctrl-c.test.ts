@@ -6,7 +6,10 @@ import type { FakeServer } from '../../src/testing/fake-openai-server.js';
 import { type Gate, waitUntil } from '../../src/testing/gate.js';
 import { startGatedMetaToolServer, type GatedMetaToolServer } from '../../src/testing/gated-metatool-server.js';
 import { collect, runAssay, spawnAssay } from '../../src/testing/spawn-cli.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
+
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('metatool');
 
 const SAMPLES = 200;
 const CONCURRENCY = 4;
@@ -59,7 +62,7 @@ async function doneSamples(db: string): Promise<{ runId: string; done: number; p
   }
 }
 
-test('the first Ctrl-C lets the calls in flight finish and stores them; the resume does not call them again', async (t) => {
+test('the first Ctrl-C lets the calls in flight finish and stores them; the resume does not call them again', { skip }, async (t) => {
   const db = join(dir, 'graceful.db');
   const from = server.requests.length;
   const { child, stderr, exited } = await runWithCallsInFlight(db);
@@ -91,7 +94,7 @@ test('the first Ctrl-C lets the calls in flight finish and stores them; the resu
   t.diagnostic(`in flight at the Ctrl-C ${inFlight.length}; requests before the stop ${before.length}, results stored ${stopped.done}; requests by the resume ${again.length}`);
 });
 
-test('a second Ctrl-C aborts the calls in flight: the run is interrupted and resumable, and only those samples are asked again', async () => {
+test('a second Ctrl-C aborts the calls in flight: the run is interrupted and resumable, and only those samples are asked again', { skip }, async () => {
   const db = join(dir, 'abort.db');
   const from = server.requests.length;
   const { child, stderr, exited } = await runWithCallsInFlight(db);

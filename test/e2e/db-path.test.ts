@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { collect, spawnAssay, type CliResult } from '../../src/testing/spawn-cli.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
 
 // Node 20's recursive mkdirSync spins forever where a folder exists but will not take a child
 // (ENOENT): under /proc, under a symbolic link to nothing. The CLI runs in a child process killed
@@ -35,7 +35,7 @@ test('--db under /proc: exit 2 at once, with the folder and why', { skip: exists
   }
 });
 
-test('export --out under /proc: exit 2 at once, with the folder and why', { skip: existsSync('/proc/1') ? false : 'no /proc here' }, async () => {
+test('export --out under /proc: exit 2 at once, with the folder and why', { skip: existsSync('/proc/1') ? needsData('metatool') : 'no /proc here' }, async () => {
   const db = join(dir, 'assay.db');
   const made = await assayWithin(['run', 'metatool/similar', '--per-tool', '1', '--limit', '1', '-m', 'baseline:lexical', '--json', '--db', db]);
   assert.equal(made.code, 0, made.stderr);

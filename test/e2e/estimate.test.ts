@@ -8,7 +8,10 @@ import { startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { runAssay } from '../../src/testing/spawn-cli.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
+
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('metatool');
 
 const dataDir = testDataDir();
 const spec: RunSpec = {
@@ -21,7 +24,7 @@ const spec: RunSpec = {
   engine: { concurrency: 2, timeoutMs: 1000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: true, prices: { 'openai:priced': { inputPerMillion: 2, outputPerMillion: 8 } } },
 };
 
-test('the estimate counts the prompts a run sends (read back from a real run of the same spec) and prices them', async () => {
+test('the estimate counts the prompts a run sends (read back from a real run of the same spec) and prices them', { skip }, async () => {
   const estimate = await estimateRun(spec);
   const dir = mkdtempSync(join(tmpdir(), 'assay-estimate-'));
   try {
@@ -50,7 +53,7 @@ test('the estimate counts the prompts a run sends (read back from a real run of 
   }
 });
 
-test('assay run --estimate prints the estimate and stores nothing', async () => {
+test('assay run --estimate prints the estimate and stores nothing', { skip }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'assay-estimate-cli-'));
   try {
     const db = join(dir, 'never.db');

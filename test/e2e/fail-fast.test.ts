@@ -9,7 +9,10 @@ import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
 import { startFakeOpenAIServer, type Fault, type FakeServer, type FakeRequestContext } from '../../src/testing/fake-openai-server.js';
 import { runAssay } from '../../src/testing/spawn-cli.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
+
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('metatool');
 
 const dataDir = testDataDir();
 const SAMPLES = 12;
@@ -70,7 +73,7 @@ const spec = (models: string[], concurrency: number): RunSpec => ({
 /** Requests the server got for a model since `from`. */
 const requestsFor = (model: string, from: number): number => server.requests.slice(from).filter((r) => (r.body as { model?: string }).model === model).length;
 
-test('a wrong key stops the run at the first 401: at most --concurrency calls, none stored as a result; resume with the right key calls each sample once', async () => {
+test('a wrong key stops the run at the first 401: at most --concurrency calls, none stored as a result; resume with the right key calls each sample once', { skip }, async () => {
   const store = await openSqliteStore(join(dir, 'auth.db'));
   const CONCURRENCY = 3;
   const before = server.requestCount;
@@ -118,7 +121,7 @@ test('a wrong key stops the run at the first 401: at most --concurrency calls, n
   await store.close();
 });
 
-test('a model that does not exist stops only itself; a request shape refused 3 times alike stops its model after exactly 3 calls', async () => {
+test('a model that does not exist stops only itself; a request shape refused 3 times alike stops its model after exactly 3 calls', { skip }, async () => {
   const store = await openSqliteStore(join(dir, 'models.db'));
   const mark = server.requests.length;
   const warnings: string[] = [];
@@ -141,7 +144,7 @@ test('a model that does not exist stops only itself; a request shape refused 3 t
   await store.close();
 });
 
-test("a judge refused by the provider stops the run at its first 403; resume pays for no model call twice (the stopped sample's comes from the cache)", async () => {
+test("a judge refused by the provider stops the run at its first 403; resume pays for no model call twice (the stopped sample's comes from the cache)", { skip: needsData('functionchat') }, async () => {
   const store = await openSqliteStore(join(dir, 'judge.db'));
   const LIMIT = 6;
   const judged: RunSpec = {
@@ -177,7 +180,7 @@ test("a judge refused by the provider stops the run at its first 403; resume pay
   await store.close();
 });
 
-test('assay run with a wrong key: exit 130, the reason and "assay resume" on stderr, the key never printed; assay resume with the right key finishes', async () => {
+test('assay run with a wrong key: exit 130, the reason and "assay resume" on stderr, the key never printed; assay resume with the right key finishes', { skip }, async () => {
   const db = join(dir, 'cli.db');
   const args = ['run', 'metatool/similar', '--model', 'openai:fake-model', '--base-url', server.url, '--per-tool', '1', '--limit', String(SAMPLES), '--seed', '5', '--concurrency', '1', '--db', db, '--json'];
   const mark = server.requests.length;

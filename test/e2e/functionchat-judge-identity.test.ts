@@ -8,8 +8,11 @@ import { rescoreRun } from '../../src/runner/rescore.js';
 import { resumeRun, startRun } from '../../src/runner/run.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { compareFingerprints, fingerprints, runFunctionChatJudgeScenarios, snapshotDatabase } from '../../src/testing/functionchat-judge-scenario.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
 import { packageRoot } from '../../src/version.js';
+
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('functionchat', 'metatool');
 
 /**
  * FunctionChat's judged runs store what they stored before its judge moved onto the judge role:
@@ -24,7 +27,7 @@ import { packageRoot } from '../../src/version.js';
  * differ: it had none, it now has `verdict`, `verdict/repeat-2`, `verdict#2`… MetaTool runs are
  * compared too.
  */
-test('FunctionChat judged runs store the same rows, byte for byte, as before the judge moved onto the judge role', async () => {
+test('FunctionChat judged runs store the same rows, byte for byte, as before the judge moved onto the judge role', { skip }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'assay-fc-identity-'));
   try {
     const outcome = await runFunctionChatJudgeScenarios({ startRun, resumeRun, rescoreRun, openSqliteStore, findTask }, testDataDir(), dir);

@@ -14,7 +14,10 @@ import { judgeMetadataOf } from '../../src/runner/judge-metadata.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { assay } from '../../src/testing/cli-harness.js';
 import { startFakeOpenAIServer, type FakeAnswer, type FakeChatRequestBody, type FakeServer } from '../../src/testing/fake-openai-server.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
+
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('functionchat');
 
 /**
  * FunctionChat dialog end to end through real HTTP: one loopback OpenAI-compatible server plays the
@@ -65,6 +68,7 @@ function judgeReply(body: FakeChatRequestBody): FakeAnswer {
 }
 
 before(async () => {
+  if (skip) return;
   dir = mkdtempSync(join(tmpdir(), 'assay-fc-judge-'));
   const prepared = await findTask('functionchat/dialog').prepare({ dataDir, seed: 0, options: { limit: LIMIT } });
   samples = [...prepared.samples];
@@ -89,8 +93,8 @@ before(async () => {
 });
 
 after(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 const spec = (extra: Partial<RunSpec>): RunSpec => ({
@@ -103,7 +107,7 @@ const spec = (extra: Partial<RunSpec>): RunSpec => ({
   ...extra,
 });
 
-test('dialog through real HTTP: exact matches skip the judge, the judge decides the rest, a forged "pass" fails, an echoing judge is no verdict', async () => {
+test('dialog through real HTTP: exact matches skip the judge, the judge decides the rest, a forged "pass" fails, an echoing judge is no verdict', { skip }, async () => {
   const db = join(dir, 'judged.db');
   const store = await openSqliteStore(db);
   const before = server.requests.length;
@@ -195,7 +199,7 @@ test('dialog through real HTTP: exact matches skip the judge, the judge decides 
   assert.ok(readFileSync(reviewFile, 'utf8').length > 0);
 });
 
-test('judge repeats: three seeds per item, majority verdict and agreement; a second run is served from the cache', async () => {
+test('judge repeats: three seeds per item, majority verdict and agreement; a second run is served from the cache', { skip }, async () => {
   const store = await openSqliteStore(join(dir, 'repeats.db'));
   const judge = { model: 'openai:judge', repeats: 3, format: 'text' as const, maxParseRetries: 0, temperature: 0.1 };
   const before = server.requests.length;
@@ -216,7 +220,7 @@ test('judge repeats: three seeds per item, majority verdict and agreement; a sec
   await store.close();
 });
 
-test('--exact-only: no judge call; non-matching calls fail and text turns are no verdict', async () => {
+test('--exact-only: no judge call; non-matching calls fail and text turns are no verdict', { skip }, async () => {
   const store = await openSqliteStore(join(dir, 'exact.db'));
   const before = server.requests.length;
   const summary = await startRun(spec({ exactOnly: true }), { store });
@@ -230,7 +234,7 @@ test('--exact-only: no judge call; non-matching calls fail and text turns are no
   await store.close();
 });
 
-test('a judged task without --judge or --exact-only, and a self-grading judge', async () => {
+test('a judged task without --judge or --exact-only, and a self-grading judge', { skip }, async () => {
   const store = await openSqliteStore(join(dir, 'errors.db'));
   await assert.rejects(startRun(spec({}), { store }), /graded by an LLM judge: give --judge/);
   await assert.rejects(startRun({ ...spec({ judge: { model: 'openai:judge', repeats: 1, format: 'text', maxParseRetries: 0, temperature: 0 } }), task: 'metatool/similar', options: { perTool: 1, limit: 2 } }, { store }), /scored without a judge; drop --judge/);
@@ -242,7 +246,7 @@ test('a judged task without --judge or --exact-only, and a self-grading judge', 
   await store.close();
 });
 
-test('JSON verdict mode: the judge is asked for the reasons-first schema and its JSON verdicts are read', async () => {
+test('JSON verdict mode: the judge is asked for the reasons-first schema and its JSON verdicts are read', { skip }, async () => {
   const store = await openSqliteStore(join(dir, 'json.db'));
   const before = server.requests.length;
   const summary = await startRun(spec({ judge: { model: 'openai:judge', repeats: 1, format: 'json', maxParseRetries: 0, temperature: 0.1 } }), { store });
@@ -264,7 +268,7 @@ test('JSON verdict mode: the judge is asked for the reasons-first schema and its
   await store.close();
 });
 
-test('a judge that is down: judged items end in error (not no verdict); --retry-errors grades them again without calling the model', async () => {
+test('a judge that is down: judged items end in error (not no verdict); --retry-errors grades them again without calling the model', { skip }, async () => {
   const db = join(dir, 'outage.db');
   const store = await openSqliteStore(db);
   server.setBehavior({ faults: (ctx) => ((ctx.body as FakeChatRequestBody).model === 'judge' ? { type: 'status', status: 500 } : undefined) });
@@ -294,7 +298,7 @@ test('a judge that is down: judged items end in error (not no verdict); --retry-
   await store.close();
 });
 
-test('a run stopped while the judge grades: the model calls already made are kept, so resume does not ask the model again', async () => {
+test('a run stopped while the judge grades: the model calls already made are kept, so resume does not ask the model again', { skip }, async () => {
   const store = await openSqliteStore(join(dir, 'stopped-judging.db'));
   const judge = { model: 'openai:judge', repeats: 1, format: 'text' as const, maxParseRetries: 2, temperature: 0.1 };
   const controller = new AbortController();

@@ -13,7 +13,10 @@ import { judgeMetadataOf } from '../../src/runner/judge-metadata.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { assay } from '../../src/testing/cli-harness.js';
 import { startFakeOpenAIServer, type FakeAnswer, type FakeChatRequestBody, type FakeServer } from '../../src/testing/fake-openai-server.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
+
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('functionchat');
 
 /**
  * `assay rescore` of a FunctionChat run runs its model-graded scorer again, the judge answered
@@ -33,6 +36,7 @@ const answers = new Map<string, FakeAnswer>();
 const keyOf = (messages: readonly { content?: unknown }[]): string => `${messages.length}|${String(messages[messages.length - 1]?.content ?? '')}`;
 
 before(async () => {
+  if (skip) return;
   dir = mkdtempSync(join(tmpdir(), 'assay-fc-rescore-'));
   const prepared = await findTask('functionchat/dialog').prepare({ dataDir, seed: 0, options: { limit: LIMIT } });
   [...prepared.samples].forEach((sample: Sample, position) => {
@@ -59,11 +63,11 @@ before(async () => {
 });
 
 after(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test('rescore re-runs the judge from the cache: no model called, a stale verdict put right, a judgment whose prompt changed kept and counted', async () => {
+test('rescore re-runs the judge from the cache: no model called, a stale verdict put right, a judgment whose prompt changed kept and counted', { skip }, async () => {
   const db = join(dir, 'run.db');
   const store = await openSqliteStore(db);
   const spec: RunSpec = {

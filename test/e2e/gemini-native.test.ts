@@ -9,6 +9,7 @@ import type { Fault } from '../../src/testing/fault-plan.js';
 import { plannedFault, startFakeGeminiServer, type FakeGeminiServer } from '../../src/testing/fake-gemini-server.js';
 import { runFaultedMetaTool } from '../../src/testing/faulted-metatool-run.js';
 import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
+import { needsData } from '../../src/testing/test-data.js';
 
 const KEY = 'AIza-e2e-0123456789abcdef';
 const MODEL = 'gemini:gemini-fake';
@@ -45,7 +46,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('gemini: a MetaTool run through 429 RESOURCE_EXHAUSTED (RetryInfo honoured), 503 and latency ends with every sample scored', async () => {
+test('gemini: a MetaTool run through 429 RESOURCE_EXHAUSTED (RetryInfo honoured), 503 and latency ends with every sample scored', { skip: needsData('metatool') }, async () => {
   await runFaultedMetaTool({
     model: MODEL,
     seed: 6,

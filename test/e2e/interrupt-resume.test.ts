@@ -6,7 +6,10 @@ import { test } from 'node:test';
 import { resumeRun, startRun, summarizeStoredRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
+
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('metatool');
 
 const spec: RunSpec = {
   task: 'metatool/reliability',
@@ -17,7 +20,7 @@ const spec: RunSpec = {
   engine: { concurrency: 2, timeoutMs: 1000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: true },
 };
 
-test('a run stopped by its signal is "interrupted"; resume finishes it (hints rebuilt for the baselines) with the same metrics', async () => {
+test('a run stopped by its signal is "interrupted"; resume finishes it (hints rebuilt for the baselines) with the same metrics', { skip }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'assay-interrupt-'));
   try {
     const store = await openSqliteStore(join(dir, 'a.db'));
@@ -41,7 +44,7 @@ test('a run stopped by its signal is "interrupted"; resume finishes it (hints re
   }
 });
 
-test('a run stopped before it stored all its samples: the summary counts the rest as pending, resume stores them in order and finishes with the same metrics', async () => {
+test('a run stopped before it stored all its samples: the summary counts the rest as pending, resume stores them in order and finishes with the same metrics', { skip }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'assay-interrupt-'));
   // More samples than the first chunk stored with the run (256), stopped long before the second.
   const big: RunSpec = { ...spec, task: 'metatool/similar', options: { perTool: 3, limit: 500 } };

@@ -8,7 +8,10 @@ import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { startFakeOpenAIServer, type FakeServer } from '../../src/testing/fake-openai-server.js';
 import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
 import { collect, runAssay, spawnAssay } from '../../src/testing/spawn-cli.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
+
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('metatool');
 
 const dataDir = testDataDir();
 // More than the first chunk of samples stored with the run (256), so the kill lands before the
@@ -50,7 +53,7 @@ async function waitForAsync(condition: () => Promise<boolean>, timeoutMs: number
   }
 }
 
-test('kill -9 mid-run, then resume: no finished sample is called again and the metrics equal an uninterrupted run', async () => {
+test('kill -9 mid-run, then resume: no finished sample is called again and the metrics equal an uninterrupted run', { skip }, async () => {
   const db = join(dir, 'killed.db');
   // A short lease, so the killed process's lease expires soon and the resume may take the run over.
   const child = spawnAssay(runArgs(db), { ...env, ASSAY_LEASE_TTL_MS: '1000' });
@@ -95,7 +98,7 @@ test('kill -9 mid-run, then resume: no finished sample is called again and the m
   assert.deepEqual(summary.models['openai:fake-model']?.metrics, uninterrupted.models['openai:fake-model']?.metrics);
 });
 
-test('run --resume --retry-errors calls again only the samples that ended in error', async () => {
+test('run --resume --retry-errors calls again only the samples that ended in error', { skip }, async () => {
   const db = join(dir, 'retry.db');
   const failing = (key: string): boolean => answerMetaToolPrompt(key).startsWith('None');
   // A 400 about the sample itself names it, as a real one names the prompt's length or tool: the

@@ -2,9 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 // Only the public entry point: this is how a library user drives assay.
 import { createScriptedProvider, findTask, openSqliteStore, startRun, type RunSpec } from '../../src/index.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
 
-test('library: a scripted model that always names the gold tool scores CSR 1 on metatool/similar', async () => {
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('metatool');
+
+test('library: a scripted model that always names the gold tool scores CSR 1 on metatool/similar', { skip }, async () => {
   const spec: RunSpec = {
     task: 'metatool/similar',
     models: ['scripted:oracle'],

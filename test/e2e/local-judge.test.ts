@@ -6,8 +6,11 @@ import { findTask } from '../../src/benchmarks/registry.js';
 import { judgeMetadataOf } from '../../src/runner/judge-metadata.js';
 import { startRun } from '../../src/runner/run.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
 import { useTinyLocalModel } from '../../src/testing/tiny-local-model.js';
+
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('functionchat');
 
 /**
  * FunctionChat graded by a real in-process judge: the tiny random-weight GGUF the test writes,
@@ -20,7 +23,7 @@ const dataDir = testDataDir();
 const LIMIT = 5;
 const tinyModel = useTinyLocalModel('assay-local-judge-', 8192);
 
-test('a tiny local model judges FunctionChat single calls through the structured-output path', async (t) => {
+test('a tiny local model judges FunctionChat single calls through the structured-output path', { skip }, async (t) => {
   const { dir, id: judgeId, provider: judge } = tinyModel();
   // The model under test (replayed) calls a function that is not offered: never an exact match.
   const prepared = await findTask('functionchat/singlecall').prepare({ dataDir, seed: 0, options: { limit: LIMIT } });

@@ -2,11 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createScriptedProvider, findTask, openSqliteStore, readRunBothWays, startRun, type RunSpec } from '../../src/index.js';
 import { assignPhrasings, phrasingText, tallyPhrasings } from '../../src/testing/awareness-phrasings.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
+
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('metatool');
 
 // The nine-phrasings always-right model and the readings of each phrasing by hand live in
 // src/testing/awareness-phrasings.ts (shared with the upstream-prompts test).
-test('awareness: an always-right model in nine phrasings — the paper reading equals the paper\'s rules by hand, and show --readings gives both', async () => {
+test('awareness: an always-right model in nine phrasings — the paper reading equals the paper\'s rules by hand, and show --readings gives both', { skip }, async () => {
   const spec: RunSpec = {
     task: 'metatool/awareness',
     models: ['scripted:nine'],

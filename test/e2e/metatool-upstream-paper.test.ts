@@ -10,7 +10,10 @@ import {
   type Sample,
 } from '../../src/index.js';
 import { assignPhrasings, phrasingText, tallyPhrasings } from '../../src/testing/awareness-phrasings.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
+
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('metatool');
 
 // `--prompts upstream --parser paper`, the paper's pipeline end to end: the shipped prompt files
 // byte for byte, read by the paper's rules, with a model that is always right in realistic
@@ -53,7 +56,7 @@ const goldOf = (sample: Sample): string[] => sample.metadata['gold'] as string[]
 const paperFound = (answer: string, candidates: readonly string[]): string[] =>
   candidates.filter((name) => answer.toLowerCase().includes(name.toLowerCase()));
 
-test('awareness, shipped Task1 prompts: the nine-phrasings always-right model read by the paper equals the hand tally', async () => {
+test('awareness, shipped Task1 prompts: the nine-phrasings always-right model read by the paper equals the hand tally', { skip }, async () => {
   const spec = specFor('metatool/awareness');
   const samples = await preparedSamples(spec);
   assert.equal(samples.length, 1040);
@@ -88,7 +91,7 @@ const NONE_PHRASINGS: readonly ((candidates: readonly string[]) => string)[] = [
   () => 'None. This query needs a tool that is not in the list.',
 ];
 
-test('reliability, shipped Task2-Subtask3 prompts: an always-right model read by the paper equals the hand tally', async () => {
+test('reliability, shipped Task2-Subtask3 prompts: an always-right model read by the paper equals the hand tally', { skip }, async () => {
   const spec = specFor('metatool/reliability');
   const samples = await preparedSamples(spec);
   assert.equal(samples.length, 995);
@@ -130,7 +133,7 @@ const TWO_PHRASINGS: readonly ((a: string, b: string, other: string) => string)[
   (a, b) => `The two tools are ${a} and ${b}.`,
 ];
 
-test('multi, shipped Task2-Subtask4 prompts (must choose two): an always-right model read by the paper equals the hand tally', async () => {
+test('multi, shipped Task2-Subtask4 prompts (must choose two): an always-right model read by the paper equals the hand tally', { skip }, async () => {
   const spec = specFor('metatool/multi');
   const samples = await preparedSamples(spec);
   assert.equal(samples.length, 497);

@@ -7,7 +7,10 @@ import { sha256 } from '../../src/core/index.js';
 import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
 import { startFakeOpenAIServer, type FakeServer } from '../../src/testing/fake-openai-server.js';
 import { runAssay } from '../../src/testing/spawn-cli.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
+
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('metatool');
 
 /** What metatool/similar reads: the copy holds only these (the shared data dir is never written). */
 const FILES = ['metatool/data/all_clean_data.csv', 'metatool/plugin_des.json', 'metatool/big_tool_des.json', 'metatool/plugin_info.json', 'metatool/derived/tool_neighbors_top20.json'];
@@ -20,6 +23,7 @@ let dataDir: string;
 let changedSha: string;
 
 before(async () => {
+  if (skip) return;
   dir = mkdtempSync(join(tmpdir(), 'assay-modified-'));
   dataDir = join(dir, 'datasets');
   for (const file of FILES) {
@@ -38,13 +42,13 @@ before(async () => {
 });
 
 after(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 const runArgs = (db: string): string[] => ['run', 'metatool/similar', '--model', 'openai:fake-model', '--base-url', server.url, '--per-tool', '1', '--limit', '4', '--data-dir', dataDir, '--no-download', '--db', db];
 
-test('a built-in data file with one byte changed is refused before anything is recorded or called: exit 2, the file and both sums named', async () => {
+test('a built-in data file with one byte changed is refused before anything is recorded or called: exit 2, the file and both sums named', { skip }, async () => {
   const db = join(dir, 'refused.db');
   const requests = server.requestCount;
   const refused = await runAssay(runArgs(db));
@@ -56,7 +60,7 @@ test('a built-in data file with one byte changed is refused before anything is r
   assert.deepEqual(JSON.parse(runs.stdout), [], 'no run was recorded');
 });
 
-test('--allow-modified-data runs anyway; the run records the file and its summary, show and export say "data modified"', async () => {
+test('--allow-modified-data runs anyway; the run records the file and its summary, show and export say "data modified"', { skip }, async () => {
   const db = join(dir, 'allowed.db');
   const line = new RegExp(`data modified: metatool/plugin_des\\.json \\(pinned ${PINNED}…, read ${changedSha.slice(0, 12)}…\\)`);
   const ran = await runAssay([...runArgs(db), '--allow-modified-data']);
@@ -85,7 +89,7 @@ test('--allow-modified-data runs anyway; the run records the file and its summar
   assert.match(resumed.stdout, line);
 });
 
-test('a run on the pinned data records and shows no "data modified"', async () => {
+test('a run on the pinned data records and shows no "data modified"', { skip }, async () => {
   const db = join(dir, 'pinned.db');
   const ran = await runAssay(['run', 'metatool/similar', '--model', 'openai:fake-model', '--base-url', server.url, '--per-tool', '1', '--limit', '2', '--data-dir', testDataDir(), '--no-download', '--db', db, '--json']);
   assert.equal(ran.code, 0, ran.stderr);

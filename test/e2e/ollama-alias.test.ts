@@ -7,9 +7,12 @@ import { startRun } from '../../src/runner/run.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { startFakeOpenAIServer } from '../../src/testing/fake-openai-server.js';
 import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
 
-test('ollama: a MetaTool run reaches the server named by OLLAMA_HOST, sends no key (not even OPENAI_API_KEY), and is cached apart from openai:', async () => {
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('metatool');
+
+test('ollama: a MetaTool run reaches the server named by OLLAMA_HOST, sends no key (not even OPENAI_API_KEY), and is cached apart from openai:', { skip }, async () => {
   const server = await startFakeOpenAIServer({ respond: (_body, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }) });
   const dir = mkdtempSync(join(tmpdir(), 'assay-ollama-'));
   const store = await openSqliteStore(join(dir, 'run.db'));

@@ -8,7 +8,10 @@ import type { RunSpec } from '../../src/runner/run-spec.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { answerMetaToolPrompt, shownTools } from '../../src/testing/metatool-answerer.js';
 import { faultPlan, plannedFault, startFakeOpenAIServer, type FakeServer } from '../../src/testing/fake-openai-server.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
+
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('metatool');
 
 const dataDir = testDataDir();
 const plan = { rate429: 0.15, rate500: 0.1, rateHang: 0.05, seed: 7, retryAfterMs: 30 };
@@ -42,7 +45,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('every sample ends scored through 429s with Retry-After, 500s and hung connections; no error text is stored as output', async () => {
+test('every sample ends scored through 429s with Retry-After, 500s and hung connections; no error text is stored as output', { skip }, async () => {
   const store = await openSqliteStore(join(dir, 'faults.db'));
   // The timeout only has to catch the hung connections: generous, so a 429 that arrives late on a busy machine is not taken for a hang.
   const spec = fakeRun('metatool/similar', server.url, 3, 120, { concurrency: 8, timeoutMs: 1500, retry: { maxRetries: 4, baseDelayMs: 10, maxDelayMs: 100 } });
@@ -96,7 +99,7 @@ test('every sample ends scored through 429s with Retry-After, 500s and hung conn
   await store.close();
 });
 
-test('a sample whose calls keep failing ends as an error, counted apart from the scores', async () => {
+test('a sample whose calls keep failing ends as an error, counted apart from the scores', { skip }, async () => {
   const store = await openSqliteStore(join(dir, 'errors.db'));
   const failing = await startFakeOpenAIServer({ respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }), faults: (ctx) => (ctx.index % 3 === 0 ? { type: 'status', status: 503 } : undefined) });
   try {
@@ -116,7 +119,7 @@ test('a sample whose calls keep failing ends as an error, counted apart from the
   }
 });
 
-test('the API key is sent to the server and never reaches the store', async () => {
+test('the API key is sent to the server and never reaches the store', { skip }, async () => {
   const key = 'sk-assay-test-0123456789abcdef';
   const server2 = await startFakeOpenAIServer({ respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }) });
   const dbDir = mkdtempSync(join(tmpdir(), 'assay-key-'));

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
 import { startFakeOpenAIServer, type FakeServer } from '../../src/testing/fake-openai-server.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
 import { assay, linesOf, type CliResult } from '../../src/testing/cli-harness.js';
 
 // `assay samples` and the replay preflight: a replay file is checked against the run's samples
@@ -20,6 +20,9 @@ const baseEnv: NodeJS.ProcessEnv = {
   ASSAY_FUNCTIONCHAT_BASE_URL: 'http://127.0.0.1:9/unreachable/',
 };
 const run = (args: readonly string[]): Promise<CliResult> => assay(args, baseEnv);
+/** Without the benchmark data the tests that read it are skipped, saying how to get it. */
+const skipMetaTool = needsData('metatool');
+const skipFunctionChat = needsData('functionchat');
 
 let server: FakeServer;
 before(async () => {
@@ -65,7 +68,7 @@ function assertRefused(result: CliResult, expected: RegExp): void {
 describe('assay samples', () => {
   const similar = ['metatool/similar', '--per-tool', '1', '--limit', '4', '--seed', '3'];
 
-  test('a MetaTool task: one line per sample, the id then the query; --json has the full prompt and the gold', async () => {
+  test('a MetaTool task: one line per sample, the id then the query; --json has the full prompt and the gold', { skip: skipMetaTool }, async () => {
     const text = await run(['samples', ...similar]);
     assert.equal(text.code, 0, text.stderr);
     const lines = linesOf(text.stdout);
@@ -88,7 +91,7 @@ describe('assay samples', () => {
     });
   });
 
-  test('the same options give the samples a run uses; another seed shows other candidate orders', async () => {
+  test('the same options give the samples a run uses; another seed shows other candidate orders', { skip: skipMetaTool }, async () => {
     const samples = sampleLines((await run(['samples', ...similar, '--json'])).stdout);
     const listed = samples.map((s) => s.id);
     const db = freshDb();
@@ -100,7 +103,7 @@ describe('assay samples', () => {
     assert.notDeepEqual(other.map((s) => s.input), samples.map((s) => s.input));
   });
 
-  test('a FunctionChat task (which no baseline can run): ids, the Korean query, the tools and the ground truth', async () => {
+  test('a FunctionChat task (which no baseline can run): ids, the Korean query, the tools and the ground truth', { skip: skipFunctionChat }, async () => {
     const args = ['functionchat/singlecall', '--limit', '5'];
     const text = await run(['samples', ...args]);
     assert.equal(text.code, 0, text.stderr);
@@ -114,7 +117,7 @@ describe('assay samples', () => {
     }
   });
 
-  test('replay files made from samples --json run with no errors: MetaTool answered with the gold, FunctionChat with the ground-truth call', async () => {
+  test('replay files made from samples --json run with no errors: MetaTool answered with the gold, FunctionChat with the ground-truth call', { skip: skipMetaTool || skipFunctionChat }, async () => {
     const db = freshDb();
     const metatool = sampleLines((await run(['samples', ...similar, '--json'])).stdout);
     const metatoolReplay = file(metatool.map((s) => JSON.stringify({ id: s.id, output: s.target })));
@@ -142,7 +145,7 @@ describe('assay samples', () => {
   });
 });
 
-describe('a replay file is checked before the run is recorded', () => {
+describe('a replay file is checked before the run is recorded', { skip: skipMetaTool }, () => {
   const selection = ['metatool/similar', '--per-tool', '1', '--limit', '5', '--seed', '3'];
   // A paid model beside the replay file: it must not be called when the file is refused.
   const paid = ['-m', 'openai:fake-model', '--base-url', () => server.url] as const;

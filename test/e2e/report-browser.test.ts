@@ -15,7 +15,7 @@ import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { chromiumMissing, launchChromium, watchPage } from '../../src/testing/chromium.js';
 import { assay } from '../../src/testing/cli-harness.js';
 import { startFakeOpenAIServer, type FakeAnswer, type FakeChatRequestBody, type FakeServer } from '../../src/testing/fake-openai-server.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
 
 /**
  * The HTML report of real runs, opened from a file in real headless Chromium. Two runs made here
@@ -32,6 +32,8 @@ import { testDataDir } from '../../src/testing/test-data.js';
  * made from them, no request but the file, the charts' series and values, the filters.
  */
 const missing = chromiumMissing();
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('functionchat', 'metatool');
 
 // The callbacks given to page.evaluate/$$eval run in the page; this Node program has no DOM types,
 // so the page's globals are declared loosely for them.
@@ -83,7 +85,7 @@ function planSinglecall(sample: Sample, i: number): void {
 }
 
 before(async () => {
-  if (missing) return;
+  if (missing || skip) return;
   dir = mkdtempSync(join(tmpdir(), 'assay-report-browser-'));
   db = join(dir, 'runs.db');
   // A copy of the FunctionChat data, removed once the run is made: the report must not need it.
@@ -158,7 +160,7 @@ async function setFilter(page: Page, name: string, value: string | boolean): Pro
   else await page.selectOption(selector, value);
 }
 
-describe('the HTML report in headless Chromium', () => {
+describe('the HTML report in headless Chromium', { skip }, () => {
   if (missing) {
     // CI installs Chromium (.ci/run): there a missing one is a failure, here a skip that says why.
     if (process.env['CI'] === 'true') test('Chromium is installed for the browser tests', () => assert.fail(missing));

@@ -7,7 +7,10 @@ import type { FakeServer } from '../../src/testing/fake-openai-server.js';
 import { type Gate, waitUntil } from '../../src/testing/gate.js';
 import { startGatedMetaToolServer, type GatedMetaToolServer } from '../../src/testing/gated-metatool-server.js';
 import { collect, runAssay, spawnAssay, type CliResult } from '../../src/testing/spawn-cli.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
+
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('metatool');
 
 // Issue 13: a run is owned by one process at a time. The scenario of the report: a 400-sample run
 // killed part-way, then resumed by two processes at once.
@@ -93,7 +96,7 @@ function assertEachPendingCalledOnce(from: number, finished: Set<string>, prompt
 const refusal = (runId: string, pid: number): RegExp =>
   new RegExp(`^assay: run ${runId} is being run by another process \\(pid ${pid} on ${hostname().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, since \\d{4}-\\S+Z; its lease expires at \\d{4}-\\S+Z unless renewed\\): not starting a second one; if that process is gone, resume once its lease has expired\\n$`);
 
-test('two resumes started together on a killed run: one takes it over and calls each pending sample once; the other is refused with one line, exit 2', async (t) => {
+test('two resumes started together on a killed run: one takes it over and calls each pending sample once; the other is refused with one line, exit 2', { skip }, async (t) => {
   const db = join(dir, 'two-resumes.db');
   const { child, exited } = await startHeldRun(db, 1000);
   child.kill('SIGKILL');
@@ -131,7 +134,7 @@ test('two resumes started together on a killed run: one takes it over and calls 
   assert.deepEqual([row?.status, row?.lease], ['finished', undefined]);
 });
 
-test('kill -9 of the lease holder: while it lives a resume is refused; once killed the run shows stale, and a resume after the expiry takes it over', async () => {
+test('kill -9 of the lease holder: while it lives a resume is refused; once killed the run shows stale, and a resume after the expiry takes it over', { skip }, async () => {
   const db = join(dir, 'killed-holder.db');
   const { child, exited } = await startHeldRun(db, 3000);
   // Alive, with calls in flight: running, held by the child.

@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { runAssay } from '../../src/testing/spawn-cli.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
+
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('metatool');
 
 // --shared-limits refused in one line, exit 2, before anything is recorded (no Redis needed).
 
@@ -15,7 +18,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const run = (db: string, ...extra: string[]) =>
   runAssay(['run', 'metatool/similar', '--model', 'openai:m', '--base-url', 'http://127.0.0.1:9', '--per-tool', '1', '--limit', '2', '--db', db, ...extra], { ASSAY_DATA_DIR: testDataDir(), OPENAI_API_KEY: 'sk-x' });
 
-test('--shared-limits: a URL that is not redis://, a Redis nobody answers at, no --rpm/--tpm, a bad prefix: one line each, exit 2, no database made', async () => {
+test('--shared-limits: a URL that is not redis://, a Redis nobody answers at, no --rpm/--tpm, a bad prefix: one line each, exit 2, no database made', { skip }, async () => {
   const cases: [string[], RegExp][] = [
     [['--rpm', '60', '--shared-limits', 'http://127.0.0.1:6379'], /^assay: --shared-limits http:\/\/127\.0\.0\.1:6379\/?: expected a redis:\/\/ or rediss:\/\/ URL, got http:$/],
     [['--rpm', '60', '--shared-limits', 'redis://:hunter2@127.0.0.1:1'], /^assay: --shared-limits redis:\/\/:\*\*\*@127\.0\.0\.1:1: cannot reach Redis \(.*ECONNREFUSED.*\)$/],

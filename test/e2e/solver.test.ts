@@ -11,7 +11,10 @@ import type { RunSpec } from '../../src/runner/run-spec.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { conversationTask } from '../../src/testing/conversation-task.js';
 import { startFakeOpenAIServer, type FakeChatRequestBody } from '../../src/testing/fake-openai-server.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
+
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('metatool');
 
 registerTask(conversationTask());
 
@@ -142,7 +145,7 @@ test('a solver stopped mid-conversation resumes from the cache: no request is an
   }
 });
 
-test('--user-model is required by a task with a simulated user and refused by one without', async () => {
+test('--user-model is required by a task with a simulated user and refused by one without', { skip }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'assay-solver-'));
   try {
     const store = await openSqliteStore(join(dir, 'a.db'));

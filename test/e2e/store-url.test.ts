@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { runAssay } from '../../src/testing/spawn-cli.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
+
+/** Without the benchmark data these tests are skipped, saying how to get it. */
+const skip = needsData('metatool');
 
 // A bad --db needs no server to be refused: these run in npm test (the PostgreSQL runs are in
 // test/e2e/postgres.services.test.ts).
@@ -22,7 +25,7 @@ function refusedInOneLine(result: { code: number | null; stderr: string; stdout:
   assert.doesNotMatch(result.stderr, /s3cret/);
 }
 
-test('a PostgreSQL server that is not there: one line naming the URL (password hidden) and the reason, exit 2, before any call', async () => {
+test('a PostgreSQL server that is not there: one line naming the URL (password hidden) and the reason, exit 2, before any call', { skip }, async () => {
   const result = await runAssay(['run', 'metatool/similar', '-m', 'baseline:lexical', '--per-tool', '1', '--db', 'postgres://assay:s3cret@127.0.0.1:1/runs'], env);
   refusedInOneLine(result, /^assay: cannot open PostgreSQL store postgres:\/\/assay:\*\*\*@127\.0\.0\.1:1\/runs: .*ECONNREFUSED.*\(is PostgreSQL running there\?\)$/);
 });
@@ -34,7 +37,7 @@ test('an unknown kind of store, sqlite:// and an empty sqlite: path are refused 
   refusedInOneLine(await runAssay(['runs'], { ...env, ASSAY_DB: 'redis://127.0.0.1:6379' }), /unknown kind of store "redis:"/);
 });
 
-test('sqlite:<path> is the same store as the path', async () => {
+test('sqlite:<path> is the same store as the path', { skip }, async () => {
   const file = path.join(work, 'runs.db');
   const made = await runAssay(['run', 'metatool/similar', '-m', 'baseline:lexical', '--per-tool', '1', '--limit', '5', '--json', '--db', `sqlite:${file}`], env);
   assert.equal(made.code, 0, made.stderr);

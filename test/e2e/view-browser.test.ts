@@ -16,7 +16,7 @@ import { chromiumMissing, launchChromium, watchPage } from '../../src/testing/ch
 import { startFakeOpenAIServer, type FakeChatRequestBody, type FakeServer } from '../../src/testing/fake-openai-server.js';
 import { Gate, waitUntil } from '../../src/testing/gate.js';
 import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
 
 /**
  * `assay view` in real headless Chromium, over a store with two runs made here through a loopback
@@ -31,6 +31,8 @@ import { testDataDir } from '../../src/testing/test-data.js';
  * the viewer; the token when bound to 0.0.0.0. Screenshots go to $ASSAY_SCREENSHOTS or /tmp.
  */
 const missing = chromiumMissing();
+/** Without the MetaTool data these tests are skipped, saying how to get it. */
+const skip = needsData('metatool');
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 declare const document: any;
@@ -57,7 +59,7 @@ const lastUser = (body: FakeChatRequestBody): string => String([...body.messages
 const payloadFor = (prompt: string): string | undefined => PAYLOADS[createHash('sha1').update(prompt).digest().readUInt8(0) % 4];
 
 before(async () => {
-  if (missing) return;
+  if (missing || skip) return;
   dir = mkdtempSync(join(tmpdir(), 'assay-view-browser-'));
   db = join(dir, 'runs.db');
   server = await startFakeOpenAIServer({
@@ -102,7 +104,7 @@ function watch(page: Page, origin: string): { dialogs: string[]; errors: string[
 
 const painted = (page: Page): Promise<unknown> => page.waitForFunction(() => document.documentElement.dataset['overview'] === 'painted');
 
-describe('assay view in headless Chromium', () => {
+describe('assay view in headless Chromium', { skip }, () => {
   if (missing) {
     if (process.env['CI'] === 'true') test('Chromium is installed for the browser tests', () => assert.fail(missing));
     else test('browser tests', { skip: missing }, () => {});

@@ -4,7 +4,7 @@ import { before, describe, it } from 'node:test';
 import { toolCallFromRaw, type GenerateRequest, type GenerateResult, type JudgeRunSettings, type RoleGenerate, type Sample } from '../../core/index.js';
 import { loadRubrics, type FunctionChatVersion } from '../../datasets/functionchat/index.js';
 import { fillRubric } from '../../judges/fill.js';
-import { testDataDir } from '../../testing/test-data.js';
+import { needsData, testDataDir } from '../../testing/test-data.js';
 import type { PreparedTask, Task } from '../task.js';
 import { EXACT_MATCH, NEEDS_A_JUDGE, functionchatJudgeRequest } from './scoring.js';
 import { callDecisionTask, dialogTask, singlecallTask } from './tasks.js';
@@ -296,7 +296,7 @@ function recordingJudge(): { judge: RoleGenerate; asked: GenerateRequest[] } {
   return { judge, asked };
 }
 
-describe('judge requests, as upstream fills its rubrics', () => {
+describe('judge requests, as upstream fills its rubrics', { skip: needsData('functionchat') }, () => {
   for (const c of UPSTREAM) {
     it(`${c.version} ${c.id} (${c.type})`, async () => {
       const { task, sample } = await preparedFor(c.id, c.version);
@@ -324,7 +324,7 @@ describe('judge requests, as upstream fills its rubrics', () => {
   }
 });
 
-describe('scoreFunctionChat', () => {
+describe('scoreFunctionChat', { skip: needsData('functionchat') }, () => {
   let single: { task: PreparedTask; sample: Sample };
   before(async () => {
     single = await preparedFor('singlecall-11-4_close', 'v2.0.0');

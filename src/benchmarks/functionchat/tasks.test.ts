@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { InputError } from '../../core/index.js';
-import { testDataDir } from '../../testing/test-data.js';
+import { needsData, testDataDir } from '../../testing/test-data.js';
 import { findTask } from '../registry.js';
 import type { TaskOptions } from '../task.js';
 import { callDecisionTask, dialogTask, singlecallTask } from './tasks.js';
@@ -11,6 +11,8 @@ import { callDecisionTask, dialogTask, singlecallTask } from './tasks.js';
 const dataDir = testDataDir();
 const prepare = (task: typeof singlecallTask, options: TaskOptions = {}) => task.prepare({ dataDir, seed: 7, options });
 const systemPrompt = (version: string): string => readFileSync(path.join(dataDir, 'functionchat', version, 'system_prompt.txt'), 'utf8').trim();
+
+const skip = needsData('functionchat');
 
 describe('FunctionChat tasks', () => {
   it('are registered, sampled at temperature 0.1 as upstream', () => {
@@ -21,7 +23,7 @@ describe('FunctionChat tasks', () => {
     }
   });
 
-  it('singlecall: 500 samples with stable ids, system prompt + query, the tool list of the item', async () => {
+  it('singlecall: 500 samples with stable ids, system prompt + query, the tool list of the item', { skip }, async () => {
     const p = await prepare(singlecallTask);
     assert.equal(p.samples.length, 500);
     assert.equal(new Set([...p.samples].map((s) => s.id)).size, 500);
@@ -49,7 +51,7 @@ describe('FunctionChat tasks', () => {
     ]);
   });
 
-  it('dialog: 200 turns, each with the system prompt and its full history', async () => {
+  it('dialog: 200 turns, each with the system prompt and its full history', { skip }, async () => {
     const p = await prepare(dialogTask, { benchVersion: 'paper-2024-09' });
     assert.equal(p.samples.length, 200);
     assert.equal(new Set([...p.samples].map((s) => s.id)).size, 200);
@@ -61,7 +63,7 @@ describe('FunctionChat tasks', () => {
     assert.equal(p.promptVersion, 'functionchat-prompts/1:paper-2024-09');
   });
 
-  it('calldecision: 606 items whose own system message is not doubled', async () => {
+  it('calldecision: 606 items whose own system message is not doubled', { skip }, async () => {
     const p = await prepare(callDecisionTask);
     assert.equal(p.samples.length, 606);
     assert.ok([...p.samples].every((s) => s.input.filter((m) => m.role === 'system').length === 1 && s.input[0]?.role === 'system'));
@@ -74,13 +76,13 @@ describe('FunctionChat tasks', () => {
     });
   });
 
-  it('--limit keeps the first N samples in file order', async () => {
+  it('--limit keeps the first N samples in file order', { skip }, async () => {
     const p = await prepare(dialogTask, { limit: 3 });
     assert.deepEqual([...p.samples].map((s) => s.id), ['dialog-1-1', 'dialog-1-2', 'dialog-1-3']);
     await assert.rejects(prepare(dialogTask, { limit: -1 }), InputError);
   });
 
-  it('samples are the same on every prepare (ids and inputs do not depend on the seed)', async () => {
+  it('samples are the same on every prepare (ids and inputs do not depend on the seed)', { skip }, async () => {
     const a = await singlecallTask.prepare({ dataDir, seed: 1, options: { limit: 20 } });
     const b = await singlecallTask.prepare({ dataDir, seed: 2, options: { limit: 20 } });
     assert.deepEqual(a.samples, b.samples);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { InputError, type GenerateResult, type Sample } from '../../core/index.js';
 import { openMetaTool } from '../../datasets/metatool/index.js';
-import { metatoolFile, testDataDir } from '../../testing/test-data.js';
+import { metatoolFile, needsData, testDataDir } from '../../testing/test-data.js';
 import type { Metrics, PreparedTask, ScoredSample, Task, TaskOptions } from '../task.js';
 import { metatoolTasks } from './index.js';
 import type { AwarenessMeta, SelectionMeta } from './metadata.js';
@@ -19,11 +19,20 @@ const output = (text: string): GenerateResult => ({ text, toolCalls: [], finishR
 
 // Reference data read here directly, independently of the loader.
 const readJson = <T>(relative: string): T => JSON.parse(readFileSync(metatoolFile(relative), 'utf8')) as T;
-const shippedNeighbours = readJson<Record<string, string[]>>('derived/tool_neighbors_top20.json');
-const task1 = readJson<{ thought_prompt: string; label: string; query: string }[]>('tmp_dataset/Task1.json');
-const subtask3 = readJson<{ action_prompt: string; query: string; tool: string }[]>('tmp_dataset/Task2-Subtask3.json');
-const subtask4 = readJson<{ action_prompt: string; query: string; tool: string[] }[]>('tmp_dataset/Task2-Subtask4.json');
-const multiGolden = readJson<{ query: string; tool: string[] }[]>('data/multi_tool_query_golden.json');
+const skip = needsData('metatool');
+let shippedNeighbours: Record<string, string[]>;
+let task1: { thought_prompt: string; label: string; query: string }[];
+let subtask3: { action_prompt: string; query: string; tool: string }[];
+let subtask4: { action_prompt: string; query: string; tool: string[] }[];
+let multiGolden: { query: string; tool: string[] }[];
+before(() => {
+  if (skip) return;
+  shippedNeighbours = readJson('derived/tool_neighbors_top20.json');
+  task1 = readJson('tmp_dataset/Task1.json');
+  subtask3 = readJson('tmp_dataset/Task2-Subtask3.json');
+  subtask4 = readJson('tmp_dataset/Task2-Subtask4.json');
+  multiGolden = readJson('data/multi_tool_query_golden.json');
+});
 
 async function rejectsInput(promise: Promise<unknown>, fragment: string): Promise<void> {
   await assert.rejects(promise, (e: unknown) => e instanceof InputError && e.message.includes(fragment));
@@ -43,7 +52,7 @@ describe('registry', () => {
   });
 });
 
-describe('metatool/similar', () => {
+describe('metatool/similar', { skip }, () => {
   it('gold + its 9 nearest tools, shuffled; gold positions spread over 1..10', async () => {
     const prepared = await prepare('similar');
     assert.equal(prepared.samples.length, 199 * 5);
@@ -126,7 +135,7 @@ describe('metatool/similar', () => {
   });
 });
 
-describe('metatool/scenario', () => {
+describe('metatool/scenario', { skip }, () => {
   it('candidates are the scenario file list, shuffled; perTool queries per listed tool', async () => {
     const prepared = await prepare('scenario');
     const scenarios = ['Finance Staff', 'Housewife', 'Software Engineer', 'Students', 'TopTool_top10', 'TopTool_top15', 'TopTool_top5', 'artists&designers', 'elders'];
@@ -159,7 +168,7 @@ describe('metatool/scenario', () => {
   });
 });
 
-describe('metatool/reliability', () => {
+describe('metatool/reliability', { skip }, () => {
   it('10 random tools from outside the query tool’s top-20; the answer is None', async () => {
     const prepared = await prepare('reliability');
     assert.equal(prepared.samples.length, 199 * 5);
@@ -197,7 +206,7 @@ describe('metatool/reliability', () => {
   });
 });
 
-describe('metatool/multi', () => {
+describe('metatool/multi', { skip }, () => {
   it('each query twice; both golds + 8 tools outside both golds’ top-20; one shared order per query', async () => {
     const prepared = await prepare('multi');
     assert.equal(prepared.samples.length, 497 * 2);
@@ -250,7 +259,7 @@ describe('metatool/multi', () => {
   });
 });
 
-describe('metatool/awareness', () => {
+describe('metatool/awareness', { skip }, () => {
   it('zero-shot: the thought prompt over each of the 1,040 items', async () => {
     const prepared = await prepare('awareness');
     assert.equal(prepared.samples.length, 1040);
@@ -302,7 +311,7 @@ describe('metatool/awareness', () => {
   });
 });
 
-describe('determinism', () => {
+describe('determinism', { skip }, () => {
   it('every task builds identical samples for the same seed and different ones for another seed', async () => {
     const cases: [string, TaskOptions][] = [
       ['awareness', { shots: 5 }],

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { InputError } from '../../core/index.js';
-import { testDataDir } from '../../testing/test-data.js';
+import { needsData, testDataDir } from '../../testing/test-data.js';
 import { decodeText, latin1Warning, loadArticles } from './index.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'assay-articles-'));
@@ -62,7 +62,7 @@ describe('loadArticles: a folder', () => {
     await refused(path.join(work, 'nothing-here'), /no such file or folder/);
   });
 
-  it('reads the BBC set: 2,225 articles in five categories, sport/199.txt as Latin-1', { skip: existsSync(path.join(testDataDir(), 'bbc')) ? false : 'no BBC data' }, async () => {
+  it('reads the BBC set: 2,225 articles in five categories, sport/199.txt as Latin-1', { skip: needsData('bbc') }, async () => {
     const set = await loadArticles(path.join(testDataDir(), 'bbc'));
     assert.equal(set.articles.length, 2225);
     assert.deepEqual([...new Set(set.articles.map((a) => a.category))].sort(), ['business', 'entertainment', 'politics', 'sport', 'tech']);

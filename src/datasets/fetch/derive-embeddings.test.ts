@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import { InputError } from '../../core/errors.js';
 import {
   checkEmbeddings,
@@ -12,31 +12,39 @@ import {
 } from './derive-embeddings.js';
 import { unpickle, type PickleValue } from './pickle.js';
 import { pickleRecords } from './test-support/pickler.js';
-import { metatoolFile as sharedMetatoolFile } from '../../testing/test-data.js';
+import { needsData, metatoolFile as sharedMetatoolFile } from '../../testing/test-data.js';
 
 // The shipped derived files were written by Python; assay must reproduce them byte for byte.
-const embeddingsText = readFileSync(sharedMetatoolFile('derived/tool_embedding.json'), 'utf8');
-const neighborsText = readFileSync(sharedMetatoolFile('derived/tool_neighbors_top20.json'), 'utf8');
-const sharedRecords = JSON.parse(embeddingsText) as ToolEmbedding[];
-const tools = Object.keys(JSON.parse(readFileSync(sharedMetatoolFile('plugin_des.json'), 'utf8')) as Record<string, string>);
+const skip = needsData('metatool');
+let embeddingsText: string;
+let neighborsText: string;
+let sharedRecords: ToolEmbedding[];
+let tools: string[];
+before(() => {
+  if (skip) return;
+  embeddingsText = readFileSync(sharedMetatoolFile('derived/tool_embedding.json'), 'utf8');
+  neighborsText = readFileSync(sharedMetatoolFile('derived/tool_neighbors_top20.json'), 'utf8');
+  sharedRecords = JSON.parse(embeddingsText) as ToolEmbedding[];
+  tools = Object.keys(JSON.parse(readFileSync(sharedMetatoolFile('plugin_des.json'), 'utf8')) as Record<string, string>);
+});
 
-test('the shipped embeddings pass the structure check (201 × 1536, unit length, all 199 tools)', () => {
+test('the shipped embeddings pass the structure check (201 × 1536, unit length, all 199 tools)', { skip }, () => {
   assert.equal(tools.length, 199);
   checkEmbeddings(sharedRecords, { entries: 201, dimensions: 1536, requiredTools: tools }, 'tool_embedding.json');
 });
 
-test('re-serializing the shipped embeddings gives the same bytes', () => {
+test('re-serializing the shipped embeddings gives the same bytes', { skip }, () => {
   assert.ok(serializeEmbeddings(sharedRecords) === embeddingsText, 'tool_embedding.json differs');
 });
 
-test('neighbours computed from the shipped embeddings equal the shipped tool_neighbors_top20.json', () => {
+test('neighbours computed from the shipped embeddings equal the shipped tool_neighbors_top20.json', { skip }, () => {
   const neighbors = nearestNeighbors(sharedRecords, new Set(tools), 20);
   assert.deepEqual(Object.fromEntries(neighbors), JSON.parse(neighborsText));
   assert.ok(serializeNeighbors(neighbors) === neighborsText, 'tool_neighbors_top20.json bytes differ');
 });
 
 for (const options of [{ protocol: 2 }, { protocol: 4, numpy: 'float32' }] as const) {
-  test(`a ${JSON.stringify(options)} pickle of the embeddings converts back to the shipped files`, () => {
+  test(`a ${JSON.stringify(options)} pickle of the embeddings converts back to the shipped files`, { skip }, () => {
     const records = embeddingsFromPickle(unpickle(pickleRecords(sharedRecords, options)), 'fixture.pkl');
     assert.equal(records.length, 201);
     assert.ok(serializeEmbeddings(records) === embeddingsText, 'tool_embedding.json differs');

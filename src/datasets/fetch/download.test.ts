@@ -11,23 +11,22 @@ import { METATOOL_MANIFEST, type DatasetManifest, type DerivedGroup } from './ma
 import { MetatoolFileServer } from './test-support/file-server.js';
 import { pickleRecords } from './test-support/pickler.js';
 import { listFiles } from '../../testing/files.js';
-import { testDataDir as sharedDataDir, metatoolFile as sharedMetatoolFile } from '../../testing/test-data.js';
+import { needsData, testDataDir as sharedDataDir, metatoolFile as sharedMetatoolFile } from '../../testing/test-data.js';
 
 const sha = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
 
+// The real MetaTool files are served and downloaded here: without them every test is skipped.
+const skip = needsData('metatool');
 const sharedDir = sharedDataDir();
 // Computed from the shared files here, independently of the manifest's pinned values.
-const expectedFiles = listFiles(sharedDir, 'metatool');
-const expectedSha = new Map(expectedFiles.map((f) => [f, sha(readFileSync(path.join(sharedDir, f)))]));
+let expectedFiles: string[] = [];
+let expectedSha = new Map<string, string>();
 
-const records = JSON.parse(readFileSync(sharedMetatoolFile('derived/tool_embedding.json'), 'utf8')) as Array<{ tool: string; embedding: number[] }>;
-const fixturePkl = pickleRecords(records, { protocol: 4 });
+let records: Array<{ tool: string; embedding: number[] }> = [];
+let fixturePkl: Buffer;
 const group = METATOOL_MANIFEST.derived[0] as DerivedGroup;
 /** The real manifest with the pkl pinned to the fixture, as the brief's test setup asks. */
-const testManifest: DatasetManifest = {
-  ...METATOOL_MANIFEST,
-  derived: [{ ...group, source: { ...group.source, sha256: sha(fixturePkl), bytes: fixturePkl.length } }],
-};
+let testManifest: DatasetManifest;
 
 const temps: string[] = [];
 const tempDir = (): string => {
@@ -59,16 +58,22 @@ function copyWithout(...remove: string[]): string {
 }
 
 before(async () => {
+  if (skip) return;
+  expectedFiles = listFiles(sharedDir, 'metatool');
+  expectedSha = new Map(expectedFiles.map((f) => [f, sha(readFileSync(path.join(sharedDir, f)))]));
+  records = JSON.parse(readFileSync(sharedMetatoolFile('derived/tool_embedding.json'), 'utf8')) as Array<{ tool: string; embedding: number[] }>;
+  fixturePkl = pickleRecords(records, { protocol: 4 });
+  testManifest = { ...METATOOL_MANIFEST, derived: [{ ...group, source: { ...group.source, sha256: sha(fixturePkl), bytes: fixturePkl.length } }] };
   server = await MetatoolFileServer.start(path.join(sharedDir, 'metatool'));
   server.overrides.set('/dataset/tool_embedding.pkl', fixturePkl);
 });
 
 after(async () => {
-  await server.close();
+  await server?.close();
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
 
-test('a fresh download creates every file with the right checksum, and derives the rest', async () => {
+test('a fresh download creates every file with the right checksum, and derives the rest', { skip }, async () => {
   downloadedDir = tempDir();
   const progress: DownloadProgress[] = [];
   warnings.length = 0;
@@ -97,7 +102,7 @@ test('a fresh download creates every file with the right checksum, and derives t
   assert.equal(report.verified.length, expectedFiles.length);
 });
 
-test('a second call downloads nothing', async () => {
+test('a second call downloads nothing', { skip }, async () => {
   const before = server.requests.length;
   const result = await ensureDataset('metatool', options(downloadedDir));
   assert.deepEqual(result.downloaded, []);
@@ -106,7 +111,7 @@ test('a second call downloads nothing', async () => {
   assert.equal(server.requests.length, before, 'no request made');
 });
 
-test('a damaged local file is downloaded again; only what is missing is fetched', async () => {
+test('a damaged local file is downloaded again; only what is missing is fetched', { skip }, async () => {
   const dir = copyWithout('metatool/scenario/elders.json');
   writeFileSync(path.join(dir, 'metatool/LICENSE'), 'not the license');
   const result = await ensureDataset('metatool', options(dir));
@@ -115,7 +120,7 @@ test('a damaged local file is downloaded again; only what is missing is fetched'
   assert.equal(sha(readFileSync(path.join(dir, 'metatool/LICENSE'))), expectedSha.get('metatool/LICENSE'));
 });
 
-test('a corrupted served file is a checksum error and leaves no file behind', async () => {
+test('a corrupted served file is a checksum error and leaves no file behind', { skip }, async () => {
   const dir = copyWithout('metatool/plugin_des.json');
   const corrupted = Buffer.from(readFileSync(sharedMetatoolFile('plugin_des.json')));
   corrupted[10] = (corrupted[10] as number) ^ 1;
@@ -136,7 +141,7 @@ test('a corrupted served file is a checksum error and leaves no file behind', as
   assert.equal(existsSync(path.join(dir, 'metatool/plugin_des.json.part')), false);
 });
 
-test('a 500 followed by success is retried', async () => {
+test('a 500 followed by success is retried', { skip }, async () => {
   const dir = copyWithout('metatool/big_tool_des.json');
   warnings.length = 0;
   server.failures.set('/dataset/big_tool_des.json', 1);
@@ -149,7 +154,7 @@ test('a 500 followed by success is retried', async () => {
   assert.match(warnings[0] as string, /^retrying http:.*big_tool_des\.json \(attempt 2\): HTTP 500/);
 });
 
-test('a server that keeps failing gives up after 3 attempts with the "not found" error', async () => {
+test('a server that keeps failing gives up after 3 attempts with the "not found" error', { skip }, async () => {
   const dir = copyWithout('metatool/scenario/Housewife.json');
   server.failures.set('/dataset/scenario/Housewife.json', 10);
   const before = server.count('/dataset/scenario/Housewife.json');
@@ -162,7 +167,7 @@ test('a server that keeps failing gives up after 3 attempts with the "not found"
   assert.equal(existsSync(path.join(dir, 'metatool/scenario/Housewife.json.part')), false);
 });
 
-test('a dead server is an InputError saying what to do', async () => {
+test('a dead server is an InputError saying what to do', { skip }, async () => {
   const dead = await MetatoolFileServer.start(path.join(sharedDir, 'metatool'));
   const deadUrl = dead.baseUrl;
   await dead.close();
@@ -179,7 +184,7 @@ test('a dead server is an InputError saying what to do', async () => {
   assert.deepEqual(readdirSync(path.join(dir, 'metatool')), [], 'the part file of the failed download is removed');
 });
 
-test('with downloads disabled, missing data is the same InputError and nothing is requested', async () => {
+test('with downloads disabled, missing data is the same InputError and nothing is requested', { skip }, async () => {
   const dir = tempDir();
   const before = server.requests.length;
   await assert.rejects(
@@ -192,7 +197,7 @@ test('with downloads disabled, missing data is the same InputError and nothing i
   assert.equal(result.verified.length, 20);
 });
 
-test('redirects are followed, and a redirect loop stops after 5', async () => {
+test('redirects are followed, and a redirect loop stops after 5', { skip }, async () => {
   const elders = METATOOL_MANIFEST.files.find((f) => f.path === 'metatool/scenario/elders.json');
   assert.ok(elders);
   const tiny: DatasetManifest = { ...METATOOL_MANIFEST, files: [elders], derived: [] };
@@ -206,7 +211,7 @@ test('redirects are followed, and a redirect loop stops after 5', async () => {
   assert.equal(server.requests.length - before, 6, 'the first request and 5 redirects, no retry');
 });
 
-test('fetchImpl replaces the HTTP client', async () => {
+test('fetchImpl replaces the HTTP client', { skip }, async () => {
   const elders = METATOOL_MANIFEST.files.find((f) => f.path === 'metatool/scenario/elders.json');
   assert.ok(elders);
   const content = readFileSync(sharedMetatoolFile('scenario/elders.json'));
@@ -229,7 +234,7 @@ test('fetchImpl replaces the HTTP client', async () => {
   assert.deepEqual(progress, [{ path: 'metatool/scenario/elders.json', url: asked[0], receivedBytes: content.length, totalBytes: content.length }]);
 });
 
-test('an unpinned source is checked by structure, warned about, and its checksum returned', async () => {
+test('an unpinned source is checked by structure, warned about, and its checksum returned', { skip }, async () => {
   const dir = copyWithout('metatool/derived/tool_embedding.json', 'metatool/derived/tool_neighbors_top20.json');
   warnings.length = 0;
   const result = await ensureDataset('metatool', options(dir, { manifest: METATOOL_MANIFEST }));
@@ -244,7 +249,7 @@ test('an unpinned source is checked by structure, warned about, and its checksum
   assert.deepEqual(readdirSync(path.join(dir, 'metatool/derived')).sort(), ['tool_embedding.json', 'tool_neighbors_top20.json'], 'the pkl is not kept');
 });
 
-test('a source with the wrong structure or content writes no derived file', async () => {
+test('a source with the wrong structure or content writes no derived file', { skip }, async () => {
   const dir = copyWithout('metatool/derived/tool_embedding.json', 'metatool/derived/tool_neighbors_top20.json');
   const unpinned = { ...options(dir), manifest: METATOOL_MANIFEST };
   try {
@@ -260,7 +265,7 @@ test('a source with the wrong structure or content writes no derived file', asyn
   assert.deepEqual(readdirSync(path.join(dir, 'metatool/derived')), []);
 });
 
-test('verifyDataset reports missing and mismatched files', async () => {
+test('verifyDataset reports missing and mismatched files', { skip }, async () => {
   const shared = await verifyDataset('metatool', sharedDir);
   assert.equal(shared.ok, true, 'the shared copy matches the manifest');
   assert.equal(shared.verified.length, 20);

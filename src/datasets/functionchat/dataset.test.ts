@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { InputError } from '../../core/index.js';
-import { testDataDir } from '../../testing/test-data.js';
+import { needsData, testDataDir } from '../../testing/test-data.js';
 import { loadCallDecision, loadDialog, loadRubrics, loadSinglecall, loadSystemPrompt } from './dataset.js';
 import { resolveVersion } from './versions.js';
 
@@ -40,7 +40,7 @@ async function rejectsInput(promise: Promise<unknown>, fragments: readonly strin
   });
 }
 
-describe('FunctionChat loaders on the shipped data', () => {
+describe('FunctionChat loaders on the shipped data', { skip: needsData('functionchat') }, () => {
   for (const version of ['v2.0.0', 'paper-2024-09'] as const) {
     it(`${version} singlecall: 25 functions × 4 queries × 5 tool lists = 500 items`, async () => {
       const { value, checksums } = await loadSinglecall(dataDir, version);

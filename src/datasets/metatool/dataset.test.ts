@@ -6,8 +6,10 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { InputError } from '../../core/index.js';
 import { MetaToolDataset, openMetaTool } from './dataset.js';
-import { metatoolFile, testDataDir } from '../../testing/test-data.js';
+import { writeSyntheticMetaTool } from '../../testing/synthetic-metatool.js';
+import { metatoolFile, needsData, testDataDir } from '../../testing/test-data.js';
 
+const skip = needsData('metatool');
 const dataDir = testDataDir();
 const dataset = openMetaTool(dataDir);
 const fileSha = (relative: string): string => createHash('sha256').update(readFileSync(metatoolFile(relative))).digest('hex');
@@ -46,7 +48,7 @@ async function rejectsInput(promise: Promise<unknown>, ...fragments: string[]): 
   });
 }
 
-describe('MetaTool data set (shipped files)', () => {
+describe('MetaTool data set (shipped files)', { skip }, () => {
   it('ToolE: 199 tools; 20,614 rows, 64 repeated queries, 11 ambiguous queries dropped', async () => {
     const { value } = await dataset.catalogue();
     assert.equal(value.tools.length, 199);
@@ -118,7 +120,7 @@ describe('MetaTool data set (shipped files)', () => {
 });
 
 describe('MetaTool data set (fixtures)', () => {
-  it('computes the neighbours from tool_embedding.json when the top-20 file is absent', async () => {
+  it('computes the neighbours from tool_embedding.json when the top-20 file is absent', { skip }, async () => {
     const dir = tempDataDir();
     for (const f of [...CATALOGUE_FILES, 'derived/tool_embedding.json']) link(dir, f);
     const { value, checksums } = await new MetaToolDataset(dir).neighbours();
@@ -152,14 +154,14 @@ describe('MetaTool data set (fixtures)', () => {
 
   it('a scenario naming an unknown tool is an InputError naming the scenario file', async () => {
     const dir = tempDataDir();
-    for (const f of CATALOGUE_FILES) link(dir, f);
+    writeSyntheticMetaTool(dir);
     const file = write(dir, 'scenario/Bad Scenario.json', JSON.stringify({ Tools: ['NewsTool', 'NoSuchTool'] }));
     await rejectsInput(new MetaToolDataset(dir).scenarios(), file, 'NoSuchTool');
   });
 
   it('plugin_des.json must list exactly the CSV tools', async () => {
     const dir = tempDataDir();
-    for (const f of ['data/all_clean_data.csv', 'big_tool_des.json', 'plugin_info.json']) link(dir, f);
+    writeSyntheticMetaTool(dir);
     const file = write(dir, 'plugin_des.json', JSON.stringify({ NewsTool: 'x' }));
     await rejectsInput(new MetaToolDataset(dir).catalogue(), file, 'missing');
   });

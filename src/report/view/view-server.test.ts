@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { startRun } from '../../runner/run.js';
 import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import type { Store } from '../../store/store.js';
-import { testDataDir } from '../../testing/test-data.js';
+import { writeSyntheticMetaTool } from '../../testing/synthetic-metatool.js';
 import { buildRunReport } from '../run-report.js';
 import { ROW_FLAGS } from '../sample-rows.js';
 import { startViewServer, type ViewServer } from './view-server.js';
@@ -59,7 +59,9 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'assay-view-server-'));
   store = await openSqliteStore(join(dir, 'runs.db'));
   const engine = { concurrency: 2, timeoutMs: 5000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: false, failFast: false };
-  runId = (await startRun({ task: 'metatool/awareness', models: ['baseline:lexical', 'baseline:random'], seed: 0, options: { limit: 6 }, dataDir: testDataDir(), engine }, { store })).run;
+  // The viewer is what is tested, not the data: a small synthetic MetaTool set.
+  const dataDir = writeSyntheticMetaTool(join(dir, 'data')).dir;
+  runId = (await startRun({ task: 'metatool/awareness', models: ['baseline:lexical', 'baseline:random'], seed: 0, options: { limit: 6 }, dataDir, engine, allowModifiedData: true }, { store })).run;
 });
 
 after(async () => {

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import { ModelCallError, type GenerateRequest, type ToolSpec } from '../../../core/index.js';
 import { startRun } from '../../../runner/run.js';
 import { openSqliteStore } from '../../../store/sqlite/index.js';
-import { testDataDir } from '../../../testing/test-data.js';
+import { needsData, testDataDir } from '../../../testing/test-data.js';
 import { tempTinyGguf, type TinyGgufFile } from '../../../testing/tiny-gguf.js';
 import { createLocalEmbedder } from './local-embedder.js';
 import { createLocalProvider } from './local-provider.js';
@@ -37,7 +37,7 @@ const tools: ToolSpec[] = [
   { name: 'search_web', description: 'Search the web', parameters: { type: 'object', properties: { query: { type: 'string', maxLength: 20 } }, required: ['query'] } },
 ];
 
-test('local: a real MetaTool run through startRun stores every sample with an output or a recorded error', async () => {
+test('local: a real MetaTool run through startRun stores every sample with an output or a recorded error', { skip: needsData('metatool') }, async () => {
   const store = await openSqliteStore(':memory:');
   const modelId = `local:${tiny.path}`;
   try {
