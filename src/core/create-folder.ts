@@ -53,7 +53,8 @@ export function createFolder(folder: string): FolderProblem | undefined {
   return undefined;
 }
 
-function isFolder(path: string): boolean {
+/** Whether `path` is a folder (false when it is missing or cannot be read). */
+export function isFolder(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {

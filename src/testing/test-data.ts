@@ -1,5 +1,6 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { isFolder } from '../core/create-folder.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
 import { FUNCTIONCHAT_MANIFEST, METATOOL_MANIFEST, type DatasetManifest } from '../datasets/fetch/manifest.js';
 import { packageRoot } from '../version.js';
@@ -23,7 +24,7 @@ export function testDataLocation(env: NodeJS.ProcessEnv = process.env, root: str
   const fromEnv = env['ASSAY_DATA_DIR'];
   if (fromEnv) return { dir: path.resolve(fromEnv), source: 'env' };
   const shared = path.resolve(root, '../shared/datasets');
-  if (isDirectory(shared)) return { dir: shared, source: 'shared' };
+  if (isFolder(shared)) return { dir: shared, source: 'shared' };
   return { dir: resolveDataDir({ env: { ...env, ASSAY_DATA_DIR: '' } }).dir, source: 'cache' };
 }
 
@@ -41,7 +42,7 @@ const MANIFESTS: Readonly<Record<Exclude<TestDataset, 'bbc'>, DatasetManifest>> 
 
 /** Whether a data set's files are all in `dir` (present, not checked: the runs check their sums). */
 export function hasTestData(dataset: TestDataset, dir: string = testDataDir()): boolean {
-  if (dataset === 'bbc') return isDirectory(path.join(dir, 'bbc', 'business'));
+  if (dataset === 'bbc') return isFolder(path.join(dir, 'bbc', 'business'));
   const manifest = MANIFESTS[dataset];
   const files = [...manifest.files.map((f) => f.path), ...manifest.derived.flatMap((g) => Object.values(g.outputs).map((o) => o.path))];
   return files.every((file) => existsSync(path.join(dir, ...file.split('/'))));
@@ -67,18 +68,14 @@ export function missingDataReason(dataset: TestDataset): string {
  * Usage: `test('…', { skip: needsData('metatool') }, async () => …)`.
  */
 export function needsData(...datasets: TestDataset[]): false | string {
-  const location = testDataLocation();
+  return missingData(testDataLocation(), datasets);
+}
+
+/** {@link needsData} for a given location. */
+export function missingData(location: TestDataLocation, datasets: readonly TestDataset[]): false | string {
   for (const dataset of datasets) {
     if (location.source === 'env' && dataset !== 'bbc') continue;
     if (!hasTestData(dataset, location.dir)) return missingDataReason(dataset);
   }
   return false;
-}
-
-function isDirectory(dir: string): boolean {
-  try {
-    return statSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
 }
