@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { describe, it } from 'node:test';
 import { InputError } from '../../core/index.js';
 import type { DataFileText } from './read-data-file.js';
-import { metatoolFile } from '../../testing/test-data.js';
+import { metatoolFile, needsData } from '../../testing/test-data.js';
 import { buildToolEPool, parseToolECsv } from './toole.js';
 
 const csvFile = (text: string): DataFileText => ({ key: 'metatool/data/all_clean_data.csv', file: '/data/metatool/data/all_clean_data.csv', text, sha256: 'x' });
@@ -69,9 +69,8 @@ describe('buildToolEPool', () => {
 });
 
 describe('parseToolECsv on the real file', () => {
-  it('reads all_clean_data.csv exactly as csv-parse reads it (rows, fields and lines)', (t) => {
+  it('reads all_clean_data.csv exactly as csv-parse reads it (rows, fields and lines)', { skip: needsData('metatool') }, () => {
     const file = metatoolFile('data/all_clean_data.csv');
-    if (!existsSync(file)) return t.skip(`needs the MetaTool data (${file})`);
     const text = readFileSync(file, 'utf8');
     const rows = parseToolECsv(csvFile(text));
     const expected = (parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true, info: true }) as unknown as { record: string[]; info: { lines: number } }[]).slice(1);
