@@ -8,7 +8,10 @@ import { startFakeOpenAIServer, type Fault, type FakeServer } from '../../src/te
 import { waitUntil } from '../../src/testing/gate.js';
 import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
 import { collect, runAssay, spawnAssay } from '../../src/testing/spawn-cli.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
+
+/** MetaTool runs: without its data these are skipped, saying how to get it. */
+const skip = needsData('metatool');
 
 /**
  * Issue 26, item 7: a server's Retry-After is waited only up to --max-retry-wait. A day-long ask
@@ -60,7 +63,7 @@ async function errorsOf(db: string): Promise<{ kind: string; message: string }[]
   }
 }
 
-test('Retry-After: 86400 is not waited: each sample ends at once as a rate-limit error saying how long the server asked', { timeout: 90_000 }, async () => {
+test('Retry-After: 86400 is not waited: each sample ends at once as a rate-limit error saying how long the server asked', { timeout: 90_000, skip }, async () => {
   asked = { seconds: '86400', always: true };
   const db = join(dir, 'day.db');
   const from = server.requests.length;
@@ -75,7 +78,7 @@ test('Retry-After: 86400 is not waited: each sample ends at once as a rate-limit
   }
 });
 
-test('--max-retry-wait is the bound: with 1 s, a Retry-After of 2 s is not waited either', { timeout: 90_000 }, async () => {
+test('--max-retry-wait is the bound: with 1 s, a Retry-After of 2 s is not waited either', { timeout: 90_000, skip }, async () => {
   asked = { seconds: '2', always: true };
   const db = join(dir, 'bound.db');
   const result = await runAssay(runArgs(db, '--max-retry-wait', '1'), env);
@@ -87,7 +90,7 @@ test('--max-retry-wait is the bound: with 1 s, a Retry-After of 2 s is not waite
   assert.match(refused.stderr, /--max-retry-wait must be a non-negative integer, got "soon"/);
 });
 
-test('a wait of a few seconds is waited and told once per model, not once per call', { timeout: 90_000 }, async () => {
+test('a wait of a few seconds is waited and told once per model, not once per call', { timeout: 90_000, skip }, async () => {
   asked = { seconds: '2', always: false };
   seen.clear();
   const db = join(dir, 'told.db');
@@ -99,7 +102,7 @@ test('a wait of a few seconds is waited and told once per model, not once per ca
   assert.deepEqual((await errorsOf(db)).map((e) => e.kind), ['none', 'none']);
 });
 
-test('the first Ctrl-C ends a long wait: the run is interrupted at once (130) and resumes', { timeout: 90_000 }, async () => {
+test('the first Ctrl-C ends a long wait: the run is interrupted at once (130) and resumes', { timeout: 90_000, skip }, async () => {
   asked = { seconds: '100', always: true };
   const db = join(dir, 'ctrl-c.db');
   const from = server.requests.length;

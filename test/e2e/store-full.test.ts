@@ -7,7 +7,10 @@ import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { waitUntil } from '../../src/testing/gate.js';
 import { startGatedMetaToolServer, type GatedMetaToolServer } from '../../src/testing/gated-metatool-server.js';
 import { collect, runAssay, spawnAssay } from '../../src/testing/spawn-cli.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
+
+/** MetaTool runs: without its data these are skipped, saying how to get it. */
+const skip = needsData('metatool');
 
 /**
  * Issue 26, item 8 (the store): a store that fills up while a run writes is the environment, not
@@ -61,7 +64,7 @@ function fill(file: string): void {
   }
 }
 
-test('a store that fills up ends the run as interrupted (exit 130) with one line naming the store and the cause; once space is back, resume finishes', async (t) => {
+test('a store that fills up ends the run as interrupted (exit 130) with one line naming the store and the cause; once space is back, resume finishes', { skip }, async (t) => {
   if (!mounted) return t.skip('cannot mount a tmpfs here (needs root): the full-store test is skipped');
   const { server, gate } = fixture;
   const db = join(mount, 'runs.db');

@@ -6,7 +6,10 @@ import { after, before, test } from 'node:test';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { startFakeOpenAIServer, type FakeServer } from '../../src/testing/fake-openai-server.js';
 import { runAssay } from '../../src/testing/spawn-cli.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
+
+/** MetaTool runs: without its data these are skipped, saying how to get it. */
+const skip = needsData('metatool');
 
 /**
  * A provider whose 401 body drives a terminal (sets the window title, clears the screen, reverses
@@ -34,7 +37,7 @@ after(async () => {
 
 const runArgs = (extra: readonly string[]): string[] => ['run', 'metatool/awareness', '--model', 'openai:fake', '--base-url', server.url, '--limit', '2', '--max-retries', '0', '--db', db, ...extra];
 
-test("a provider's error with terminal controls: shown visible on the run's stderr, in runs and show; never an ESC", async () => {
+test("a provider's error with terminal controls: shown visible on the run's stderr, in runs and show; never an ESC", { skip }, async () => {
   const run = await runAssay(runArgs([]), env());
   assert.equal(run.code, 130, run.stderr);
   const runId = /^run (\S+):/m.exec(run.stderr)?.[1];
@@ -64,7 +67,7 @@ test("a provider's error with terminal controls: shown visible on the run's stde
   assert.ok(summary.fail_fast?.[0]?.message.includes(HOSTILE), json.stdout);
 });
 
-test('exports keep the stored bytes of the error exactly', async () => {
+test('exports keep the stored bytes of the error exactly', { skip }, async () => {
   const run = await runAssay(runArgs(['--no-fail-fast', '--json']), env());
   assert.ok(!run.stderr.includes(ESC), run.stderr);
   const runId = (JSON.parse(run.stdout) as { run: string }).run;
