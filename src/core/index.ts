@@ -16,5 +16,6 @@ export * from './judge-settings.js';
 export * from './transcript.js';
 export * from './create-folder.js';
 export * from './terminal-text.js';
+export * from './url-credentials.js';
 export { abortable } from './abortable.js';
 export * from './demo-run.js';

@@ -26,6 +26,8 @@ export interface FakeAnswer {
   readonly model?: string;
   /** Sent verbatim (JSON-serialized) with status 200 instead of a built response, to test odd shapes. */
   readonly rawBody?: unknown;
+  /** Sent as it is with status 200 (JSON text written by hand: escapes a serializer would not use). */
+  readonly rawText?: string;
 }
 
 export type FakeRespond = (body: FakeChatRequestBody, ctx: FakeRequestContext) => FakeAnswer | Promise<FakeAnswer>;
@@ -55,6 +57,7 @@ function errorJson(status: number, message: string): string {
 
 /** Builds the full chat-completions response body for an answer. */
 function completionJson(answer: FakeAnswer, body: FakeChatRequestBody, index: number): string {
+  if (answer.rawText !== undefined) return answer.rawText;
   if (answer.rawBody !== undefined) return JSON.stringify(answer.rawBody);
   const toolCalls = answer.toolCalls ?? [];
   const text = answer.text ?? (toolCalls.length > 0 ? null : '');

@@ -25,6 +25,12 @@ export interface ModelProvider {
    * other samples is refused up front instead of ending as one error per sample.
    */
   readonly sampleIds?: readonly string[];
+  /**
+   * What the provider sends that must never be stored or shown: its keys and secret header
+   * values. The middleware (`Model`) redacts them, and those of every other model of the run,
+   * from each output and error after the provider decoded it.
+   */
+  readonly secrets?: readonly string[];
   generate(request: GenerateRequest, options: GenerateOptions): Promise<GenerateResult>;
   close?(): Promise<void>;
 }

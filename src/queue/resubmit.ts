@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
+import { withCredentialsHidden } from '../runner/recorded-base-url.js';
 import { InputError } from '../core/index.js';
 import { withRecordedStops } from '../runner/fail-fast.js';
 import { recordedEngineSettings, requireRun } from '../runner/run.js';
@@ -45,7 +46,8 @@ export async function resubmitRun(
   }
   const session = `r${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
   // The resume's token goes with the run: a unit queued before it, still in the queue, is dropped by the worker that takes it.
-  const engine = { ...withRecordedStops(run, []).engine, ...deps.engine, queue: { name: deps.queue.name, session } };
+  // A --base-url given again is recorded with its credentials hidden: the workers take them from their environment.
+  const engine = withCredentialsHidden({ ...withRecordedStops(run, []).engine, ...deps.engine, queue: { name: deps.queue.name, session } });
   recordedEngineSettings({ ...run, engine });
   const redis = connectRedis(deps.queue, { maxRetriesPerRequest: 3 });
   const queue = new Queue(deps.queue.name, { connection: redis, prefix: QUEUE_PREFIX });

@@ -1,7 +1,7 @@
 // ioredis is loaded when a connection is made (connectRedis), not by every CLI start that
 // imports this module for its URL checks.
 import type { Redis } from 'ioredis';
-import { describeError, InputError } from '../core/index.js';
+import { describeError, InputError, redactUrlCredentials } from '../core/index.js';
 
 /** How long the first connection may take before the option is refused as unreachable. */
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -10,13 +10,7 @@ const RECONNECT_MAX_MS = 2_000;
 
 /** A Redis URL with its password hidden, for messages (the URL itself may carry a secret). */
 export function redactRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(an unreadable URL)';
-  }
+  return redactUrlCredentials(url);
 }
 
 /** Refuses anything but `redis://` or `rediss://` URLs, naming the option. */

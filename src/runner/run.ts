@@ -9,6 +9,7 @@ import type { LimiterFactory } from '../models/middleware/limiter.js';
 import { KNOWN_PRICES } from '../models/pricing.js';
 import { createProvider } from '../models/registry.js';
 import type { ModelProvider } from '../models/spec.js';
+import { RunSecrets } from '../models/http/redact-secrets.js';
 import type { JudgeConfig, RunRecord } from '../store/records.js';
 import { newRunId } from '../store/run-id.js';
 import type { Store } from '../store/store.js';
@@ -27,6 +28,7 @@ import { describeModified } from '../datasets/pinned.js';
 import type { JudgeStage } from './judging.js';
 import type { EngineSettings, RunSpec } from './run-spec.js';
 import { summarizeRun, type RunSummary } from './summary.js';
+import { withCredentialsHidden } from './recorded-base-url.js';
 
 export interface RunDependencies {
   readonly store: Store;
@@ -88,7 +90,7 @@ export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'o
     datasetChecksums: prepared.datasetChecksums,
     promptVersion: prepared.promptVersion,
     toolkitVersion,
-    engine: { ...spec.engine, dataDir: spec.dataDir, ...(modifiedData.length > 0 ? { [MODIFIED_DATA_FIELD]: modifiedData } : {}) },
+    engine: { ...withCredentialsHidden(spec.engine), dataDir: spec.dataDir, ...(modifiedData.length > 0 ? { [MODIFIED_DATA_FIELD]: modifiedData } : {}) },
     judge,
     ...(userModel !== undefined ? { userModel } : {}),
     sampleCount: prepared.samples.length,
@@ -102,13 +104,16 @@ export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'o
 
 /** Starts a new run: builds the samples, records the run, calls the models, returns the summary. */
 export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<RunSummary> {
-  const { run, task, prepared } = await newRunRecord(spec, deps);
+  const { run: fresh, task, prepared } = await newRunRecord(spec, deps);
   // Build the providers before recording the run, so a bad model id, a missing key or a replay
-  // file made for other samples fails fast.
+  // file made for other samples fails fast. They call with the engine as given (credentials and all).
   const ids = sampleIdsOf(prepared.samples);
-  const models = await buildModels(run, spec.engine, deps, { sampleIds: ids, toCall: async () => ids() });
-  const judgeStage = await buildJudge(run, spec.engine, deps);
-  const user = run.userModel !== undefined ? await buildModel(run.userModel, run, spec.engine, deps) : undefined;
+  const secrets = new RunSecrets();
+  const models = await buildModels(fresh, spec.engine, deps, secrets, { sampleIds: ids, toCall: async () => ids() });
+  const judgeStage = await buildJudge(fresh, spec.engine, deps, secrets);
+  const user = fresh.userModel !== undefined ? await buildModel(fresh.userModel, fresh, spec.engine, deps, secrets) : undefined;
+  // Every key of the run is known now: none may stay in the recorded base URL either.
+  const run: RunRecord = { ...fresh, engine: spec.engine.openaiBaseURL !== undefined ? withCredentialsHidden({ ...fresh.engine, openaiBaseURL: spec.engine.openaiBaseURL }, secrets.has) : fresh.engine };
   const budget = await budgetFor(run, spec.engine, [...models, ...(user ? [user] : [])], judgeStage, deps);
   // The first chunk goes with the run; the rest just ahead of the calls (see SampleFeed).
   const first = Math.min(prepared.samples.length, SAMPLE_CHUNK);
@@ -194,15 +199,16 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
     const engine: EngineSettings = { ...recordedEngineSettings(run), ...options.engine };
     // What each model still has to answer in this session: a replay file is checked against those.
     const ids = samples.map((s) => s.id);
-    const models = await buildModels(run, engine, deps, {
+    const secrets = new RunSecrets();
+    const models = await buildModels(run, engine, deps, secrets, {
       sampleIds: () => ids,
       toCall: async (model) => {
         const finished = await deps.store.finishedSampleIds(run.id, model.id, { includeErrors: !options.retryErrors });
         return ids.filter((id) => !finished.has(id));
       },
     });
-    const judgeStage = await buildJudge(run, engine, deps);
-    const user = run.userModel !== undefined ? await buildModel(run.userModel, run, engine, deps) : undefined;
+    const judgeStage = await buildJudge(run, engine, deps, secrets);
+    const user = run.userModel !== undefined ? await buildModel(run.userModel, run, engine, deps, secrets) : undefined;
     const budget = await budgetFor(run, engine, [...models, ...(user ? [user] : [])], judgeStage, deps);
     // Samples a stopped run had not stored yet are stored before any call, as a new run's would be.
     if (unstored.length > 0) await deps.store.addSamples(run.id, unstored.map(storedForm));
@@ -263,9 +269,10 @@ export async function openRunForWork(
   const hints = new Map<string, NonNullable<Sample['hints']>>();
   for (const s of prepared.samples) if (s.hints) hints.set(s.id, s.hints);
   const engine = { ...recordedEngineSettings(run), ...options.engine };
-  const built = await buildModels(run, engine, deps, { sampleIds: ids, toCall: async () => ids() });
-  const judge = await buildJudge(run, engine, deps);
-  const user = run.userModel !== undefined ? await buildModel(run.userModel, run, engine, deps) : undefined;
+  const secrets = new RunSecrets();
+  const built = await buildModels(run, engine, deps, secrets, { sampleIds: ids, toCall: async () => ids() });
+  const judge = await buildJudge(run, engine, deps, secrets);
+  const user = run.userModel !== undefined ? await buildModel(run.userModel, run, engine, deps, secrets) : undefined;
   const budget = await budgetFor(run, engine, [...built, ...(user ? [user] : [])], judge, deps);
   const all = [...built, ...(judge ? [judge.model] : []), ...(user ? [user] : [])];
   return {
@@ -405,12 +412,12 @@ interface SessionSamples {
  * for other samples must stop the run before that. Warnings are shown only once every check has
  * passed, so a refused run says one thing.
  */
-async function buildModels(run: RunRecord, engine: EngineSettings, deps: RunDependencies, session: SessionSamples): Promise<Model[]> {
+async function buildModels(run: RunRecord, engine: EngineSettings, deps: RunDependencies, secrets: RunSecrets, session: SessionSamples): Promise<Model[]> {
   const replayFirst = [...run.models].sort((a, b) => Number(!isReplay(a)) - Number(!isReplay(b)));
   const built = new Map<string, Model>();
   const warnings: string[] = [];
   for (const id of replayFirst) {
-    const model = await buildModel(id, run, engine, deps);
+    const model = await buildModel(id, run, engine, deps, secrets);
     if (model.provider.sampleIds !== undefined) {
       const scope = { task: run.task, seed: run.seed, sampleIds: session.sampleIds(), toCall: await session.toCall(model) };
       warnings.push(...checkRecordedOutputs(model.provider, scope));
@@ -423,10 +430,10 @@ async function buildModels(run: RunRecord, engine: EngineSettings, deps: RunDepe
 
 const isReplay = (id: string): boolean => parseModelId(id).provider === 'replay';
 
-/** The judge's model, with the same middleware as the models under test (cache, limits, retries, cost). */
-async function buildJudge(run: RunRecord, engine: EngineSettings, deps: RunDependencies): Promise<JudgeStage | undefined> {
+/** The judge's model, with the same middleware as the models under test (cache, limits, retries, cost, the run's secrets). */
+async function buildJudge(run: RunRecord, engine: EngineSettings, deps: RunDependencies, secrets: RunSecrets): Promise<JudgeStage | undefined> {
   if (!run.judge) return undefined;
-  return { model: await buildModel(run.judge.model, run, engine, deps), settings: judgeSettingsOf(run.seed, run.judge) };
+  return { model: await buildModel(run.judge.model, run, engine, deps, secrets), settings: judgeSettingsOf(run.seed, run.judge) };
 }
 
 /** How a run's judge grades, with the seed its calls start from (the run's) and the judge's model id: for the run itself and for a re-score. */
@@ -435,7 +442,8 @@ export function judgeSettingsOf(seed: number, judge: JudgeConfig): JudgeRunSetti
   return { repeats, format, maxParseRetries, temperature, seed, ...(maxTokens !== undefined ? { maxTokens } : {}), model: judge.model };
 }
 
-async function buildModel(id: string, run: RunRecord, engine: EngineSettings, deps: RunDependencies): Promise<Model> {
+/** One model of a session; `secrets` is the session's one set, which its provider's join: every model's outputs and errors are redacted of all of them. */
+async function buildModel(id: string, run: RunRecord, engine: EngineSettings, deps: RunDependencies, secrets: RunSecrets): Promise<Model> {
   const provider = await createProvider(id, {
     seed: run.seed,
     connections: engine.concurrency,
@@ -455,7 +463,7 @@ async function buildModel(id: string, run: RunRecord, engine: EngineSettings, de
     ...(engine.tokensPerMinute ? { tokensPerMinute: engine.tokensPerMinute } : {}),
     ...(price ? { price } : {}),
   };
-  return new Model(provider, settings, deps.store, systemClock, Math.random, deps.limiters, deps.onWarning);
+  return new Model(provider, settings, deps.store, systemClock, Math.random, deps.limiters, deps.onWarning, secrets);
 }
 
 async function execute(

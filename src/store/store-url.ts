@@ -1,4 +1,5 @@
 import { InputError } from '../core/errors.js';
+import { redactUrlCredentials } from '../core/url-credentials.js';
 
 /**
  * Where a store is, as the user writes it (`--db`, `$ASSAY_DB`, `openStore`):
@@ -29,22 +30,10 @@ export function parseStoreUrl(text: string): StoreUrl {
 }
 
 /**
- * The location as it may be shown: a password in the URL's user part or in a `password=`
- * parameter becomes `***`. Works on text that does not parse as a URL too (it is what a
- * message about a bad URL shows).
+ * The location as it may be shown: a password in the URL's user part or in a `password=` (or any
+ * credential-named) parameter becomes `***` (`redactUrlCredentials`). Works on text that does not
+ * parse as a URL too (it is what a message about a bad URL shows).
  */
 export function redactStoreUrl(text: string): string {
-  const scheme = SCHEME.exec(text);
-  if (!scheme) return text;
-  const start = scheme[0].length;
-  const queryAt = text.indexOf('?', start);
-  const end = queryAt === -1 ? text.length : queryAt;
-  // The user part ends at the last `@` before the query: a password may hold `@` or `/` unescaped.
-  const at = text.lastIndexOf('@', end);
-  let redacted = text;
-  if (at >= start) {
-    const colon = text.indexOf(':', start);
-    if (colon !== -1 && colon < at) redacted = `${text.slice(0, colon + 1)}***${text.slice(at)}`;
-  }
-  return redacted.replace(/([?&]password=)[^&#]*/gi, '$1***');
+  return redactUrlCredentials(text);
 }

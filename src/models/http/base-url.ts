@@ -1,4 +1,4 @@
-import { InputError } from '../../core/index.js';
+import { decodeQueryComponent, HIDDEN_CREDENTIAL, InputError, isSecretParameter, redactUrlCredentials } from '../../core/index.js';
 
 /** Trimmed text, or undefined when missing or blank (an empty environment variable means "not set"). */
 export const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value.trim() === '' ? undefined : value.trim());
@@ -12,13 +12,65 @@ export function parseBaseURL(what: string, baseURL: string, example: string): UR
   try {
     parsed = new URL(baseURL);
   } catch {
-    throw new InputError(`${what} "${baseURL}" is not a URL; expected e.g. ${example}`);
+    throw new InputError(`${what} "${redactUrlCredentials(baseURL)}" is not a URL; expected e.g. ${example}`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new InputError(`${what} "${baseURL}" must start with http:// or https://`);
+    throw new InputError(`${what} "${redactUrlCredentials(baseURL)}" must start with http:// or https://`);
   }
   return parsed;
 }
 
+/** A request's address as messages show it: `origin` + `path` (which holds the base URL's query) with credentials hidden. */
+export const shownUrl = (origin: string, path: string): string => redactUrlCredentials(`${origin}${path}`);
+
 /** The base URL's path without trailing slashes, so that `${prefix}/v1/messages` never has `//`. */
 export const pathPrefix = (url: URL): string => url.pathname.replace(/\/+$/, '');
+
+/**
+ * What an endpoint must never let be stored or shown: its key, and the credentials its base URL
+ * carries — the user part's password and the values of query parameters named like credentials
+ * (`key=`, `token=`, `sig=`…; `isSecretParameter`) —, so a server echoing one back has it
+ * redacted like a key.
+ */
+export function endpointSecrets(url: URL, apiKey: string | undefined): string[] {
+  const secrets: string[] = apiKey !== undefined ? [apiKey] : [];
+  if (url.password !== '') secrets.push(url.password, safeDecode(url.password));
+  const basic = basicCredentials(url);
+  if (basic !== undefined) secrets.push(basic);
+  for (const pair of url.search.slice(1).split('&')) {
+    const eq = pair.indexOf('=');
+    const value = pair.slice(eq + 1);
+    // As written and decoded: a server may echo either.
+    if (eq !== -1 && value !== '' && isSecretParameter(pair.slice(0, eq))) secrets.push(value, decodeQueryComponent(value));
+  }
+  return secrets;
+}
+
+const safeDecode = (text: string): string => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
+/** The user part of a base URL as HTTP Basic credentials (base64 of `user:password`, decoded), or undefined without one. */
+export function basicCredentials(url: URL): string | undefined {
+  if (url.username === '' && url.password === '') return undefined;
+  return Buffer.from(`${safeDecode(url.username)}:${safeDecode(url.password)}`).toString('base64');
+}
+
+const HIDDEN = HIDDEN_CREDENTIAL.replace(/\*/g, '\\*');
+const HIDDEN_SPOT = new RegExp(`:${HIDDEN}@|=${HIDDEN}(?:[&#]|$)`);
+
+/**
+ * A base URL as a run records it has its credentials hidden (`***`, `redactUrlCredentials`). A
+ * session that continues the run (a resume, a queue's worker) gets them back from the
+ * environment's URL (`variable`) when that is the same URL with them; otherwise it is refused,
+ * since calling with `***` could only fail.
+ */
+export function restoreCredentials(what: string, baseURL: string, variable: string, environment: string | undefined): string {
+  if (!HIDDEN_SPOT.test(baseURL) || redactUrlCredentials(baseURL) !== baseURL) return baseURL;
+  if (environment !== undefined && redactUrlCredentials(environment) === baseURL) return environment;
+  throw new InputError(`${what} "${baseURL}" has its credentials hidden (a run stores none): give the full URL with --base-url or ${variable}`);
+}

@@ -7,6 +7,7 @@ import { Model, type CallCache, type ModelSettings } from './model.js';
 import { RateLimiter } from './rate-limiter.js';
 import { retryDelay } from './retry-policy.js';
 import { Semaphore } from './semaphore.js';
+import { RunSecrets } from '../http/redact-secrets.js';
 
 const result = (text: string, usage = { inputTokens: 10, outputTokens: 2 }): GenerateResult => ({
   text,
@@ -189,4 +190,27 @@ test('single flight: identical calls in flight share one answer (a cache hit for
   const uncached = new Model(independent, settings({ cache: false }));
   await Promise.all([uncached.generate(request, { sampleId: 'a' }), uncached.generate(request, { sampleId: 'b' })]);
   assert.equal(independent.calls, 2);
+});
+
+test('a model stores no key of its run: outputs and errors are redacted after decoding, of every model\'s secrets', async () => {
+  const testKey = 'sk-test-model-key/01';
+  const judgeKey = 'sk-judge-key+0002';
+  const secrets = new RunSecrets();
+  // The judge's provider echoes the model under test's key (decoded, as a provider hands it over) and its own.
+  const judge = new Model({ ...provider(() => result(`echo ${testKey} and ${judgeKey}`)), secrets: [judgeKey] }, settings(), undefined, fakeClock(), () => 0, undefined, undefined, secrets);
+  const tested = new Model(
+    { ...provider(() => new ModelCallError('auth', `HTTP 401: bad key ${judgeKey}`, { status: 401 })), secrets: [testKey] },
+    settings({ retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 } }),
+    undefined,
+    fakeClock(),
+    () => 0,
+    undefined,
+    undefined,
+    secrets,
+  );
+  const judged = await judge.generate(request, { sampleId: 's1' });
+  assert.equal(judged.output?.text, 'echo [REDACTED] and [REDACTED]');
+  const failed = await tested.generate(request, { sampleId: 's1' });
+  assert.equal(failed.error?.message, 'HTTP 401: bad key [REDACTED]');
+  assert.equal(failed.attempts[0]?.error?.message, 'HTTP 401: bad key [REDACTED]');
 });

@@ -6,6 +6,7 @@ import { systemClock, type Clock } from './clock.js';
 import { inProcessLimiters, type Limiter, type LimiterFactory } from './limiter.js';
 import { DEFAULT_MAX_RETRY_WAIT_MS, defaultRetryPolicy, describeWait, RETRY_NOTICE_MS, retryDelay, type RetryPolicy } from './retry-policy.js';
 import { Semaphore } from './semaphore.js';
+import { RunSecrets } from '../http/redact-secrets.js';
 
 export interface ModelSettings {
   /** Calls in flight at once for this model. */
@@ -93,7 +94,12 @@ export class Model {
   /** Whether a long wait before a retry has been told (once per model). */
   private waitTold = false;
 
-  /** `limiters`: where the requests/tokens-per-minute limits live (in this process by default; `RedisLimiters` shares them with a fleet). */
+  /**
+   * `limiters`: where the requests/tokens-per-minute limits live (in this process by default;
+   * `RedisLimiters` shares them with a fleet). `secrets`: what no output or error may hold — the
+   * provider's own are added; a run passes one set to all its models so that each is redacted of
+   * every key the run sends.
+   */
   constructor(
     readonly provider: ModelProvider,
     readonly settings: ModelSettings,
@@ -103,7 +109,9 @@ export class Model {
     limiters: LimiterFactory = inProcessLimiters,
     /** Told once per model when a retry waits long (see `ModelSettings.retryNoticeMs`). */
     private readonly onNotice: (message: string) => void = () => undefined,
+    private readonly secrets: RunSecrets = new RunSecrets(),
   ) {
+    secrets.add(provider.secrets);
     this.semaphore = new Semaphore(settings.concurrency);
     if (settings.requestsPerMinute) this.requestLimiter = limiters({ modelId: provider.id, kind: 'requests', perMinute: settings.requestsPerMinute }, clock);
     if (settings.tokensPerMinute) this.tokenLimiter = limiters({ modelId: provider.id, kind: 'tokens', perMinute: settings.tokensPerMinute }, clock);
@@ -155,7 +163,9 @@ export class Model {
 
   private async lookupThenCall(request: GenerateRequest, context: CallContext, cacheKey: string): Promise<CallOutcome> {
     if (this.cache) {
-      const hit = await this.cache.lookupCache(cacheKey);
+      // Redacted again: a store written before redaction followed JSON decoding may hold a key.
+      const stored = await this.cache.lookupCache(cacheKey);
+      const hit = stored && this.secrets.redactValue(stored);
       if (hit) return cacheHit(hit, cacheKey);
     }
     return this.call(request, context, cacheKey);
@@ -177,7 +187,7 @@ export class Model {
       const costUsd = !output ? null : this.provider.billed === false ? 0 : costOf(this.settings.price, output.usage);
       const asked = error instanceof ModelCallError ? error.extra.retryAfterMs : undefined;
       const tooLong = asked !== undefined && asked > maxWait;
-      const described = error ? describeCallError(error) : null;
+      const described = error ? this.redacted(describeCallError(error)) : null;
       // A 429 says the provider's limit is reached for everyone sharing it, not just this call
       // (a wait too long to honour holds nobody: the limit only slows down).
       if (error instanceof ModelCallError && error.kind === 'rate-limit') this.backOff(tooLong ? undefined : asked);
@@ -219,7 +229,9 @@ export class Model {
       const startedAt = new Date().toISOString();
       const started = this.clock.now();
       try {
-        const output = await this.provider.generate(request, { signal, sampleId: context.sampleId });
+        // The one point where decoded provider text (outputs, tool-call arguments, the raw body)
+        // enters what is stored and shown: redacted here, after every JSON escape was decoded.
+        const output = this.secrets.redactValue(await this.provider.generate(request, { signal, sampleId: context.sampleId }));
         const latencyMs = this.clock.now() - started;
         if (this.tokenLimiter && output.usage.outputTokens) this.tokenLimiter.charge(output.usage.outputTokens);
         return { output, error: null, latencyMs, startedAt };
@@ -235,6 +247,12 @@ export class Model {
     } finally {
       release();
     }
+  }
+
+  /** An error as stored and shown: its message (the provider's decoded text) redacted of the run's secrets. */
+  private redacted(error: { kind: string; message: string; status?: number }): { kind: string; message: string; status?: number } {
+    const message = this.secrets.redact(error.message);
+    return message === error.message ? error : { ...error, message };
   }
 
   private backOff(retryAfterMs: number | undefined): void {

@@ -30,7 +30,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
   const { model } = options;
   const id = `anthropic:${model}`;
   const endpoint = resolveAnthropicEndpoint(options);
-  const redact = createRedactor([endpoint.apiKey]);
+  const redact = createRedactor(endpoint.secrets);
   const url = redact(endpoint.url);
   const client = createJsonClient({
     origin: endpoint.origin,
@@ -58,5 +58,5 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
     throw anthropicErrorFromStatus(response.statusCode, response.headers, response.text, url);
   }
 
-  return { specVersion: 'v1', id, cacheable: true, generate, close: () => client.close() };
+  return { specVersion: 'v1', id, cacheable: true, secrets: endpoint.secrets, generate, close: () => client.close() };
 }

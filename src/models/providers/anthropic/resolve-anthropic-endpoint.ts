@@ -1,5 +1,5 @@
 import { InputError } from '../../../core/index.js';
-import { nonEmpty, parseBaseURL, pathPrefix } from '../../http/base-url.js';
+import { nonEmpty, parseBaseURL, pathPrefix, shownUrl, endpointSecrets } from '../../http/base-url.js';
 
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 
@@ -7,8 +7,11 @@ export interface AnthropicEndpoint {
   readonly origin: string;
   /** e.g. `/v1/messages` (after any prefix of the base URL). */
   readonly path: string;
+  /** The full URL, for messages (credentials in its query hidden). */
   readonly url: string;
   readonly apiKey: string | undefined;
+  /** What must never be stored or shown: the key and the base URL's credentials (`endpointSecrets`). */
+  readonly secrets: readonly string[];
 }
 
 /**
@@ -27,5 +30,5 @@ export function resolveAnthropicEndpoint(
     throw new InputError(`ANTHROPIC_API_KEY is not set; it is required for ${parsed.origin}`);
   }
   const path = `${pathPrefix(parsed)}/v1/messages${parsed.search}`;
-  return { origin: parsed.origin, path, url: `${parsed.origin}${path}`, apiKey };
+  return { origin: parsed.origin, path, url: shownUrl(parsed.origin, path), apiKey, secrets: endpointSecrets(parsed, apiKey) };
 }

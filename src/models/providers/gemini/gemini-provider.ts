@@ -27,7 +27,7 @@ export function createGeminiProvider(options: GeminiProviderOptions): ModelProvi
   const { model } = options;
   const id = `gemini:${model}`;
   const endpoint = resolveGeminiEndpoint(options);
-  const redact = createRedactor([endpoint.apiKey]);
+  const redact = createRedactor(endpoint.secrets);
   const url = redact(endpoint.url);
   const client = createJsonClient({
     origin: endpoint.origin,
@@ -50,5 +50,5 @@ export function createGeminiProvider(options: GeminiProviderOptions): ModelProvi
     throw geminiErrorFromStatus(response.statusCode, response.headers, response.text, url);
   }
 
-  return { specVersion: 'v1', id, cacheable: true, generate, close: () => client.close() };
+  return { specVersion: 'v1', id, cacheable: true, secrets: endpoint.secrets, generate, close: () => client.close() };
 }

@@ -11,6 +11,7 @@ describe('resolveGeminiEndpoint', () => {
       path: '/v1beta/models/gemini-2.5-flash:generateContent',
       url: 'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent',
       apiKey: 'g-key-0123456789',
+      secrets: ['g-key-0123456789'],
     });
     assert.equal(resolveGeminiEndpoint({ model: 'm' }, { GEMINI_API_KEY: 'first', GOOGLE_API_KEY: 'second' }).apiKey, 'first');
     assert.throws(() => resolveGeminiEndpoint({ model: 'm' }, {}), (error: unknown) => error instanceof InputError && /GEMINI_API_KEY/.test(error.message));

@@ -1,5 +1,5 @@
 import { InputError } from '../../../core/index.js';
-import { nonEmpty, parseBaseURL, pathPrefix } from '../../http/base-url.js';
+import { nonEmpty, parseBaseURL, pathPrefix, shownUrl, endpointSecrets } from '../../http/base-url.js';
 
 export const DEFAULT_GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
 
@@ -7,8 +7,11 @@ export interface GeminiEndpoint {
   readonly origin: string;
   /** e.g. `/v1beta/models/gemini-2.5-flash:generateContent`. */
   readonly path: string;
+  /** The full URL, for messages (credentials in its query hidden). */
   readonly url: string;
   readonly apiKey: string | undefined;
+  /** What must never be stored or shown: the key and the base URL's credentials (`endpointSecrets`). */
+  readonly secrets: readonly string[];
 }
 
 /**
@@ -38,5 +41,5 @@ export function resolveGeminiEndpoint(
   }
   if (options.model.trim() === '') throw new InputError('gemini: give a model name, e.g. gemini:gemini-2.5-flash');
   const path = `${pathPrefix(parsed)}/${resourceName(options.model)}:generateContent${parsed.search}`;
-  return { origin: parsed.origin, path, url: `${parsed.origin}${path}`, apiKey };
+  return { origin: parsed.origin, path, url: shownUrl(parsed.origin, path), apiKey, secrets: endpointSecrets(parsed, apiKey) };
 }

@@ -67,20 +67,21 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
   // Lower-cased so that an extra `Authorization` replaces ours instead of being sent beside it.
   const extraHeaders: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.headers ?? {})) extraHeaders[name.toLowerCase()] = value;
-  const redact = createRedactor([
-    endpoint.apiKey,
+  const secrets = [
+    ...endpoint.secrets,
     ...Object.entries(extraHeaders)
       .filter(([name]) => SECRET_HEADER.test(name))
       // The token alone too: a server echoing it back may drop the `Bearer ` scheme.
       .flatMap(([, value]) => [value, value.replace(/^bearer\s+/i, '')]),
-  ]);
+  ];
+  const redact = createRedactor(secrets);
   const url = redact(endpoint.url);
   const client = createJsonClient({
     origin: endpoint.origin,
     headers: {
       'content-type': 'application/json',
       accept: 'application/json',
-      ...(endpoint.apiKey !== undefined ? { authorization: `Bearer ${endpoint.apiKey}` } : {}),
+      ...(endpoint.apiKey !== undefined ? { authorization: `Bearer ${endpoint.apiKey}` } : endpoint.basicAuth !== undefined ? { authorization: `Basic ${endpoint.basicAuth}` } : {}),
       ...extraHeaders,
     },
     redact,
@@ -95,5 +96,5 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
     throw errorFromStatus(response.statusCode, response.headers, response.text, url);
   }
 
-  return { specVersion: 'v1', id, cacheable: true, generate, close: () => client.close() };
+  return { specVersion: 'v1', id, cacheable: true, secrets, generate, close: () => client.close() };
 }

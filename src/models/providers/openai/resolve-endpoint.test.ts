@@ -11,7 +11,25 @@ describe('resolveOpenAIEndpoint', () => {
       path: '/v1/chat/completions',
       url: 'https://api.openai.com/v1/chat/completions',
       apiKey: 'sk-env-key-123456',
+      basicAuth: undefined,
+      secrets: ['sk-env-key-123456'],
     });
+  });
+
+  it('hides the base URL\'s credentials from messages, counts them as secrets and sends the user part as Basic auth', () => {
+    const endpoint = resolveOpenAIEndpoint({ baseURL: 'http://u:p%40ss@127.0.0.1:9/v1?api_key=q-secret&mode=fast' }, {});
+    assert.equal(endpoint.url, 'http://127.0.0.1:9/v1/chat/completions?api_key=***&mode=fast');
+    assert.equal(endpoint.path, '/v1/chat/completions?api_key=q-secret&mode=fast');
+    assert.equal(endpoint.basicAuth, Buffer.from('u:p@ss').toString('base64'));
+    for (const secret of ['p%40ss', 'p@ss', 'q-secret', endpoint.basicAuth]) assert.ok(endpoint.secrets.includes(secret as string), secret);
+  });
+
+  it('takes the credentials a run hid from OPENAI_BASE_URL when it is the same URL, and refuses to call with ***', () => {
+    const full = 'http://u:pass@127.0.0.1:9/v1?key=k-secret';
+    const recorded = 'http://u:***@127.0.0.1:9/v1?key=***';
+    assert.equal(resolveOpenAIEndpoint({ baseURL: recorded }, { OPENAI_BASE_URL: full }).path, '/v1/chat/completions?key=k-secret');
+    assert.throws(() => resolveOpenAIEndpoint({ baseURL: recorded }, {}), (error: unknown) => error instanceof InputError && /credentials hidden.*--base-url or OPENAI_BASE_URL/.test(error.message));
+    assert.throws(() => resolveOpenAIEndpoint({ baseURL: recorded }, { OPENAI_BASE_URL: 'http://u:pass@other:9/v1?key=k-secret' }), InputError);
   });
 
   it('lets options win over the environment', () => {
