@@ -92,7 +92,8 @@ export function openAIWire(basePath: string): WireAdapter<FakeChatRequestBody, F
   const completionsPath = `${basePath}/chat/completions`;
   return {
     route: `POST ${completionsPath}`,
-    matches: (method, path) => method === 'POST' && path === completionsPath,
+    // A base URL's query (`…/v1?api-version=…`) comes after the path.
+    matches: (method, path) => method === 'POST' && path.split('?')[0] === completionsPath,
     readBody: (parsed) => (parsed !== null && typeof parsed === 'object' && Array.isArray((parsed as { messages?: unknown }).messages) ? (parsed as FakeChatRequestBody) : undefined),
     invalidBodyMessage: 'request body must be a JSON object with a "messages" array',
     key: requestKey,

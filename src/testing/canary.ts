@@ -29,7 +29,12 @@ export function escapeForms(secret: string): Readonly<Record<string, string>> {
 
 /** JSON text of `value` with each occurrence of `secret` (in any string) written in `form` (one of `escapeForms`). */
 export function jsonWithForm(value: unknown, secret: string, form: string): string {
-  return JSON.stringify(value).split(JSON.stringify(secret).slice(1, -1)).join(form);
+  return inJsonText(JSON.stringify(value), secret, form);
+}
+
+/** A JSON text with each occurrence of `secret` as a serializer writes it replaced by `form`. */
+export function inJsonText(text: string, secret: string, form: string): string {
+  return text.split(JSON.stringify(secret).slice(1, -1)).join(form);
 }
 
 /**
