@@ -96,7 +96,7 @@ function addEngineOptions(command: Command): Command {
         .argParser(nonNegativeInt('--max-retry-wait')),
     )
     .addOption(new Option('--no-cache', 'do not answer identical requests from the call cache'))
-    .addOption(new Option('--base-url <url>', 'OpenAI-compatible endpoint (default: $OPENAI_BASE_URL or https://api.openai.com/v1)'))
+    .addOption(new Option('--base-url <url>', 'OpenAI-compatible endpoint (default: $OPENAI_BASE_URL or https://api.openai.com/v1); credentials in it (user:pass@, api_key=…) are used and recorded as ***'))
     .addOption(new Option('--api-key-env <var>', 'read the API key of the OpenAI-compatible endpoint from this environment variable (default OPENAI_API_KEY; anthropic: and gemini: read their own variables)'))
     .addOption(new Option('--price <model=in/out>', 'USD per million input/output tokens for a model (repeatable)').argParser(parsePrice))
     .addOption(

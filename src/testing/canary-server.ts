@@ -74,3 +74,9 @@ export function startCanaryServer(): Promise<FakeServer> {
 }
 
 export const CANARIES = [CANARY_KEY, CANARY_URL_PASSWORD, CANARY_QUERY_TOKEN] as const;
+
+/** The run every canary test makes: FunctionChat dialog (tool calls) with a judge, credentials in --base-url, 400s kept as results. */
+export const canaryRunArgs = (server: FakeServer, db: string): string[] => [
+  'run', 'functionchat/dialog', '-m', 'openai:tested', '--judge', 'openai:judge', '--base-url', canaryBaseUrl(server),
+  '--limit', '12', '--no-fail-fast', '--max-retries', '0', '--concurrency', '4', '--json', '--db', db,
+];

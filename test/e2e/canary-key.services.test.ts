@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { QUEUE_PREFIX } from '../../src/queue/queue-connection.js';
 import { ScratchSchemas, TEST_POSTGRES_URL } from '../../src/store/postgres/test-support/scratch-schemas.js';
 import { CANARY_KEY } from '../../src/testing/canary.js';
-import { canaryBaseUrl, startCanaryServer } from '../../src/testing/canary-server.js';
+import { canaryBaseUrl, canaryRunArgs, startCanaryServer } from '../../src/testing/canary-server.js';
 import { assertNoCanary, readRunEverywhere } from '../../src/testing/canary-sweep.js';
 import type { FakeServer } from '../../src/testing/fake-openai-server.js';
 import { collect, runAssay, spawnAssay } from '../../src/testing/spawn-cli.js';
@@ -34,11 +34,6 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const runArgs = (db: string): string[] => [
-  'run', 'functionchat/dialog', '-m', 'openai:tested', '--judge', 'openai:judge', '--base-url', canaryBaseUrl(server),
-  '--limit', '12', '--no-fail-fast', '--max-retries', '0', '--concurrency', '4', '--json', '--db', db,
-];
-
 /** Every row of every table of `schema` as text, and pg_dump's dump of it (schema and data) where pg_dump can talk to the server. */
 async function schemaText(schema: string): Promise<Record<string, string>> {
   const texts: Record<string, string> = {};
@@ -59,7 +54,7 @@ async function schemaText(schema: string): Promise<Record<string, string>> {
 test('PostgreSQL: the echoed key and the base URL\'s credentials are in no table, dump, export, report or terminal', { timeout: 300_000 }, async () => {
   const { schema, url } = await schemas.create();
   const env = { OPENAI_API_KEY: CANARY_KEY, ASSAY_DATA_DIR: testDataDir() };
-  const run = await runAssay(runArgs(url), env);
+  const run = await runAssay(canaryRunArgs(server, url), env);
   assert.equal(run.code, 3, run.stderr);
   const runId = (JSON.parse(run.stdout) as { run: string }).run;
   const texts: Record<string, string> = { 'run stdout': run.stdout, 'run stderr': run.stderr, ...(await readRunEverywhere(runId, url, dir, env)), ...(await schemaText(schema)) };
@@ -99,7 +94,7 @@ test('the queue: a worker given the key and the full base URL by its environment
   const redis = new Redis(REDIS, { lazyConnect: false, maxRetriesPerRequest: 3 });
   try {
     const before = server.requests.length;
-    const submitter = spawnAssay([...runArgs(url), '--queue', REDIS, '--queue-name', queue], submitterEnv);
+    const submitter = spawnAssay([...canaryRunArgs(server, url), '--queue', REDIS, '--queue-name', queue], submitterEnv);
     children.push(submitter);
     const submitted = collect(submitter);
     const worker = spawnAssay(['worker', '--queue', REDIS, '--queue-name', queue, '--db', url], workerEnv);

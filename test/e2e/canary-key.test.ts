@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { CANARY_KEY } from '../../src/testing/canary.js';
-import { CANARY_QUERY_TOKEN, canaryBaseUrl, startCanaryServer } from '../../src/testing/canary-server.js';
+import { CANARY_QUERY_TOKEN, canaryRunArgs, startCanaryServer } from '../../src/testing/canary-server.js';
 import { assertNoCanary, fileText, readRunEverywhere } from '../../src/testing/canary-sweep.js';
 import type { FakeServer } from '../../src/testing/fake-openai-server.js';
 import { runAssay } from '../../src/testing/spawn-cli.js';
@@ -22,12 +22,6 @@ after(async () => {
   await server.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** The run every canary test makes: FunctionChat dialog, a judge, the key in the environment, credentials in --base-url. */
-export const canaryRunArgs = (server: FakeServer, db: string): string[] => [
-  'run', 'functionchat/dialog', '-m', 'openai:tested', '--judge', 'openai:judge', '--base-url', canaryBaseUrl(server),
-  '--limit', '12', '--no-fail-fast', '--max-retries', '0', '--concurrency', '4', '--json', '--db', db,
-];
 
 test('a key echoed in every JSON escape form, and the base URL\'s credentials, reach no store, WAL, export, report or terminal', async () => {
   const db = join(dir, 'canary.db');

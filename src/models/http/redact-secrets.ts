@@ -74,6 +74,6 @@ export class RunSecrets {
 
   /** The JSON value with every secret replaced in its decoded strings (`redactJsonValue`). */
   redactValue<T>(value: T): T {
-    return redactJsonValue(value, this.redactor);
+    return this.known.size === 0 ? value : redactJsonValue(value, this.redactor);
   }
 }
