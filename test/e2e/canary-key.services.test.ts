@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { QUEUE_PREFIX } from '../../src/queue/queue-connection.js';
 import { ScratchSchemas, TEST_POSTGRES_URL } from '../../src/store/postgres/test-support/scratch-schemas.js';
 import { CANARY_KEY } from '../../src/testing/canary.js';
-import { canaryBaseUrl, canaryRunArgs, startCanaryServer } from '../../src/testing/canary-server.js';
+import { CANARY_QUERY_TOKEN, canaryBaseUrl, canaryRunArgs, startCanaryServer } from '../../src/testing/canary-server.js';
 import { assertNoCanary, readRunEverywhere } from '../../src/testing/canary-sweep.js';
 import type { FakeServer } from '../../src/testing/fake-openai-server.js';
 import { collect, runAssay, spawnAssay } from '../../src/testing/spawn-cli.js';
@@ -111,6 +111,8 @@ test('the queue: a worker given the key and the full base URL by its environment
     worker.kill('SIGTERM');
     const workerResult = await workerOut;
     assert.ok(server.requests.length - before >= 12);
+    // The worker called with the query's real token, taken from its OPENAI_BASE_URL (the run records ***).
+    assert.ok(server.requests.slice(before).every((r) => r.path.includes(`api_key=${encodeURIComponent(CANARY_QUERY_TOKEN)}`)));
     assert.ok(Object.keys(during).length + Object.keys(afterRun).length > 0, 'the queue left keys in Redis');
     const texts: Record<string, string> = {
       'submitter stdout': out.stdout,
