@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Redis } from 'ioredis';
-import { QUEUE_PREFIX } from '../../src/queue/queue-connection.js';
+import { QUEUE_PREFIX } from '../../src/queue/queue-location.js';
 import { ScratchSchemas, TEST_POSTGRES_URL } from '../../src/store/postgres/test-support/scratch-schemas.js';
 import { CANARY_KEY } from '../../src/testing/canary.js';
 import { CANARY_QUERY_TOKEN, canaryBaseUrl, canaryRunArgs, startCanaryServer } from '../../src/testing/canary-server.js';
