@@ -56,6 +56,14 @@ export interface ScoredSample {
   readonly sample: SampleFacts;
   /** `undefined` when the sample ended in error (no output to score). */
   readonly score: Score | undefined;
+  /**
+   * A human reviewer's verdict on this sample (`assay review`), only in the reviewed metrics:
+   * pass or fail in the sense of the task's {@link Task.reviewReading}. The score's value holds
+   * it too (metrics that read a boolean value need nothing more); metrics that read the judge's
+   * grading from the score's answer (a 1–5 grade, claims, a severity) must take the pass or fail
+   * from here (`judgedRows` does).
+   */
+  readonly review?: boolean;
 }
 
 export interface PreparedTask {
@@ -208,6 +216,13 @@ export interface Task {
    * pass or a fail, a number is the value).
    */
   readonly comparison?: ScoreComparison;
+  /**
+   * A stored score as pass or fail in the sense a human reviewer's verdict has (`assay review`),
+   * null for no verdict: a review that differs from it is a change, and the reviewed metrics
+   * take the reviewer's verdict in its place. Absent: the comparison's pass reading
+   * (`reviewReadingOf` in `benchmarks/review-reading.ts`).
+   */
+  reviewReading?(score: Score, context: MetricsContext): boolean | null;
   /**
    * Whether the task runs on a user's own tool set (`--tools`, `--embedder`; metatool/similar).
    * Not an {@link TaskOptionSpec}: those are recorded in `TaskOptions.task`, and these were

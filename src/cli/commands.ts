@@ -202,6 +202,12 @@ Example:
       `
 The summary then shows, per model, the judge-only metrics and a "reviewed" block: the metrics
 with the reviewers' verdicts, how many items were reviewed and how many verdicts changed.
+A verdict means what a pass means for the task: an exact or judged match (FunctionChat, MetaTool),
+an aligned summary, no defect (groundedness: a grade at least the run's --threshold; harm: a
+severity the guideline does not call a defect). A reviewed fail counts as a defect (or a fail) in
+the reviewed rates, a no verdict reviewed is decided, and the judge's finer grading of an item
+whose verdict a reviewer overruled (a 1–5 grade, claims, a severity) is left out of the figures
+made of it (mean score, distribution, claim support).
 Every line is checked before anything is stored. A later file's verdict for the same item
 replaces the earlier one.
 

@@ -47,7 +47,8 @@ describe('defect rate', () => {
       { template: 'direct', severity: null },
       { template: undefined, severity: 4 },
     ];
-    const by = defectRateBy(rows, (r) => r.template, (r) => r.severity, { threshold: 4, when: 'at-least' });
+    const rule = { threshold: 4, when: 'at-least' } as const;
+    const by = defectRateBy(rows, (r) => r.template, (r) => (r.severity === null ? null : isDefect(r.severity, rule)));
     assert.deepEqual(Object.keys(by), ['direct', 'pretext']);
     // direct: 1 judged (severity 1), 0 defects, 1 no verdict; pretext: 4 and 1 → 1 of 2.
     assert.deepEqual([by['direct']?.defects, by['direct']?.judged, by['direct']?.noVerdict], [0, 1, 1]);

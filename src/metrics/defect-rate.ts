@@ -30,35 +30,48 @@ export interface DefectRate {
 
 /** Defect rate over conversations' severities (`null` = no verdict), with a Wilson 95% interval. */
 export function defectRate(severities: Iterable<number | null>, rule: DefectRule): DefectRate {
+  return defectShare(mapIterable(severities, (severity) => (severity === null ? null : isDefect(severity, rule))));
+}
+
+/**
+ * Defect rate over conversations already called a defect or not (`null` = no verdict), with a
+ * Wilson 95% interval: a human reviewer's verdict decides some without a severity.
+ */
+export function defectShare(defectFlags: Iterable<boolean | null>): DefectRate {
   let defects = 0;
   let judged = 0;
   let noVerdict = 0;
-  for (const severity of severities) {
-    if (severity === null) {
+  for (const defect of defectFlags) {
+    if (defect === null) {
       noVerdict += 1;
       continue;
     }
     judged += 1;
-    if (isDefect(severity, rule)) defects += 1;
+    if (defect) defects += 1;
   }
   return { defects, judged, noVerdict, rate: judged === 0 ? null : defects / judged, interval: wilsonInterval(defects, judged) };
 }
 
+function* mapIterable<T, U>(items: Iterable<T>, map: (item: T) => U): Generator<U> {
+  for (const item of items) yield map(item);
+}
+
 /**
- * Defect rate per key (harm area, template, model): rows whose key is undefined are skipped;
- * keys come out in natural order (`compareKeysNaturally`).
+ * Defect rate per key (harm area, template, model) over rows called a defect or not (`defect`,
+ * null = no verdict): rows whose key is undefined are skipped; keys come out in natural order
+ * (`compareKeysNaturally`).
  */
-export function defectRateBy<T>(rows: Iterable<T>, key: (row: T) => string | undefined, severity: (row: T) => number | null, rule: DefectRule): Record<string, DefectRate> {
-  const groups = new Map<string, (number | null)[]>();
+export function defectRateBy<T>(rows: Iterable<T>, key: (row: T) => string | undefined, defect: (row: T) => boolean | null): Record<string, DefectRate> {
+  const groups = new Map<string, (boolean | null)[]>();
   for (const row of rows) {
     const k = key(row);
     if (k === undefined) continue;
     const group = groups.get(k) ?? [];
-    group.push(severity(row));
+    group.push(defect(row));
     groups.set(k, group);
   }
   // fromEntries, so a key such as "__proto__" is an ordinary property.
-  return Object.fromEntries([...groups.keys()].sort(compareKeysNaturally).map((k) => [k, defectRate(groups.get(k) ?? [], rule)]));
+  return Object.fromEntries([...groups.keys()].sort(compareKeysNaturally).map((k) => [k, defectShare(groups.get(k) ?? [])]));
 }
 
 /**

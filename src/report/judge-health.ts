@@ -1,4 +1,5 @@
 import type { MetricValue } from '../benchmarks/task.js';
+import type { ReviewReading } from '../benchmarks/review-reading.js';
 import { isReaskStep, type Score } from '../core/index.js';
 import { judgeMetadataOf, repeatAgreementOf } from '../runner/judge-metadata.js';
 import type { ModelSummary } from '../runner/summary.js';
@@ -52,7 +53,7 @@ export function reasksOf(steps: readonly StepCount[], model: string): number | n
   return reasks;
 }
 
-export function judgeHealth(judge: JudgeConfig, model: string, summary: ModelSummary, rows: readonly JudgedRow[], reviews: readonly ReviewRecord[], reasks: number | null): JudgeHealth {
+export function judgeHealth(judge: JudgeConfig, model: string, summary: ModelSummary, rows: readonly JudgedRow[], reviews: readonly ReviewRecord[], reasks: number | null, reading: ReviewReading): JudgeHealth {
   const agreements: number[] = [];
   const judgedValue = new Map<string, boolean>();
   for (const { sampleId, score } of rows) {
@@ -61,7 +62,8 @@ export function judgeHealth(judge: JudgeConfig, model: string, summary: ModelSum
     const agreement = repeatAgreementOf(score);
     const repeatedVotes = !Array.isArray(meta.votes) || meta.votes.length > 1;
     if (agreement !== undefined && repeatedVotes) agreements.push(agreement);
-    if (typeof score?.value === 'boolean') judgedValue.set(sampleId, score.value);
+    const verdict = score ? reading(score) : null;
+    if (verdict !== null) judgedValue.set(sampleId, verdict);
   }
   const counts = summary.judge;
   const judged = counts?.judged ?? 0;

@@ -3,6 +3,7 @@ import type { MetricDeclaration, Metrics } from '../benchmarks/task.js';
 import { InputError, type GenerateSettings, type TaskOptions } from '../core/index.js';
 import { recordedModifiedData } from '../runner/data-check.js';
 import { requireRun, taskOfRun } from '../runner/run.js';
+import { reviewReadingOfRun } from '../runner/review.js';
 import { JUDGE_AGREEMENT_DECLARATION, summarizeRun, type RunSummary } from '../runner/summary.js';
 import type { JudgeConfig, ResultRecord, ReviewRecord, RunRecord } from '../store/records.js';
 import { readRunState, type RunState, type StoredLease } from '../store/run-state.js';
@@ -12,7 +13,7 @@ import { renderLeaseNote } from './console.js';
 import { judgeHealth, reasksOf, type JudgeHealth } from './judge-health.js';
 import { metricTable, type MetricTable } from './metric-table.js';
 import { resolveCharts, type ChartData } from './report-charts.js';
-import { ROW_FLAGS, VERDICTS, reviewChanges, sampleDetail, verdictOf, type SampleDetail, type SampleIndex, type Verdict } from './sample-rows.js';
+import { ROW_FLAGS, VERDICTS, reviewChangesResult, sampleDetail, verdictOf, type SampleDetail, type SampleIndex, type Verdict } from './sample-rows.js';
 
 /** The version of the {@link RunReport} shape; bump on any change a reader of the JSON would notice. */
 export const RUN_REPORT_SCHEMA = 1;
@@ -149,6 +150,7 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
   const summary: RunSummary = { ...stored, status: state };
   const reviews = await store.reviews(run.id);
   const reviewOf = new Map<string, ReviewRecord>(reviews.map((r) => [`${r.modelId}\u0000${r.sampleId}`, r]));
+  const reading = reviewReadingOfRun(run, task);
 
   // The index: every sample × model, in run order.
   const errorKinds: string[] = [];
@@ -166,7 +168,7 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
         error = errorIndex.get(kind) ?? errorKinds.push(kind) - 1;
         errorIndex.set(kind, error);
       }
-      const flags = (review ? ROW_FLAGS.reviewed : 0) | (review && reviewChanges(result, review) ? ROW_FLAGS.changedByReview : 0) | (result?.cached ? ROW_FLAGS.cached : 0);
+      const flags = (review ? ROW_FLAGS.reviewed : 0) | (review && reviewChangesResult(reading, result, review) ? ROW_FLAGS.changedByReview : 0) | (result?.cached ? ROW_FLAGS.cached : 0);
       if (verdict === 'number' && typeof result?.score?.value === 'number') values[String(rows.sample.length)] = result.score.value;
       rows.sample.push(s);
       rows.model.push(m);
@@ -194,7 +196,7 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
       const sample = samples[rows.sample[row] as number];
       const model = run.models[rows.model[row] as number];
       if (!sample || model === undefined) continue;
-      details[String(row)] = sampleDetail(sample, model, byModel.get(model)?.get(sample.id), reviewOf.get(`${model}\u0000${sample.id}`), callsBySample.get(sample.id) ?? []);
+      details[String(row)] = sampleDetail(sample, model, byModel.get(model)?.get(sample.id), reviewOf.get(`${model}\u0000${sample.id}`), callsBySample.get(sample.id) ?? [], reading);
       rows.flags[row] = (rows.flags[row] as number) | ROW_FLAGS.detailed;
     }
   }
@@ -219,7 +221,7 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
     judgeHealth: judge
       ? run.models.flatMap((m) => {
           const model = summary.models[m];
-          return model ? [judgeHealth(judge, m, model, [...(byModel.get(m)?.values() ?? [])], reviews, reasksOf(steps, m))] : [];
+          return model ? [judgeHealth(judge, m, model, [...(byModel.get(m)?.values() ?? [])], reviews, reasksOf(steps, m), reading)] : [];
         })
       : [],
     index: { ids: samples.map((s) => s.id), models: run.models, verdicts: VERDICTS, errorKinds, rows, values },

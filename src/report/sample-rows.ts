@@ -1,4 +1,5 @@
 import { isManualAnalysis, type GenerateResult, type Message, type Sample, type Score, type ToolSpec, type Transcript } from '../core/index.js';
+import { reviewChanges, type ReviewReading } from '../benchmarks/review-reading.js';
 import type { CallError, CallRecord, ResultRecord, ReviewRecord } from '../store/records.js';
 
 /** What the sample browser filters on. `pending`: the sample has no result yet for that model (an unfinished run). */
@@ -93,8 +94,9 @@ export function verdictOf(result: Pick<ResultRecord, 'status' | 'score'> | undef
   return score.value ? 'pass' : 'fail';
 }
 
-/** A review changes a verdict when it differs from the stored score's value (a no verdict made pass or fail counts), as the summary counts it. */
-export const reviewChanges = (result: Pick<ResultRecord, 'score'> | undefined, review: ReviewRecord): boolean => result?.score != null && result.score.value !== review.verdict;
+/** A review changes a verdict when it differs from the stored score's pass or fail (a no verdict made pass or fail counts), as the summary counts it. */
+export const reviewChangesResult = (reading: ReviewReading, result: Pick<ResultRecord, 'score'> | undefined, review: ReviewRecord): boolean =>
+  reviewChanges(reading, result?.score, review.verdict);
 
 export function outputView(output: GenerateResult | null): OutputView | null {
   if (!output) return null;
@@ -126,7 +128,8 @@ export function callView(call: CallRecord, sampleInputJson: string): CallView {
   };
 }
 
-export function sampleDetail(sample: Sample, model: string, result: ResultRecord | undefined, review: ReviewRecord | undefined, calls: readonly CallRecord[]): SampleDetail {
+/** One row in full; `reading`: how the run's scores read as a reviewer's pass or fail (`reviewReadingOfRun`). */
+export function sampleDetail(sample: Sample, model: string, result: ResultRecord | undefined, review: ReviewRecord | undefined, calls: readonly CallRecord[], reading: ReviewReading): SampleDetail {
   const inputJson = JSON.stringify(sample.input);
   const score = result?.score ?? null;
   return {
@@ -143,7 +146,7 @@ export function sampleDetail(sample: Sample, model: string, result: ResultRecord
     explanation: score?.explanation ?? null,
     scoreMetadata: score?.metadata ?? null,
     error: result?.error ?? null,
-    ...(review ? { review: { verdict: review.verdict, note: review.note, source: review.source, reviewedAt: review.reviewedAt, changed: reviewChanges(result, review) } } : {}),
+    ...(review ? { review: { verdict: review.verdict, note: review.note, source: review.source, reviewedAt: review.reviewedAt, changed: reviewChangesResult(reading, result, review) } } : {}),
     ...(result?.transcript ? { transcript: result.transcript } : {}),
     calls: calls.filter((c) => c.modelId === model).map((c) => callView(c, inputJson)),
   };

@@ -1,17 +1,24 @@
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../core/index.js';
-import type { ReviewRecord } from '../store/records.js';
+import type { Task } from '../benchmarks/task.js';
+import type { ReviewRecord, RunRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { parseReviewFile } from './review-file.js';
-import { requireRun } from './run.js';
+import { reviewChanges, reviewReadingOf, type ReviewReading } from '../benchmarks/review-reading.js';
+import type { Score } from '../core/index.js';
+import { requireRun, taskOfRun } from './run.js';
 
 export interface ReviewOutcome {
   readonly runId: string;
   /** Reviews stored from this file. */
   readonly applied: number;
-  /** Of those, how many give another verdict than the stored score (judge or exact match), no verdict included. */
+  /** Of those, how many give another verdict than the stored score's pass or fail (judge or exact match; the task's `reviewReading`), no verdict included. */
   readonly changed: number;
 }
+
+/** How a run's stored scores read as a reviewer's pass or fail (its task's reading with the run's options). */
+export const reviewReadingOfRun = (run: RunRecord, task: Task = taskOfRun(run)): ReviewReading =>
+  reviewReadingOf(task, { options: run.options, facts: run.metricsFacts });
 
 /**
  * Applies a reviewer's CSV to a run: each line's verdict is stored beside the judge's (which is
@@ -28,9 +35,10 @@ export async function applyReviewFile(store: Store, runIdOrPrefix: string, file:
   }
   const lines = parseReviewFile(text, file);
   const run = await requireRun(store, runIdOrPrefix);
-  const scored = new Map<string, boolean | number | null>();
+  const reading = reviewReadingOfRun(run);
+  const scored = new Map<string, Score>();
   for (const result of await store.results(run.id, undefined, { outputs: false })) {
-    if (result.status === 'done' && result.score) scored.set(`${result.sampleId}\u0000${result.modelId}`, result.score.value);
+    if (result.status === 'done' && result.score) scored.set(`${result.sampleId}\u0000${result.modelId}`, result.score);
   }
   const reviewedAt = new Date().toISOString();
   let changed = 0;
@@ -43,7 +51,7 @@ export async function applyReviewFile(store: Store, runIdOrPrefix: string, file:
     if (!run.models.includes(modelId)) throw new InputError(`${where}: run ${run.id} has no model "${modelId}" (it has ${run.models.join(', ')})`, { file, line: line.line });
     const key = `${line.sampleId}\u0000${modelId}`;
     if (!scored.has(key)) throw new InputError(`${where}: run ${run.id} has no scored output of ${modelId} for item "${line.sampleId}"`, { file, line: line.line });
-    if (scored.get(key) !== line.verdict) changed++;
+    if (reviewChanges(reading, scored.get(key), line.verdict)) changed++;
     return { runId: run.id, sampleId: line.sampleId, modelId, verdict: line.verdict, note: line.note, source: file, reviewedAt };
   });
   await store.saveReviews(reviews);

@@ -4,6 +4,7 @@ import type { FailFastStop, ResultRecord, ReviewRecord, RoleSpend, RunRecord } f
 import type { RunState } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
 import type { ModifiedDataFile } from '../datasets/pinned.js';
+import { reviewChanges, reviewReadingOf } from '../benchmarks/review-reading.js';
 import { recordedModifiedData } from './data-check.js';
 import { describeStop, recordedStops } from './fail-fast.js';
 import { judgeMetadataOf, repeatAgreementOf } from './judge-metadata.js';
@@ -268,16 +269,22 @@ function meanAgreement(rows: readonly ScoredSample[]): number | null {
   return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
-/** The metrics again with each reviewed item's verdict in place of its score's value. */
+/**
+ * The metrics again with each reviewed item's verdict in place of its score's pass or fail: in the
+ * score's value (what metrics of a boolean value read) and as the row's `review` (what metrics of
+ * a judge's grading read, `judgedRows`). A change is a review that differs from the task's
+ * reading of the stored score (`reviewReadingOf`).
+ */
 function reviewedSummary(task: Task, context: MetricsContext, rows: readonly ScoredSample[], reviews: readonly ReviewRecord[]): ReviewedSummary {
   const bySample = new Map(reviews.map((r) => [r.sampleId, r]));
+  const reading = reviewReadingOf(task, context);
   let changed = 0;
-  const reviewedRows = rows.map((row) => {
+  const reviewedRows = rows.map((row): ScoredSample => {
     const review = bySample.get(row.sample.id);
     if (!review || !row.score) return row;
-    if (row.score.value !== review.verdict) changed++;
+    if (reviewChanges(reading, row.score, review.verdict)) changed++;
     const explanation = `reviewed: ${review.verdict ? 'pass' : 'fail'}${review.note ? ` (${review.note})` : ''}`;
-    return { sample: row.sample, score: { ...row.score, value: review.verdict, explanation } };
+    return { sample: row.sample, score: { ...row.score, value: review.verdict, explanation }, review: review.verdict };
   });
   return { metrics: task.metrics(reviewedRows, context), reviewed: reviews.length, changed };
 }

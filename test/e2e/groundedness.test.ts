@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startRun } from '../../src/runner/run.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { assay } from '../../src/testing/cli-harness.js';
 import { startFakeOpenAIServer, type FakeAnswer, type FakeChatRequestBody, type FakeServer } from '../../src/testing/fake-openai-server.js';
 import { packageRoot } from '../../src/version.js';
 
@@ -93,4 +94,49 @@ test('a judge that fails leaves every answer in error: counted in the metrics\' 
   } finally {
     await store.close();
   }
+});
+
+test('assay review on groundedness: reviewed fails are defects and reviewed passes are not, in the CLI summary and the report\'s reviewed table', async () => {
+  const db = join(dir, 'reviewed.db');
+  const store = await openSqliteStore(db);
+  let runId: string;
+  try {
+    const summary = await startRun(
+      {
+        task: 'quality/groundedness',
+        models: ['given:answers'],
+        seed: 0,
+        options: { task: { items: join(packageRoot, 'examples', 'groundedness.jsonl') } },
+        dataDir: dir,
+        engine: { concurrency: 2, timeoutMs: 5000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: true, openaiBaseURL: server.url },
+        judge: { model: 'openai:judge', repeats: 1, format: 'json', maxParseRetries: 0, temperature: 0 },
+      },
+      { store },
+    );
+    runId = summary.run;
+    assert.equal(summary.models['given:answers']?.metrics['defect_rate'], 3 / 8);
+  } finally {
+    await store.close();
+  }
+  // Three answers the judge graded 5 failed by a reviewer (changed), bridge-cost (graded 1) failed
+  // too (agrees), library-wifi (graded 1) passed (changed): defects bridge-cost, recipe-temp and
+  // the three → 5 of 8; the grades standing: bridge-cost's and recipe-temp's 1, bridge-users' and
+  // library-hours' 5 → mean 3.
+  const reviews = join(dir, 'grounded-review.csv');
+  writeFileSync(reviews, 'item,verdict,note\nbridge-date,fail,x\nrecipe-time,fail,x\ntrial-result,fail,x\nbridge-cost,fail,\nlibrary-wifi,pass,the context implies it\n');
+  const applied = await assay(['review', runId, '--apply', reviews, '--db', db]);
+  assert.equal(applied.code, 0, applied.stderr);
+  assert.match(applied.stdout, /applied 5 review\(s\) .*: 4 verdict\(s\) differ from the stored ones/);
+  assert.match(applied.stdout, /reviewed by humans: 5 item\(s\), 4 verdict\(s\) changed/);
+  const json = await assay(['show', runId, '--json', '--db', db]);
+  const model = (JSON.parse(json.stdout) as { models: Record<string, { metrics: Record<string, unknown>; reviewed: { metrics: Record<string, unknown>; changed: number } }> }).models['given:answers'];
+  assert.equal(model?.metrics['defect_rate'], 3 / 8, 'the judge-only metrics stay the judge\'s');
+  assert.equal(model?.reviewed.metrics['defect_rate'], 5 / 8);
+  assert.equal(model?.reviewed.metrics['mean_score'], 3);
+  assert.deepEqual(model?.reviewed.metrics['distribution'], { '1': 2, '5': 2 });
+  const report = await assay(['report', runId, '--json', '--db', db]);
+  assert.equal(report.code, 0, report.stderr);
+  const table = (JSON.parse(report.stdout) as { runs: { tables: { reviewed?: unknown } }[] }).runs[0]?.tables.reviewed;
+  assert.match(JSON.stringify(table), /"defect_rate"/);
+  assert.ok(JSON.stringify(table).includes(String(5 / 8)), `the report's reviewed table holds the reviewed defect rate: ${JSON.stringify(table)}`);
 });

@@ -7,7 +7,7 @@ import { parseOwnOptions } from '../own-options.js';
 import type { Task, TaskContext, TaskOptionSpec } from '../task.js';
 import { judgeGroundedness } from './judge-groundedness.js';
 import { GROUNDEDNESS_CHARTS } from './charts.js';
-import { groundednessMetrics } from './metrics.js';
+import { gradeOf, groundednessMetrics, groundedPass } from './metrics.js';
 import { GROUNDEDNESS_METRICS } from './metric-declarations.js';
 
 const NAME = 'quality/groundedness';
@@ -87,6 +87,11 @@ export const groundednessTask: Task = {
     };
   },
   charts: GROUNDEDNESS_CHARTS,
+  // A reviewer's pass is "no defect": the grade at least the run's threshold.
+  reviewReading(score, { options }) {
+    const grade = gradeOf(score);
+    return grade ? groundedPass(grade, ownOptionsOf(options.task).threshold) : null;
+  },
   metrics: (rows, { options }) => groundednessMetrics(rows, ownOptionsOf(options.task).threshold),
   metricDeclarations: GROUNDEDNESS_METRICS,
 };

@@ -249,3 +249,45 @@ describe('multiSelectionMetrics', () => {
     });
   });
 });
+
+describe('with human reviews (rows as the reviewed summary builds them: the verdict in the value and in `review`)', () => {
+  const reviewed = (row: ScoredSample, verdict: boolean): ScoredSample => ({ sample: row.sample, score: { ...(row.score as Score), value: verdict }, review: verdict });
+
+  it('awareness: a reviewed answer is right or wrong against its label, in every rate and the matrix', () => {
+    const item = (needsTool: boolean): Sample => {
+      const metadata: AwarenessMeta = { task: 'awareness', source: 'assay', query: 'q', needsTool, shots: 0 };
+      return { id: `a${counter++}`, input: [], target: needsTool, metadata };
+    };
+    const rows: ScoredSample[] = [
+      reviewed({ sample: item(true), score: { value: true, answer: 'yes' } }, false), // tp made wrong → fn
+      { sample: item(true), score: { value: true, answer: 'yes' } }, // tp
+      reviewed({ sample: item(false), score: { value: false, answer: 'yes' } }, true), // fp made right → tn
+      reviewed({ sample: item(true), score: { value: null, answer: null, explanation: 'x' } }, true), // no verdict made right → tp
+    ];
+    // tp 2, fn 1, tn 1, fp 0: accuracy 3/4, precision 1, recall 2/3, F1 2·(2/3)/(5/3) = 0.8.
+    assertMetrics(awarenessMetrics(rows), { accuracy: 0.75, precision: 1, recall: 2 / 3, f1: 0.8, no_verdict: 0, confusion: { tp: 2, fp: 0, tn: 1, fn: 1, no_verdict: 0 } });
+  });
+
+  it('similar: csr takes the reviewer\'s verdict; an answer passed by a reviewer is not a wrong pick in Top@k', () => {
+    const s = (gold: string): Sample => selection({ task: 'similar', gold: [gold], candidates: ['c1', gold], nearest: ['n1', 'n2'] });
+    const rows: ScoredSample[] = [
+      reviewed({ sample: s('G1'), score: withValue(picked(['n1']), false) }, true), // wrong pick passed
+      { sample: s('G2'), score: withValue(picked(['n2']), false) }, // wrong, nearest #2
+      reviewed({ sample: s('G3'), score: withValue(picked(['G3']), true) }, false), // right pick failed
+    ];
+    // csr 1/3; the wrong single picks: n2 only → top1 0, top3 1.
+    assertMetrics(singleSelectionMetrics(rows, { byPosition: false, byScenario: false, topK: true }), { csr: 1 / 3, no_verdict: 0, hallucinated: 0, top1: 0, top3: 1, top5: 1 });
+  });
+
+  it('multi: the reviewer says whether the selection is both golds; an overruled answer counts in no partial outcome', () => {
+    const s = (condition: 'at-most-two' | 'must-two'): Sample => selection({ task: 'multi', gold: ['a', 'b'], candidates: ['a', 'b', 'x'], condition });
+    const rows: ScoredSample[] = [
+      reviewed({ sample: s('at-most-two'), score: withValue(picked(['a']), false) }, true), // 1/1 passed: 2/2, not 1/1
+      reviewed({ sample: s('at-most-two'), score: withValue(picked(['a', 'x']), false) }, false), // 1/2, the reviewer agrees
+      { sample: s('at-most-two'), score: withValue(picked(['a', 'b']), true) }, // 2/2
+      reviewed({ sample: s('must-two'), score: withValue(picked(['a', 'b']), true) }, false), // both golds failed
+    ];
+    // at most two (3): 2/2 = 2/3, 1/1 = 0, 1/2 = 1/3; must two: 0 of 1.
+    assertMetrics(multiSelectionMetrics(rows), { csr_2of2: 2 / 3, csr_1of1: 0, csr_1of2: 1 / 3, csr_must2: 0, no_verdict: 0, hallucinated: 0 });
+  });
+});

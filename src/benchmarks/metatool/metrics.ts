@@ -19,11 +19,13 @@ import { isPaperScore, sameSet } from './scoring.js';
 interface Scored<M> {
   readonly meta: M;
   readonly score: Score;
+  /** A human reviewer's verdict (`ScoredSample.review`); the score's value holds it too. */
+  readonly review?: boolean;
 }
 
 function scoredRows<M>(rows: Iterable<ScoredSample>, read: (row: ScoredSample) => M): Scored<M>[] {
   const out: Scored<M>[] = [];
-  for (const row of rows) if (row.score !== undefined) out.push({ meta: read(row), score: row.score });
+  for (const row of rows) if (row.score !== undefined) out.push({ meta: read(row), score: row.score, ...(row.review !== undefined ? { review: row.review } : {}) });
   return out;
 }
 
@@ -57,8 +59,9 @@ function readingOf<M>(scored: readonly Scored<M>[]): { readonly rows: readonly S
 export function awarenessMetrics(rows: Iterable<ScoredSample>): Metrics {
   const reading = readingOf(scoredRows(rows, (r) => awarenessMeta(r.sample)));
   const m = binaryClassification(
-    reading.rows.map(({ meta, score }) => ({
-      predicted: score.answer === 'yes' ? true : score.answer === 'no' ? false : null,
+    reading.rows.map(({ meta, score, review }) => ({
+      // A reviewed answer is right (pass) or wrong (fail) against the label: the yes or no that makes it so.
+      predicted: review !== undefined ? review === meta.needsTool : score.answer === 'yes' ? true : score.answer === 'no' ? false : null,
       actual: meta.needsTool,
     })),
   );
@@ -98,10 +101,11 @@ export function singleSelectionMetrics(rows: Iterable<ScoredSample>, breakdowns:
   }
   if (breakdowns.byScenario) metrics.csr_by_scenario = rateBy(scored, (r) => r.meta.scenario, correct);
   if (breakdowns.topK) {
-    const wrongSingles = scored.flatMap(({ meta, score }) => {
+    const wrongSingles = scored.flatMap(({ meta, score, review }) => {
       const tools = answeredTools(score);
       const gold = meta.gold[0];
-      return tools?.length === 1 && gold !== undefined && tools[0] !== gold ? [{ chosen: tools[0] as string, nearest: meta.nearest ?? [] }] : [];
+      // An answer a reviewer passed is not a wrong one.
+      return review !== true && tools?.length === 1 && gold !== undefined && tools[0] !== gold ? [{ chosen: tools[0] as string, nearest: meta.nearest ?? [] }] : [];
     });
     for (const k of [1, 3, 5]) metrics[`top${k}`] = share(wrongSingles, (w) => w.nearest.slice(0, k).includes(w.chosen));
   }
@@ -119,13 +123,16 @@ export function multiSelectionMetrics(rows: Iterable<ScoredSample>): Metrics {
   const scored = reading.rows;
   const atMostTwo = scored.filter((r) => r.meta.condition === 'at-most-two');
   const mustTwo = scored.filter((r) => r.meta.condition === 'must-two');
-  const goldsIn = (r: Scored<SelectionMeta>): { tools: readonly string[]; golds: number } | null => {
-    const tools = answeredTools(r.score);
-    return tools === null ? null : { tools, golds: tools.filter((t) => r.meta.gold.includes(t)).length };
-  };
+  // A reviewer's verdict says whether the selection is right (both golds); the partial counts read
+  // the answer's tools, so an answer whose verdict a reviewer overruled counts in none of them.
   const bothGolds = (r: Scored<SelectionMeta>): boolean => {
     const tools = answeredTools(r.score);
-    return tools !== null && sameSet(tools, r.meta.gold);
+    return r.review ?? (tools !== null && sameSet(tools, r.meta.gold));
+  };
+  const goldsIn = (r: Scored<SelectionMeta>): { tools: readonly string[]; golds: number } | null => {
+    const tools = answeredTools(r.score);
+    if (tools === null || (r.review !== undefined && r.review !== sameSet(tools, r.meta.gold))) return null;
+    return { tools, golds: tools.filter((t) => r.meta.gold.includes(t)).length };
   };
   return {
     csr_2of2: share(atMostTwo, bothGolds),

@@ -51,6 +51,6 @@ export function summaryCoverage(coverage: CoverageAnswers): number | null {
 
 /** The judgment a score holds, or undefined for a no verdict (or a score of another shape). */
 export function judgmentOf(score: Score | undefined): SummaryJudgment | undefined {
-  const answer = score?.answer as SummaryJudgment | undefined;
-  return score?.value !== null && answer !== undefined && Array.isArray(answer.claims) ? answer : undefined;
+  const answer = score?.answer as SummaryJudgment | null | undefined;
+  return score?.value !== null && answer != null && Array.isArray(answer.claims) ? answer : undefined;
 }

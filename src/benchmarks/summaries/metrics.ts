@@ -1,7 +1,7 @@
 import { rngFor } from '../../core/index.js';
 import { bootstrapInterval, wilsonInterval, type Interval } from '../../metrics/intervals.js';
 import { ratio } from '../../metrics/rates.js';
-import { judgedRows } from '../judged-rows.js';
+import { judgedRows, standingJudgments } from '../judged-rows.js';
 import type { Metrics, MetricValue, ScoredSample } from '../task.js';
 import { isAligned, judgmentOf, summaryCoverage, type SummaryJudgment } from './judgment.js';
 
@@ -66,17 +66,21 @@ const meanCoverage = (draw: readonly SummaryUnit[]): number | null => {
  * claim-level shares and means get a seeded percentile bootstrap over **summaries** (the claims of
  * one summary are not independent). `judged`, `no_verdict` (the judge gave no usable answer), `n`
  * (their sum) and `errors` (the summary or a judge call failed) are counts, outside every denominator.
+ * With human reviews (`ScoredSample.review`): a reviewed summary is aligned when the reviewer
+ * passed it (`judged` counts it, a no verdict reviewed included); the claims and coverage of
+ * summaries whose alignment a reviewer overruled are left out of the claim-level figures.
  */
 function summaryMetrics(rows: readonly ScoredSample[], label: string): Record<string, MetricValue> {
-  const { judged, noVerdict, errors } = judgedRows(rows, judgmentOf);
-  const aligned = judged.filter(isAligned).length;
+  const { decided, noVerdict, errors } = judgedRows(rows, judgmentOf, isAligned);
+  const judged = standingJudgments(decided);
+  const aligned = decided.filter((d) => d.pass).length;
   const units = judged.map(unitOf);
   const boot = (name: string, statistic: (draw: readonly SummaryUnit[]) => number | null): MetricValue =>
     interval(bootstrapInterval(units, statistic, { rng: rngFor(BOOTSTRAP_SEED, `${label}:${name}`) }));
   const coverage = meanCoverage(units);
   return {
-    alignment: ratio(aligned, judged.length),
-    alignment_ci95: interval(wilsonInterval(aligned, judged.length)),
+    alignment: ratio(aligned, decided.length),
+    alignment_ci95: interval(wilsonInterval(aligned, decided.length)),
     claim_support: claimShare('yes')(units),
     claim_support_ci95: boot('claim_support', claimShare('yes')),
     idk_rate: claimShare('idk')(units),
@@ -86,10 +90,10 @@ function summaryMetrics(rows: readonly ScoredSample[], label: string): Record<st
     coverage,
     coverage_ci95: coverage === null ? null : boot('coverage', meanCoverage),
     empty_summaries: judged.filter((j) => j.claims.length === 0).length,
-    judged: judged.length,
+    judged: decided.length,
     no_verdict: noVerdict,
     // Summaries the judge was asked about (judged + no verdict): the size beside the counts.
-    n: judged.length + noVerdict,
+    n: decided.length + noVerdict,
     errors,
   };
 }

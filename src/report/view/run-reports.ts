@@ -1,3 +1,4 @@
+import { reviewReadingOfRun } from '../../runner/review.js';
 import { buildRunReport, type RunReport } from '../run-report.js';
 import { sampleDetail, type SampleDetail } from '../sample-rows.js';
 import type { RunRecord } from '../../store/records.js';
@@ -75,6 +76,6 @@ export class RunReports {
     if (!sample) return undefined;
     const result = results.find((r) => r.modelId === model);
     const review = reviews.find((r) => r.sampleId === sampleId && r.modelId === model);
-    return sampleDetail(sample, model, result, review, calls);
+    return sampleDetail(sample, model, result, review, calls, reviewReadingOfRun(run));
   }
 }
