@@ -207,6 +207,12 @@ export interface Task {
    * summaries: the claims, their verdicts and reasons); appended after the common columns.
    */
   exportColumns?(sample: Sample, score: Score | null): Readonly<Record<string, unknown>>;
+  /**
+   * The sample metadata key that names a sample's category (articles' folders: `category`; harm:
+   * the persona `template`): `--sample N` draws from each category in proportion to its size
+   * (`stratifiedPositions`). Absent, or a sample without it: a plain seeded sample.
+   */
+  readonly categoryKey?: string;
   /** Options of this task's own (see {@link TaskOptionSpec}). */
   readonly ownOptions?: readonly TaskOptionSpec[];
   /**

@@ -224,7 +224,8 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
         } finally {
           progress.stop();
         }
-      }));
+        // A run makes its store (and folders) when there is none yet; the commands that only read refuse it.
+      }, { missing: 'create' }));
     } finally {
       await shared?.close();
     }
@@ -303,7 +304,13 @@ replay:<file.jsonl> (one {"id": "<sample id>", "output": "<text>"} per line; "as
 <task>" with the same seed and options lists the ids and inputs, for every task; a file that
 matches none of the run's samples is refused before anything is recorded),
 baseline:lexical, baseline:random (reference models, no API), given:answers (the answers a
-task's own data holds, e.g. a groundedness file's answer column).
+task's own data holds, e.g. a groundedness file's answer column), local:<file.gguf> (a GGUF model
+run in-process, no key, no server; also as --judge, --user-model and --embedder) or
+local:hf:<owner>/<repo>/<file.gguf> (downloaded once into $ASSAY_MODEL_DIR, else the user cache,
+then used offline; add #sha256=<hex> to pin it).
+Offline (no access to the hub): copy the .gguf over and give local:./file.gguf, or put it where
+the cache would (~/.cache/assay/models/hf/<owner>/<repo>/main/<file>) and keep the local:hf: id.
+See docs/local-models.md.
 
 Data: read from --data-dir, else $ASSAY_DATA_DIR, else the user cache; a missing dataset is
 downloaded and checked against pinned sha256 checksums unless --no-download is given. Every
@@ -341,7 +348,7 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
       .command('run')
       .description('run a task on one or more models, store every call and result, and print the metrics')
       .argument('<task>', 'task name, e.g. metatool/similar (see "assay list")')
-      .requiredOption('-m, --model <id>', 'model under test as provider:model, repeatable (openai:gpt-4o-mini, replay:out.jsonl, baseline:lexical, baseline:random)', collect),
+      .requiredOption('-m, --model <id>', 'model under test as provider:model, repeatable (openai:gpt-4o-mini, local:./model.gguf, replay:out.jsonl, baseline:lexical, baseline:random; all kinds below)', collect),
   )
     .addOption(new Option('--parser <which>', "MetaTool answer reading: strict (assay's rules, docs/metatool.md) or paper (the paper's answer matching; answers it leaves undecided are counted as manual)").choices(['strict', 'paper']).default('strict'))
     .addOption(new Option('--temperature <t>', 'sampling temperature (task default: 0 for MetaTool, 0.1 for FunctionChat)').argParser(number('--temperature', 0, 2)))

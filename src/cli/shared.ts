@@ -4,7 +4,7 @@ import { Option } from 'commander';
 import { InputError } from '../core/index.js';
 import { renderSummary } from '../report/console.js';
 import type { RunSummary } from '../runner/summary.js';
-import { openStore } from '../store/open-store.js';
+import { openStore, type OpenStoreOptions } from '../store/open-store.js';
 import { createFolder, fsReason } from '../core/index.js';
 import type { Store } from '../store/store.js';
 import { StoreFailureError } from '../store/store-failure.js';
@@ -25,10 +25,12 @@ export const dataDirOption = (what = 'folder holding the datasets (default: $ASS
 
 /**
  * Opens the store `--db` names (a bad location or an unreachable server: one line, exit 2), runs
- * `fn`, and always closes it (SQLite checkpoints its WAL, PostgreSQL ends its connections).
+ * `fn`, and always closes it (SQLite checkpoints its WAL, PostgreSQL ends its connections). A
+ * SQLite file that does not exist is refused, naming the path, unless `options` say to create it
+ * (`assay run`): a mistyped `--db` would otherwise make a new empty store that has "no runs yet".
  */
-export async function withStore<T>(location: string, fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore(location);
+export async function withStore<T>(location: string, fn: (store: Store) => Promise<T>, options: OpenStoreOptions = { missing: 'existing' }): Promise<T> {
+  const store = await openStore(location, options);
   let result: T;
   try {
     result = await fn(store);

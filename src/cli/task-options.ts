@@ -13,6 +13,7 @@ import { dataDirOption } from './shared.js';
  */
 export interface TaskFlags {
   limit?: number;
+  sample?: number;
   perTool: number;
   shots?: '0' | '5';
   seed: number;
@@ -30,7 +31,10 @@ export interface TaskFlags {
 /** Adds the options of {@link TaskFlags} that select samples (not `--parser` / `--rubric`). */
 export function addTaskOptions(command: Command): Command {
   command
-    .addOption(new Option('-n, --limit <n>', 'keep only the first N samples').argParser(positiveInt('--limit')))
+    .addOption(new Option('-n, --limit <n>', "keep only the first N samples in the task's order (an articles folder: the first files by name, often all of one category); --sample draws them at random instead").argParser(positiveInt('--limit')))
+    .addOption(
+      new Option('--sample <n>', "a seeded sample of N samples (by --seed), in proportion to each category where the task has categories (articles' folders or category column, harm persona templates, FunctionChat output or tools types, MetaTool scenarios), else a plain random sample; kept in the task's order and recorded with the run").argParser(positiveInt('--sample')),
+    )
     .addOption(new Option('--per-tool <n>', 'queries drawn per tool (MetaTool similar/scenario/reliability)').default(5).argParser(positiveInt('--per-tool')))
     .addOption(new Option('--shots <k>', 'in-context examples (default 0; upstream prompts are as shipped)').choices(['0', '5']))
     .addOption(new Option('--seed <s>', 'seed of every random choice (query sampling, candidate order, exemplars)').default(0).argParser(nonNegativeInt('--seed')))
@@ -100,12 +104,14 @@ function ownToolsOptions(taskName: string, flags: TaskFlags): Pick<TaskOptions, 
  * the earlier run by comparing its recorded options as JSON, so it must not change.
  */
 export function taskOptionsFrom(taskName: string, flags: TaskFlags): TaskOptions {
+  if (flags.limit !== undefined && flags.sample !== undefined) throw new InputError('give either --limit (the first N samples) or --sample (N drawn at random), not both');
   return {
     perTool: flags.perTool,
     ...(flags.shots !== undefined ? { shots: Number(flags.shots) as 0 | 5 } : {}),
     prompts: flags.prompts,
     ...(flags.parser !== undefined ? { parser: flags.parser } : {}),
     ...(flags.limit ? { limit: flags.limit } : {}),
+    ...(flags.sample ? { sample: flags.sample } : {}),
     ...(flags.benchVersion ? { benchVersion: flags.benchVersion } : {}),
     ...(flags.rubric ? { rubrics: flags.rubric } : {}),
     ...ownToolsOptions(taskName, flags),

@@ -11,8 +11,14 @@ export interface TaskOptions {
   readonly prompts?: 'assay' | 'upstream';
   /** How answers are read, for tasks that declare `answerParsers` (MetaTool: `strict`, assay's own rules, or `paper`, the paper's answer matching). */
   readonly parser?: AnswerParserName;
-  /** Keep only the first N samples (after the seeded selection). */
+  /** Keep only the first N samples in the task's order (after the task's own seeded selection). */
   readonly limit?: number;
+  /**
+   * A seeded sample of N of the task's samples (by the run's seed), in proportion to each category
+   * where the task's samples have one (`Task.categoryKey`), kept in the task's order; applied by
+   * the runner to every task alike. Never with `limit`.
+   */
+  readonly sample?: number;
   /** Data + rubric + system prompt version of a benchmark that ships several (FunctionChat: `v2.0.0`, `paper-2024-09`). */
   readonly benchVersion?: string;
   /** A judged task's rubrics replaced by the user's own files, by output type (`--rubric call=my-call.txt`). */

@@ -1,6 +1,7 @@
 import { parseModelId } from '../core/index.js';
 import { findTask } from '../benchmarks/registry.js';
 import { createEmbedder } from '../models/embedders.js';
+import { prepareTask } from './prepare-task.js';
 import { approxInputTokens } from '../models/middleware/token-estimate.js';
 import { KNOWN_PRICES, type Price } from '../models/pricing.js';
 import { UNBILLED_PROVIDERS } from '../models/registry.js';
@@ -48,7 +49,7 @@ export interface RunEstimate {
  */
 export async function estimateRun(spec: RunSpec): Promise<RunEstimate> {
   const task = findTask(spec.task);
-  const prepared = await task.prepare({ dataDir: spec.dataDir, seed: spec.seed, options: spec.options, createEmbedder });
+  const prepared = await prepareTask(task, { dataDir: spec.dataDir, seed: spec.seed, options: spec.options, createEmbedder });
   const settings = { ...task.defaultSettings, ...spec.settings };
   const solver = prepared.solver;
   // A solver's prompts (a conversation so far) hold the answers before them: not measurable ahead.

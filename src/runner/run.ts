@@ -3,6 +3,7 @@ import { checkJudgeSettings } from '../judges/judge.js';
 import { findTask } from '../benchmarks/registry.js';
 import type { PreparedTask, Task } from '../benchmarks/task.js';
 import { createEmbedder } from '../models/embedders.js';
+import { prepareTask } from './prepare-task.js';
 import { Model } from '../models/middleware/model.js';
 import { systemClock } from '../models/middleware/clock.js';
 import type { LimiterFactory } from '../models/middleware/limiter.js';
@@ -68,7 +69,7 @@ export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'o
   if (spec.models.length === 0) throw new InputError('give at least one --model');
   if (new Set(spec.models).size !== spec.models.length) throw new InputError('the same --model is given twice');
   const task = findTask(spec.task);
-  const prepared = await task.prepare({ dataDir: spec.dataDir, seed: spec.seed, options: spec.options, createEmbedder, ...(deps.stop ? { signal: deps.stop } : {}) });
+  const prepared = await prepareTask(task, { dataDir: spec.dataDir, seed: spec.seed, options: spec.options, createEmbedder, ...(deps.stop ? { signal: deps.stop } : {}) });
   if (prepared.samples.length === 0) throw new InputError(`task ${task.name} produced no samples with these options`);
   const modifiedData = checkPinnedData(prepared.datasetChecksums, spec.dataDir, spec.allowModifiedData ?? false);
   const judge = judgeConfigFor(task.name, prepared, spec);
@@ -358,7 +359,7 @@ async function prepareForRun(run: RunRecord, dataDir?: string, options = run.opt
   const task = taskOfRun(run);
   const dir = dataDir ?? run.engine.dataDir;
   if (!dir) throw new InputError(`run ${run.id} does not record its data dir; pass --data-dir`);
-  const prepared = await task.prepare({ dataDir: dir, seed: run.seed, options, createEmbedder });
+  const prepared = await prepareTask(task, { dataDir: dir, seed: run.seed, options, createEmbedder });
   for (const [file, checksum] of Object.entries(run.datasetChecksums)) {
     const now = prepared.datasetChecksums[file];
     if (now !== checksum) throw new InputError(`data file ${file} has changed since run ${run.id} (sha256 ${checksum.slice(0, 12)}… then, ${now ? now.slice(0, 12) + '…' : 'missing'} now)`);

@@ -2,6 +2,7 @@ import { findTask } from '../benchmarks/registry.js';
 import type { TaskOptions } from '../benchmarks/task.js';
 import type { Sample } from '../core/index.js';
 import { createEmbedder } from '../models/embedders.js';
+import { prepareTask } from './prepare-task.js';
 
 export interface TaskSelection {
   readonly task: string;
@@ -18,7 +19,7 @@ export interface TaskSelection {
  */
 export async function buildTaskSamples(selection: TaskSelection): Promise<readonly Sample[]> {
   const task = findTask(selection.task);
-  const prepared = await task.prepare({ dataDir: selection.dataDir, seed: selection.seed, options: selection.options, createEmbedder });
+  const prepared = await prepareTask(task, { dataDir: selection.dataDir, seed: selection.seed, options: selection.options, createEmbedder });
   // Every sample is printed: built now, all of them.
   return Array.from(prepared.samples);
 }

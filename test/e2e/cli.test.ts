@@ -292,7 +292,11 @@ describe('bad input: exit 2 and one line on stderr', { concurrency: 4 }, () => {
     'call decision in the paper-era version': 'functionchat',
     'a baseline on FunctionChat': 'functionchat',
   };
-  before(() => mkdirSync(path.join(work, 'empty-data'), { recursive: true }));
+  before(async () => {
+    mkdirSync(path.join(work, 'empty-data'), { recursive: true });
+    // An existing, empty store: the commands that only read refuse one that does not exist.
+    await (await openSqliteStore(db)).close();
+  });
   for (const [name, args, expected, env] of cases) {
     const dataset = readsData[name];
     test(name, { skip: dataset ? needsData(dataset) : false }, async () => assertOneLineError(await run([...args, '--db', db], env), expected));

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -22,11 +22,13 @@ async function assayWithin(args: readonly string[]): Promise<CliResult> {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'assay-db-path-'));
+// The command that makes a store (and its folders) when there is none: the others refuse (below).
+const RUN = ['run', 'metatool/similar', '--per-tool', '1', '--limit', '1', '-m', 'baseline:lexical'];
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('--db under /proc: exit 2 at once, with the folder and why', { skip: existsSync('/proc/1') ? false : 'no /proc here' }, async () => {
   for (const db of ['/proc/1/nope/x.db', '/proc/nope/x.db']) {
-    const result = await assayWithin(['runs', '--db', db]);
+    const result = await assayWithin([...RUN, '--db', db]);
     assert.equal(result.signal, null, `${db}: assay hung and was killed`);
     assert.equal(result.code, 2, result.stderr);
     assert.equal(result.stdout, '');
@@ -49,7 +51,7 @@ test('--db under a symbolic link to nothing: exit 2 at once, naming the link', a
   const link = join(dir, 'link');
   symlinkSync(join(dir, 'nothing'), link);
   const db = join(link, 'out', 'x.db');
-  const result = await assayWithin(['runs', '--db', db]);
+  const result = await assayWithin([...RUN, '--db', db]);
   assert.equal(result.signal, null, 'assay hung and was killed');
   assert.equal(result.code, 2, result.stderr);
   assert.equal(result.stderr, `assay: cannot create folder ${join(link, 'out')} for database ${db}: ${link}: a symbolic link to nothing\n`);
@@ -63,4 +65,34 @@ test('assay data fetch with its default data dir under /proc: exit 2 at once, na
   assert.equal(result.signal, null, 'ended by itself, not killed after hanging');
   assert.equal(result.code, 2, result.stderr);
   assert.match(result.stderr, /^assay: cannot create the data dir \/proc\/nope\/assay\/datasets: \/proc\/nope: \/proc does not take new folders/);
+});
+
+test('a --db that does not exist: every command that only reads refuses it, naming the path, and creates no file or folder; run creates it', async () => {
+  const parent = join(dir, 'typo');
+  const db = join(parent, 'nested', 'asay.db');
+  const review = join(dir, 'review.csv');
+  writeFileSync(review, 'item,verdict\nx,pass\n');
+  const readers: readonly (readonly string[])[] = [
+    ['runs'],
+    ['show', 'some-run'],
+    ['report', 'some-run', '-o', join(dir, 'r.html')],
+    ['export', 'some-run'],
+    ['compare', 'run-a', 'run-b'],
+    ['view', '--port', '0'],
+    ['agreement', 'some-run', '--with', 'other-run'],
+    ['review', 'some-run', '--apply', review],
+    ['rescore', 'some-run', '--parser', 'paper'],
+    ['resume', 'some-run'],
+  ];
+  for (const args of readers) {
+    const result = await assayWithin([...args, '--db', db]);
+    assert.equal(result.code, 2, `${args[0]}: ${result.stderr}`);
+    assert.equal(result.stderr, `assay: no SQLite store at ${db} (--db): check the path (assay run creates a store)\n`, args[0]);
+    assert.equal(existsSync(parent), false, `${args[0]} made ${parent}`);
+  }
+  const made = await assayWithin([...RUN, '--json', '--db', db]);
+  assert.equal(made.code, 0, made.stderr);
+  assert.ok(existsSync(db));
+  const runs = await assayWithin(['runs', '--json', '--db', db]);
+  assert.equal((JSON.parse(runs.stdout) as unknown[]).length, 1);
 });

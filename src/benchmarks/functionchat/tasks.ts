@@ -41,6 +41,7 @@ const mergeChecksums = (...parts: readonly Loaded<unknown>[]): Record<string, st
 /** The samples of one set, from its items and the version's system prompt. */
 type BuildSamples = (dataDir: string, version: FunctionChatVersion) => Promise<{ samples: readonly Sample[]; loaded: readonly Loaded<unknown>[] }>;
 
+/** `categoryKey`: the metadata key `--sample` keeps the proportions of (see `Task.categoryKey`). */
 function functionchatTask(
   set: FunctionChatSet,
   description: string,
@@ -48,6 +49,7 @@ function functionchatTask(
   metrics: (rows: Iterable<ScoredSample>) => Metrics,
   metricDeclarations: readonly MetricDeclaration[],
   charts: readonly ChartSpec[],
+  categoryKey: string,
 ): Task {
   const name = `functionchat/${set}`;
   return {
@@ -56,6 +58,7 @@ function functionchatTask(
     description,
     defaultSettings: FUNCTIONCHAT_SETTINGS,
     dataset: 'functionchat',
+    categoryKey,
     // `assay export --format tsv` writes upstream's report columns, so its tools read it as their own.
     exportFormats: { tsv: 'functionchat-report' },
     async prepare(ctx: TaskContext): Promise<PreparedTask> {
@@ -138,6 +141,7 @@ export const singlecallTask = functionchatTask(
   singlecallMetrics,
   SINGLECALL_METRICS,
   SINGLECALL_CHARTS,
+  'tools_type',
 );
 
 export const dialogTask = functionchatTask(
@@ -147,6 +151,7 @@ export const dialogTask = functionchatTask(
   dialogMetrics,
   DIALOG_METRICS,
   DIALOG_CHARTS,
+  'type_of_output',
 );
 
 export const callDecisionTask = functionchatTask(
@@ -156,4 +161,5 @@ export const callDecisionTask = functionchatTask(
   callDecisionMetrics,
   CALLDECISION_METRICS,
   CALLDECISION_CHARTS,
+  'category',
 );

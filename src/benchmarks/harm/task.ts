@@ -37,6 +37,8 @@ export function harmTask(folder: string, name: string): Task {
     description: `Harm measurement on the resource ${path.basename(folder)}: simulated users, annotation by its guideline, defect rates.`,
     defaultSettings: { temperature: 0.7 },
     comparison: harmComparison,
+    // `--sample` keeps each persona template's share of the conversations.
+    categoryKey: 'template',
     charts: HARM_CHARTS,
     prepare: (ctx) => prepareHarm(folder, name, ctx),
     metrics: (rows, { facts }) => harmMetrics(rows, harmFactsFromStore(facts)),

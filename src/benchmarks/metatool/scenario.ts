@@ -28,6 +28,8 @@ const NAME = 'metatool/scenario';
  */
 export const scenarioTask: Task = {
   name: NAME,
+  // `--sample` keeps each scenario's share of the queries.
+  categoryKey: 'scenario',
   version: METATOOL_TASK_VERSION,
   description: 'MetaTool scenario selection: choose the right tool from a scenario\'s tool list (CSR per scenario and per gold position).',
   defaultSettings: METATOOL_SETTINGS,

@@ -47,6 +47,8 @@ export const summariesTask: Task = {
   description: 'Summaries judged by an LLM: claims of each summary checked against the article (alignment, claim support, richness, coverage), per category.',
   defaultSettings: { temperature: 0 },
   ownOptions: SUMMARIES_OPTIONS,
+  // `--sample` keeps each category's share of the articles (a folder's subfolders, a category column).
+  categoryKey: 'category',
   exportColumns: summaryExportColumns,
   // A judged summary's value is already whether it is aligned (no claim contradicted): the
   // default reading, named.

@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError } from '../../core/errors.js';
 import { openStore } from '../open-store.js';
@@ -14,10 +14,7 @@ import { parseStoreUrl, redactStoreUrl, type StoreUrl } from '../store-url.js';
 export async function openStorePair(from: string, to: string): Promise<{ source: Store; target: Store }> {
   const [source, target] = [parseStoreUrl(from), parseStoreUrl(to)];
   if (sameLocation(source, target)) throw new InputError(`--from and --to are the same store (${redactStoreUrl(from)}); give another store to copy to`);
-  if (source.backend === 'sqlite' && source.path !== ':memory:' && !existsSync(source.path)) {
-    throw new InputError(`no SQLite store at ${source.path} to copy from (--from): check the path, or see assay runs --db <store>`);
-  }
-  const opened = await openStore(from);
+  const opened = await openStore(from, { missing: 'existing', refusal: ' to copy from (--from): check the path, or see assay runs --db <store>' });
   try {
     return { source: opened, target: await openStore(to) };
   } catch (error) {
