@@ -28,8 +28,10 @@ mitigation); if each run has one model and they differ, those two are compared. 
 are named and left out. Runs of different tasks, models that do not pair, and runs without a
 sample in common are refused (exit 2).
 
-Which samples: those with a result in both runs, paired by sample id (the counts only in A and
-only in B are shown). A pair that ended in error on either side, or has no verdict on a side,
+Which samples: those with a result in both runs, paired by sample id when both runs stored the
+same input for it (prompt and tools, compared by sha256): an id that names another question in
+the other run (another --seed, other data) is counted as "input differs" and not paired; the
+counts only in A and only in B are shown. A pair that ended in error on either side, or has no verdict on a side,
 is counted apart and left out of the figures: never read as a fail.
 
 Figures (B − A), from the stored scores (human reviews are not applied):

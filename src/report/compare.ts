@@ -25,8 +25,10 @@ function table(rows: readonly (readonly string[])[], indent: string): string[] {
 
 function modelLines(m: ModelComparison): string[] {
   const title = visibleControls(m.modelA === m.modelB ? m.modelA : `${m.modelA} (A) vs ${m.modelB} (B)`);
-  const { shared, onlyInA, onlyInB, errors } = m.samples;
-  const lines = [title, `  samples: ${shared} in both runs, ${onlyInA} only in A, ${onlyInB} only in B; ${errors} ended in error on a side (left out of every figure)`];
+  const { shared, onlyInA, onlyInB, inputDiffers, errors } = m.samples;
+  // Said only when some: a comparison of the same questions reads as before.
+  const differ = inputDiffers > 0 ? `, ${inputDiffers} input differs (one id, another question: not paired)` : '';
+  const lines = [title, `  samples: ${shared} in both runs, ${onlyInA} only in A, ${onlyInB} only in B${differ}; ${errors} ended in error on a side (left out of every figure)`];
   const rows: string[][] = [['', 'n', 'A', 'B', 'B − A', '95% interval', 'p', 'test']];
   const { passFail: pf, value: v } = m;
   if (pf) rows.push([pf.passMeans === 'pass' ? 'pass rate' : `pass rate (pass = ${pf.passMeans})`, String(pf.decided), fixed(pf.rateA), fixed(pf.rateB), signed(pf.difference), interval(pf.interval), pValue(pf.decided > 0 ? pf.mcnemar.exactP : null), 'McNemar exact']);

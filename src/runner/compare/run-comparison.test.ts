@@ -64,7 +64,7 @@ describe('buildRunComparison: pass/fail', () => {
     assert.equal(comparison.comparisons.length, 1);
     assert.equal(m?.modelA, 'm');
     assert.equal(m?.modelB, 'm');
-    assert.deepEqual(m?.samples, { shared: 10, onlyInA: 0, onlyInB: 1, errors: 1 });
+    assert.deepEqual(m?.samples, { shared: 10, onlyInA: 0, onlyInB: 1, inputDiffers: 0, errors: 1 });
     assert.deepEqual(m?.errorIds, ['s10']);
     assert.equal(m?.value, null, 'boolean scores have no number');
   });

@@ -3,7 +3,7 @@ import { InputError } from '../../core/index.js';
 import type { ResultRecord, RunRecord } from '../../store/records.js';
 import { pairModels } from './model-pairs.js';
 import { comparePassFail, type PassFailComparison } from './pass-fail.js';
-import { pairSamples, type SamplePair } from './sample-pairs.js';
+import { pairSamples, type InputDigests, type SamplePair } from './sample-pairs.js';
 import { compareValues, type ValueComparison } from './values.js';
 
 /** What a comparison says of each run. */
@@ -20,10 +20,12 @@ export interface ModelComparison {
   readonly modelA: string;
   readonly modelB: string;
   readonly samples: {
-    /** Samples with a result in both runs. */
+    /** Samples with a result in both runs and the same input. */
     readonly shared: number;
     readonly onlyInA: number;
     readonly onlyInB: number;
+    /** Samples with a result in both runs under one id but another input (another question): not paired. */
+    readonly inputDiffers: number;
     /** Shared samples that ended in error on either side: left out of every figure below. */
     readonly errors: number;
   };
@@ -56,6 +58,8 @@ export interface ComparisonInput {
   readonly resultsB: readonly ResultRecord[];
   /** How the task's scores read (`comparisonOf(task)`). */
   readonly comparison: ScoreComparison;
+  /** Each run's stored inputs by sample id: given, samples pair only when theirs agree. */
+  readonly inputs?: InputDigests;
   /** Notes the caller adds (an unknown task, human reviews not applied). */
   readonly notes?: readonly string[];
 }
@@ -89,17 +93,22 @@ export function buildRunComparison(input: ComparisonInput): RunComparison {
       input.resultsA.filter((r) => r.modelId === a),
       input.resultsB.filter((r) => r.modelId === b),
       comparison,
+      input.inputs,
     );
-    return compareModel(a, b, paired.pairs, paired.onlyInA, paired.onlyInB, comparison);
+    return compareModel(a, b, paired.pairs, paired, comparison);
   });
   if (comparisons.every((c) => c.samples.shared === 0)) {
-    const counts = comparisons.map((c) => `${c.modelA === c.modelB ? c.modelA : `${c.modelA} vs ${c.modelB}`}: ${c.samples.onlyInA} result(s) in A, ${c.samples.onlyInB} in B`).join('; ');
-    throw new InputError(`runs ${runA.id} and ${runB.id} share no sample with a result on both sides (${counts}); their samples differ (another --tools, --limit or seed?) or one has no results yet`);
+    const differ = comparisons.reduce((n, c) => n + c.samples.inputDiffers, 0);
+    const counts = comparisons
+      .map((c) => `${c.modelA === c.modelB ? c.modelA : `${c.modelA} vs ${c.modelB}`}: ${c.samples.onlyInA} result(s) in A, ${c.samples.onlyInB} in B${c.samples.inputDiffers > 0 ? `, ${c.samples.inputDiffers} under one id with another input` : ''}`)
+      .join('; ');
+    const why = differ > 0 ? 'the same ids ask other questions (another --seed, --per-tool or data?)' : 'their samples differ (another --tools, --limit or seed?) or one has no results yet';
+    throw new InputError(`runs ${runA.id} and ${runB.id} share no sample with the same input and a result on both sides (${counts}); ${why}`);
   }
   return { task: runA.task, runA: sideOf(runA), runB: sideOf(runB), notes, comparisons };
 }
 
-function compareModel(modelA: string, modelB: string, pairs: readonly SamplePair[], onlyInA: number, onlyInB: number, comparison: ScoreComparison): ModelComparison {
+function compareModel(modelA: string, modelB: string, pairs: readonly SamplePair[], counts: { readonly onlyInA: number; readonly onlyInB: number; readonly inputDiffers: number }, comparison: ScoreComparison): ModelComparison {
   const errorIds = pairs.filter((p) => p.a.kind === 'error' || p.b.kind === 'error').map((p) => p.sampleId);
   const clean = pairs.filter((p) => p.a.kind === 'read' && p.b.kind === 'read');
   const reads = (key: 'pass' | 'value'): boolean => clean.some(({ a, b }) => (a.kind === 'read' && a[key] !== null) || (b.kind === 'read' && b[key] !== null));
@@ -109,7 +118,7 @@ function compareModel(modelA: string, modelB: string, pairs: readonly SamplePair
   return {
     modelA,
     modelB,
-    samples: { shared: pairs.length, onlyInA, onlyInB, errors: errorIds.length },
+    samples: { shared: pairs.length, onlyInA: counts.onlyInA, onlyInB: counts.onlyInB, inputDiffers: counts.inputDiffers, errors: errorIds.length },
     errorIds,
     passFail: hasPass ? comparePassFail(clean, comparison.passMeans ?? 'pass') : null,
     value: hasValue ? compareValues(clean, comparison.valueMeans ?? 'score', `compare:${modelA}:${modelB}`) : null,

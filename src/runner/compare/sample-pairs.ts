@@ -12,11 +12,19 @@ export interface SamplePair {
 }
 
 export interface PairedSamples {
-  /** Samples with a result in both runs, in run A's sample order. */
+  /** Samples with a result in both runs and the same input, in run A's sample order. */
   readonly pairs: readonly SamplePair[];
   /** Samples with a result in run A only / in run B only (the other run never finished them, or does not have them). */
   readonly onlyInA: number;
   readonly onlyInB: number;
+  /** Samples with a result in both runs under one id whose inputs differ (another question): not paired, in no figure. */
+  readonly inputDiffers: number;
+}
+
+/** Each run's stored inputs by sample id (`storedInputDigests`): samples pair only when theirs agree. */
+export interface InputDigests {
+  readonly a: ReadonlyMap<string, string>;
+  readonly b: ReadonlyMap<string, string>;
 }
 
 /** A stored result as a comparison reads it: an error stays an error; a missing reading is no verdict. */
@@ -27,13 +35,20 @@ export function readResult(result: ResultRecord, comparison: ScoreComparison): S
   return { kind: 'read', pass: read.pass ?? null, value: read.value ?? null };
 }
 
-/** Pairs two result lists (one model each) by sample id; only samples with a result on both sides count. */
-export function pairSamples(resultsA: readonly ResultRecord[], resultsB: readonly ResultRecord[], comparison: ScoreComparison): PairedSamples {
+/**
+ * Pairs two result lists (one model each) by sample id; only samples with a result on both sides
+ * count, and, given `inputs`, only those whose stored inputs agree (the others are `inputDiffers`).
+ */
+export function pairSamples(resultsA: readonly ResultRecord[], resultsB: readonly ResultRecord[], comparison: ScoreComparison, inputs?: InputDigests): PairedSamples {
   const byId = new Map(resultsB.map((r) => [r.sampleId, r]));
   const pairs: SamplePair[] = [];
+  let inputDiffers = 0;
   for (const a of resultsA) {
     const b = byId.get(a.sampleId);
-    if (b) pairs.push({ sampleId: a.sampleId, a: readResult(a, comparison), b: readResult(b, comparison) });
+    if (!b) continue;
+    if (inputs && inputs.a.get(a.sampleId) !== inputs.b.get(a.sampleId)) inputDiffers++;
+    else pairs.push({ sampleId: a.sampleId, a: readResult(a, comparison), b: readResult(b, comparison) });
   }
-  return { pairs, onlyInA: resultsA.length - pairs.length, onlyInB: resultsB.length - pairs.length };
+  const matched = pairs.length + inputDiffers;
+  return { pairs, onlyInA: resultsA.length - matched, onlyInB: resultsB.length - matched, inputDiffers };
 }

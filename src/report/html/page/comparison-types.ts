@@ -48,7 +48,8 @@ interface PageValueComparison {
 interface PageModelComparison {
   readonly modelA: string;
   readonly modelB: string;
-  readonly samples: { readonly shared: number; readonly onlyInA: number; readonly onlyInB: number; readonly errors: number };
+  /** `inputDiffers`: absent in a comparison made before inputs were checked. */
+  readonly samples: { readonly shared: number; readonly onlyInA: number; readonly onlyInB: number; readonly inputDiffers?: number; readonly errors: number };
   readonly errorIds: readonly string[];
   readonly passFail: PagePassFail | null;
   readonly value: PageValueComparison | null;

@@ -173,12 +173,13 @@ function statsTable(m: PageModelComparison): HTMLTableElement {
 }
 
 function modelComparisonEl(lookup: Promise<PairLookup>, m: PageModelComparison): HTMLElement {
-  const { shared, onlyInA, onlyInB, errors } = m.samples;
+  const { shared, onlyInA, onlyInB, inputDiffers, errors } = m.samples;
+  const differ = inputDiffers ? `, ${inputDiffers} input differs (one id, another question: not paired)` : '';
   return el(
     'article',
     { class: 'run model-comparison', data: { model: pairTitle(m) } },
     el('h3', null, pairTitle(m)),
-    el('p', { class: 'note' }, `samples: ${shared} in both runs, ${onlyInA} only in A, ${onlyInB} only in B; ${errors} ended in error on a side (left out of every figure)`),
+    el('p', { class: 'note' }, `samples: ${shared} in both runs, ${onlyInA} only in A, ${onlyInB} only in B${differ}; ${errors} ended in error on a side (left out of every figure)`),
     statsTable(m),
     el(
       'p',
