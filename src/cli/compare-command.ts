@@ -31,8 +31,8 @@ sample in common are refused (exit 2).
 Which samples: those with a result in both runs, paired by sample id when both runs stored the
 same input for it (prompt and tools, compared by sha256): an id that names another question in
 the other run (another --seed, other data) is counted as "input differs" and not paired; the
-counts only in A and only in B are shown. A pair that ended in error on either side, or has no verdict on a side,
-is counted apart and left out of the figures: never read as a fail.
+counts only in A and only in B are shown. A pair that ended in error on either side, or has no
+verdict on a side, is counted apart and left out of the figures: never read as a fail.
 
 Figures (B − A), from the stored scores (human reviews are not applied):
   pass rate  over samples with a pass or fail on both sides; 95% interval for paired
