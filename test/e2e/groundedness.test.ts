@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startRun } from '../../src/runner/run.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../../src/store/store.js';
 import { assay } from '../../src/testing/cli-harness.js';
 import { startFakeOpenAIServer, type FakeAnswer, type FakeChatRequestBody, type FakeServer } from '../../src/testing/fake-openai-server.js';
 import { packageRoot } from '../../src/version.js';
@@ -73,21 +74,25 @@ test('groundedness: the file\'s answers and a model\'s, graded 1–5 by the judg
   }
 });
 
+/** The example file's own answers graded by `judge` (one repeat, no re-ask), stored in `store`. */
+const givenAnswersRun = (store: Store, judge: string) =>
+  startRun(
+    {
+      task: 'quality/groundedness',
+      models: ['given:answers'],
+      seed: 0,
+      options: { task: { items: join(packageRoot, 'examples', 'groundedness.jsonl') } },
+      dataDir: dir,
+      engine: { concurrency: 2, timeoutMs: 5000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: true, openaiBaseURL: server.url },
+      judge: { model: judge, repeats: 1, format: 'json', maxParseRetries: 0, temperature: 0 },
+    },
+    { store },
+  );
+
 test('a judge that fails leaves every answer in error: counted in the metrics\' errors as in the summary\'s counts, never a no verdict', async () => {
   const store = await openSqliteStore(join(dir, 'broken.db'));
   try {
-    const summary = await startRun(
-      {
-        task: 'quality/groundedness',
-        models: ['given:answers'],
-        seed: 0,
-        options: { task: { items: join(packageRoot, 'examples', 'groundedness.jsonl') } },
-        dataDir: dir,
-        engine: { concurrency: 2, timeoutMs: 5000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: true, openaiBaseURL: server.url },
-        judge: { model: 'openai:broken-judge', repeats: 1, format: 'json', maxParseRetries: 0, temperature: 0 },
-      },
-      { store },
-    );
+    const summary = await givenAnswersRun(store, 'openai:broken-judge');
     const model = summary.models['given:answers'];
     assert.equal(model?.counts.errors, 8);
     assert.deepEqual([model?.metrics['graded'], model?.metrics['no_verdict'], model?.metrics['errors'], model?.metrics['defect_rate']], [0, 0, 8, null]);
@@ -101,18 +106,7 @@ test('assay review on groundedness: reviewed fails are defects and reviewed pass
   const store = await openSqliteStore(db);
   let runId: string;
   try {
-    const summary = await startRun(
-      {
-        task: 'quality/groundedness',
-        models: ['given:answers'],
-        seed: 0,
-        options: { task: { items: join(packageRoot, 'examples', 'groundedness.jsonl') } },
-        dataDir: dir,
-        engine: { concurrency: 2, timeoutMs: 5000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: true, openaiBaseURL: server.url },
-        judge: { model: 'openai:judge', repeats: 1, format: 'json', maxParseRetries: 0, temperature: 0 },
-      },
-      { store },
-    );
+    const summary = await givenAnswersRun(store, 'openai:judge');
     runId = summary.run;
     assert.equal(summary.models['given:answers']?.metrics['defect_rate'], 3 / 8);
   } finally {
