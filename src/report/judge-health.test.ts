@@ -33,7 +33,8 @@ test('agreement across repeats: from a rubric\'s votes, and from the repeated se
     // One readable repeat: nothing to agree with.
     { sampleId: 'd', score: { value: 2, answer: { severity: 2, repeats: [2] }, metadata: meta } },
   ] as unknown as JudgedRow[];
-  const health = judgeHealth(judge, 'openai:sut', summary, rows, [], 0);
+  // No reviews here: the reading of a reviewer's verdict is not used.
+  const health = judgeHealth(judge, 'openai:sut', summary, rows, [], 0, (score) => (typeof score.value === 'boolean' ? score.value : null));
   assert.equal(health.agreement, (2 / 3 + 1 + 2 / 3) / 3);
   assert.equal(health.unanimous, 1 / 3);
 });
