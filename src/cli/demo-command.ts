@@ -77,12 +77,13 @@ async function demoCommand(name: string, flags: { db: string; json?: boolean }, 
         printSummary(summary, Boolean(flags.json));
         const after = `\nThese were scripted demo answers, not a real model: a loopback server in this process answered every model, judge and simulated user from a script.\n${nextCommands(summary.run, dbGiven ? flags.db : undefined)}\n`;
         // With --json, stdout holds the summary alone (its "demo" field says what it is).
-        (flags.json ? process.stderr : process.stdout).write(after);
+        (flags.json ? printErr : printOut)(after);
         return exitCodeFor(summary);
       } finally {
         progress.stop();
       }
-    });
+      // A demo, like a run, makes its store when there is none yet.
+    }, { missing: 'create' });
   } finally {
     dispose();
     await server.close();

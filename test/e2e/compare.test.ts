@@ -102,7 +102,7 @@ describe('assay compare: one model before and after (a replay file rewritten bet
     const m = c.comparisons[0];
     assert.ok(m);
     assert.deepEqual([m.modelA, m.modelB], [model, model]);
-    assert.deepEqual(m.samples, { shared: 10, onlyInA: 0, onlyInB: 1, errors: 1 });
+    assert.deepEqual(m.samples, { shared: 10, onlyInA: 0, onlyInB: 1, errors: 1, inputDiffers: 0 });
     assert.deepEqual(m.errorIds, [ids[9]]);
     assert.equal(m.value, null);
     const pf = m.passFail;
@@ -194,6 +194,6 @@ describe('assay compare: two models in separate runs (baseline:lexical, then bas
     const toolsFile = path.join(work, 'tools.json');
     writeFileSync(toolsFile, JSON.stringify(tools));
     const own = await newRun(['metatool/similar', '--per-tool', '1', '--tools', toolsFile, '-m', 'baseline:lexical']);
-    assertRefused(await run(['compare', lexical, own]), /share no sample with a result on both sides \(baseline:lexical: 199 result\(s\) in A, 10 in B\)/);
+    assertRefused(await run(['compare', lexical, own]), /share no sample with the same input and a result on both sides \(baseline:lexical: 199 result\(s\) in A, 10 in B\)/);
   });
 });
