@@ -8,7 +8,7 @@ import { CANARY_QUERY_TOKEN, canaryRunArgs, startCanaryServer } from '../../src/
 import { assertNoCanary, fileText, readRunEverywhere } from '../../src/testing/canary-sweep.js';
 import type { FakeServer } from '../../src/testing/fake-openai-server.js';
 import { runAssay } from '../../src/testing/spawn-cli.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
 
 let server: FakeServer;
 let dir: string;
@@ -23,7 +23,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('a key echoed in every JSON escape form, and the base URL\'s credentials, reach no store, WAL, export, report or terminal', async () => {
+test('a key echoed in every JSON escape form, and the base URL\'s credentials, reach no store, WAL, export, report or terminal', { skip: needsData('functionchat') }, async () => {
   const db = join(dir, 'canary.db');
   const env = { OPENAI_API_KEY: CANARY_KEY, ASSAY_DATA_DIR: testDataDir() };
   const run = await runAssay(canaryRunArgs(server, db), env);

@@ -8,7 +8,7 @@ import { startRun } from '../../src/runner/run.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { assay, linesOf } from '../../src/testing/cli-harness.js';
 import { startFakeOpenAIServer, type FakeServer } from '../../src/testing/fake-openai-server.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
 import { packageRoot } from '../../src/version.js';
 
 /**
@@ -28,7 +28,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('two metatool/similar runs with other seeds: the same ids ask other questions, so nothing pairs and compare refuses (exit 2)', async () => {
+test('two metatool/similar runs with other seeds: the same ids ask other questions, so nothing pairs and compare refuses (exit 2)', { skip: needsData('metatool') }, async () => {
   const db = join(dir, 'similar.db');
   const env = { ASSAY_DATA_DIR: testDataDir() };
   const selection = (seed: string): string[] => ['metatool/similar', '--per-tool', '1', '--limit', '30', '--seed', seed];

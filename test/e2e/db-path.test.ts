@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { collect, spawnAssay, type CliResult } from '../../src/testing/spawn-cli.js';
 import { needsData, testDataDir } from '../../src/testing/test-data.js';
+import { packageRoot } from '../../src/version.js';
 
 // Node 20's recursive mkdirSync spins forever where a folder exists but will not take a child
 // (ENOENT): under /proc, under a symbolic link to nothing. The CLI runs in a child process killed
@@ -12,7 +13,8 @@ import { needsData, testDataDir } from '../../src/testing/test-data.js';
 const HANG_MS = 15_000;
 
 async function assayWithin(args: readonly string[]): Promise<CliResult> {
-  const child = spawnAssay(args, { ASSAY_DATA_DIR: testDataDir() });
+  // The data dir only where there is one: the store's run below needs no benchmark data.
+  const child = spawnAssay(args, existsSync(testDataDir()) ? { ASSAY_DATA_DIR: testDataDir() } : {});
   const timer = setTimeout(() => child.kill('SIGKILL'), HANG_MS);
   try {
     return await collect(child);
@@ -23,7 +25,8 @@ async function assayWithin(args: readonly string[]): Promise<CliResult> {
 
 const dir = mkdtempSync(join(tmpdir(), 'assay-db-path-'));
 // The command that makes a store (and its folders) when there is none: the others refuse (below).
-const RUN = ['run', 'metatool/similar', '--per-tool', '1', '--limit', '1', '-m', 'baseline:lexical'];
+// MetaTool on the demo's own tool list (shipped): no benchmark data needed, so these run on a fresh clone.
+const RUN = ['run', 'metatool/similar', '--tools', join(packageRoot, 'resources', 'demo', 'tools.json'), '--embedder', 'lexical', '--prompts', 'assay', '--per-tool', '1', '--limit', '1', '-m', 'baseline:lexical'];
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('--db under /proc: exit 2 at once, with the folder and why', { skip: existsSync('/proc/1') ? false : 'no /proc here' }, async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { assay, linesOf } from '../../src/testing/cli-harness.js';
-import { testDataDir } from '../../src/testing/test-data.js';
+import { needsData, testDataDir } from '../../src/testing/test-data.js';
 
 /**
  * `--sample N` against `--limit N` through the CLI, on a hand-made folder of articles in three
@@ -53,7 +53,7 @@ test('--sample with --limit is refused in one line', async () => {
   assert.equal(result.stderr, 'assay: give either --limit (the first N samples) or --sample (N drawn at random), not both\n');
 });
 
-test('a run records --sample in its options and calls the samples `assay samples` lists for the same seed', async () => {
+test('a run records --sample in its options and calls the samples `assay samples` lists for the same seed', { skip: needsData('metatool') }, async () => {
   const db = join(dir, 'assay.db');
   const env = { ASSAY_DATA_DIR: testDataDir() };
   const selection = ['metatool/scenario', '--per-tool', '1', '--sample', '12', '--seed', '3'];
