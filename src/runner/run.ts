@@ -109,10 +109,7 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   // Build the providers before recording the run, so a bad model id, a missing key or a replay
   // file made for other samples fails fast. They call with the engine as given (credentials and all).
   const ids = sampleIdsOf(prepared.samples);
-  const secrets = new RunSecrets();
-  const models = await buildModels(fresh, spec.engine, deps, secrets, { sampleIds: ids, toCall: async () => ids() });
-  const judgeStage = await buildJudge(fresh, spec.engine, deps, secrets);
-  const user = fresh.userModel !== undefined ? await buildModel(fresh.userModel, fresh, spec.engine, deps, secrets) : undefined;
+  const { models, judge: judgeStage, user, secrets } = await buildRoles(fresh, spec.engine, deps, { sampleIds: ids, toCall: async () => ids() });
   // Every key of the run is known now: none may stay in the recorded base URL either.
   const run: RunRecord = { ...fresh, engine: spec.engine.openaiBaseURL !== undefined ? withCredentialsHidden({ ...fresh.engine, openaiBaseURL: spec.engine.openaiBaseURL }, secrets.has) : fresh.engine };
   const budget = await budgetFor(run, spec.engine, [...models, ...(user ? [user] : [])], judgeStage, deps);
@@ -200,16 +197,13 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
     const engine: EngineSettings = { ...recordedEngineSettings(run), ...options.engine };
     // What each model still has to answer in this session: a replay file is checked against those.
     const ids = samples.map((s) => s.id);
-    const secrets = new RunSecrets();
-    const models = await buildModels(run, engine, deps, secrets, {
+    const { models, judge: judgeStage, user } = await buildRoles(run, engine, deps, {
       sampleIds: () => ids,
       toCall: async (model) => {
         const finished = await deps.store.finishedSampleIds(run.id, model.id, { includeErrors: !options.retryErrors });
         return ids.filter((id) => !finished.has(id));
       },
     });
-    const judgeStage = await buildJudge(run, engine, deps, secrets);
-    const user = run.userModel !== undefined ? await buildModel(run.userModel, run, engine, deps, secrets) : undefined;
     const budget = await budgetFor(run, engine, [...models, ...(user ? [user] : [])], judgeStage, deps);
     // Samples a stopped run had not stored yet are stored before any call, as a new run's would be.
     if (unstored.length > 0) await deps.store.addSamples(run.id, unstored.map(storedForm));
@@ -270,10 +264,7 @@ export async function openRunForWork(
   const hints = new Map<string, NonNullable<Sample['hints']>>();
   for (const s of prepared.samples) if (s.hints) hints.set(s.id, s.hints);
   const engine = { ...recordedEngineSettings(run), ...options.engine };
-  const secrets = new RunSecrets();
-  const built = await buildModels(run, engine, deps, secrets, { sampleIds: ids, toCall: async () => ids() });
-  const judge = await buildJudge(run, engine, deps, secrets);
-  const user = run.userModel !== undefined ? await buildModel(run.userModel, run, engine, deps, secrets) : undefined;
+  const { models: built, judge, user } = await buildRoles(run, engine, deps, { sampleIds: ids, toCall: async () => ids() });
   const budget = await budgetFor(run, engine, [...built, ...(user ? [user] : [])], judge, deps);
   const all = [...built, ...(judge ? [judge.model] : []), ...(user ? [user] : [])];
   return {
@@ -427,6 +418,24 @@ async function buildModels(run: RunRecord, engine: EngineSettings, deps: RunDepe
   }
   for (const warning of warnings) deps.onWarning?.(warning);
   return run.models.map((id) => built.get(id) as Model);
+}
+
+/**
+ * Every role of one session — the models under test, the judge, the simulated user — built with
+ * one set of the run's secrets, so each model's outputs and errors are redacted of every key the
+ * session sends (start, resume and a queue worker build their sessions alike).
+ */
+async function buildRoles(
+  run: RunRecord,
+  engine: EngineSettings,
+  deps: RunDependencies,
+  session: SessionSamples,
+): Promise<{ readonly models: Model[]; readonly judge?: JudgeStage; readonly user?: Model; readonly secrets: RunSecrets }> {
+  const secrets = new RunSecrets();
+  const models = await buildModels(run, engine, deps, secrets, session);
+  const judge = await buildJudge(run, engine, deps, secrets);
+  const user = run.userModel !== undefined ? await buildModel(run.userModel, run, engine, deps, secrets) : undefined;
+  return { models, secrets, ...(judge ? { judge } : {}), ...(user ? { user } : {}) };
 }
 
 const isReplay = (id: string): boolean => parseModelId(id).provider === 'replay';
