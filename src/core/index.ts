@@ -20,3 +20,4 @@ export * from './terminal-text.js';
 export * from './url-credentials.js';
 export { abortable } from './abortable.js';
 export * from './demo-run.js';
+export * from './yaml-file.js';

@@ -1,8 +1,7 @@
 import type { z } from 'zod';
-import { InputError } from '../../core/index.js';
+import { InputError, parseYamlFile, type YamlFile } from '../../core/index.js';
 import { HARM_MANIFEST_SCHEMA, type HarmManifest } from './manifest-schema.js';
 import type { NamedAt, ResourceFiles } from './resource-files.js';
-import { parseYamlFile, type YamlFile } from './yaml-file.js';
 
 export const MANIFEST_FILE = 'manifest.yaml';
 

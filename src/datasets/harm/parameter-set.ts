@@ -1,7 +1,6 @@
-import { InputError } from '../../core/index.js';
+import { InputError, parseYamlFile } from '../../core/index.js';
 import { parseCsvRows, scalar } from '../table/read-table.js';
 import type { NamedAt, ResourceFiles } from './resource-files.js';
-import { parseYamlFile } from './yaml-file.js';
 
 /** One row of a parameter set: the values that fill a template once. */
 export interface ParameterRow {

@@ -1,5 +1,5 @@
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document } from 'yaml';
-import { InputError } from '../../core/index.js';
+import { InputError } from './errors.js';
 
 /** A YAML file parsed once: its plain value and a way back from a path in it to a line. */
 export interface YamlFile {

@@ -1,0 +1,10 @@
+export * from './config-location.js';
+export * from './load-config.js';
+export * from './model-entry-schema.js';
+export * from './model-declaration.js';
+export * from './model-argument.js';
+export * from './env-template.js';
+export * from './preflight.js';
+export * from './recorded-declaration.js';
+export { bodyTemplateProblem, BODY_TEMPLATE_VARIABLES, exampleBodyContext } from './body-template.js';
+export { CONFIG_SCHEMA_FILE, configSchemaFileText, writeConfigSchemaFile } from './json-schema-file.js';
