@@ -139,6 +139,13 @@ describe('values', () => {
     assert.match(refusedAs(entry('provider: openai\nmodel: x\nheaders: { "X A": b }')), /^assay\.yaml:5: models\.a\.headers\.X A: must be an HTTP header name/);
   });
 
+  it('refuses one header given twice in different case (both would be sent)', () => {
+    assert.equal(
+      refusedAs(entry('provider: openai\nmodel: x\nheaders: { X-Team: a, x-team: b }')),
+      'assay.yaml:5: models.a.headers.x-team: the same header as X-Team (header names ignore case); keep one',
+    );
+  });
+
   it('refuses an apiKeyEnv that is not a variable name', () => {
     assert.match(refusedAs(entry('provider: openai\nmodel: x\napiKeyEnv: sk-abc123')), /^assay\.yaml:5: models\.a\.apiKeyEnv: must be an environment variable name/);
   });

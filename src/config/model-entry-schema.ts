@@ -47,6 +47,15 @@ const headers = z
     // A line break would let a value add headers of its own.
     z.string().regex(/^[^\r\n\0]*$/, 'must be one line (no line break or NUL)'),
   )
+  .superRefine((values, ctx) => {
+    // Header names are case-insensitive: `X-Team` and `x-team` would both be sent, and the server would pick one.
+    const seen = new Map<string, string>();
+    for (const name of Object.keys(values)) {
+      const first = seen.get(name.toLowerCase());
+      if (first !== undefined) ctx.addIssue({ code: 'custom', path: [name], message: `the same header as ${first} (header names ignore case); keep one` });
+      seen.set(name.toLowerCase(), name);
+    }
+  })
   .describe('HTTP headers sent with every call, name → value. A value may hold ${VAR} references, read from the environment at call time; a value without one is recorded as *** (it may be a secret written into the file).');
 
 /** Sampling parameters, in the wire formats' own snake_case; the subset `GenerateSettings` (core) carries. */

@@ -78,3 +78,14 @@ test('an exec command is looked for as the program will be run: a path beside th
     'assay.yaml:9: models.gone.exec: command "no-such-program-anywhere" is not found on PATH',
   );
 });
+
+test('a module file that is not there is refused before the run, by the path it was looked for at', () => {
+  const folder = configFolder();
+  folder.write('agent.mjs', 'export default async () => ({ text: "hi" });\n');
+  const own = folder.load('models:\n  here:\n    module: ./agent.mjs\n  gone:\n    module: ./targets/missing.mjs\n');
+  checkModelsReady(own, ['here'], {});
+  assert.equal(
+    refusal(() => checkModelsReady(own, ['here', 'gone'], {})).message,
+    `assay.yaml:5: models.gone.module: ./targets/missing.mjs is not a file (looked at ${path.join(folder.dir, 'targets', 'missing.mjs')})`,
+  );
+});

@@ -63,6 +63,14 @@ export function execCommandProblem(declaration: ExecDeclaration, env: Env): stri
   return dirs.some((dir) => isExecutable(path.join(dir, command))) ? undefined : `command "${command}" is not found on PATH`;
 }
 
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 function isExecutable(file: string): boolean {
   try {
     if (!statSync(file).isFile()) return false;
@@ -74,8 +82,9 @@ function isExecutable(file: string): boolean {
 }
 
 /**
- * Before anything is recorded or called: every variable the named models need is set and every
- * `exec` command exists. Names that are not declared (a `provider:model` id) are skipped.
+ * Before anything is recorded or called: every variable the named models need is set, every
+ * `exec` command and `module` file exists (whether the module has a default export is known only
+ * once it is imported, by the `module` target). Names that are not declared (a `provider:model` id) are skipped.
  * @throws InputError one line: the first problem with where the file asks for it, and the others
  * named after it, so one attempt tells everything to set.
  */
@@ -83,9 +92,12 @@ export function checkModelsReady(config: AssayConfig, names: readonly string[], 
   const problems = missingEnvironment(config, names, env).map(({ variable, where }) => ({ where, text: `environment variable ${variable} is not set`, short: variable }));
   for (const name of new Set(names)) {
     const declaration = config.models.get(name);
-    if (declaration?.kind !== 'exec') continue;
-    const problem = execCommandProblem(declaration, env);
-    if (problem) problems.push({ where: config.where(name, ['exec']), text: problem, short: `${name}'s command` });
+    if (declaration?.kind === 'exec') {
+      const problem = execCommandProblem(declaration, env);
+      if (problem) problems.push({ where: config.where(name, ['exec']), text: problem, short: `${name}'s command` });
+    } else if (declaration?.kind === 'module' && !isFile(declaration.modulePath)) {
+      problems.push({ where: config.where(name, ['module']), text: `${declaration.module} is not a file (looked at ${declaration.modulePath})`, short: `${name}'s module` });
+    }
   }
   const [first, ...others] = problems;
   if (!first) return;

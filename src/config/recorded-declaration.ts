@@ -30,7 +30,7 @@ export function recordedDeclaration(declaration: ModelDeclaration): RecordedDecl
         ...(declaration.baseUrl !== undefined ? { baseUrl: redactUrlCredentials(declaration.baseUrl) } : {}),
         ...(declaration.apiKeyEnv !== undefined ? { apiKeyEnv: declaration.apiKeyEnv } : {}),
         ...(declaration.headers !== undefined ? { headers: recordedHeaders(declaration.headers) } : {}),
-        ...(declaration.params !== undefined ? { params: { ...declaration.params } } : {}),
+        ...(declaration.params !== undefined ? { params: structuredClone(declaration.params) } : {}),
         ...operational,
       };
     case 'http': {
