@@ -41,8 +41,8 @@ test('a declaration needs its apiKeyEnv and every ${VAR} of its URL and headers'
 
 test('the missing variables of the models a run uses are named, with where the file asks for them; an empty one counts as missing', () => {
   assert.deepEqual(missingEnvironment(config, ['small', 'support-bot', 'openai:gpt-4o'], { SMALL_KEY: '' }), [
-    { variable: 'SMALL_KEY', where: 'assay.yaml:6: models.small.apiKeyEnv' },
-    { variable: 'BOT_TOKEN', where: 'assay.yaml:20: models.support-bot.http.headers.Authorization' },
+    { variable: 'SMALL_KEY', where: 'assay.yaml:6: models.small.apiKeyEnv', field: 'models.small.apiKeyEnv' },
+    { variable: 'BOT_TOKEN', where: 'assay.yaml:20: models.support-bot.http.headers.Authorization', field: 'models.support-bot.http.headers.Authorization' },
   ]);
   assert.deepEqual(missingEnvironment(config, ['big'], FULL_ENV), []);
 });

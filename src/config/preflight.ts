@@ -1,6 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../core/index.js';
+import { dottedPath } from './config-problems.js';
 import { envReferences } from './env-template.js';
 import type { AssayConfig } from './load-config.js';
 import type { ExecDeclaration, ModelDeclaration } from './model-declaration.js';
@@ -39,13 +40,13 @@ export function environmentNeeds(declaration: ModelDeclaration): EnvironmentNeed
 }
 
 /** The needs of the named models that the environment leaves unset or empty, each with where the file asks for it. */
-export function missingEnvironment(config: AssayConfig, names: readonly string[], env: Env): { readonly variable: string; readonly where: string }[] {
+export function missingEnvironment(config: AssayConfig, names: readonly string[], env: Env): { readonly variable: string; readonly where: string; readonly field: string }[] {
   return [...new Set(names)].flatMap((name) => {
     const declaration = config.models.get(name);
     if (!declaration) return [];
     return environmentNeeds(declaration)
       .filter(({ variable }) => env[variable] === undefined || env[variable] === '')
-      .map(({ variable, field }) => ({ variable, where: config.where(name, field) }));
+      .map(({ variable, field }) => ({ variable, where: config.where(name, field), field: dottedPath(['models', name, ...field]) }));
   });
 }
 
@@ -89,18 +90,18 @@ function isExecutable(file: string): boolean {
  * named after it, so one attempt tells everything to set.
  */
 export function checkModelsReady(config: AssayConfig, names: readonly string[], env: Env): void {
-  const problems = missingEnvironment(config, names, env).map(({ variable, where }) => ({ where, text: `environment variable ${variable} is not set`, short: variable }));
+  const problems = missingEnvironment(config, names, env).map(({ variable, where, field }) => ({ where, field, text: `environment variable ${variable} is not set`, short: variable }));
   for (const name of new Set(names)) {
     const declaration = config.models.get(name);
     if (declaration?.kind === 'exec') {
       const problem = execCommandProblem(declaration, env);
-      if (problem) problems.push({ where: config.where(name, ['exec']), text: problem, short: `${name}'s command` });
+      if (problem) problems.push({ where: config.where(name, ['exec']), field: `models.${name}.exec`, text: problem, short: 'the command' });
     } else if (declaration?.kind === 'module' && !isFile(declaration.modulePath)) {
-      problems.push({ where: config.where(name, ['module']), text: `${declaration.module} is not a file (looked at ${declaration.modulePath})`, short: `${name}'s module` });
+      problems.push({ where: config.where(name, ['module']), field: `models.${name}.module`, text: `${declaration.module} is not a file (looked at ${declaration.modulePath})`, short: 'the file' });
     }
   }
   const [first, ...others] = problems;
   if (!first) return;
-  const also = others.length > 0 ? ` (also: ${others.map((other) => `${other.short} for ${other.where.replace(/^.*: /, '')}`).join(', ')})` : '';
+  const also = others.length > 0 ? ` (also: ${others.map((other) => `${other.short} for ${other.field}`).join(', ')})` : '';
   throw new InputError(`${first.where}: ${first.text}${also}`);
 }
