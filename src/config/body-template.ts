@@ -3,9 +3,9 @@ import { describeError } from '../core/index.js';
 
 /**
  * What an `http` target's `body` template is given (docs/targets.md): the same fields a `module`
- * or `exec` target receives as one object.
+ * or `exec` target receives as one object (the targets' `TargetRequest`).
  */
-export const BODY_TEMPLATE_VARIABLES = ['messages', 'prompt', 'system', 'tools', 'session', 'sample_id', 'model'] as const;
+export const BODY_TEMPLATE_VARIABLES = ['messages', 'prompt', 'system', 'tools', 'session', 'sample_id', 'model', 'settings', 'response_format'] as const;
 
 /**
  * An example request the body is rendered with at load time. Its prompt holds a quote and a line
@@ -26,6 +26,9 @@ export function exampleBodyContext(model: string): Record<(typeof BODY_TEMPLATE_
     session: 'example-session',
     sample_id: 'example-sample',
     model,
+    // The run's sampling settings as core's GenerateSettings, and no structured answer asked for.
+    settings: { temperature: 0, maxTokens: 256 },
+    response_format: null,
   };
 }
 

@@ -181,7 +181,7 @@ describe('http body templates and JMESPath', () => {
   const http = (body: string, more = ''): string => entry(`http:\n  url: http://h/chat\n  body: ${body}\n  output: reply${more}`);
 
   it('takes a body that renders to JSON, loops over messages included', () => {
-    const loop = `'{"m": [{% for m in messages %}{{ m.content | tojson }}{% if not loop.last %},{% endif %}{% endfor %}], "tools": {{ tools | tojson }}, "id": {{ sample_id | tojson }}, "who": {{ model | tojson }}, "s": {{ system | tojson }}}'`;
+    const loop = `'{"m": [{% for m in messages %}{{ m.content | tojson }}{% if not loop.last %},{% endif %}{% endfor %}], "tools": {{ tools | tojson }}, "id": {{ sample_id | tojson }}, "who": {{ model | tojson }}, "s": {{ system | tojson }}, "t": {{ settings.temperature | tojson }}, "f": {{ response_format | tojson }}}'`;
     assert.ok(configFolder().load(http(loop)).models.has('a'));
   });
 
@@ -200,7 +200,7 @@ describe('http body templates and JMESPath', () => {
   it('refuses a body reading a variable it is not given (it would send null)', () => {
     assert.equal(
       refusedAs(http(`'{"m": {{ message | tojson }}}'`)),
-      'assay.yaml:5: models.a.http.body: reads message, which a body is not given (it has messages, prompt, system, tools, session, sample_id, model)',
+      'assay.yaml:5: models.a.http.body: reads message, which a body is not given (it has messages, prompt, system, tools, session, sample_id, model, settings, response_format)',
     );
   });
 
@@ -215,8 +215,8 @@ describe('http body templates and JMESPath', () => {
       return expression.includes('[') && !expression.includes(']') ? 'Unclosed [' : undefined;
     };
     const folder = configFolder();
-    folder.load(http(`'{}'`, '\n  toolCalls: calls[*]'), { checkJmesPath });
-    assert.deepEqual(seen, ['reply', 'calls[*]']);
+    folder.load(http(`'{}'`, '\n  toolCalls: calls[*]\n  usage: meta.usage'), { checkJmesPath });
+    assert.deepEqual(seen, ['reply', 'calls[*]', 'meta.usage']);
     assert.equal(refusal(() => folder.load(http(`'{}'`, '\n  toolCalls: calls[0'), { checkJmesPath })).message, 'assay.yaml:7: models.a.http.toolCalls: not a JMESPath expression (Unclosed [)');
   });
 });

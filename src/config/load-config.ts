@@ -16,7 +16,7 @@ import { CONFIG_FILE_SCHEMA, ENTRY_SCHEMAS, MODEL_NAME_PATTERN, MODEL_NAME_RULE,
 export type ExpressionCheck = (expression: string) => string | undefined;
 
 export interface LoadConfigOptions {
-  /** Checks `http.output` and `http.toolCalls` at load; without it they are checked when the target is built. */
+  /** Checks `http.output`, `http.toolCalls` and `http.usage` at load; without it they are checked when the target is built. */
   readonly checkJmesPath?: ExpressionCheck;
 }
 
@@ -128,7 +128,7 @@ function readEntry(yaml: YamlFile, dir: string, name: string, entry: unknown, op
     const problem = (field: string, text: string) => problems.push({ line: yaml.lineOf([...base, 'http', field]), message: `${dottedPath([...base, 'http', field])}: ${text}` });
     const body = bodyTemplateProblem(data.http.body, name);
     if (body) problem('body', body);
-    for (const field of ['output', 'toolCalls'] as const) {
+    for (const field of ['output', 'toolCalls', 'usage'] as const) {
       const expression = data.http[field];
       const why = expression === undefined ? undefined : options.checkJmesPath?.(expression);
       if (why) problem(field, `not a JMESPath expression (${why})`);

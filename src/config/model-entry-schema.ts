@@ -112,9 +112,10 @@ export const HTTP_TARGET = z
   .strictObject({
     url: endpointUrl.describe('Where each call is POSTed. May hold ${VAR} references.'),
     headers: headers.optional(),
-    body: z.string().min(1).describe('The request body: a Jinja template rendering to JSON, with messages, prompt, system, tools, session, sample_id and model. Write each value as {{ name | tojson }}.'),
+    body: z.string().min(1).describe('The request body: a Jinja template rendering to JSON, with messages, prompt, system, tools, session, sample_id, model, settings and response_format. Write each value as {{ name | tojson }}.'),
     output: z.string().min(1).describe('JMESPath into the JSON answer: the reply text.'),
     toolCalls: z.string().min(1).optional().describe('JMESPath into the JSON answer: the tool calls, a list of {name, arguments}.'),
+    usage: z.string().min(1).optional().describe('JMESPath into the JSON answer: the token counts, {inputTokens, outputTokens} or {prompt_tokens, completion_tokens}, for the run\'s cost.'),
   })
   .describe('An application with an HTTP API of its own.');
 

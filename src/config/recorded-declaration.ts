@@ -34,7 +34,7 @@ export function recordedDeclaration(declaration: ModelDeclaration): RecordedDecl
         ...operational,
       };
     case 'http': {
-      const { url, headers, body, output, toolCalls } = declaration.http;
+      const { url, headers, body, output, toolCalls, usage } = declaration.http;
       return {
         kind: 'http',
         http: {
@@ -43,6 +43,7 @@ export function recordedDeclaration(declaration: ModelDeclaration): RecordedDecl
           body,
           output,
           ...(toolCalls !== undefined ? { toolCalls } : {}),
+          ...(usage !== undefined ? { usage } : {}),
         },
         ...operational,
       };
