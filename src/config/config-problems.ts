@@ -50,6 +50,7 @@ export function issueProblem(yaml: YamlFile, schema: z.ZodType, base: readonly P
     const nearest = nearestName(given, options);
     return { line: yaml.lineOf(path), message: `${where}: "${given}" is not one of ${options.join(', ')}${nearest === undefined ? '' : `; did you mean "${nearest}"?`}` };
   }
+  if (issue.code === 'too_small' || issue.code === 'too_big') return { line: yaml.lineOf(path), message: `${where}: ${boundMessage(issue)}` };
   // A record's key (a header name): the key's own rule says what is wrong, not "Invalid key in record".
   if (issue.code === 'invalid_key') return { line: yaml.lineOf(path), message: `${where}: ${issue.issues[0]?.message ?? issue.message}` };
   return { line: yaml.lineOf(path), message: `${where}: ${issue.message}` };
@@ -72,6 +73,19 @@ export function entryProblems(yaml: YamlFile, schema: z.ZodType, base: readonly 
   return issues
     .filter((issue) => !(issue.code === 'invalid_type' && lookup(value, issue.path) === undefined && meant.has(dottedPath(issue.path))))
     .map((issue) => issueProblem(yaml, schema, base, value, issue));
+}
+
+/** A bound in words: `must be at least 1`, `must not be empty`. */
+function boundMessage(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig): string {
+  // A schema's own message (exec's "needs at least the program") says it better than a rewording.
+  if (!/^Too (small|big)\b/.test(issue.message)) return issue.message;
+  const bound = Number(issue.code === 'too_small' ? issue.minimum : issue.maximum);
+  if (issue.origin === 'number' || issue.origin === 'int') {
+    const relation = issue.code === 'too_small' ? (issue.inclusive ? 'at least' : 'more than') : issue.inclusive ? 'at most' : 'less than';
+    return `must be ${relation} ${bound}`;
+  }
+  if (issue.code === 'too_small' && bound === 1) return 'must not be empty';
+  return issue.message;
 }
 
 /** The keys of the object schema at `path` inside `schema` (through optionals, records and arrays). */

@@ -124,7 +124,10 @@ describe('values', () => {
   it('names a mistyped value without quoting it (it could be a key)', () => {
     assert.equal(refusedAs(entry('module: a.mjs\nrpm: 1.5')), 'assay.yaml:4: models.a.rpm: expected an integer, got a number');
     assert.equal(refusedAs(entry('http:\n  url: http://h/\n  headers: { X-Version: 2 }\n  body: "{}"\n  output: r')), 'assay.yaml:5: models.a.http.headers.X-Version: expected a string, got an integer');
-    assert.equal(refusedAs(entry('module: a.mjs\nconcurrency: 0')), 'assay.yaml:4: models.a.concurrency: Too small: expected number to be >=1');
+    assert.equal(refusedAs(entry('module: a.mjs\nconcurrency: 0')), 'assay.yaml:4: models.a.concurrency: must be at least 1');
+    assert.equal(refusedAs(entry('provider: openai\nmodel: x\nparams: { top_p: 0 }')), 'assay.yaml:5: models.a.params.top_p: must be more than 0');
+    assert.equal(refusedAs(entry('provider: openai\nmodel: x\nparams: { top_p: 1.5 }')), 'assay.yaml:5: models.a.params.top_p: must be at most 1');
+    assert.equal(refusedAs(entry('provider: openai\nmodel: ""')), 'assay.yaml:4: models.a.model: must not be empty');
   });
 
   it('refuses a URL that is not http(s), with ${VAR} allowed anywhere in it', () => {
@@ -173,7 +176,7 @@ describe('the file itself', () => {
 
   it('tells the first problem in file order and how many more there are', () => {
     const text = 'models:\n  b:\n    provider: openai\n    model: x\n    rpm: -1\n  a:b:\n    module: m.mjs\n  c:\n    exec: []\n';
-    assert.equal(refusedAs(text), 'assay.yaml:5: models.b.rpm: Too small: expected number to be >=1 (and 2 more problems)');
+    assert.equal(refusedAs(text), 'assay.yaml:5: models.b.rpm: must be at least 1 (and 2 more problems)');
   });
 });
 
