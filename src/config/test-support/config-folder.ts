@@ -1,14 +1,20 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { InputError } from '../../core/index.js';
 import { locateConfigFile } from '../config-location.js';
 import { loadConfig, type AssayConfig, type LoadConfigOptions } from '../load-config.js';
 
-/** A fresh temporary folder to write config files into, as a user's working directory. */
+const made: string[] = [];
+process.once('exit', () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temporary folder to write config files into, as a user's working directory (removed when the test process ends). */
 export function configFolder(): { readonly dir: string; write(name: string, text: string): string; load(text: string, options?: LoadConfigOptions): AssayConfig } {
   const dir = mkdtempSync(path.join(tmpdir(), 'assay-config-'));
+  made.push(dir);
   const write = (name: string, text: string): string => {
     const file = path.join(dir, name);
     writeFileSync(file, text);
