@@ -29,12 +29,20 @@ describe('the recorded declaration', () => {
       kind: 'provider',
       provider: 'openai',
       model: 'gemma',
-      baseUrl: 'http://user:***@127.0.0.1:8000/v1?api_key=***&team=evals',
+      baseUrl: 'http://***@127.0.0.1:8000/v1?api_key=***&team=evals',
       apiKeyEnv: 'SMALL_KEY',
       headers: { 'X-Org': '${ORG}', Authorization: '***', 'X-Team': '***' },
       params: { temperature: 0 },
     });
     assert.ok(!JSON.stringify(record).includes(SECRET));
+  });
+
+  it('drops a user part without a password too (often the token itself), and keeps a URL without one as it is', () => {
+    const url = (baseUrl: string) => recorded(`models:\n  a:\n    provider: openai\n    model: x\n    baseUrl: "${baseUrl}"\n`)['baseUrl'];
+    assert.equal(url(`https://${SECRET}@h.example/v1`), 'https://***@h.example/v1');
+    assert.equal(url('https://${USER}:${PASS}@h.example:8443/v1?x=a@b'), 'https://***@h.example:8443/v1?x=a@b');
+    assert.equal(url('http://127.0.0.1:8000/v1'), 'http://127.0.0.1:8000/v1');
+    assert.equal(url('http://${HOST}/v1'), 'http://${HOST}/v1');
   });
 
   it('records every kind of the issue\'s example as plain JSON, relative paths as written', () => {

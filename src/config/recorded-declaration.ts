@@ -4,8 +4,8 @@ import type { ModelDeclaration } from './model-declaration.js';
 
 /**
  * A declaration as a run records it: what was measured, never a secret. URLs lose their
- * credentials (`core/url-credentials.ts`: the password of the user part, credential-named query
- * values); a header value stays as written when it holds a `${VAR}` reference (the secret is in
+ * credentials (the whole user part, and credential-named query values as `core/url-credentials.ts`
+ * hides them); a header value stays as written when it holds a `${VAR}` reference (the secret is in
  * the environment) and is `***` otherwise (it may be a key written into the file); `apiKeyEnv`
  * is the variable's name. Relative paths stay as written, so two machines with the same file in
  * different folders record the same declaration. Plain JSON: it is stored with the run.
@@ -27,7 +27,7 @@ export function recordedDeclaration(declaration: ModelDeclaration): RecordedDecl
         kind: 'provider',
         provider: declaration.provider,
         model: declaration.model,
-        ...(declaration.baseUrl !== undefined ? { baseUrl: redactUrlCredentials(declaration.baseUrl) } : {}),
+        ...(declaration.baseUrl !== undefined ? { baseUrl: recordedUrl(declaration.baseUrl) } : {}),
         ...(declaration.apiKeyEnv !== undefined ? { apiKeyEnv: declaration.apiKeyEnv } : {}),
         ...(declaration.headers !== undefined ? { headers: recordedHeaders(declaration.headers) } : {}),
         ...(declaration.params !== undefined ? { params: structuredClone(declaration.params) } : {}),
@@ -38,7 +38,7 @@ export function recordedDeclaration(declaration: ModelDeclaration): RecordedDecl
       return {
         kind: 'http',
         http: {
-          url: redactUrlCredentials(url),
+          url: recordedUrl(url),
           ...(headers !== undefined ? { headers: recordedHeaders(headers) } : {}),
           body,
           output,
@@ -53,6 +53,21 @@ export function recordedDeclaration(declaration: ModelDeclaration): RecordedDecl
     case 'exec':
       return { kind: 'exec', exec: [...declaration.exec], ...operational };
   }
+}
+
+/**
+ * A URL without its user part, whole: `redactUrlCredentials` (which also hides credential-named
+ * query values) keeps a user name, which tells an account apart on a command line, but a user
+ * name with no password is often the token itself (`https://TOKEN@host/`), and the record needs
+ * neither. The part ends at the last `@` before the query, as a password may hold `@` or `/`.
+ */
+function recordedUrl(url: string): string {
+  const redacted = redactUrlCredentials(url);
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(redacted);
+  if (!scheme) return redacted;
+  const queryAt = redacted.indexOf('?');
+  const at = redacted.lastIndexOf('@', queryAt === -1 ? redacted.length : queryAt);
+  return at < scheme[0].length ? redacted : `${scheme[0]}${HIDDEN_CREDENTIAL}${redacted.slice(at)}`;
 }
 
 function recordedHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
