@@ -7,6 +7,11 @@ import { InputError } from '../core/index.js';
  */
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
+/** `text` with each `${VAR}` replaced by what `replace` gives for its name. */
+export function replaceEnvReferences(text: string, replace: (name: string) => string): string {
+  return text.replace(REFERENCE, (_reference, name: string) => replace(name));
+}
+
 /** The variables `text` refers to, in order of first use, each once. */
 export function envReferences(text: string): string[] {
   return [...new Set([...text.matchAll(REFERENCE)].map((match) => match[1] as string))];
@@ -25,7 +30,7 @@ export function hasEnvReference(text: string): boolean {
  * starts; this is the last line of defence.
  */
 export function resolveEnvTemplate(text: string, env: Readonly<Record<string, string | undefined>>, where = 'a config file value'): string {
-  return text.replace(REFERENCE, (_reference, name: string) => {
+  return replaceEnvReferences(text, (name) => {
     const value = env[name];
     if (value === undefined || value === '') throw new InputError(`${where}: environment variable ${name} is not set`);
     return value;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { replaceEnvReferences } from './env-template.js';
 
 /**
  * The `models:` map of a config file (`assay.yaml`) as zod schemas: the one definition the loader
@@ -31,7 +32,7 @@ const envName = z.string().regex(ENV_NAME_PATTERN, 'must be an environment varia
 /** A URL with `${VAR}` references standing for any part of it (each replaced by `1` for the check: a valid host, port and path segment). */
 function isHttpUrlTemplate(text: string): boolean {
   try {
-    const url = new URL(text.replace(/\$\{[A-Za-z_][A-Za-z0-9_]*\}/g, '1'));
+    const url = new URL(replaceEnvReferences(text, () => '1'));
     return url.protocol === 'http:' || url.protocol === 'https:';
   } catch {
     return false;
