@@ -18,6 +18,8 @@ import { dataDirForRun, dataReady } from './task-data.js';
 import { addTaskOptions, taskOptionsFrom, type TaskFlags } from './task-options.js';
 import { sharedLimitsFrom, sharedLimitsOptions, type SharedLimitsFlags } from './shared-limits.js';
 import { DEFAULT_QUEUE_NAME, queueLocation } from '../queue/queue-location.js';
+import { queuedBaseUrlRefusal } from '../queue/queued-base-url.js';
+import { nonEmpty } from '../models/http/base-url.js';
 import { printErr, printOut } from './terminal.js';
 
 interface EngineFlags extends SharedLimitsFlags {
@@ -63,8 +65,9 @@ function sessionDeps(
   };
 }
 
-function engineFrom(flags: EngineFlags): EngineSettings {
-  const baseUrl = flags.baseUrl ?? process.env['OPENAI_BASE_URL'];
+/** The engine settings of the command line; `queued`: a run for workers, which names no endpoint (theirs are their own). */
+function engineFrom(flags: EngineFlags, queued = false): EngineSettings {
+  const baseUrl = queued ? undefined : (flags.baseUrl ?? process.env['OPENAI_BASE_URL']);
   return {
     concurrency: flags.concurrency,
     timeoutMs: flags.timeout,
@@ -96,7 +99,7 @@ function addEngineOptions(command: Command): Command {
         .argParser(nonNegativeInt('--max-retry-wait')),
     )
     .addOption(new Option('--no-cache', 'do not answer identical requests from the call cache'))
-    .addOption(new Option('--base-url <url>', 'OpenAI-compatible endpoint (default: $OPENAI_BASE_URL or https://api.openai.com/v1); credentials in it (user:pass@, api_key=…) are used and recorded as ***'))
+    .addOption(new Option('--base-url <url>', 'OpenAI-compatible endpoint (default: $OPENAI_BASE_URL or https://api.openai.com/v1); credentials in it (user:pass@, api_key=…) are used and recorded as ***. Not with --queue: workers call their own (assay worker --base-url)'))
     .addOption(new Option('--api-key-env <var>', 'read the API key of the OpenAI-compatible endpoint from this environment variable (default OPENAI_API_KEY; anthropic: and gemini: read their own variables)'))
     .addOption(new Option('--price <model=in/out>', 'USD per million input/output tokens for a model (repeatable)').argParser(parsePrice))
     .addOption(
@@ -160,6 +163,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
   if (flags.queue === undefined && (flags.detach || flags.queueName !== undefined)) throw new InputError('--detach and --queue-name go with --queue');
   if (flags.queue !== undefined && (flags.resume || flags.retryErrors)) throw new InputError('--resume and --retry-errors do not go with --queue: "assay resume <run>" continues a queued run in this process');
   if (flags.queue !== undefined) queueLocation(flags.queue, flags.queueName);
+  if (flags.queue !== undefined && flags.baseUrl !== undefined) throw new InputError(queuedBaseUrlRefusal('--base-url'));
   flags.model.forEach((id) => parseModelId(id));
   if (flags.userModel !== undefined) parseModelId(flags.userModel);
   const resolved = resolveDataDir({ ...(flags.dataDir ? { flag: flags.dataDir } : {}) });
@@ -175,7 +179,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
       ...(flags.maxTokens !== undefined ? { maxTokens: flags.maxTokens } : {}),
     },
     dataDir: resolved.dir,
-    engine: engineFrom(flags),
+    engine: engineFrom(flags, flags.queue !== undefined),
     ...(judge ? { judge } : {}),
     ...(flags.userModel !== undefined ? { userModel: flags.userModel } : {}),
     ...(flags.exactOnly ? { exactOnly: true } : {}),
@@ -195,6 +199,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
     if (flags.queue !== undefined) {
       // The submitting process calls no model: limits shared by the fleet are the workers' to keep.
       if (flags.sharedLimits !== undefined) throw new InputError('--shared-limits goes to the processes that call models: with --queue, give it to each "assay worker"');
+      if (nonEmpty(process.env['OPENAI_BASE_URL']) !== undefined) printErr('warning: OPENAI_BASE_URL is not sent with a queued run: each worker calls its own endpoint (assay worker --base-url, or the worker\'s OPENAI_BASE_URL)\n');
       // The queue path (BullMQ, ioredis) is loaded only by a run that uses it: not on every start.
       const { queueRunCommand } = await import('./queue-run.js');
       return await queueRunCommand(spec, { ...flags, queue: flags.queue });
@@ -248,7 +253,10 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
   if (given('cache')) Object.assign(engine, { cache: full.cache });
   if (given('rpm')) Object.assign(engine, { requestsPerMinute: full.requestsPerMinute });
   if (given('tpm')) Object.assign(engine, { tokensPerMinute: full.tokensPerMinute });
-  if (given('baseUrl')) Object.assign(engine, { openaiBaseURL: full.openaiBaseURL });
+  if (given('baseUrl')) {
+    if (flags.queue !== undefined) throw new InputError(queuedBaseUrlRefusal('--base-url'));
+    Object.assign(engine, { openaiBaseURL: full.openaiBaseURL });
+  }
   if (given('price')) Object.assign(engine, { prices: full.prices });
   if (given('maxCost')) Object.assign(engine, { maxCostUsd: full.maxCostUsd });
   if (given('failFast')) Object.assign(engine, { failFast: flags.failFast });
@@ -391,9 +399,10 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
       'after',
       "\nEngine options given here (concurrency, timeouts, retries…) replace the run's own for this session only.\n\n" +
         'With --queue (a PostgreSQL --db), the units without a result are queued again for the workers, and the engine options\n' +
-        "given here replace the run's own in the store (workers read them there): e.g. a run its --max-cost stopped, resumed with\n" +
-        'a larger one; a run a fail-fast stop interrupted, once the workers have the right key. Units that ended in error keep\n' +
-        'their result (--retry-errors redoes them in one process). A run still running on the queue is refused.\n\n' +
+        "given here replace the run's own in the store (workers read them there; not --base-url: workers call their own endpoint):\n" +
+        'e.g. a run its --max-cost stopped, resumed with a larger one; a run a fail-fast stop interrupted, once the workers have\n' +
+        'the right key. Units that ended in error keep their result (--retry-errors redoes them in one process). A run still\n' +
+        'running on the queue is refused.\n\n' +
         'A run is owned by one process at a time: while another process runs it (its lease in the database is live), resume is\n' +
         'refused with one line naming that process, exit code 2. A run whose process died (kill -9; "stale" in "assay runs")\n' +
         'is taken over once its lease has expired, 30 s after its last renewal.\n\n' +

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
 import { InputError } from '../core/index.js';
+import { parseBaseURL } from '../models/http/base-url.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
 import { DEFAULT_QUEUE_NAME, queueLocation } from '../queue/queue-location.js';
 import { openStore } from '../store/open-store.js';
@@ -16,6 +17,7 @@ interface WorkerFlags {
   concurrency: number;
   dataDir?: string;
   apiKeyEnv?: string;
+  baseUrl?: string;
   maxRetryWait?: number;
 }
 
@@ -32,6 +34,8 @@ async function workerCommand(flags: WorkerFlags): Promise<number> {
     openaiApiKey = process.env[flags.apiKeyEnv];
     if (!openaiApiKey) throw new InputError(`--api-key-env ${flags.apiKeyEnv}: that environment variable is not set`);
   }
+  // This worker's own endpoint, checked before anything starts; a run's recorded URL is never called.
+  if (flags.baseUrl !== undefined) parseBaseURL('--base-url', flags.baseUrl, 'http://127.0.0.1:8000/v1');
   const dataDir = flags.dataDir ? resolveDataDir({ flag: flags.dataDir }).dir : undefined;
   // BullMQ and ioredis are loaded by the worker command alone, not by every CLI start.
   const [{ checkRedis }, { startUnitWorker }] = await Promise.all([import('../queue/queue-connection.js'), import('../queue/unit-worker.js')]);
@@ -43,6 +47,7 @@ async function workerCommand(flags: WorkerFlags): Promise<number> {
     concurrency: flags.concurrency,
     ...(dataDir ? { dataDir } : {}),
     ...(openaiApiKey ? { secrets: { openaiApiKey } } : {}),
+    ...(flags.baseUrl !== undefined ? { openaiBaseURL: flags.baseUrl } : {}),
     ...(flags.maxRetryWait !== undefined ? { engine: { maxRetryWaitMs: flags.maxRetryWait * 1000 } } : {}),
     ...retryNoticeFromEnv(),
     onNote: (line) => printErr(`${line}\n`),
@@ -80,6 +85,7 @@ export function registerWorkerCommand(program: Command, setExitCode: (code: numb
     .addOption(new Option('-c, --concurrency <n>', 'units this worker works on at once (each model\'s own --concurrency still caps its calls)').default(8).argParser(positiveInt('--concurrency')))
     .addOption(new Option('--data-dir <dir>', 'data folder to rebuild tasks from (default: the one each run recorded)'))
     .addOption(new Option('--api-key-env <var>', 'read the OpenAI-compatible endpoint\'s API key from this variable (default OPENAI_API_KEY); keys come from this worker\'s environment, never from the run'))
+    .addOption(new Option('--base-url <url>', 'the OpenAI-compatible endpoint this worker\'s openai: models call (default: $OPENAI_BASE_URL or https://api.openai.com/v1); never a URL from the run'))
     .addOption(
       new Option('--max-retry-wait <seconds>', "the longest wait a server may ask for (Retry-After) that is waited, replacing each run's own (default: the run's, else 120); a longer ask ends the call as a rate-limit error").argParser(
         nonNegativeInt('--max-retry-wait'),
@@ -93,6 +99,10 @@ export function registerWorkerCommand(program: Command, setExitCode: (code: numb
         'go to another once their locks lapse (30 s; ASSAY_QUEUE_LOCK_MS). The worker that records a run\'s last unit marks it finished.\n\n' +
         'A run\'s --rpm/--tpm and --max-cost hold over the whole fleet: every worker keeps each model\'s limits and the run\'s spend in\n' +
         'this Redis (a 429 with Retry-After holds all of them). Sizing: docs/scale-out.md.\n\n' +
+        'Endpoints are the worker\'s own, like its keys: openai: models call --base-url, else OPENAI_BASE_URL, else api.openai.com\n' +
+        '(anthropic: and gemini: their own variables), never a URL a run names. A run recording a base URL other than this\n' +
+        'worker\'s (made by an earlier assay, or written by hand) is refused: each of its units ends in a worker error naming\n' +
+        'engine.openaiBaseURL, and nothing is called.\n\n' +
         'SIGINT/SIGTERM: no new units, those in flight finish and are stored; a second signal quits at once.\n\n' +
         'Example:\n  assay worker --queue redis://10.0.0.5:6379 --db postgres://assay@10.0.0.6/assay --concurrency 16',
     )

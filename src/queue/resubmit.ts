@@ -9,6 +9,7 @@ import type { RunRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { checkRedis, connectRedis } from './queue-connection.js';
 import { QUEUE_PREFIX, type QueueLocation } from './queue-location.js';
+import { refuseQueuedBaseURL } from './queued-base-url.js';
 import { countUnitsDone } from './run-completion.js';
 import { ENQUEUE_CHUNK, unitJobs } from './submit.js';
 import { unitKey, type Unit } from './unit.js';
@@ -32,6 +33,7 @@ export async function resubmitRun(
   deps: { readonly store: Store; readonly queue: QueueLocation; readonly engine: Partial<EngineSettings> },
 ): Promise<{ run: RunRecord; units: number }> {
   const { store } = deps;
+  refuseQueuedBaseURL(deps.engine);
   await checkRedis(deps.queue);
   const run = await requireRun(store, runIdOrPrefix);
   const lease = await store.runLease(run.id);
@@ -46,7 +48,8 @@ export async function resubmitRun(
   }
   const session = `r${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
   // The resume's token goes with the run: a unit queued before it, still in the queue, is dropped by the worker that takes it.
-  // A --base-url given again is recorded with its credentials hidden: the workers take them from their environment.
+  // A base URL the run recorded (an earlier assay's queued run, or one made in one process) stays,
+  // credentials hidden: workers never call it, and refuse the run's units unless it is their own endpoint.
   const engine = withCredentialsHidden({ ...withRecordedStops(run, []).engine, ...deps.engine, queue: { name: deps.queue.name, session } });
   recordedEngineSettings({ ...run, engine });
   const redis = connectRedis(deps.queue, { maxRetriesPerRequest: 3 });

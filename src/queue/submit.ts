@@ -8,6 +8,7 @@ import type { Store } from '../store/store.js';
 import { JOB_ATTEMPTS, JOB_BACKOFF_MS } from './job-options.js';
 import { checkRedis, connectRedis } from './queue-connection.js';
 import { QUEUE_PREFIX, type QueueLocation } from './queue-location.js';
+import { refuseQueuedBaseURL } from './queued-base-url.js';
 import { unitJobId, type Unit } from './unit.js';
 
 /** Jobs per `addBulk`: one round trip each, small enough not to hold Redis long. */
@@ -23,10 +24,12 @@ export function unitJobs(units: readonly Unit[]): { name: string; data: Unit; op
  * checked before anything is recorded; the run is recorded before its units are enqueued, so a
  * worker never takes a unit of a run it cannot find. If enqueueing fails half-way, the run is
  * marked `failed` and the error is one line (the jobs enqueued already are of a failed run:
- * workers would record them, nothing more). Provider keys are not needed here: workers have them.
+ * workers would record them, nothing more). Provider keys are not needed here: workers have them,
+ * and their endpoints (a base URL in `spec.engine` is refused: `refuseQueuedBaseURL`).
  */
 export async function submitRun(spec: RunSpec, deps: { readonly store: Store; readonly queue: QueueLocation; readonly onWarning?: (message: string) => void }): Promise<{ run: RunRecord; units: number }> {
   spec.models.forEach((id) => parseModelId(id));
+  refuseQueuedBaseURL(spec.engine);
   await checkRedis(deps.queue);
   const { run: fresh, prepared } = await newRunRecord(spec, deps);
   const count = prepared.samples.length;

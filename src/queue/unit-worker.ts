@@ -30,6 +30,12 @@ export interface UnitWorkerOptions {
   readonly secrets?: RunDependencies['secrets'];
   /** Providers built in code, by model id (tests). */
   readonly providers?: RunDependencies['providers'];
+  /**
+   * The OpenAI-compatible endpoint this worker's `openai:` models call (`assay worker --base-url`);
+   * default: its `OPENAI_BASE_URL`, else api.openai.com. Never a URL a run records: a run that
+   * records another is each unit's error (`withWorkerEndpoint`).
+   */
+  readonly openaiBaseURL?: string;
   /** This worker's engine settings replacing each run's own (`--max-retry-wait`). */
   readonly engine?: Pick<EngineSettings, 'maxRetryWaitMs'>;
   /** Waits before a retry from this long on are told once per model (default 5 s). */
@@ -121,7 +127,11 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
   const sessionFor = (key: string, runId: string): Promise<RunWorkSession> => {
     let session = sessions.get(key);
     if (!session) {
-      session = openRunForWork(runId, deps, { ...(options.dataDir ? { dataDir: options.dataDir } : {}), ...(options.engine ? { engine: options.engine } : {}) });
+      session = openRunForWork(runId, deps, {
+        ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+        ...(options.engine ? { engine: options.engine } : {}),
+        ...(options.openaiBaseURL !== undefined ? { openaiBaseURL: options.openaiBaseURL } : {}),
+      });
       sessions.set(key, session);
       session.then(
         (s) => note(`run ${runId}: ${s.run.task} on ${s.run.models.join(', ')}, ${s.sampleCount} samples`),

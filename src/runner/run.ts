@@ -29,7 +29,7 @@ import { describeModified } from '../datasets/pinned.js';
 import type { JudgeStage } from './judging.js';
 import type { EngineSettings, RunSpec } from './run-spec.js';
 import { summarizeRun, type RunSummary } from './summary.js';
-import { withCredentialsHidden } from './recorded-base-url.js';
+import { withCredentialsHidden, withWorkerEndpoint } from './recorded-base-url.js';
 
 export interface RunDependencies {
   readonly store: Store;
@@ -244,13 +244,14 @@ export interface RunWorkSession {
  * scoring, its data checked against the run's sums; the models, judge and simulated user with the
  * run's engine settings and this process's provider keys; its spending cap), for a worker that
  * takes the run's units from a queue (`options.engine`: this worker's own settings, replacing the
- * run's). No lease: the queue hands each unit to one worker.
+ * run's; `options.openaiBaseURL`: its own endpoint, see `withWorkerEndpoint`). No lease: the queue
+ * hands each unit to one worker.
  * A fleet-wide budget and shared rate limits plug in through `deps.budgets` and `deps.limiters`.
  */
 export async function openRunForWork(
   runId: string,
   deps: RunDependencies,
-  options: { readonly dataDir?: string; readonly engine?: Partial<EngineSettings> } = {},
+  options: { readonly dataDir?: string; readonly engine?: Partial<EngineSettings>; readonly openaiBaseURL?: string } = {},
 ): Promise<RunWorkSession> {
   const run = await requireRun(deps.store, runId);
   const { prepared } = await prepareForRun(run, options.dataDir);
@@ -263,7 +264,8 @@ export async function openRunForWork(
   const ids = sampleIdsOf(prepared.samples);
   const hints = new Map<string, NonNullable<Sample['hints']>>();
   for (const s of prepared.samples) if (s.hints) hints.set(s.id, s.hints);
-  const engine = { ...recordedEngineSettings(run), ...options.engine };
+  // This worker's own endpoint, never a URL from the run record (which would receive this worker's keys).
+  const engine = { ...withWorkerEndpoint(run, recordedEngineSettings(run), options.openaiBaseURL), ...options.engine };
   const { models: built, judge, user } = await buildRoles(run, engine, deps, { sampleIds: ids, toCall: async () => ids() });
   const budget = await budgetFor(run, engine, [...built, ...(user ? [user] : [])], judge, deps);
   const all = [...built, ...(judge ? [judge.model] : []), ...(user ? [user] : [])];
