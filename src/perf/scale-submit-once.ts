@@ -1,7 +1,8 @@
 // The submitting side of a queued run for `npm run bench:scale`, in its own process: records the
 // synthetic run, enqueues its units, follows it from the store until every unit has a result and
 // prints one JSON line (wall time from the start to the last result, its own CPU and peak RSS,
-// the summary's metrics). Args: samples, server url, store URL, Redis URL, queue name, concurrency.
+// the summary's metrics). Args: samples, store URL, Redis URL, queue name, concurrency. The run
+// names no endpoint: the workers call the server they were given.
 import { registerTask } from '../benchmarks/registry.js';
 import { followRun } from '../queue/follow.js';
 import { queueLocation } from '../queue/queue-location.js';
@@ -11,7 +12,7 @@ import { openStore } from '../store/open-store.js';
 import { countRoundTrips, servicePorts } from './round-trips.js';
 import { SYNTHETIC_TASK_NAME, syntheticTask } from './synthetic-task.js';
 
-const [samplesArg, url, storeUrl, redisUrl, queueName, concurrencyArg] = process.argv.slice(2);
+const [samplesArg, storeUrl, redisUrl, queueName, concurrencyArg] = process.argv.slice(2);
 const roundTrips = countRoundTrips(servicePorts(storeUrl as string, redisUrl as string));
 registerTask(syntheticTask);
 const store = await openStore(storeUrl as string);
@@ -24,7 +25,7 @@ const { run } = await submitRun(
     seed: 1,
     options: { limit: Number(samplesArg) },
     dataDir: '.',
-    engine: { concurrency: Number(concurrencyArg ?? 64), timeoutMs: 30_000, retry: { maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1000 }, cache: true, openaiBaseURL: url as string },
+    engine: { concurrency: Number(concurrencyArg ?? 64), timeoutMs: 30_000, retry: { maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1000 }, cache: true },
   },
   { store, queue: queueLocation(redisUrl as string, queueName) },
 );

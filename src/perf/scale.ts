@@ -76,7 +76,7 @@ interface WorkerResult {
 
 /** A child that prints a first JSON line when ready and a last one when it ends. */
 function startWorkerProcess(storeUrl: string, queue: string, concurrency: number): { ready: Promise<void>; result: Promise<WorkerResult>; child: ReturnType<typeof spawn> } {
-  const child = spawn(process.execPath, [join(here, 'scale-worker-process.js'), storeUrl, REDIS_URL, queue, String(concurrency)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(here, 'scale-worker-process.js'), storeUrl, REDIS_URL, queue, String(concurrency), url], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const seen: string[] = [];
   let onReady: () => void = () => undefined;
@@ -97,7 +97,7 @@ async function queueRow(n: number, workers: number): Promise<void> {
   const started = Array.from({ length: workers }, () => startWorkerProcess(storeUrl, queue, perWorker));
   await Promise.all(started.map((w) => w.ready));
   const before = await readServiceCounters(TEST_POSTGRES_URL, REDIS_URL);
-  const submit = await measureInChild<SubmitResult>('scale-submit-once.js', [String(n), url, storeUrl, REDIS_URL, queue, String(perWorker)]);
+  const submit = await measureInChild<SubmitResult>('scale-submit-once.js', [String(n), storeUrl, REDIS_URL, queue, String(perWorker)]);
   const after = await readServiceCounters(TEST_POSTGRES_URL, REDIS_URL);
   for (const w of started) w.child.kill('SIGTERM');
   const results = await Promise.all(started.map((w) => w.result));

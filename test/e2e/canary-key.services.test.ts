@@ -89,12 +89,15 @@ test('the queue: a worker given the key and the full base URL by its environment
   const { schema, url } = await schemas.create();
   const queue = `e2e-canary-${process.pid}-${Date.now().toString(36)}`;
   const submitterEnv = { ASSAY_DATA_DIR: testDataDir() };
-  // The run records the base URL with its credentials hidden: the worker takes them from OPENAI_BASE_URL.
+  // A queued run names no endpoint (--base-url is refused with --queue): the worker calls its own
+  // OPENAI_BASE_URL, credentials and all.
   const workerEnv = { ...submitterEnv, OPENAI_API_KEY: CANARY_KEY, OPENAI_BASE_URL: canaryBaseUrl(server) };
   const redis = new Redis(REDIS, { lazyConnect: false, maxRetriesPerRequest: 3 });
   try {
     const before = server.requests.length;
-    const submitter = spawnAssay([...canaryRunArgs(server, url), '--queue', REDIS, '--queue-name', queue], submitterEnv);
+    const inProcessArgs = canaryRunArgs(server, url);
+    const at = inProcessArgs.indexOf('--base-url');
+    const submitter = spawnAssay([...inProcessArgs.slice(0, at), ...inProcessArgs.slice(at + 2), '--queue', REDIS, '--queue-name', queue], submitterEnv);
     children.push(submitter);
     const submitted = collect(submitter);
     const worker = spawnAssay(['worker', '--queue', REDIS, '--queue-name', queue, '--db', url], workerEnv);
@@ -111,7 +114,7 @@ test('the queue: a worker given the key and the full base URL by its environment
     worker.kill('SIGTERM');
     const workerResult = await workerOut;
     assert.ok(server.requests.length - before >= 12);
-    // The worker called with the query's real token, taken from its OPENAI_BASE_URL (the run records ***).
+    // The worker called with the query's real token, taken from its OPENAI_BASE_URL (the run records no URL).
     assert.ok(server.requests.slice(before).every((r) => r.path.includes(`api_key=${encodeURIComponent(CANARY_QUERY_TOKEN)}`)));
     assert.ok(Object.keys(during).length + Object.keys(afterRun).length > 0, 'the queue left keys in Redis');
     const texts: Record<string, string> = {

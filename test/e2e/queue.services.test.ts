@@ -67,7 +67,8 @@ const MODEL = 'openai:fake-model';
 /** 429s (with a retry hint) and hangs on first attempts; the middleware's retries and timeout get past both. */
 const faulty = (): Promise<FakeServer> =>
   startFakeOpenAIServer({ respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }), latencyMs: 5, faults: faultPlan({ rate429: 0.08, rateHang: 0.01, retryAfterMs: 30, seed: 'queue-e2e' }) });
-const runArgs = (server: FakeServer): string[] => ['run', 'metatool/similar', '-m', MODEL, '--base-url', server.url, '--per-tool', '12', '--limit', String(SAMPLES), '--seed', '11', '--timeout', '4000', '--max-retries', '6', '--json'];
+// No --base-url on a queued run: the workers are pointed at the server (their own --base-url).
+const runArgs = (): string[] => ['run', 'metatool/similar', '-m', MODEL, '--per-tool', '12', '--limit', String(SAMPLES), '--seed', '11', '--timeout', '4000', '--max-retries', '6', '--json'];
 
 test('3 workers, one killed with -9 mid-run and another started: every unit recorded once, no finished sample called twice, the metrics of a single-process run', { timeout: 900_000 }, async (t) => {
   const { url } = await schemas.create();
@@ -75,10 +76,11 @@ test('3 workers, one killed with -9 mid-run and another started: every unit reco
   const server = await faulty();
   let store: Store | undefined;
   try {
-    const submitter = spawnAssay([...runArgs(server), '--queue', REDIS, '--queue-name', queue, '--db', url], env);
+    const submitter = spawnAssay([...runArgs(), '--queue', REDIS, '--queue-name', queue, '--db', url], env);
     children.push(submitter);
     const submitted = collect(submitter);
-    const workers = [startWorker(url, queue), startWorker(url, queue), startWorker(url, queue)];
+    const toServer = ['--base-url', server.url];
+    const workers = [startWorker(url, queue, toServer), startWorker(url, queue, toServer), startWorker(url, queue, toServer)];
     store = await openStore(url);
     const opened = store;
     let runId = '';
@@ -91,7 +93,7 @@ test('3 workers, one killed with -9 mid-run and another started: every unit reco
     victim.child.kill('SIGKILL');
     const killed = await victim.exited;
     assert.equal(killed.signal, 'SIGKILL');
-    const fourth = startWorker(url, queue);
+    const fourth = startWorker(url, queue, toServer);
 
     const out = await submitted;
     assert.equal(out.code, 0, out.stderr);
@@ -146,7 +148,7 @@ test('3 workers, one killed with -9 mid-run and another started: every unit reco
     // The same run in one process, against a server with the same faults: the same metrics.
     const alone = await faulty();
     try {
-      const single = await runAssay([...runArgs(alone), '--db', join(dir, 'single.db')], env);
+      const single = await runAssay([...runArgs(), '--base-url', alone.url, '--db', join(dir, 'single.db')], env);
       assert.equal(single.code, 0, single.stderr);
       assert.deepEqual(summary.models, (JSON.parse(single.stdout) as Summary).models);
     } finally {
@@ -197,6 +199,8 @@ test('bad --queue and --db: one line, exit 2, nothing recorded', { timeout: 120_
     [['--queue', REDIS, '--db', 'postgres://postgres@127.0.0.1:1/test'], /postgres/i],
     [['--queue', REDIS, '--queue-name', 'no spaces', '--db', url], /--queue-name/],
     [['--detach', '--db', url], /go with --queue/],
+    // A worker sends its own key to the endpoint it calls: a run names none (issue 23).
+    [['--queue', REDIS, '--base-url', 'http://127.0.0.1:9/v1', '--db', url], /^assay: --base-url does not go with --queue: workers call only their own endpoint, .*assay worker --base-url <url>, or OPENAI_BASE_URL in the worker's environment.*assay\.yaml/],
   ];
   for (const [extra, message] of cases) {
     const out = await runAssay([...args, ...extra], env);
@@ -215,6 +219,9 @@ test('bad --queue and --db: one line, exit 2, nothing recorded', { timeout: 120_
   assert.match(worker.stderr, /cannot reach Redis/);
   const onSqlite = await runAssay(['worker', '--queue', REDIS, '--db', join(dir, 'w.db')], env);
   assert.equal(onSqlite.code, 2, onSqlite.stderr);
+  const badEndpoint = await runAssay(['worker', '--queue', REDIS, '--base-url', 'ftp://127.0.0.1/v1', '--db', url], env);
+  assert.equal(badEndpoint.code, 2, badEndpoint.stderr);
+  assert.match(badEndpoint.stderr, /--base-url "ftp:\/\/127\.0\.0\.1\/v1" must start with http:\/\/ or https:\/\//);
 
   // A resume on the queue: the same refusals, and a run that is still running or unknown; nothing changed.
   const badQueue = queueName('bad');
@@ -228,6 +235,7 @@ test('bad --queue and --db: one line, exit 2, nothing recorded', { timeout: 120_
     [[run, '--queue', REDIS, '--db', join(dir, 'local.db')], /needs a store every worker reaches/],
     [[run, '--queue', 'redis://127.0.0.1:1', '--db', url], /cannot reach Redis/],
     [[run, '--detach', '--db', url], /go with --queue/],
+    [[run, '--queue', REDIS, '--base-url', 'http://127.0.0.1:9/v1', '--db', url], /^assay: --base-url does not go with --queue: workers call only their own endpoint/],
   ];
   for (const [extra, message] of resumeCases) {
     const out = await runAssay(['resume', ...extra], env);
@@ -274,11 +282,11 @@ test('Redis going away mid-run: the worker keeps going when it comes back, and e
   const store = await openStore(url);
   try {
     const samples = 300;
-    const args = ['run', 'metatool/similar', '-m', MODEL, '--base-url', server.url, '--per-tool', '3', '--limit', String(samples), '--seed', '5', '--json'];
+    const args = ['run', 'metatool/similar', '-m', MODEL, '--per-tool', '3', '--limit', String(samples), '--seed', '5', '--json'];
     const detached = await runAssay([...args, '--queue', redis.url, '--db', url, '--detach'], env);
     assert.equal(detached.code, 0, detached.stderr);
     const { run } = JSON.parse(detached.stdout) as { run: string };
-    const child = spawnAssay(['worker', '--queue', redis.url, '--db', url, '--concurrency', '4'], env);
+    const child = spawnAssay(['worker', '--queue', redis.url, '--db', url, '--base-url', server.url, '--concurrency', '4'], env);
     children.push(child);
     const worker = collect(child);
     await waitFor('some results', async () => (await store.finishedSampleIds(run, MODEL)).size >= samples / 5);
@@ -298,7 +306,7 @@ test('Redis going away mid-run: the worker keeps going when it comes back, and e
     assert.equal(out.code, 0, out.stderr);
     assert.match(out.stderr, /queue: .*\(retrying\)/);
     t.diagnostic(`results when Redis was stopped: ${atStop} of ${samples}`);
-    const inProcess = await runAssay([...args, '--db', join(dir, 'redis-away.db')], env);
+    const inProcess = await runAssay([...args, '--base-url', server.url, '--db', join(dir, 'redis-away.db')], env);
     const shown = await runAssay(['show', run, '--json', '--db', url], env);
     assert.deepEqual((JSON.parse(shown.stdout) as Summary).models, (JSON.parse(inProcess.stdout) as Summary).models);
   } finally {
@@ -326,8 +334,8 @@ test('a failed attempt is not a result while the job has attempts left: only the
   });
   const store = await openStore(url);
   try {
-    const worker = startWorker(url, queue, ['--concurrency', '1']);
-    const args = ['run', 'metatool/similar', '-m', MODEL, '--base-url', server.url, '--per-tool', '1', '--limit', '6', '--seed', '2', '--json', '--no-fail-fast'];
+    const worker = startWorker(url, queue, ['--base-url', server.url, '--concurrency', '1']);
+    const args = ['run', 'metatool/similar', '-m', MODEL, '--per-tool', '1', '--limit', '6', '--seed', '2', '--json', '--no-fail-fast'];
     const out = await runAssay([...args, '--queue', REDIS, '--queue-name', queue, '--db', url], env);
     assert.equal(out.code, 3, out.stderr); // finished, one sample in error
     const summary = JSON.parse(out.stdout) as Summary;
@@ -389,8 +397,8 @@ test('workers share the run’s --rpm through the queue’s Redis: the fleet kee
   const model = `openai:rpm-${process.pid}-${Date.now().toString(36)}`;
   const server = await startFakeOpenAIServer({ respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }) });
   try {
-    const workers = [startWorker(url, queue, ['--concurrency', '16']), startWorker(url, queue, ['--concurrency', '16'])];
-    const out = await runAssay(['run', 'metatool/similar', '-m', model, '--base-url', server.url, '--per-tool', '2', '--limit', '300', '--seed', '5', '--rpm', String(RPM), '--concurrency', '16', '--json', '--queue', REDIS, '--queue-name', queue, '--db', url], env);
+    const workers = [startWorker(url, queue, ['--base-url', server.url, '--concurrency', '16']), startWorker(url, queue, ['--base-url', server.url, '--concurrency', '16'])];
+    const out = await runAssay(['run', 'metatool/similar', '-m', model, '--per-tool', '2', '--limit', '300', '--seed', '5', '--rpm', String(RPM), '--concurrency', '16', '--json', '--queue', REDIS, '--queue-name', queue, '--db', url], env);
     assert.equal(out.code, 0, out.stderr);
     assert.equal((JSON.parse(out.stdout) as Summary).models[model]?.counts.done, 300);
     for (const w of workers) w.child.kill('SIGTERM');
@@ -413,10 +421,11 @@ test('workers share the run’s --max-cost through the queue’s Redis: the flee
   const server = await startFakeOpenAIServer({ respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }), latencyMs: 20 });
   const CAP = 0.012;
   // Two workers, two units at a time each: at most 4 units in flight when the cap is reached.
-  const workers = [startWorker(url, queue, ['--concurrency', '2']), startWorker(url, queue, ['--concurrency', '2'])];
+  const toServer = ['--base-url', server.url, '--concurrency', '2'];
+  const workers = [startWorker(url, queue, toServer), startWorker(url, queue, toServer)];
   try {
     const out = await runAssay(
-      ['run', 'metatool/similar', '-m', model, '--base-url', server.url, '--per-tool', '1', '--limit', '150', '--seed', '6', '--price', `${model}=1/2`, '--max-cost', String(CAP), '--json', '--queue', REDIS, '--queue-name', queue, '--db', url, '--detach'],
+      ['run', 'metatool/similar', '-m', model, '--per-tool', '1', '--limit', '150', '--seed', '6', '--price', `${model}=1/2`, '--max-cost', String(CAP), '--json', '--queue', REDIS, '--queue-name', queue, '--db', url, '--detach'],
       env,
     );
     assert.equal(out.code, 0, out.stderr);
@@ -438,7 +447,7 @@ test('workers share the run’s --max-cost through the queue’s Redis: the flee
       // Resumed on the queue with a larger cap: the new cap is the run's (workers read it from the
       // store), the units without a result are queued again, and none with one is worked again.
       const before = (await store.results(run, undefined, { outputs: false })).length;
-      const again = [startWorker(url, queue, ['--concurrency', '2']), startWorker(url, queue, ['--concurrency', '2'])];
+      const again = [startWorker(url, queue, toServer), startWorker(url, queue, toServer)];
       const resumed = await runAssay(['resume', run, '--max-cost', '1', '--queue', REDIS, '--queue-name', queue, '--db', url, '--json'], env);
       assert.equal(resumed.code, 0, resumed.stderr);
       assert.match(resumed.stderr, new RegExp(`run ${run}: .*: ${150 - before} units queued`));
@@ -471,11 +480,11 @@ test('PostgreSQL unreachable mid-run (connections cut, new ones refused for long
   try {
     const samples = 300;
     const queue = queueName('pg-away');
-    const args = ['run', 'metatool/similar', '-m', MODEL, '--base-url', server.url, '--per-tool', '3', '--limit', String(samples), '--seed', '6', '--json'];
+    const args = ['run', 'metatool/similar', '-m', MODEL, '--per-tool', '3', '--limit', String(samples), '--seed', '6', '--json'];
     const detached = await runAssay([...args, '--queue', REDIS, '--queue-name', queue, '--db', url, '--detach'], env);
     assert.equal(detached.code, 0, detached.stderr);
     const { run } = JSON.parse(detached.stdout) as { run: string };
-    const worker = startWorker(throughProxy.toString(), queue, ['--concurrency', '4']);
+    const worker = startWorker(throughProxy.toString(), queue, ['--base-url', server.url, '--concurrency', '4']);
     await waitFor('some results', async () => (await store.finishedSampleIds(run, MODEL)).size >= samples / 5);
     proxy.cut();
     const atCut = (await store.finishedSampleIds(run, MODEL)).size;
@@ -499,7 +508,7 @@ test('PostgreSQL unreachable mid-run (connections cut, new ones refused for long
     assert.match(out.stderr, /store: reachable again, going on/);
     assert.doesNotMatch(out.stderr, /attempt \d failed/, 'no job attempt was spent on the outage');
     t.diagnostic(`results at the cut: ${atCut}, while cut: ${duringCut}, of ${samples}`);
-    const inProcess = await runAssay([...args, '--db', join(dir, 'pg-away.db')], env);
+    const inProcess = await runAssay([...args, '--base-url', server.url, '--db', join(dir, 'pg-away.db')], env);
     const shown = await runAssay(['show', run, '--json', '--db', url], env);
     assert.deepEqual((JSON.parse(shown.stdout) as Summary).models, (JSON.parse(inProcess.stdout) as Summary).models);
   } finally {
@@ -521,8 +530,8 @@ test('a wrong key on the fleet: the first 401 stops the model over every worker,
   try {
     const samples = 200;
     const queue = queueName('fail-fast');
-    const args = ['run', 'metatool/similar', '-m', MODEL, '--base-url', server.url, '--per-tool', '2', '--limit', String(samples), '--seed', '8', '--json'];
-    const workers = [0, 1].map(() => startWorker(url, queue, ['--concurrency', '4'], { ...env, OPENAI_API_KEY: 'wrong-key' }));
+    const args = ['run', 'metatool/similar', '-m', MODEL, '--per-tool', '2', '--limit', String(samples), '--seed', '8', '--json'];
+    const workers = [0, 1].map(() => startWorker(url, queue, ['--base-url', server.url, '--concurrency', '4'], { ...env, OPENAI_API_KEY: 'wrong-key' }));
     const submitted = await runAssay([...args, '--queue', REDIS, '--queue-name', queue, '--db', url], env);
     assert.equal(submitted.code, 130, `interrupted: ${submitted.stderr}`);
     const summary = JSON.parse(submitted.stdout) as Summary & { fail_fast?: { actor: string; kind: string; advice: string }[] };
@@ -544,7 +553,7 @@ test('a wrong key on the fleet: the first 401 stops the model over every worker,
     assert.ok(results.length < samples, `units with a result: ${results.length}`);
 
     // The key fixed on the workers, the run resumed on the queue.
-    const fixed = [0, 1].map(() => startWorker(url, queue, ['--concurrency', '4'], { ...env, OPENAI_API_KEY: 'right-key' }));
+    const fixed = [0, 1].map(() => startWorker(url, queue, ['--base-url', server.url, '--concurrency', '4'], { ...env, OPENAI_API_KEY: 'right-key' }));
     const resumed = await runAssay(['resume', summary.run, '--queue', REDIS, '--queue-name', queue, '--db', url, '--json'], env);
     assert.equal(resumed.code, 0, resumed.stderr);
     for (const w of fixed) w.child.kill('SIGTERM');
@@ -553,7 +562,7 @@ test('a wrong key on the fleet: the first 401 stops the model over every worker,
     const finished = JSON.parse(resumed.stdout) as Summary;
     assert.equal(finished.status, 'finished');
     assert.deepEqual([finished.models[MODEL]?.counts.done, finished.models[MODEL]?.counts.errors], [samples, 0]);
-    const inProcess = await runAssay([...args, '--db', join(dir, 'fail-fast.db')], { ...env, OPENAI_API_KEY: 'right-key' });
+    const inProcess = await runAssay([...args, '--base-url', server.url, '--db', join(dir, 'fail-fast.db')], { ...env, OPENAI_API_KEY: 'right-key' });
     assert.deepEqual(finished.models[MODEL]?.metrics, (JSON.parse(inProcess.stdout) as Summary).models[MODEL]?.metrics);
   } finally {
     await store.close();
