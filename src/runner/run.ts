@@ -254,6 +254,9 @@ export async function openRunForWork(
   options: { readonly dataDir?: string; readonly engine?: Partial<EngineSettings>; readonly openaiBaseURL?: string } = {},
 ): Promise<RunWorkSession> {
   const run = await requireRun(deps.store, runId);
+  // This worker's own endpoint, never a URL from the run record (which would receive this
+  // worker's keys); a run naming another is refused before its task is prepared.
+  const runEngine = withWorkerEndpoint(run, recordedEngineSettings(run), options.openaiBaseURL);
   const { prepared } = await prepareForRun(run, options.dataDir);
   // A queued run is recorded with all its samples: the rebuilt task must have as many. Kept of
   // them: the ids (replay checks them) and the hints baselines read (an id the run lacks has no stored sample); each unit's sample is read
@@ -264,8 +267,7 @@ export async function openRunForWork(
   const ids = sampleIdsOf(prepared.samples);
   const hints = new Map<string, NonNullable<Sample['hints']>>();
   for (const s of prepared.samples) if (s.hints) hints.set(s.id, s.hints);
-  // This worker's own endpoint, never a URL from the run record (which would receive this worker's keys).
-  const engine = { ...withWorkerEndpoint(run, recordedEngineSettings(run), options.openaiBaseURL), ...options.engine };
+  const engine = { ...runEngine, ...options.engine };
   const { models: built, judge, user } = await buildRoles(run, engine, deps, { sampleIds: ids, toCall: async () => ids() });
   const budget = await budgetFor(run, engine, [...built, ...(user ? [user] : [])], judge, deps);
   const all = [...built, ...(judge ? [judge.model] : []), ...(user ? [user] : [])];

@@ -75,9 +75,11 @@ test('workers call only their own endpoint: a run row naming another URL gets no
   try {
     // Two runs queued with no worker on the queue yet; then their rows are written as an earlier
     // assay (or a hand) would leave them: one naming B, one naming A (the workers' own, spelled with a trailing slash).
+    // The submitter's own OPENAI_BASE_URL (B here) is not recorded with a queued run, and it is told so.
     const submit = async (seed: string): Promise<string> => {
-      const out = await runAssay(['run', 'metatool/similar', '-m', MODEL, '--per-tool', '1', '--limit', '4', '--seed', seed, '--json', '--queue', REDIS, '--queue-name', queue, '--db', url, '--detach'], env);
+      const out = await runAssay(['run', 'metatool/similar', '-m', MODEL, '--per-tool', '1', '--limit', '4', '--seed', seed, '--json', '--queue', REDIS, '--queue-name', queue, '--db', url, '--detach'], { ...env, OPENAI_BASE_URL: b.url });
       assert.equal(out.code, 0, out.stderr);
+      assert.match(out.stderr, /warning: OPENAI_BASE_URL is not sent with a queued run: each worker calls its own endpoint/);
       return (JSON.parse(out.stdout) as { run: string }).run;
     };
     const toB = await submit('1');
