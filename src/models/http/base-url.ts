@@ -65,9 +65,10 @@ const HIDDEN_SPOT = new RegExp(`:${HIDDEN}@|=${HIDDEN}(?:[&#]|$)`);
 
 /**
  * A base URL as a run records it has its credentials hidden (`***`, `redactUrlCredentials`). A
- * session that continues the run (a resume, a queue's worker) gets them back from the
- * environment's URL (`variable`) when that is the same URL with them; otherwise it is refused,
- * since calling with `***` could only fail.
+ * session that continues the run in a process (a resume) gets them back from the environment's
+ * URL (`variable`) when that is the same URL with them; otherwise it is refused, since calling
+ * with `***` could only fail. (A queue's worker never calls a recorded URL: it calls its own,
+ * `withWorkerEndpoint` in `runner/recorded-base-url.ts`.)
  */
 export function restoreCredentials(what: string, baseURL: string, variable: string, environment: string | undefined): string {
   if (!HIDDEN_SPOT.test(baseURL) || redactUrlCredentials(baseURL) !== baseURL) return baseURL;
