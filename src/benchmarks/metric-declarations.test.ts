@@ -67,7 +67,7 @@ for (const task of allTasks) {
 }
 
 test('a metric is found by its key, its interval and a breakdown part; anything else is undeclared', () => {
-  const declarations = [{ name: 'rate', meaning: 'a share of something', unit: 'share' as const, direction: 'higher' as const }];
+  const declarations = [{ name: 'rate', meaning: 'a share of something', unit: 'share' as const, direction: 'higher' as const, interval: 'wilson' as const }];
   assert.equal(declarationOf(declarations, 'rate_ci95')?.name, 'rate');
   assert.equal(declarationOf(declarations, 'rate.by.part')?.name, 'rate');
   assert.deepEqual(undeclaredMetrics(declarations, { rate: 0.5, rate_ci95: null, top1: 0.2 }), ['top1']);

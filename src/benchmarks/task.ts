@@ -32,16 +32,34 @@ export interface TaskContext {
 export type MetricValue = number | null | { readonly [key: string]: MetricValue };
 export type Metrics = Readonly<Record<string, MetricValue>>;
 
-/** What a metric's number is: a fraction (shown as a percentage), a count, a mean, or a level of a scale. */
-export type MetricUnit = 'share' | 'count' | 'mean' | 'level';
+/**
+ * What a metric's number is: a fraction (shown as a percentage), a count, a mean, a level of a
+ * scale, or a coefficient on a scale of its own (a kappa, −1…1). Counts are shown as integers,
+ * shares as percentages, the rest as numbers.
+ */
+export type MetricUnit = 'share' | 'count' | 'mean' | 'level' | 'coefficient';
 /** Which way is better for a metric; `none` for a count or a figure that is neither good nor bad. */
 export type MetricDirection = 'higher' | 'lower' | 'none';
+/**
+ * How the 95% interval the task returns beside a metric (`<name>_ci95`, `{low, high}`) is made:
+ * a Wilson score interval of the share's counts (`metrics/intervals.ts` `wilsonInterval`), a
+ * seeded percentile bootstrap over the items (`bootstrapInterval`), or none (no interval is returned).
+ */
+export type MetricInterval = 'wilson' | 'bootstrap' | 'none';
 
 /**
  * One metric a task's {@link Task.metrics} returns, declared by the task: what a reader (the
- * console's `assay show --explain`, the report's tables) is told it means. `name` is a key of the
- * metrics object; its `<name>_ci95` interval goes with it, and a breakdown (an object of
- * categories) is declared once by its key, with the unit and direction of the numbers it holds.
+ * console, `assay show --json` and `--explain`, the report's tables) is told it is, and how its
+ * numbers are shown — nothing reads a unit from a key's name. `name` is a key of the metrics
+ * object; its `<name>_ci95` interval goes with it (see `interval`).
+ *
+ * A metric whose value is an object is declared once by its key:
+ * - categories of numbers all in the metric's unit (`csr_by_position: {"1": 0.8}`, a confusion
+ *   matrix's counts, an error taxonomy): no `parts`;
+ * - named figures of different units (`leak_truth: {n, exact, kappa}`), or categories each an
+ *   object of such figures (`by_template: {direct: {rate, ci95, defects, judged}}`): each figure
+ *   declared in `parts` by its key (a part's `_ci95`, or a bare `ci95` beside the one part with an
+ *   interval, goes with that part). The metric's own unit is then its headline figure's.
  */
 export interface MetricDeclaration {
   readonly name: string;
@@ -49,6 +67,16 @@ export interface MetricDeclaration {
   readonly meaning: string;
   readonly unit: MetricUnit;
   readonly direction: MetricDirection;
+  /** How its `<name>_ci95` is made; `none` when the task returns no interval for it. */
+  readonly interval: MetricInterval;
+  /**
+   * The answer readings (`--parser`) under which the task returns this metric (MetaTool's
+   * `manual` and `decided`: `['paper']`). Absent: under every reading the task offers (or its
+   * only one). Human-reviewed metrics (`assay review`) have the same keys as the judge-only ones.
+   */
+  readonly readings?: readonly AnswerParserName[];
+  /** The figures of a metric whose value is an object of differently-measured numbers (see above). */
+  readonly parts?: readonly MetricDeclaration[];
 }
 
 /** What the metrics see for one sample: its facts (id, target, metadata: not its input) and its score, or nothing if the model call failed. */

@@ -91,7 +91,7 @@ test('the model table keeps a breakdown group only one model has beside its sibl
 });
 
 test('the model table: each row carries its metric’s declared meaning, a breakdown’s rows and an interval’s metric theirs', () => {
-  const declarations = [{ name: 'alignment', meaning: 'share of summaries with no unsupported claim', unit: 'share' as const, direction: 'higher' as const }, { name: 'by_template', meaning: 'the rate per template', unit: 'share' as const, direction: 'none' as const }];
+  const declarations = [{ name: 'alignment', meaning: 'share of summaries with no unsupported claim', unit: 'share' as const, direction: 'higher' as const, interval: 'wilson' as const }, { name: 'by_template', meaning: 'the rate per template', unit: 'share' as const, direction: 'none' as const, interval: 'none' as const }];
   const table = metricTable([['a', { alignment: 0.5, alignment_ci95: { low: 0.3, high: 0.7 }, by_template: { t: { rate: 0.1, judged: 10 } }, other: 3 }]], declarations);
   assert.deepEqual(table.rows.map((r) => [r.key, r.meaning]), [
     ['alignment', 'share of summaries with no unsupported claim (share, higher is better)'],

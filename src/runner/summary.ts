@@ -262,6 +262,7 @@ export const JUDGE_AGREEMENT_DECLARATION: MetricDeclaration = {
   meaning: 'mean share of the judge’s repeats that agree with its most common answer (1 = it always agrees with itself)',
   unit: 'share',
   direction: 'higher',
+  interval: 'none',
 };
 
 function meanAgreement(rows: readonly ScoredSample[]): number | null {
