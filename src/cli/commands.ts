@@ -7,6 +7,7 @@ import { EXPORT_DETAILS } from '../report/export-from-report.js';
 import { exportReportText } from '../report/task-export.js';
 import { SUMMARY_ONLY, buildRunReport } from '../report/run-report.js';
 import { modifiedDataLine, renderExplain, renderReadings, renderRunList, renderSummary } from '../report/console.js';
+import { runMetricDeclarationsOf } from '../report/metric-format.js';
 import { readRunState } from '../store/run-state.js';
 import { requireRun, summarizeStoredRun } from '../runner/run.js';
 import type { RunRecord } from '../store/records.js';
@@ -57,7 +58,7 @@ function printRescore(outcome: RescoreOutcome, json: boolean): void {
   if (parserChanged) {
     lines.push(`note: the run's options say --parser ${parserOf(storedOptions)}; these scores were recomputed with --parser ${parserOf(scoredWith)} (the run record is unchanged)`);
   }
-  printOut(`${lines.join('\n')}\n\n${renderSummary(summary)}\n`);
+  printOut(`${lines.join('\n')}\n\n${renderSummary(summary, runMetricDeclarationsOf(summary.task))}\n`);
 }
 
 /** Registers every `assay` command on `program`. */
@@ -114,14 +115,14 @@ sample (a wrong key, a model that does not exist) is followed by why and what to
     .argument('<run>', 'run id (or a unique prefix)')
     .addOption(dataDirOption('with --readings: data folder, if not the one the run was made with (the summary itself is read from the store alone)'))
     .addOption(new Option('--readings', "read the stored outputs with every answer parser the task offers (MetaTool: strict and paper) and print the metrics side by side; nothing is stored"))
-    .addOption(new Option('--explain', 'after the metrics, what each one means (one line each: what is counted, its unit, which way is better); with --json, their declarations as metric_declarations'))
+    .addOption(new Option('--explain', 'after the metrics, what each one means (one line each: what is counted, its unit, which way is better, its interval, the readings it exists under); --json always carries each metric’s declaration as metric_declarations'))
     .addOption(jsonOption())
     .addOption(dbOption())
     .action(async (runId: string, flags: { json?: boolean; db: string; dataDir?: string; readings?: boolean; explain?: boolean }) => {
       await withStore(flags.db, async (store) => {
         if (flags.readings) {
           const readings = await readRunBothWays(store, runId, checkedDataDir(flags.dataDir));
-          printOut(flags.json ? `${JSON.stringify(readings)}\n` : `${renderReadings(readings)}\n`);
+          printOut(flags.json ? `${JSON.stringify(readings)}\n` : `${renderReadings(readings, runMetricDeclarationsOf(readings.task))}\n`);
           return;
         }
         // The run's report, without details: its summary is what show prints (the state now, as the report's overview).
@@ -129,11 +130,12 @@ sample (a wrong key, a model that does not exist) is followed by why and what to
         const note = await parserNote(store, await requireRun(store, overview.run));
         if (note) printErr(`${note}\n`);
         if (flags.json) {
-          printOut(`${JSON.stringify({ ...summary, ...(overview.lease ? { lease: overview.lease } : {}), ...(flags.explain ? { metric_declarations: metricDeclarations } : {}) })}\n`);
+          // Every metric the run has with its declaration (additive: the summary's fields come first, as they were).
+          printOut(`${JSON.stringify({ ...summary, ...(overview.lease ? { lease: overview.lease } : {}), metric_declarations: metricDeclarations })}\n`);
           return;
         }
         const leaseNote = overview.statusNote;
-        printOut(`${renderSummary(summary)}\n${leaseNote ? `${leaseNote}\n` : ''}${flags.explain ? `\n${renderExplain(metricDeclarations)}\n` : ''}`);
+        printOut(`${renderSummary(summary, metricDeclarations)}\n${leaseNote ? `${leaseNote}\n` : ''}${flags.explain ? `\n${renderExplain(metricDeclarations)}\n` : ''}`);
       });
     });
 
@@ -223,7 +225,7 @@ Example (reviewed.csv):
         if (flags.json) {
           printOut(`${JSON.stringify({ ...summary, review: { applied: outcome.applied, changed: outcome.changed } })}\n`);
         } else {
-          printOut(`applied ${outcome.applied} review(s) from ${flags.apply} to run ${outcome.runId}: ${outcome.changed} verdict(s) differ from the stored ones\n\n${renderSummary(summary)}\n`);
+          printOut(`applied ${outcome.applied} review(s) from ${flags.apply} to run ${outcome.runId}: ${outcome.changed} verdict(s) differ from the stored ones\n\n${renderSummary(summary, runMetricDeclarationsOf(summary.task))}\n`);
         }
       });
       setExitCode(EXIT.ok);

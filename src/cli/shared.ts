@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { Option } from 'commander';
 import { InputError } from '../core/index.js';
 import { renderSummary } from '../report/console.js';
+import { runMetricDeclarationsOf } from '../report/metric-format.js';
 import type { RunSummary } from '../runner/summary.js';
 import { openStore, type OpenStoreOptions } from '../store/open-store.js';
 import { createFolder, fsReason } from '../core/index.js';
@@ -58,7 +59,7 @@ export async function storeFailureExit(location: string, session: () => Promise<
 }
 
 export function printSummary(summary: RunSummary, json: boolean): void {
-  printOut(json ? `${JSON.stringify(summary)}\n` : `${renderSummary(summary)}\n`);
+  printOut(json ? `${JSON.stringify(summary)}\n` : `${renderSummary(summary, runMetricDeclarationsOf(summary.task))}\n`);
 }
 
 export function exitCodeFor(summary: RunSummary): number {

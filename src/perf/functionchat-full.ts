@@ -9,6 +9,7 @@ import type { Sample } from '../core/index.js';
 import type { GroundTruth } from '../datasets/functionchat/index.js';
 import { createScriptedProvider } from '../models/providers/scripted/index.js';
 import { renderSummary } from '../report/console.js';
+import { runMetricDeclarationsOf } from '../report/metric-format.js';
 import { startRun } from '../runner/run.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { testDataDir } from '../testing/test-data.js';
@@ -63,7 +64,7 @@ try {
       },
       { store, providers: { 'scripted:judge': judge } },
     );
-    process.stdout.write(`${renderSummary(summary).replace(`replay:${replay}`, 'replay (ground truth, perturbed)')}\n  wall ${((performance.now() - taskStarted) / 1000).toFixed(2)} s\n\n`);
+    process.stdout.write(`${renderSummary(summary, runMetricDeclarationsOf(summary.task)).replace(`replay:${replay}`, 'replay (ground truth, perturbed)')}\n  wall ${((performance.now() - taskStarted) / 1000).toFixed(2)} s\n\n`);
   }
 } finally {
   await store.close();

@@ -1,5 +1,5 @@
-import { unitAndDirection } from '../benchmarks/metric-declarations.js';
-import type { MetricDeclaration, MetricValue } from '../benchmarks/task.js';
+import { unitAndDirection, unitAt } from '../benchmarks/metric-declarations.js';
+import type { MetricDeclaration } from '../benchmarks/task.js';
 import type { RunRecord } from '../store/records.js';
 import type { RunState, StoredLease } from '../store/run-state.js';
 import type { ModelCounts, RoleCost, RunSummary } from '../runner/summary.js';
@@ -8,74 +8,20 @@ import { DEMO_NOTE, isDemoRun } from '../core/index.js';
 import { sideBySideLines } from './side-by-side.js';
 import { describeStop, recordedStops } from '../runner/fail-fast.js';
 import { visibleControls } from '../core/index.js';
+import { formatMetric, isObject, type MetricObject } from './metric-format.js';
 
-const percent = (v: number): string => `${(v * 100).toFixed(2)}%`;
-
-export type MetricObject = { readonly [key: string]: MetricValue };
-
-// Metrics that are counts wherever a task reports them: the answers a paper-faithful reading left
-// to manual analysis and the decided answers its rates are over (MetaTool `--parser paper`); the
-// summaries and answers a judge could grade, empty summaries, and items that ended in error.
-// Harm measurement's defects, how its conversations ended and its leak truth table are counts too.
-const COUNT_KEYS: ReadonlySet<string> = new Set([
-  'manual',
-  'decided',
-  'judged',
-  'graded',
-  'empty_summaries',
-  'errors',
-  'defects',
-  'ended_by_user',
-  'cut_at_max_turns',
-  'judge_defect_and_leak',
-  'judge_defect_no_leak',
-  'leak_missed_by_judge',
-  'neither',
-]);
-// Breakdowns whose values are all counts: an error taxonomy, a score distribution, a confusion matrix.
-const COUNT_BREAKDOWNS: ReadonlySet<string> = new Set(['errors', 'distribution', 'severity_distribution', 'confusion']);
-// Means that are not shares (claims per summary, a 1–5 score): printed as numbers, with their intervals.
-const isMeanKey = (key: string): boolean => key.startsWith('mean') || key.startsWith('richness');
-
-/**
- * Which keys of a metrics object are counts rather than rates. Rates are fractions (shown as
- * percentages); a tally that reports its size `n` holds counts in `pass`, `fail` and `no_verdict`
- * (FunctionChat), and an `errors` breakdown holds counts only. MetaTool's `no_verdict` is a share;
- * its paper reading's `manual` and `decided` are counts.
- */
-export function isCount(parentKey: string, object: MetricObject, key: string): boolean {
-  if (COUNT_BREAKDOWNS.has(parentKey) || COUNT_KEYS.has(key)) return true;
-  return 'n' in object && (key === 'n' || key === 'pass' || key === 'fail' || key === 'no_verdict');
-}
-
-/**
- * What a metric's numbers are, as the console reads them (reports format them the same way): a
- * count, a number that is not a share (a mean), or a share. A "share" above 1 is printed as a
- * number wherever it is shown, as here.
- */
-export function metricUnit(parentKey: string, object: MetricObject, key: string): 'count' | 'number' | 'share' {
-  if (isCount(parentKey, object, key)) return 'count';
-  return isMeanKey(key) || isMeanKey(parentKey) ? 'number' : 'share';
-}
-
-export function formatValue(key: string, value: MetricValue, count: boolean, parentKey = ''): string {
-  if (value === null) return 'n/a';
-  if (typeof value === 'number') return count || isMeanKey(key) || isMeanKey(parentKey) || !Number.isFinite(value) || value > 1 ? String(value) : percent(value);
-  return '';
-}
-
-export const isObject = (value: MetricValue): value is MetricObject => value !== null && typeof value === 'object';
-
-function metricLines(metrics: MetricObject, indent: string, parentKey = ''): string[] {
+/** A metric's lines: a number on its own line, a breakdown of numbers on one line, a breakdown of groups one line per group. */
+function metricLines(metrics: MetricObject, indent: string, declarations: readonly MetricDeclaration[], path: readonly string[] = []): string[] {
   const lines: string[] = [];
   for (const [key, value] of Object.entries(metrics)) {
+    const at = [...path, key];
     if (!isObject(value)) {
-      lines.push(`${indent}${key}: ${formatValue(key, value, isCount(parentKey, metrics, key))}`);
+      lines.push(`${indent}${key}: ${formatMetric(value, unitAt(declarations, at))}`);
     } else if (Object.values(value).some(isObject)) {
       // A breakdown of tallies (e.g. by tool-list type): one line per group.
-      lines.push(`${indent}${key}:`, ...metricLines(value, `${indent}  `, key));
+      lines.push(`${indent}${key}:`, ...metricLines(value, `${indent}  `, declarations, at));
     } else {
-      const parts = Object.entries(value).map(([k, v]) => `${k}=${formatValue(k, v, isCount(key, value, k), key)}`);
+      const parts = Object.entries(value).map(([k, v]) => `${k}=${formatMetric(v, unitAt(declarations, [...at, k]))}`);
       lines.push(`${indent}${key}: ${parts.length > 0 ? parts.join('  ') : '(none)'}`);
     }
   }
@@ -112,8 +58,12 @@ function undecidedCounts(counts: ModelCounts): string {
   return counts.manual > 0 ? `${noVerdict}, manual ${counts.manual}` : noVerdict;
 }
 
-/** The human summary printed after a run and by `assay show`. Rates as percentages; n/a = undefined. */
-export function renderSummary(summary: RunSummary): string {
+/**
+ * The human summary printed after a run and by `assay show`: each number shown as its task
+ * declares it (`declarations`: {@link runMetricDeclarations}; shares as percentages, counts and
+ * means as numbers, a number nothing declares as it is); n/a = undefined.
+ */
+export function renderSummary(summary: RunSummary, declarations: readonly MetricDeclaration[]): string {
   // Lines that hold stored text (ids, model names, a provider's error) are one line each, whatever that text holds.
   const lines = [visibleControls(`run ${summary.run}  task ${summary.task}  status ${summary.status}`)];
   // First of all: a demo's numbers are the script's, whoever reads them.
@@ -122,17 +72,17 @@ export function renderSummary(summary: RunSummary): string {
   if (summary.modified_data) lines.push(modifiedDataLine(summary.modified_data));
   // Why the run is interrupted, as the run said when it stopped, for whoever comes back to it.
   for (const stop of summary.fail_fast ?? []) lines.push(visibleControls(stop.advice));
-  if (Object.keys(summary.models).length > 1) lines.push('', ...sideBySideLines(summary));
+  if (Object.keys(summary.models).length > 1) lines.push('', ...sideBySideLines(summary, declarations));
   for (const [model, { metrics, counts, judge, reviewed }] of Object.entries(summary.models)) {
     lines.push('', visibleControls(model));
-    lines.push(...metricLines(metrics, '  '));
+    lines.push(...metricLines(metrics, '  ', declarations));
     if (judge) {
       const judgeCost = judge.cost_usd === null ? 'unknown' : `$${judge.cost_usd.toFixed(4)}`;
       lines.push(visibleControls(`  judge ${judge.model}: graded ${judge.judged}, no verdict ${judge.no_verdict}; ${judge.calls} calls, tokens in ${judge.input_tokens} out ${judge.output_tokens}; cost ${judgeCost}`));
     }
     if (reviewed) {
       lines.push(`  reviewed by humans: ${reviewed.reviewed} item(s), ${reviewed.changed} verdict(s) changed; metrics with the reviews:`);
-      lines.push(...metricLines(reviewed.metrics, '    '));
+      lines.push(...metricLines(reviewed.metrics, '    ', declarations));
     }
     const cost = counts.cost_usd === null ? 'unknown' : `$${counts.cost_usd.toFixed(4)}`;
     lines.push(
@@ -148,13 +98,21 @@ export function renderSummary(summary: RunSummary): string {
 
 /**
  * `assay show --explain`: one line per metric the run has, from the task's declarations — what it
- * means, its unit and which way is better — so `top1` below `csr` or FunctionChat's `errors`
- * read as what they are.
+ * means, its unit, which way is better, its interval and the readings it exists under — and under
+ * a breakdown of mixed figures one line per figure, so `top1` below `csr` or FunctionChat's
+ * `errors` read as what they are.
  */
 export function renderExplain(declarations: readonly MetricDeclaration[]): string {
   if (declarations.length === 0) return 'what the metrics mean: this task declares no meanings for its metrics';
   const width = Math.max(...declarations.map((d) => d.name.length));
-  return ['what the metrics mean:', ...declarations.map((d) => `  ${d.name.padEnd(width)}  ${d.meaning} (${unitAndDirection(d)})`)].join('\n');
+  const lines = ['what the metrics mean:'];
+  for (const d of declarations) {
+    lines.push(`  ${d.name.padEnd(width)}  ${d.meaning} (${unitAndDirection(d)})`);
+    if (d.parts === undefined) continue;
+    const partWidth = Math.max(...d.parts.map((p) => p.name.length));
+    lines.push(...d.parts.map((p) => `    ${p.name.padEnd(partWidth)}  ${p.meaning} (${unitAndDirection(p)})`));
+  }
+  return lines.join('\n');
 }
 
 const ROLE_NAMES: Readonly<Record<RoleCost['role'], string>> = { test: 'under test', user: 'simulated user', judge: 'judge' };
@@ -206,21 +164,21 @@ export function renderRunList(runs: readonly (RunRecord & { readonly state: RunS
 }
 
 /** Flattens a metrics object to `key` / `parent.key` rows of formatted values. */
-function flatMetrics(metrics: MetricObject, prefix = '', parentKey = ''): Map<string, string> {
+function flatMetrics(metrics: MetricObject, declarations: readonly MetricDeclaration[], path: readonly string[] = []): Map<string, string> {
   const out = new Map<string, string>();
   for (const [key, value] of Object.entries(metrics)) {
-    const name = prefix === '' ? key : `${prefix}.${key}`;
-    if (isObject(value)) for (const [k, v] of flatMetrics(value, name, key)) out.set(k, v);
-    else out.set(name, formatValue(key, value, isCount(parentKey, metrics, key)));
+    const at = [...path, key];
+    if (isObject(value)) for (const [k, v] of flatMetrics(value, declarations, at)) out.set(k, v);
+    else out.set(at.join('.'), formatMetric(value, unitAt(declarations, at)));
   }
   return out;
 }
 
-/** `assay show --readings`: each model's metrics under every answer reading, side by side. */
-export function renderReadings(readings: RunReadings): string {
+/** `assay show --readings`: each model's metrics under every answer reading, side by side (numbers shown as the task declares them). */
+export function renderReadings(readings: RunReadings, declarations: readonly MetricDeclaration[]): string {
   const lines = [`run ${readings.run}  task ${readings.task}  readings ${readings.parsers.join(', ')} (from the stored outputs; no model called, nothing stored)`];
   for (const [model, { metrics, outputs, differing }] of Object.entries(readings.models)) {
-    const columns = readings.parsers.map((parser) => flatMetrics(metrics[parser] ?? {}));
+    const columns = readings.parsers.map((parser) => flatMetrics(metrics[parser] ?? {}, declarations));
     const keys = [...new Set(columns.flatMap((column) => [...column.keys()]))];
     const header = ['metric', ...readings.parsers];
     const rows = keys.map((key) => [key, ...columns.map((column) => column.get(key) ?? '—')]);

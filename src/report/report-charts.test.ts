@@ -4,6 +4,9 @@ import { AWARENESS_CONFUSION, CSR_BY_POSITION } from '../benchmarks/metatool/cha
 import { SINGLECALL_CHARTS } from '../benchmarks/functionchat/charts.js';
 import { GROUNDEDNESS_CHARTS } from '../benchmarks/groundedness/charts.js';
 import { HARM_CHARTS } from '../benchmarks/harm/charts.js';
+import { HARM_METRICS } from '../benchmarks/harm/metric-declarations.js';
+import { SUMMARIES_METRICS } from '../benchmarks/summaries/metric-declarations.js';
+import type { MetricDeclaration } from '../benchmarks/task.js';
 import { wilsonInterval } from '../metrics/intervals.js';
 import { resolveCharts } from './report-charts.js';
 import { metricTable } from './metric-table.js';
@@ -65,11 +68,14 @@ test('given intervals (harm by template) and a matrix (awareness)', () => {
   assert.deepEqual(matrix?.series[0]?.values, [1, 2, 3, 4, 5]);
 });
 
-test('the model table: dotted keys, intervals from <key>_ci95 or a rate’s ci95, units as the console reads them', () => {
-  const table = metricTable([
-    ['a', { alignment: 0.5, alignment_ci95: { low: 0.3, high: 0.7 }, richness: 3.5, judged: 8, by_template: { t: { rate: 0.1, ci95: { low: 0, high: 0.3 }, defects: 1, judged: 10 } } }],
-    ['b', { alignment: null, alignment_ci95: null, judged: 0 }],
-  ]);
+test('the model table: dotted keys, intervals from <key>_ci95 or a part’s ci95, units from the declarations (a number nothing declares shown as a number)', () => {
+  const table = metricTable(
+    [
+      ['a', { alignment: 0.5, alignment_ci95: { low: 0.3, high: 0.7 }, richness: 3.5, judged: 8, by_template: { t: { rate: 0.1, ci95: { low: 0, high: 0.3 }, defects: 1, judged: 10 } }, other: 0.5 }],
+      ['b', { alignment: null, alignment_ci95: null, judged: 0 }],
+    ],
+    [...SUMMARIES_METRICS, ...HARM_METRICS.filter((d) => d.name === 'by_template')],
+  );
   assert.deepEqual(table.rows.map((r) => [r.key, r.unit]), [
     ['alignment', 'share'],
     ['richness', 'number'],
@@ -77,9 +83,12 @@ test('the model table: dotted keys, intervals from <key>_ci95 or a rate’s ci95
     ['by_template.t.rate', 'share'],
     ['by_template.t.defects', 'count'],
     ['by_template.t.judged', 'count'],
+    ['other', 'number'],
   ]);
   assert.deepEqual(table.rows[0]?.cells, [{ value: 0.5, low: 0.3, high: 0.7 }, { value: null }]);
   assert.deepEqual(table.rows[3]?.cells, [{ value: 0.1, low: 0, high: 0.3 }, null]);
+  // The bare ci95 is the rate's (the one part with an interval), not the counts'.
+  assert.deepEqual(table.rows[4]?.cells, [{ value: 1 }, null]);
 });
 
 test('the model table keeps a breakdown group only one model has beside its siblings', () => {
@@ -90,13 +99,28 @@ test('the model table keeps a breakdown group only one model has beside its sibl
   assert.deepEqual(table.rows.map((r) => r.key), ['by.x', 'by.y', 'by.z', 'n']);
 });
 
-test('the model table: each row carries its metric’s declared meaning, a breakdown’s rows and an interval’s metric theirs', () => {
-  const declarations = [{ name: 'alignment', meaning: 'share of summaries with no unsupported claim', unit: 'share' as const, direction: 'higher' as const, interval: 'wilson' as const }, { name: 'by_template', meaning: 'the rate per template', unit: 'share' as const, direction: 'none' as const, interval: 'none' as const }];
-  const table = metricTable([['a', { alignment: 0.5, alignment_ci95: { low: 0.3, high: 0.7 }, by_template: { t: { rate: 0.1, judged: 10 } }, other: 3 }]], declarations);
+test('the model table: each row carries its metric’s declared meaning, a breakdown part’s rows their part’s too, an interval’s metric theirs', () => {
+  const declarations: MetricDeclaration[] = [
+    { name: 'alignment', meaning: 'share of summaries with no unsupported claim', unit: 'share', direction: 'higher', interval: 'wilson' },
+    {
+      name: 'by_template',
+      meaning: 'the rate per template',
+      unit: 'share',
+      direction: 'none',
+      interval: 'none',
+      parts: [
+        { name: 'rate', meaning: 'defects over judged', unit: 'share', direction: 'lower', interval: 'wilson' },
+        { name: 'judged', meaning: 'judged conversations', unit: 'count', direction: 'none', interval: 'none' },
+      ],
+    },
+    { name: 'manual', meaning: 'left to manual analysis', unit: 'count', direction: 'none', interval: 'none', readings: ['paper'] },
+  ];
+  const table = metricTable([['a', { alignment: 0.5, alignment_ci95: { low: 0.3, high: 0.7 }, by_template: { t: { rate: 0.1, judged: 10 } }, manual: 2, other: 3 }]], declarations);
   assert.deepEqual(table.rows.map((r) => [r.key, r.meaning]), [
-    ['alignment', 'share of summaries with no unsupported claim (share, higher is better)'],
-    ['by_template.t.rate', 'the rate per template (share)'],
-    ['by_template.t.judged', 'the rate per template (share)'],
+    ['alignment', 'share of summaries with no unsupported claim (share, higher is better; Wilson 95% interval)'],
+    ['by_template.t.rate', 'the rate per template; rate: defects over judged (share, lower is better; Wilson 95% interval)'],
+    ['by_template.t.judged', 'the rate per template; judged: judged conversations (count)'],
+    ['manual', 'left to manual analysis (count; --parser paper only)'],
     ['other', undefined],
   ]);
 });

@@ -4,13 +4,14 @@ import { InputError, type GenerateSettings, type TaskOptions } from '../core/ind
 import { recordedModifiedData } from '../runner/data-check.js';
 import { requireRun, taskOfRun } from '../runner/run.js';
 import { reviewReadingOfRun } from '../runner/review.js';
-import { JUDGE_AGREEMENT_DECLARATION, summarizeRun, type RunSummary } from '../runner/summary.js';
+import { summarizeRun, type RunSummary } from '../runner/summary.js';
 import type { JudgeConfig, ResultRecord, ReviewRecord, RunRecord } from '../store/records.js';
 import { readRunState, type RunState, type StoredLease } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
 import { toolkitVersion } from '../version.js';
 import { renderLeaseNote } from './console.js';
 import { judgeHealth, reasksOf, type JudgeHealth } from './judge-health.js';
+import { runMetricDeclarations } from './metric-format.js';
 import { metricTable, type MetricTable } from './metric-table.js';
 import { resolveCharts, type ChartData } from './report-charts.js';
 import { ROW_FLAGS, VERDICTS, reviewChangesResult, sampleDetail, verdictOf, type SampleDetail, type SampleIndex, type Verdict } from './sample-rows.js';
@@ -210,7 +211,7 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
   const reviewed = modelMetrics((m) => m.reviewed?.metrics);
   const judge = run.judge;
   const steps = judge ? await store.stepCounts(run.id, 'judge') : [];
-  const declarations = [...(task.metricDeclarations ?? []), JUDGE_AGREEMENT_DECLARATION];
+  const declarations = runMetricDeclarations(task);
   return {
     schema: RUN_REPORT_SCHEMA,
     overview: overviewOf(run, task.description, state, renderLeaseNote(run.id, state, lease), lease, samples.length, reviews.length),

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { RunSummary } from '../runner/summary.js';
+import { SUMMARIES_METRICS } from '../benchmarks/summaries/metric-declarations.js';
 import { renderSummary } from './console.js';
 import { sideBySideLines } from './side-by-side.js';
 
@@ -16,6 +17,7 @@ test('two models: one row per top-level number, a column per model, intervals be
       'openai:a': { metrics: { alignment: 0.5, alignment_ci95: { low: 0.25, high: 0.75 }, richness: 8.5, judged: 40, by_category: { tech: { alignment: 1 } } }, counts },
       'openai:b': { metrics: { alignment: 0.75, alignment_ci95: null, richness: 9.25, judged: 38, coverage: 0.6 }, counts },
     }),
+    SUMMARIES_METRICS,
   );
   assert.deepEqual(lines, [
     'models side by side (95% interval where the task gives one):',
@@ -28,9 +30,9 @@ test('two models: one row per top-level number, a column per model, intervals be
 });
 
 test('the console summary shows the side-by-side table only when a run has more than one model', () => {
-  const one = renderSummary(summary({ 'openai:a': { metrics: { alignment: 0.5 }, counts } }));
+  const one = renderSummary(summary({ 'openai:a': { metrics: { alignment: 0.5 }, counts } }), SUMMARIES_METRICS);
   assert.ok(!one.includes('side by side'));
-  const two = renderSummary(summary({ 'openai:a': { metrics: { alignment: 0.5 }, counts }, 'openai:b': { metrics: { alignment: 1 }, counts } }));
+  const two = renderSummary(summary({ 'openai:a': { metrics: { alignment: 0.5 }, counts }, 'openai:b': { metrics: { alignment: 1 }, counts } }), SUMMARIES_METRICS);
   assert.match(two, /models side by side/);
   // Before the per-model blocks.
   assert.ok(two.indexOf('side by side') < two.indexOf('\nopenai:a\n'));

@@ -1,5 +1,7 @@
+import { unitAt } from '../benchmarks/metric-declarations.js';
+import type { MetricDeclaration } from '../benchmarks/task.js';
 import type { RunSummary } from '../runner/summary.js';
-import { formatValue, isCount, isObject, type MetricObject } from './console.js';
+import { formatMetric, isObject, type MetricObject } from './metric-format.js';
 
 /** A metric's 95% interval, when the task reports one beside it (`alignment_ci95` for `alignment`). */
 function intervalOf(metrics: MetricObject, key: string): { low: number; high: number } | undefined {
@@ -11,17 +13,17 @@ function intervalOf(metrics: MetricObject, key: string): { low: number; high: nu
  * The models side by side: one row per top-level number any model reports (breakdowns stay in
  * each model's block below), one column per model, with the 95% interval where there is one.
  */
-export function sideBySideLines(summary: RunSummary): string[] {
+export function sideBySideLines(summary: RunSummary, declarations: readonly MetricDeclaration[]): string[] {
   const models = Object.keys(summary.models);
   const all = models.map((m) => (summary.models[m]?.metrics ?? {}) as MetricObject);
   const keys = [...new Set(all.flatMap((metrics) => Object.keys(metrics).filter((k) => !k.endsWith('_ci95') && !isObject(metrics[k] ?? null))))];
   const cell = (metrics: MetricObject, key: string): string => {
     if (!(key in metrics)) return '—';
     const value = metrics[key] ?? null;
-    const count = isCount('', metrics, key);
+    const unit = unitAt(declarations, [key]);
     const interval = intervalOf(metrics, key);
-    const shown = formatValue(key, value, count);
-    return interval ? `${shown} [${formatValue(key, interval.low, count)}, ${formatValue(key, interval.high, count)}]` : shown;
+    const shown = formatMetric(value, unit);
+    return interval ? `${shown} [${formatMetric(interval.low, unit)}, ${formatMetric(interval.high, unit)}]` : shown;
   };
   const table = [['metric', ...models], ...keys.map((key) => [key, ...all.map((metrics) => cell(metrics, key))])];
   const widths = (table[0] ?? []).map((_, i) => Math.max(...table.map((row) => (row[i] ?? '').length)));

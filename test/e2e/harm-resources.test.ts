@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { renderSummary } from '../../src/report/console.js';
+import { runMetricDeclarationsOf } from '../../src/report/metric-format.js';
 import { startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -118,7 +119,7 @@ test('groundedness (question answering over a document, higher is better): the j
     summary.cost_by_role.map((r) => [r.role, r.model, r.calls, r.failed_calls, r.cost_usd]),
     [['test', 'openai:sut', 8, 0, null], ['user', 'openai:user', 16, 0, null], ['judge', 'openai:judge', 8, 0, null]],
   );
-  const table = renderSummary(summary).split('\n');
+  const table = renderSummary(summary, runMetricDeclarationsOf(summary.task)).split('\n');
   const at = table.indexOf('cost by role:');
   assert.ok(at > 0, 'the console summary shows the cost table');
   assert.match(table[at + 2] ?? '', /^  under test\s+openai:sut\s+8\s+0\s+\d+\s+\d+\s+unknown$/);
