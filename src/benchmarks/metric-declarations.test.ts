@@ -6,9 +6,9 @@ import { after, before, test } from 'node:test';
 import type { GenerateResult, Sample, TaskOptions } from '../core/index.js';
 import { testDataDir } from '../testing/test-data.js';
 import { packageRoot } from '../version.js';
-import { declarationOf, undeclaredMetrics } from './metric-declarations.js';
+import { declarationOf, undeclaredMetrics, unitAt } from './metric-declarations.js';
 import { allTasks } from './registry.js';
-import type { ScoredSample, Task } from './task.js';
+import type { MetricDeclaration, ScoredSample, Task } from './task.js';
 
 /**
  * Every built-in task declares every metric its `metrics()` returns: each is prepared on real or
@@ -46,7 +46,11 @@ for (const task of allTasks) {
     const declarations = task.metricDeclarations ?? [];
     assert.ok(declarations.length > 0, `${task.name} declares no metrics`);
     assert.equal(new Set(declarations.map((d) => d.name)).size, declarations.length, 'a metric declared twice');
-    for (const d of declarations) assert.match(d.meaning, /^[^\n]{10,200}$/, `${d.name}: one line`);
+    for (const d of [...declarations, ...declarations.flatMap((d) => d.parts ?? [])]) {
+      assert.match(d.meaning, /^[^\n]{10,200}$/, `${d.name}: one line`);
+      // A reading a metric is declared under is one the task offers.
+      for (const reading of d.readings ?? []) assert.ok(task.answerParsers?.includes(reading), `${d.name}: --parser ${reading} is not a reading of ${task.name}`);
+    }
     const base = optionsFor(task);
     if (base === undefined) {
       t.skip(`no ${task.dataset} data under ${testDataDir()} (set ASSAY_DATA_DIR)`);
@@ -59,16 +63,53 @@ for (const task of allTasks) {
       assert.ok(samples.length > 0);
       const rows: ScoredSample[] = samples.flatMap((sample) => outputsFor(sample).map((out) => ({ sample, score: prepared.score(sample, out) })));
       rows.push({ sample: samples[0] as Sample, score: undefined });
-      for (const metrics of [task.metrics(rows, { options, facts: prepared.metricsFacts }), task.metrics([], { options, facts: prepared.metricsFacts })]) {
-        assert.deepEqual(undeclaredMetrics(task.metricDeclarations, metrics), [], `${task.name}${parser ? ` --parser ${parser}` : ''}: metrics it does not declare`);
-      }
+      const scored = task.metrics(rows, { options, facts: prepared.metricsFacts });
+      assert.deepEqual(undeclaredMetrics(task.metricDeclarations, scored, parser), [], `${task.name}${parser ? ` --parser ${parser}` : ''}: metrics it does not declare`);
+      // With nothing scored, a task that tells the reading from its scores (MetaTool) cannot: any declared metric may come back.
+      assert.deepEqual(undeclaredMetrics(task.metricDeclarations, task.metrics([], { options, facts: prepared.metricsFacts })), [], `${task.name}: metrics of no samples it does not declare`);
     }
   });
 }
 
 test('a metric is found by its key, its interval and a breakdown part; anything else is undeclared', () => {
-  const declarations = [{ name: 'rate', meaning: 'a share of something', unit: 'share' as const, direction: 'higher' as const, interval: 'wilson' as const }];
+  const declarations: MetricDeclaration[] = [{ name: 'rate', meaning: 'a share of something', unit: 'share', direction: 'higher', interval: 'wilson' }];
   assert.equal(declarationOf(declarations, 'rate_ci95')?.name, 'rate');
   assert.equal(declarationOf(declarations, 'rate.by.part')?.name, 'rate');
   assert.deepEqual(undeclaredMetrics(declarations, { rate: 0.5, rate_ci95: null, top1: 0.2 }), ['top1']);
+});
+
+const TALLY: MetricDeclaration[] = [
+  { name: 'rate', meaning: 'passes over n', unit: 'share', direction: 'higher', interval: 'wilson' },
+  { name: 'n', meaning: 'the denominator', unit: 'count', direction: 'none', interval: 'none' },
+];
+const DECLARED: MetricDeclaration[] = [
+  { name: 'by_group', meaning: 'the tally per group', unit: 'share', direction: 'higher', interval: 'none', parts: TALLY },
+  { name: 'confusion', meaning: 'answers by outcome', unit: 'count', direction: 'none', interval: 'none' },
+  { name: 'mean', meaning: 'a mean without interval', unit: 'mean', direction: 'none', interval: 'none' },
+  { name: 'manual', meaning: 'paper reading only', unit: 'count', direction: 'none', interval: 'none', readings: ['paper'] },
+];
+
+test('a breakdown declared with parts: each figure of each category must be a part, its interval a part that has one', () => {
+  const ok = { by_group: { a: { rate: 0.5, ci95: { low: 0.1, high: 0.9 }, rate_ci95: null, n: 2 } }, confusion: { tp: 1, fp: 0 }, mean: 2 };
+  assert.deepEqual(undeclaredMetrics(DECLARED, ok), []);
+  assert.deepEqual(undeclaredMetrics(DECLARED, { by_group: { a: { rate: 0.5, fail: 1, n_ci95: null } } }), ['by_group.a.fail', 'by_group.a.n_ci95']);
+  // Categories of a breakdown without parts hold numbers; an object there is figures nothing declares.
+  assert.deepEqual(undeclaredMetrics(DECLARED, { confusion: { tp: { n: 1 } } }), ['confusion.tp']);
+  // An interval of a metric declared without one.
+  assert.deepEqual(undeclaredMetrics(DECLARED, { mean: 2, mean_ci95: { low: 1, high: 3 } }), ['mean_ci95']);
+});
+
+test('a metric returned under a reading its declaration does not list is undeclared there', () => {
+  assert.deepEqual(undeclaredMetrics(DECLARED, { manual: 2 }, 'paper'), []);
+  assert.deepEqual(undeclaredMetrics(DECLARED, { manual: 2 }, 'strict'), ['manual']);
+  assert.deepEqual(undeclaredMetrics(DECLARED, { manual: 2 }), []);
+});
+
+test('the unit of a number: the metric’s, or the part the deepest key names (a category named like a part is not that part)', () => {
+  assert.equal(unitAt(DECLARED, ['by_group', 'n', 'rate']), 'share');
+  assert.equal(unitAt(DECLARED, ['by_group', 'rate', 'n']), 'count');
+  assert.equal(unitAt(DECLARED, ['by_group', 'a', 'ci95', 'low']), 'share');
+  assert.equal(unitAt(DECLARED, ['by_group', 'a', 'other']), undefined);
+  assert.equal(unitAt(DECLARED, ['confusion', 'tp']), 'count');
+  assert.equal(unitAt(DECLARED, ['nothing']), undefined);
 });

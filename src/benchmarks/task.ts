@@ -73,6 +73,8 @@ export interface MetricDeclaration {
    * The answer readings (`--parser`) under which the task returns this metric (MetaTool's
    * `manual` and `decided`: `['paper']`). Absent: under every reading the task offers (or its
    * only one). Human-reviewed metrics (`assay review`) have the same keys as the judge-only ones.
+   * A task that tells the reading from its stored scores (MetaTool, so a rescored run reads right)
+   * returns its default reading's metrics when no sample has a score.
    */
   readonly readings?: readonly AnswerParserName[];
   /** The figures of a metric whose value is an object of differently-measured numbers (see above). */
