@@ -4,3 +4,4 @@ export * from './name-matcher.js';
 export * from './tool-selection-paper.js';
 export { isOrdinaryWord } from './ordinary-words.js';
 export * from './leak-match.js';
+export * from './scorer.js';

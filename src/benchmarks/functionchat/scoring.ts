@@ -2,6 +2,7 @@ import { describeError, noVerdict, type GenerateResult, type JudgeRunSettings, t
 import type { OutputType, RubricFile } from '../../datasets/functionchat/index.js';
 import { judgeWithRubric, rubricGraded, type RubricGraded } from '../../judges/judge.js';
 import type { JudgeRequest } from '../../judges/judge-request.js';
+import { scoreWith, type ExplainedScore, type Scorer } from '../../scorers/scorer.js';
 import { exactMatch } from './exact-match.js';
 import { functionchatMeta, functionchatTarget } from './metadata.js';
 import { diagnoseCall } from './taxonomy.js';
@@ -14,21 +15,28 @@ export const NEEDS_A_JUDGE = 'needs a judge';
 const answeredCalls = (output: GenerateResult): { name: string; arguments: string }[] => output.toolCalls.map((c) => ({ name: c.name, arguments: c.rawArguments }));
 
 /**
- * The deterministic score of a FunctionChat output (pure). A call item passes on exact match;
- * otherwise it fails (the `--exact-only` verdict), with the error taxonomy in
- * `metadata.errors` and the keys behind it in `metadata.error_keys`. Completion, slot and
- * relevance items are no verdict ("needs a judge"); the answer is the output text.
+ * FunctionChat's deterministic scorer, on the scorer contract (`scorers/scorer.ts`). A call item
+ * passes on exact match; otherwise it fails (the `--exact-only` verdict), with the error taxonomy
+ * in `metadata.errors` and the keys behind it in `metadata.error_keys`. Completion, slot and
+ * relevance items are no verdict ("needs a judge"); the answer is the output text. Every score
+ * says why: `exact match`, `not an exact match: <reason>`, `needs a judge`.
  */
-export function scoreFunctionChat(sample: Sample, output: GenerateResult): Score {
-  const meta = functionchatMeta(sample);
-  const target = functionchatTarget(sample);
-  if (meta.type_of_output !== 'call' || target.groundTruth.kind !== 'call') return noVerdict(NEEDS_A_JUDGE, output.text);
-  const answer = answeredCalls(output);
-  const match = exactMatch(target.groundTruth, target.acceptable, output.toolCalls);
-  if (match.match) return { value: true, answer, explanation: EXACT_MATCH, metadata: { errors: [] } };
-  const diagnosis = diagnoseCall({ expected: target.groundTruth, acceptable: target.acceptable, tools: sample.tools ?? [], calls: output.toolCalls });
-  return { value: false, answer, explanation: `not an exact match: ${match.reason}`, metadata: { errors: diagnosis.errors, error_keys: diagnosis.keys } };
-}
+export const exactMatchScorer: Scorer = {
+  name: 'functionchat/exact-match',
+  score({ sample, output }): ExplainedScore {
+    const meta = functionchatMeta(sample);
+    const target = functionchatTarget(sample);
+    if (meta.type_of_output !== 'call' || target.groundTruth.kind !== 'call') return { value: null, answer: output.text, explanation: NEEDS_A_JUDGE };
+    const answer = answeredCalls(output);
+    const match = exactMatch(target.groundTruth, target.acceptable, output.toolCalls);
+    if (match.match) return { value: true, answer, explanation: EXACT_MATCH, metadata: { errors: [] } };
+    const diagnosis = diagnoseCall({ expected: target.groundTruth, acceptable: target.acceptable, tools: sample.tools ?? [], calls: output.toolCalls });
+    return { value: false, answer, explanation: `not an exact match: ${match.reason}`, metadata: { errors: diagnosis.errors, error_keys: diagnosis.keys } };
+  },
+};
+
+/** The deterministic score of a FunctionChat output: {@link exactMatchScorer} as a task's `score`. */
+export const scoreFunctionChat = scoreWith(exactMatchScorer);
 
 /**
  * The rubric values for one output, formatted as upstream formats them: `tools`, `query`,
