@@ -134,7 +134,10 @@ describe('a baseline run, then runs / show / export', { skip: skipMetaTool }, ()
 
     const show = await run(['show', summary.run.slice(0, 12), '--json', '--db', db]);
     assert.equal(show.code, 0, show.stderr);
-    assert.deepEqual(JSON.parse(show.stdout), summary);
+    // The run's summary, and after it each metric's declaration (show's own field).
+    const { metric_declarations: declarations, ...shown } = JSON.parse(show.stdout) as typeof summary & { metric_declarations: { name: string }[] };
+    assert.deepEqual(shown, summary);
+    assert.deepEqual(declarations.map((d) => d.name), ['csr', 'no_verdict', 'hallucinated', 'csr_by_position', 'top1', 'top3', 'top5']);
     assert.equal(show.stderr, '', 'no parser note for a run that was never re-scored');
   });
 

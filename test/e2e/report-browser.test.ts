@@ -334,8 +334,9 @@ describe('the HTML report in headless Chromium', { skip }, () => {
     assert.deepEqual(data.runs[0]?.summary.models, bundle.runs[0]?.summary.models);
     assert.equal(Object.keys(data.runs[0]?.details ?? {}).length, 0);
     const show = await assay(['show', fcRun, '--json', '--db', db]);
-    const { lease: _lease, ...shown } = JSON.parse(show.stdout) as Record<string, unknown>;
+    const { lease: _lease, metric_declarations: declarations, ...shown } = JSON.parse(show.stdout) as Record<string, unknown>;
     assert.deepEqual(shown, data.runs[0]?.summary, 'the report holds the --json summary, exactly');
+    assert.deepEqual(declarations, data.runs[0]?.metricDeclarations, 'and the declarations of its metrics');
 
     const { context, close } = await launchChromium();
     try {

@@ -185,7 +185,7 @@ describe('the report pages a newcomer reads, in headless Chromium', () => {
     const grounded = `#panel-models article.run[data-run="${runs.grounded}"]`;
     const first = `${grounded} table.metrics tbody tr:first-child td:first-child`;
     assert.equal(await textOf(page, `${first} code`), 'defect_rate');
-    assert.equal(await textOf(page, `${first} .meaning`), 'share of graded answers scored below --threshold (not grounded enough in their context) (share, lower is better)');
+    assert.equal(await textOf(page, `${first} .meaning`), 'share of graded answers scored below --threshold (not grounded enough in their context) (share, lower is better; Wilson 95% interval)');
     const distributionRows = await page.$$eval(`${grounded} table.metrics tbody tr td:first-child`, (tds: { textContent: string; querySelector(s: string): { getAttribute(a: string): string | null } | null }[]) =>
       tds.filter((td) => td.textContent.startsWith('distribution.')).map((td) => [td.querySelector('.meaning') !== null, td.querySelector('[title]')?.getAttribute('title')]),
     );
@@ -219,8 +219,9 @@ describe('the report pages a newcomer reads, in headless Chromium', () => {
     const page = await open('judge');
     const labelText = await textOf(page, `#panel-judge .human-labels[data-model="openai:sut"]`);
     assert.ok(!labelText.includes('{') && !/\d\.\d{4,}/.test(labelText), labelText);
-    assert.match(labelText, /exact agreement\d+\.\d%/);
-    assert.match(labelText, /weighted kappa \(quadratic\)(-?\d+(\.\d{1,3})?( \[[^\]]+\])?|n\/a)/);
+    // Each figure by its key and the meaning the task declares for it, formatted by its declared unit.
+    assert.match(labelText, /exactshare where the judge’s severity is the human label\d+\.\d%/);
+    assert.match(labelText, /kappaquadratic-weighted Cohen’s kappa: .*worse than chance\)(-?\d+(\.\d{1,3})?( \[[^\]]+\])?|n\/a)/);
     const agreementCell = async (run: string): Promise<string> =>
       page.$eval(`#panel-judge article.run[data-run="${run}"] table.judge tbody tr td:nth-child(8)`, (td: { textContent: string }) => td.textContent);
     const store = await openSqliteStore(db);
@@ -279,8 +280,8 @@ describe('the report pages a newcomer reads, in headless Chromium', () => {
     const lines = explained.stdout.slice(plain.stdout.length).trim().split('\n');
     assert.equal(lines[0], 'what the metrics mean:');
     assert.deepEqual(lines.slice(1).map((l) => l.trim().split(/\s+/)[0]), ['defect_rate', 'mean_score', 'distribution', 'mean_spread', 'graded', 'no_verdict', 'n', 'errors', 'judge_agreement']);
-    assert.match(lines[1] ?? '', /^ {2}defect_rate +share of graded answers scored below --threshold .*\(share, lower is better\)$/);
+    assert.match(lines[1] ?? '', /^ {2}defect_rate +share of graded answers scored below --threshold .*\(share, lower is better; Wilson 95% interval\)$/);
     const json = JSON.parse((await assay(['show', runs.grounded, '--explain', '--json', '--db', db])).stdout) as { metric_declarations: { name: string; unit: string; direction: string }[] };
-    assert.deepEqual(json.metric_declarations[0], { name: 'defect_rate', meaning: 'share of graded answers scored below --threshold (not grounded enough in their context)', unit: 'share', direction: 'lower' });
+    assert.deepEqual(json.metric_declarations[0], { name: 'defect_rate', meaning: 'share of graded answers scored below --threshold (not grounded enough in their context)', unit: 'share', direction: 'lower', interval: 'wilson' });
   });
 });

@@ -62,7 +62,7 @@ function clear(node: Node): void {
 }
 
 /** A two-column list of facts. */
-function facts(rows: readonly (readonly [string, Child])[]): HTMLDListElement {
+function facts(rows: readonly (readonly [Child, Child])[]): HTMLDListElement {
   const list = el('dl', { class: 'facts' });
   for (const [name, value] of rows) list.append(el('dt', null, name), el('dd', null, value));
   return list;

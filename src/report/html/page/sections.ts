@@ -138,24 +138,24 @@ function chartsBlock(run: PageRun, many: boolean): HTMLElement {
   return block;
 }
 
-// The figures of a task's agreement with human labels (`human_agreement`), named for a reader.
-const LABEL_FIGURES: Readonly<Record<string, readonly [string, Unit]>> = {
-  n: ['compared (judged and labelled)', 'count'],
-  exact: ['exact agreement', 'share'],
-  relaxed: ['agreement within ±1 level', 'share'],
-  kappa: ['weighted kappa (quadratic)', 'number'],
-};
+/** How the page shows a declared unit: a share as a percentage, a count as an integer, the rest as a number. */
+const pageUnit = (unit: PageDeclaration['unit'] | undefined): Unit => (unit === 'share' || unit === 'count' ? unit : 'number');
 
-/** Agreement with human labels as facts, each figure formatted as everywhere else (an interval beside its figure). */
-function labelFacts(labels: Metric): HTMLElement {
-  if (labels === null || typeof labels !== 'object') return el('p', null, fmtValue('number', labels));
-  const rows: [string, Child][] = [];
+/**
+ * Agreement with human labels as facts: each figure named by its key with the meaning its task
+ * declares (`human_agreement`'s parts) and formatted by its declared unit, as everywhere else (an
+ * interval beside its figure); a figure nothing declares is shown as a number.
+ */
+function labelFacts(labels: Metric, declaration: PageDeclaration | undefined): HTMLElement {
+  if (labels === null || typeof labels !== 'object') return el('p', null, fmtValue(pageUnit(declaration?.unit), labels));
+  const rows: [Child, Child][] = [];
   for (const [key, value] of Object.entries(labels)) {
     if (key.endsWith('_ci95')) continue;
-    const [name, unit] = LABEL_FIGURES[key] ?? [key.replace(/_/g, ' '), 'number'];
+    const part = declaration?.parts?.find((p) => p.name === key);
+    const unit = pageUnit(part?.unit);
     const ci = labels[`${key}_ci95`];
     const interval = ci !== null && typeof ci === 'object' && !Array.isArray(ci) ? ` ${fmtInterval(unit, ci['low'] as number, ci['high'] as number)}` : '';
-    rows.push([name, typeof value === 'number' || value === null ? `${fmtValue(unit, value)}${interval}` : jsonBlock(value)]);
+    rows.push([metricNameEl(key, part?.meaning, true), typeof value === 'number' || value === null ? `${fmtValue(unit, value)}${interval}` : jsonBlock(value)]);
   }
   return facts(rows);
 }
@@ -185,7 +185,7 @@ function judgeBlock(run: PageRun, many: boolean): HTMLElement {
     ),
   );
   for (const h of run.judgeHealth) {
-    if (h.labels !== null) block.appendChild(el('div', { class: 'human-labels', data: { model: h.model } }, el('h3', null, `Agreement with human labels — ${h.model}`), labelFacts(h.labels)));
+    if (h.labels !== null) block.appendChild(el('div', { class: 'human-labels', data: { model: h.model } }, el('h3', null, `Agreement with human labels — ${h.model}`), labelFacts(h.labels, run.metricDeclarations.find((d) => d.name === 'human_agreement'))));
   }
   return block;
 }

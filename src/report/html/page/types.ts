@@ -93,6 +93,17 @@ interface PageOverview {
   readonly reviews: number;
 }
 
+/** A task's declaration of a metric (`MetricDeclaration` in src/benchmarks/task.ts). */
+interface PageDeclaration {
+  readonly name: string;
+  readonly meaning: string;
+  readonly unit: 'share' | 'count' | 'mean' | 'level' | 'coefficient';
+  readonly direction: 'higher' | 'lower' | 'none';
+  readonly interval: 'wilson' | 'bootstrap' | 'none';
+  readonly readings?: readonly string[];
+  readonly parts?: readonly PageDeclaration[];
+}
+
 interface PageRun {
   readonly schema: number;
   readonly overview: PageOverview;
@@ -103,6 +114,8 @@ interface PageRun {
     readonly cost_by_role: readonly PageRoleCost[];
   };
   readonly tables: { readonly metrics: PageTable; readonly reviewed?: PageTable };
+  /** The task's declarations of the metrics the run has. */
+  readonly metricDeclarations: readonly PageDeclaration[];
   readonly charts: readonly PageChart[];
   readonly judgeHealth: readonly PageJudgeHealth[];
   readonly detailsPolicy: { readonly mode: string; readonly limit?: number; readonly included: number; readonly rows: number };
