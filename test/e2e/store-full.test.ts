@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { RESERVE_BYTES } from '../../src/store/sqlite/status-reserve.js';
 import { waitUntil } from '../../src/testing/gate.js';
 import { startGatedMetaToolServer, type GatedMetaToolServer } from '../../src/testing/gated-metatool-server.js';
 import { collect, runAssay, spawnAssay } from '../../src/testing/spawn-cli.js';
@@ -17,12 +18,13 @@ const skip = needsData('metatool');
  * a bug. On a real 8 MB tmpfs filled to the last byte while the run's calls are held in flight,
  * run ends as interrupted (exit 130) with one line naming the store and the cause, and once space
  * is back `assay resume` finishes it. Before: exit 1 "unexpected error". Its status `interrupted`
- * is written when the store takes that one small write; a disk full to the last byte takes none
- * (the line says so), and the run shows as running until its lease lapses (3 s here), then stale.
+ * is written at once even on a disk full to the last byte: the store's reserve (`<db>-reserve`,
+ * `StatusReserve`) gives back the room for that one write. Before the reserve the line said it
+ * could not record the run, which read `running` until its lease lapsed (30 s), then `stale`.
  * Needs to mount a tmpfs (root); elsewhere the test is skipped with one line saying why.
  */
 const SAMPLES = 12;
-const env = { ASSAY_DATA_DIR: testDataDir(), OPENAI_API_KEY: 'sk-test-store-full', ASSAY_LEASE_TTL_MS: '3000' };
+const env = { ASSAY_DATA_DIR: testDataDir(), OPENAI_API_KEY: 'sk-test-store-full' };
 
 let fixture: GatedMetaToolServer;
 let mount: string;
@@ -83,13 +85,16 @@ test('a store that fills up ends the run as interrupted (exit 130) with one line
   assert.match(lines[0] as string, new RegExp(`^assay: the store ${db.replace(/[/.]/g, '\\$&')} is full \\(SQLITE_FULL\\): free space, then run "assay resume (\\S+)"`));
   const runId = /assay resume (\S+?)"/.exec(lines[0] as string)?.[1] as string;
 
-  rmSync(filler);
-  // The run's end is recorded when the store can take that one small write; on a disk full to the
-  // last byte it cannot (the line says so), and the run shows as running until its lease lapses.
+  assert.doesNotMatch(lines[0] as string, /could not record/);
+  // The disk is still full to the last byte (less the reserve it gave back), and the run's end is
+  // recorded: interrupted now, not running until its lease lapses.
+  assert.ok(existsSync(filler));
+  assert.equal(existsSync(`${db}-reserve`), false, 'the reserve was spent on the status');
   const status = async (): Promise<string | undefined> =>
     (JSON.parse((await runAssay(['runs', '--db', db, '--json'], env)).stdout) as { id: string; status: string }[]).find((r) => r.id === runId)?.status;
-  if ((lines[0] as string).includes('could not record')) await waitUntil(async () => (await status()) === 'stale', 'the lease of the stopped run to lapse');
-  else assert.equal(await status(), 'interrupted');
+  assert.equal(await status(), 'interrupted');
+
+  rmSync(filler);
   const resumed = await runAssay(['resume', runId, '--db', db, '--json'], env);
   assert.equal(resumed.code, 0, resumed.stderr);
   const store = await openSqliteStore(db);
@@ -99,4 +104,6 @@ test('a store that fills up ends the run as interrupted (exit 130) with one line
   } finally {
     await store.close();
   }
+  // The session that resumed made the reserve again.
+  assert.equal(statSync(`${db}-reserve`).size, RESERVE_BYTES);
 });

@@ -14,6 +14,8 @@ import { CallPositions } from './call-positions.js';
 import { Checkpointer } from './checkpointer.js';
 import { openDatabase } from './open-database.js';
 import { RunLeases } from './run-leases.js';
+import { reservePath, StatusReserve } from './status-reserve.js';
+import { storeFailureOf } from '../store-failure.js';
 import { inputToJson, requestToJson, RunTexts } from './sample-input.js';
 import { DELETE_RUN_ROWS, SQL } from './statements.js';
 import { callFromRow, resultFromRow, reviewFromRow, runFromRow, runToParams, sampleFromRow, type CallRow, type ResultRow, type ReviewRow, type RunRow, type SampleRow, type SpendRow } from './rows.js';
@@ -97,6 +99,8 @@ export class SqliteStore implements Store {
   /** Cacheable calls written by the transaction in progress, handed to the cache index once it commits. */
   private writtenCacheable: [cacheKey: string, callId: number][] = [];
   private readonly leases: RunLeases;
+  /** Room kept for a run's final status on a full disk; none for a database in memory. */
+  private readonly reserve: StatusReserve | undefined;
   private readonly updateScoresTx: Database.Transaction<(runId: string, modelId: string, scores: ReadonlyMap<string, Score>) => void>;
 
   /** Takes ownership of an open, migrated database (see `openSqliteStore`). */
@@ -109,6 +113,7 @@ export class SqliteStore implements Store {
     clock: () => number = Date.now,
   ) {
     this.leases = new RunLeases(db, file, clock);
+    this.reserve = db.memory ? undefined : new StatusReserve(reservePath(file));
     this.insertRun = db.prepare(SQL.insertRun);
     this.insertSample = db.prepare(SQL.insertSample);
     this.insertRunText = db.prepare(SQL.insertRunText);
@@ -304,7 +309,10 @@ export class SqliteStore implements Store {
   }
 
   async acquireRunLease(runId: string, holder: LeaseHolder, ttlMs: number): Promise<LeaseClaim> {
-    return this.leases.acquire(runId, holder, ttlMs);
+    const claim = this.leases.acquire(runId, holder, ttlMs);
+    // A session that will write a run keeps room for writing how it ends (see `StatusReserve`).
+    if (claim.acquired) this.reserve?.ensure();
+    return claim;
   }
 
   async renewRunLease(runId: string, holderId: string, ttlMs: number): Promise<boolean> {
@@ -314,7 +322,14 @@ export class SqliteStore implements Store {
   async releaseRunLease(runId: string, holderId: string, end?: RunEnd): Promise<boolean> {
     // Outcomes still waiting for their group commit belong to the session ending here: write them first.
     this.flushPending();
-    const released = this.leases.release(runId, holderId, end);
+    let released: boolean;
+    try {
+      released = this.leases.release(runId, holderId, end);
+    } catch (error) {
+      // A disk full to the last byte: the reserve's room is given back for this one write.
+      if (storeFailureOf(error)?.cause !== 'full' || !this.reserve?.spend()) throw error;
+      released = this.leases.release(runId, holderId, end);
+    }
     if (end !== undefined && end.status !== 'running') this.sampleTails.delete(runId);
     return released;
   }
