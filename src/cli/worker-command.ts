@@ -23,8 +23,9 @@ interface WorkerFlags {
 
 /**
  * `assay worker`: takes units of queued runs until SIGINT/SIGTERM. The first signal takes no new
- * unit and lets those in flight finish and be stored; a second quits at once (the units in flight
- * are then stalled, and another worker takes them once their locks lapse).
+ * unit and lets the calls in flight finish and be stored; a unit waiting to retry (a Retry-After, a
+ * back-off) stops waiting and goes back on the queue, its attempt unspent. A second signal quits at
+ * once (the units in flight are then stalled, and another worker takes them once their locks lapse).
  */
 async function workerCommand(flags: WorkerFlags): Promise<number> {
   const location = queueLocation(flags.queue, flags.queueName);
@@ -60,7 +61,7 @@ async function workerCommand(flags: WorkerFlags): Promise<number> {
       const quit = (): never => process.exit(EXIT.interrupted);
       process.on('SIGINT', quit);
       process.on('SIGTERM', quit);
-      printErr('stopping: no new units; those in flight finish and are stored (signal again to quit at once)…\n');
+      printErr('stopping: no new units; calls in flight finish and are stored, units waiting to retry go back on the queue (signal again to quit at once)…\n');
       resolve();
     };
     process.on('SIGINT', onSignal);
@@ -103,7 +104,8 @@ export function registerWorkerCommand(program: Command, setExitCode: (code: numb
         '(anthropic: and gemini: their own variables), never a URL a run names. A run recording a base URL other than this\n' +
         'worker\'s (made by an earlier assay, or written by hand) is refused: each of its units ends in a worker error naming\n' +
         'engine.openaiBaseURL, and nothing is called.\n\n' +
-        'SIGINT/SIGTERM: no new units, those in flight finish and are stored; a second signal quits at once.\n\n' +
+        'SIGINT/SIGTERM: no new units, calls in flight finish and are stored, units waiting to retry (Retry-After, back-off) go\n' +
+        'back on the queue at once, their attempts unspent; a second signal quits at once.\n\n' +
         'Example:\n  assay worker --queue redis://10.0.0.5:6379 --db postgres://assay@10.0.0.6/assay --concurrency 16',
     )
     .action(async (flags: WorkerFlags) => setExitCode(await workerCommand(flags)));

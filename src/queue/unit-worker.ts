@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import { boundedLogText, boundedText, describeError } from '../core/index.js';
 import type { LimiterFactory } from '../models/middleware/limiter.js';
 import { DEFAULT_LIMIT_PREFIX, redisLimiters } from '../models/middleware/redis-limiter.js';
@@ -144,7 +144,7 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
   /** Whether the run's last resume is not the one that queued this unit, as the store says now (a cached session may be older). */
   const supersededInStore = async (unit: Unit): Promise<boolean> => (await store.getRun(unit.runId))?.engine.queue?.session !== unit.session;
 
-  const work = async (job: Job): Promise<string> => {
+  const work = async (job: Job, token?: string): Promise<string> => {
     const unit: unknown = job.data;
     if (!isUnit(unit)) throw new UnrecoverableError(`job ${field(job.id)} is not an assay unit`);
     const jobId = job.id as string;
@@ -190,6 +190,7 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
       return `not started: ${session.budget.stopReason}`;
     }
     let retryable: CallError | undefined;
+    let resulted = false;
     const stage: SampleStage = {
       runId: unit.runId,
       store,
@@ -200,7 +201,11 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
       ...(session.judge ? { judge: session.judge } : {}),
       ...(session.user ? { user: session.user } : {}),
       ...(session.budget ? { budget: session.budget } : {}),
+      // The first signal ends the unit's waits (a retry's sleep, a rate limit's hold), as the first
+      // Ctrl-C does in process: a wait is not a call in flight, and it may be minutes long.
+      waitSignal: closing.signal,
       saveResult: async (calls, result) => {
+        if (result.sampleId === unit.sampleId && result.modelId === unit.modelId) resulted = true;
         if (result.status === 'error' && !last) {
           await store.saveCalls(calls);
           retryable = result.error ?? { kind: 'unknown', message: 'no error given' };
@@ -215,6 +220,13 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
       if (!last) throw error;
       // The last attempt failed outside the model call (the store, the scorer's task): that is the unit's result.
       await recordWorkerError(store, unit, describeError(error));
+      resulted = true;
+    }
+    if (!resulted && closing.signal.aborted) {
+      // Cut short by the worker's stop (its calls are stored): back to the queue as it was, its
+      // attempt not spent, for this worker's successor or another to take; not counted as done.
+      await job.moveToWait(token);
+      throw new WaitingError();
     }
     for (const stop of await stops.record(sessionKey, unit.runId, async () => !(await supersededInStore(unit)))) note(`warning: ${describeStop(stop, unit.runId)}`);
     if (retryable) throw new Error(`${retryable.kind}: ${retryable.message}`);
