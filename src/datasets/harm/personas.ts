@@ -3,7 +3,7 @@ import type { PersonaSpec } from './manifest-schema.js';
 import { loadParameterSet } from './parameter-set.js';
 import { compileTemplate } from './persona-template.js';
 import type { NamedAt, ResourceFiles } from './resource-files.js';
-import { TemplateBoundError, TemplateRenderer } from './template-renderer.js';
+import { TemplateBoundError, TemplateRenderer, TemplateTotalTimeError, type TimeBounds } from './template-renderer.js';
 
 /**
  * One persona = one sample: a template filled with one parameter row. The simulated user is given
@@ -46,16 +46,22 @@ export function personaSeed(runSeed: number | string, personaId: string): number
  * @throws InputError: a template that does not parse (template file and line); a row missing a
  * parameter the template reads, or holding it empty (parameter file and the row's line); a
  * template that fails to render with a row (parameter file and line, the engine's reason); a
- * rendering past a bound (the template file, the row and the bound). The signal's reason once
- * it aborts.
+ * rendering past a bound (the template file, the row and the bound); renderings that together
+ * pass the total time bound (the template file, the bound, how many were rendered). The signal's
+ * reason once it aborts.
  */
 export async function buildPersonas(
   files: ResourceFiles,
   specs: readonly PersonaSpec[],
   runSeed: number | string,
-  options: { readonly namedAt?: (index: number, key: 'template' | 'parameters') => NamedAt; readonly signal?: AbortSignal } = {},
+  options: {
+    readonly namedAt?: (index: number, key: 'template' | 'parameters') => NamedAt;
+    readonly signal?: AbortSignal;
+    /** Tighter time bounds than `TEMPLATE_BOUNDS` (tests). */
+    readonly bounds?: Partial<TimeBounds>;
+  } = {},
 ): Promise<Persona[]> {
-  const renderer = new TemplateRenderer(options.signal);
+  const renderer = new TemplateRenderer(options.signal, options.bounds);
   try {
     return await renderPersonas(files, specs, runSeed, renderer, options);
   } finally {
@@ -92,6 +98,13 @@ async function renderPersonas(
       try {
         text = await (rendering[r] as Promise<string>);
       } catch (error) {
+        if (error instanceof TemplateTotalTimeError) {
+          throw new InputError(
+            `${source.file}: refused: rendering the resource's personas took longer than the ${error.totalTimeMs / 1000} s they may take together ` +
+              `(each within its own bound): ${personas.length} rendered, ${r} of them of this template's ${set.rows.length} rows; stopped at row "${row.id}" (${set.file}:${row.line})`,
+            { file: source.file },
+          );
+        }
         if (error instanceof TemplateBoundError) {
           throw new InputError(`${source.file}: refused: rendering it with row "${row.id}" (${set.file}:${row.line}): ${error.message}`, { file: source.file });
         }

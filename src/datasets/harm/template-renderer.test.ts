@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TEMPLATE_BOUNDS, TemplateBoundError, TemplateRenderer } from './template-renderer.js';
+import { TEMPLATE_BOUNDS, TemplateBoundError, TemplateRenderer, TemplateTotalTimeError } from './template-renderer.js';
 
 /** Renders once in a renderer of its own; the time from the request to the answer. */
 async function renderAlone(source: string, parameters: Record<string, unknown> = {}): Promise<{ text?: string; error?: Error; ms: number }> {
@@ -57,6 +57,35 @@ describe('TemplateRenderer', () => {
     const result = await renderAlone('{% set ns = namespace(s="xxxxxxxxxx") %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}');
     assert.ok(result.error instanceof TemplateBoundError, String(result.error));
     assert.match(result.error.message, /memory|output|took longer/);
+  });
+
+  it('many rows, each well within its own bound, are stopped at the total bound, which says how many were rendered', async () => {
+    // Each row loops for some tens of ms (more on a loaded machine): 200 rows take seconds, far
+    // past a total of 1 s, while the first row is far within it. Before the total bound all 200 rendered.
+    const rows = 200;
+    const renderer = new TemplateRenderer(undefined, { timeMs: 60_000, totalTimeMs: 1000 });
+    try {
+      await renderer.render('warm', {});
+      const outcomes = await Promise.allSettled(Array.from({ length: rows }, (_, n) => renderer.render('{% for i in range(2000) %}{% set k = i %}{% endfor %}{{ n }}', { n })));
+      const rendered = outcomes.filter((o) => o.status === 'fulfilled');
+      assert.ok(rendered.length >= 1 && rendered.length < rows, `${rendered.length} of ${rows} rendered`);
+      // The rows rendered are the first ones, in order; every later one is refused with the same error.
+      assert.deepEqual(rendered.map((o) => (o as PromiseFulfilledResult<string>).value), Array.from({ length: rendered.length }, (_, n) => String(n)));
+      const refused = outcomes.slice(rendered.length).map((o) => (o as PromiseRejectedResult).reason as unknown);
+      assert.ok(refused.every((e) => e === refused[0]));
+      const error = refused[0];
+      assert.ok(error instanceof TemplateTotalTimeError, String(error));
+      assert.equal(error.totalTimeMs, 1000);
+      // The warm-up counts as one rendering.
+      assert.equal(error.rendered, rendered.length + 1);
+      assert.match(error.message, new RegExp(`^renderings took longer than the 1 s all of a resource's personas may take together \\(${rendered.length + 1} rendered\\)$`));
+    } finally {
+      await renderer.close();
+    }
+  });
+
+  it('the total bound by default: a minute over all of a resource\'s renderings', () => {
+    assert.equal(TEMPLATE_BOUNDS.totalTimeMs, 60_000);
   });
 
   it('the run\'s stop ends a rendering at once', async () => {

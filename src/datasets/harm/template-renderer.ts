@@ -9,6 +9,12 @@ import { Worker } from 'node:worker_threads';
 export const TEMPLATE_BOUNDS = {
   /** Wall time of one rendering. */
   timeMs: 2000,
+  /**
+   * Wall time of all the renderings of one renderer (a resource's load: every template × row), so
+   * that many rows each just under `timeMs` cannot hold a run for hours. An honest row renders in
+   * ~0.1 ms, so this is some 600,000 rows; a resource that big would be refused, said so.
+   */
+  totalTimeMs: 60_000,
   /** Characters of one rendered persona (a prompt of ~250k tokens). */
   outputChars: 1024 * 1024,
   /** Items of one `range()`: the engine builds the whole list before looping. */
@@ -32,7 +38,26 @@ export type RenderReply = { readonly id: number } & RenderOutcome;
 
 /** A rendering stopped at one of {@link TEMPLATE_BOUNDS}; `message` says which, with its value. */
 export class TemplateBoundError extends Error {
-  override readonly name = 'TemplateBoundError';
+  override readonly name: string = 'TemplateBoundError';
+}
+
+/** The renderings together passed `totalTimeMs`: each row may have been well within its own bound. */
+export class TemplateTotalTimeError extends TemplateBoundError {
+  override readonly name = 'TemplateTotalTimeError';
+  constructor(
+    /** The bound, in ms. */
+    readonly totalTimeMs: number,
+    /** Renderings finished before it was passed. */
+    readonly rendered: number,
+  ) {
+    super(`renderings took longer than the ${totalTimeMs / 1000} s all of a resource's personas may take together (${rendered} rendered)`);
+  }
+}
+
+/** The time bounds a renderer keeps: {@link TEMPLATE_BOUNDS}'s, or tighter ones (tests). */
+export interface TimeBounds {
+  readonly timeMs: number;
+  readonly totalTimeMs: number;
 }
 
 interface Pending {
@@ -40,13 +65,15 @@ interface Pending {
   readonly reject: (error: Error) => void;
   /** Set while the worker is on this rendering: renderings sent together are timed one at a time. */
   timer: NodeJS.Timeout | undefined;
+  /** When its clock started (ms since the epoch). */
+  startedAt: number;
 }
 
 /**
  * Renders persona templates in one worker thread, started once for a resource's load (tens of
  * milliseconds) and reused for every row (a message each way per persona; the rows of a template
  * are sent together and timed one at a time), rather than a thread per rendering. The main thread keeps the clock: a rendering
- * past the time bound, or the run being stopped (`signal`: SIGINT/SIGTERM), terminates the worker
+ * past the time bound, the renderings together past the total, or the run being stopped (`signal`: SIGINT/SIGTERM), terminates the worker
  * — a synchronous loop in the engine could not be interrupted otherwise, and in the main thread
  * it would keep the signal handlers from ever running. The heap bound is the worker's own
  * (`resourceLimits`); the output and `range()` bounds are checked inside it.
@@ -58,8 +85,16 @@ export class TemplateRenderer {
   readonly #pending = new Map<number, Pending>();
   #next = 0;
   #failure: Error | undefined;
+  readonly #bounds: TimeBounds;
+  /** Time the renderings finished so far took, by the main thread's clock. */
+  #spentMs = 0;
+  #rendered = 0;
 
-  constructor(private readonly signal?: AbortSignal) {
+  constructor(
+    private readonly signal?: AbortSignal,
+    bounds: Partial<TimeBounds> = {},
+  ) {
+    this.#bounds = { timeMs: bounds.timeMs ?? TEMPLATE_BOUNDS.timeMs, totalTimeMs: bounds.totalTimeMs ?? TEMPLATE_BOUNDS.totalTimeMs };
     this.#worker = new Worker(new URL('./template-render-thread.js', import.meta.url), {
       workerData: { maxOutputChars: TEMPLATE_BOUNDS.outputChars, maxRangeItems: TEMPLATE_BOUNDS.rangeItems },
       resourceLimits: { maxOldGenerationSizeMb: TEMPLATE_BOUNDS.memoryMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
@@ -88,7 +123,7 @@ export class TemplateRenderer {
     if (this.#failure) throw this.#failure;
     const id = this.#next++;
     return new Promise<string>((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject, timer: undefined });
+      this.#pending.set(id, { resolve, reject, timer: undefined, startedAt: 0 });
       this.#worker.postMessage({ id, source, parameters } satisfies RenderRequest);
       this.#clockHead();
     });
@@ -109,16 +144,26 @@ export class TemplateRenderer {
     if (!pending) return;
     this.#pending.delete(reply.id);
     clearTimeout(pending.timer);
+    this.#spentMs += Date.now() - pending.startedAt;
+    if (reply.ok) this.#rendered++;
     this.#clockHead();
     if (reply.ok) pending.resolve(reply.text);
     else pending.reject('bound' in reply ? new TemplateBoundError(reply.bound) : new Error(reply.message));
   }
 
-  /** Starts the clock of the rendering the worker is on: the oldest pending (the worker answers in order). */
+  /**
+   * Starts the clock of the rendering the worker is on: the oldest pending (the worker answers in
+   * order). It runs to the rendering's own bound, or to what is left of the total when that is less.
+   */
   #clockHead(): void {
     const head = this.#pending.values().next().value;
     if (!head || head.timer !== undefined) return;
-    head.timer = setTimeout(() => this.#fail(new TemplateBoundError(`rendering took longer than the ${TEMPLATE_BOUNDS.timeMs / 1000} s a persona may take`)), TEMPLATE_BOUNDS.timeMs);
+    const { timeMs, totalTimeMs } = this.#bounds;
+    const left = totalTimeMs - this.#spentMs;
+    const passed = (): TemplateBoundError =>
+      left <= timeMs ? new TemplateTotalTimeError(totalTimeMs, this.#rendered) : new TemplateBoundError(`rendering took longer than the ${timeMs / 1000} s a persona may take`);
+    head.startedAt = Date.now();
+    head.timer = setTimeout(() => this.#fail(passed()), Math.max(0, Math.min(timeMs, left)));
   }
 
   /** Every rendering in flight (and any later) fails with `error`; the worker is ended. */
