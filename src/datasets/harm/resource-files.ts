@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open, realpath } from 'node:fs/promises';
+import { open, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError, sha256 } from '../../core/index.js';
 import { decodeText } from '../decode-text.js';
@@ -38,13 +38,21 @@ export const MAX_RESOURCE_FILE_BYTES = 16 * 1024 * 1024;
  * folder's real path, so a link to `~/.ssh/id_rsa` is refused rather than sent to the endpoint
  * and stored. Links within the folder are fine. The file must be a regular file (a FIFO would
  * block the read forever, a device never ends) of at most {@link MAX_RESOURCE_FILE_BYTES}.
+ *
+ * The check is made again on the file as opened (`openedPath`): a folder on the way swapped for a
+ * link between the check and the open (the open does not follow a link in the last part only)
+ * would otherwise lead out.
  */
 export class ResourceFiles {
   readonly #checksums = new Map<string, string>();
   readonly #read = new Map<string, Promise<ResourceFile>>();
   #realFolder: Promise<string> | undefined;
 
-  constructor(readonly folder: string) {}
+  constructor(
+    readonly folder: string,
+    /** @internal tests: runs between the path's check and its open, where a swap would race. */
+    private readonly betweenCheckAndOpen?: (real: string) => void,
+  ) {}
 
   /**
    * @param namedAt where the manifest names the file (the manifest itself is named by nobody).
@@ -86,6 +94,7 @@ export class ResourceFiles {
     if (!isInside(real, folder)) throw refuse(`resolves to ${real}, outside the resource folder ${folder} (a symbolic link out of it?); a resource reads only files inside its folder`);
     // O_NONBLOCK: opening a FIFO would otherwise wait for a writer; O_NOFOLLOW: the file checked
     // above is the file opened, not a link put in its place since.
+    this.betweenCheckAndOpen?.(real);
     let handle;
     try {
       handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
@@ -93,6 +102,9 @@ export class ResourceFiles {
       throw cannotRead(error);
     }
     try {
+      const opened = await openedPath(handle, real);
+      if (opened === undefined) throw refuse(`was another file once opened than the one checked (a folder on its way swapped for a link?); a resource reads only files inside its folder`);
+      if (opened !== real && !isInside(opened, folder)) throw refuse(`resolves to ${opened}, outside the resource folder ${folder}, once opened (a folder on its way swapped for a link?); a resource reads only files inside its folder`);
       const stat = await handle.stat();
       if (!stat.isFile()) throw refuse('is not a regular file');
       if (stat.size > MAX_RESOURCE_FILE_BYTES) throw refuse(`is ${stat.size} bytes, over the ${MAX_RESOURCE_FILE_BYTES / (1024 * 1024)} MiB a resource file may have`);
@@ -103,6 +115,20 @@ export class ResourceFiles {
     } finally {
       await handle.close();
     }
+  }
+}
+
+/**
+ * The path of the file an open handle is on, as the kernel resolved it (Linux: /proc/self/fd).
+ * Elsewhere, `real` when it still names the same file as the handle (device and inode), else
+ * undefined: a swap that is undone again before this check is not seen there.
+ */
+async function openedPath(handle: FileHandle, real: string): Promise<string | undefined> {
+  try {
+    return await readlink(`/proc/self/fd/${handle.fd}`);
+  } catch {
+    const [held, named] = await Promise.all([handle.stat(), stat(real).catch(() => undefined)]);
+    return named !== undefined && named.dev === held.dev && named.ino === held.ino ? real : undefined;
   }
 }
 
