@@ -29,8 +29,9 @@ export function decodeQueryComponent(component: string): string {
  * parameters named like credentials become `***` (the user name stays: it tells which account).
  * Works on text that does not parse as a URL too (a message about a bad URL shows it), and leaves
  * text without a `scheme://` as it is. The one redaction of store URLs (`--db`, `--to`/`--from`),
- * Redis URLs and model base URLs (`--base-url`). `isSecret` adds the parameters whose value (as
- * written or decoded) is a secret known otherwise, whatever their name (a run's keys).
+ * Redis URLs and model base URLs (`--base-url`). `isSecret` adds the parameters, and the path
+ * segments (`https://gw.example/sk-…/v1`: some gateways take the key there), whose value as
+ * written or decoded is a secret known otherwise, whatever their name (a run's keys).
  */
 export function redactUrlCredentials(text: string, isSecret: (value: string) => boolean = () => false): string {
   const scheme = SCHEME.exec(text);
@@ -45,6 +46,7 @@ export function redactUrlCredentials(text: string, isSecret: (value: string) => 
     const colon = text.indexOf(':', start);
     if (colon !== -1 && colon < at) head = `${text.slice(0, colon + 1)}${HIDDEN_CREDENTIAL}${text.slice(at, end)}`;
   }
+  head = hideSecretSegments(head, Math.max(start, head.lastIndexOf('@') + 1), isSecret);
   if (queryAt === -1) return head;
   const hashAt = text.indexOf('#', queryAt);
   const query = text.slice(queryAt + 1, hashAt === -1 ? text.length : hashAt);
@@ -57,4 +59,23 @@ export function redactUrlCredentials(text: string, isSecret: (value: string) => 
     return `${pair.slice(0, eq + 1)}${HIDDEN_CREDENTIAL}`;
   });
   return `${head}?${parameters.join('&')}${fragment}`;
+}
+
+/** The path segments of `head` (the URL before its query; its authority from `authorityAt`) that are secrets, as `***`. */
+function hideSecretSegments(head: string, authorityAt: number, isSecret: (value: string) => boolean): string {
+  const hashAt = head.indexOf('#', authorityAt);
+  const pathEnd = hashAt === -1 ? head.length : hashAt;
+  const pathAt = head.indexOf('/', authorityAt);
+  if (pathAt === -1 || pathAt > pathEnd) return head;
+  const segments = head.slice(pathAt, pathEnd).split('/').map((segment) => (segment !== '' && (isSecret(segment) || isSecret(decodePathSegment(segment))) ? HIDDEN_CREDENTIAL : segment));
+  return `${head.slice(0, pathAt)}${segments.join('/')}${head.slice(pathEnd)}`;
+}
+
+/** A path segment decoded (`+` stays a plus); a malformed escape leaves it as written. */
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

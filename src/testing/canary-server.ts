@@ -6,7 +6,10 @@ export const CANARY_URL_PASSWORD = 'pw-CANARY-url-4b1d9e';
 /** A credential in the base URL's query: sent with every request, echoed back by the server. */
 export const CANARY_QUERY_TOKEN = 'qt-CANARY/query+5c2a8f';
 
-/** The base URL a run against the canary server is given: a password and a credential in the query. */
+/**
+ * The base URL a run against the canary server is given: a password and a credential in the
+ * query; with `startCanaryServer({ keyInPath: true })` the key as the path's first segment too.
+ */
 export const canaryBaseUrl = (server: FakeServer): string => {
   const url = new URL(server.url);
   return `${url.protocol}//user:${CANARY_URL_PASSWORD}@${url.host}${url.pathname}?api_key=${encodeURIComponent(CANARY_QUERY_TOKEN)}`;
@@ -69,8 +72,12 @@ function faults(): (ctx: FakeRequestContext) => Fault | undefined {
 }
 
 /** A loopback OpenAI-compatible server that echoes the key it is sent, and its URL's token, in every escape form, in errors and answers. */
-export function startCanaryServer(): Promise<FakeServer> {
-  return startFakeOpenAIServer({ respond: answer, faults: faults() });
+/**
+ * `keyInPath`: served under `/<the key>/v1` (percent-encoded: the key holds a `/`), as some
+ * gateways take a key; a process that records the base URL must know the key to hide it there.
+ */
+export function startCanaryServer(options: { readonly keyInPath?: boolean } = {}): Promise<FakeServer> {
+  return startFakeOpenAIServer({ respond: answer, faults: faults(), ...(options.keyInPath ? { basePath: `/${encodeURIComponent(CANARY_KEY)}/v1` } : {}) });
 }
 
 export const CANARIES = [CANARY_KEY, CANARY_URL_PASSWORD, CANARY_QUERY_TOKEN] as const;

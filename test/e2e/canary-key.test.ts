@@ -15,7 +15,8 @@ let dir: string;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'assay-canary-'));
-  server = await startCanaryServer();
+  // The key in the base URL's path as well (as some gateways take it): hidden there too.
+  server = await startCanaryServer({ keyInPath: true });
 });
 
 after(async () => {
@@ -23,7 +24,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('a key echoed in every JSON escape form, and the base URL\'s credentials, reach no store, WAL, export, report or terminal', { skip: needsData('functionchat') }, async () => {
+test('a key echoed in every JSON escape form, and the base URL\'s credentials (the key in its path too), reach no store, WAL, export, report or terminal', { skip: needsData('functionchat') }, async () => {
   const db = join(dir, 'canary.db');
   const env = { OPENAI_API_KEY: CANARY_KEY, ASSAY_DATA_DIR: testDataDir() };
   const run = await runAssay(canaryRunArgs(server, db), env);
@@ -42,5 +43,6 @@ test('a key echoed in every JSON escape form, and the base URL\'s credentials, r
   assert.match(exported, /\[REDACTED\]/);
   assert.match(texts['show'] ?? '', /errors [1-9]/);
   assert.match(texts['export jsonl'] ?? '', /bad request for key \[REDACTED\] and \[REDACTED\]/);
-  assert.match(texts['report file'] ?? '', /user:\*\*\*@127\.0\.0\.1:\d+\/v1\?api_key=\*\*\*/);
+  // The key in the base URL's path is hidden too, as a whole segment.
+  assert.match(texts['report file'] ?? '', /user:\*\*\*@127\.0\.0\.1:\d+\/\*\*\*\/v1\?api_key=\*\*\*/);
 });

@@ -20,8 +20,12 @@ export function parseBaseURL(what: string, baseURL: string, example: string): UR
   return parsed;
 }
 
-/** A request's address as messages show it: `origin` + `path` (which holds the base URL's query) with credentials hidden. */
-export const shownUrl = (origin: string, path: string): string => redactUrlCredentials(`${origin}${path}`);
+/**
+ * A request's address as messages show it: `origin` + `path` (which holds the base URL's query)
+ * with credentials hidden, and any path segment or query value equal to one of `secrets` (the
+ * endpoint's key in the path, as some gateways take it).
+ */
+export const shownUrl = (origin: string, path: string, secrets: readonly string[] = []): string => redactUrlCredentials(`${origin}${path}`, (value) => secrets.includes(value));
 
 /** The base URL's path without trailing slashes, so that `${prefix}/v1/messages` never has `//`. */
 export const pathPrefix = (url: URL): string => url.pathname.replace(/\/+$/, '');
@@ -61,7 +65,25 @@ export function basicCredentials(url: URL): string | undefined {
 }
 
 const HIDDEN = HIDDEN_CREDENTIAL.replace(/\*/g, '\\*');
-const HIDDEN_SPOT = new RegExp(`:${HIDDEN}@|=${HIDDEN}(?:[&#]|$)`);
+const HIDDEN_SPOT = new RegExp(`:${HIDDEN}@|=${HIDDEN}(?:[&#]|$)|/${HIDDEN}(?:[/?#]|$)`);
+
+/**
+ * Whether `full` is `recorded` with its hidden spots filled: each `***` stands for a password
+ * (after `:`, before `@`), a query value (after `=`) or a path segment (after `/`) — a run hides
+ * query values and path segments that equal one of its keys, whatever their name, which a plain
+ * redaction of `full` would not hide again.
+ */
+function fillsHidden(recorded: string, full: string): boolean {
+  const parts = recorded.split(HIDDEN_CREDENTIAL);
+  let pattern = '';
+  for (const [i, part] of parts.entries()) {
+    pattern += part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    if (i === parts.length - 1) break;
+    const before = part.at(-1);
+    pattern += before === '=' ? '[^&#]+' : before === '/' ? '[^/?#]+' : '[^?#]+';
+  }
+  return new RegExp(`^${pattern}$`).test(full);
+}
 
 /**
  * A base URL as a run records it has its credentials hidden (`***`, `redactUrlCredentials`). A
@@ -72,6 +94,6 @@ const HIDDEN_SPOT = new RegExp(`:${HIDDEN}@|=${HIDDEN}(?:[&#]|$)`);
  */
 export function restoreCredentials(what: string, baseURL: string, variable: string, environment: string | undefined): string {
   if (!HIDDEN_SPOT.test(baseURL) || redactUrlCredentials(baseURL) !== baseURL) return baseURL;
-  if (environment !== undefined && redactUrlCredentials(environment) === baseURL) return environment;
+  if (environment !== undefined && fillsHidden(baseURL, environment)) return environment;
   throw new InputError(`${what} "${baseURL}" has its credentials hidden (a run stores none): give the full URL with --base-url or ${variable}`);
 }

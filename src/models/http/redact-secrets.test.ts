@@ -55,4 +55,11 @@ describe('RunSecrets', () => {
     assert.equal(secrets.redact('x second-key-0002'), `x ${REDACTED}`);
     assert.ok(secrets.has('first-key-0001'));
   });
+
+  it('redacts a secret percent-encoded too, as an echoed address writes a key in its path or query', () => {
+    const secrets = new RunSecrets();
+    secrets.add(['sk-key/with+slash-0003']);
+    assert.equal(secrets.redact('404 for POST http://gw/sk-key%2Fwith%2Bslash-0003/v1/chat/completions'), `404 for POST http://gw/${REDACTED}/v1/chat/completions`);
+    assert.equal(secrets.redact('sk-key/with+slash-0003'), REDACTED);
+  });
 });

@@ -59,9 +59,13 @@ export class RunSecrets {
   add(secrets: readonly (string | undefined)[] | undefined): void {
     let added = false;
     for (const secret of secrets ?? []) {
-      if (secret === undefined || this.known.has(secret)) continue;
-      this.known.add(secret);
-      added = true;
+      if (secret === undefined) continue;
+      // Percent-encoded too: a key in a URL's path or query is written so in an echoed address.
+      for (const form of new Set([secret, encodeURIComponent(secret)])) {
+        if (this.known.has(form)) continue;
+        this.known.add(form);
+        added = true;
+      }
     }
     if (added) this.redactor = createRedactor([...this.known]);
   }

@@ -30,5 +30,6 @@ export function resolveAnthropicEndpoint(
     throw new InputError(`ANTHROPIC_API_KEY is not set; it is required for ${parsed.origin}`);
   }
   const path = `${pathPrefix(parsed)}/v1/messages${parsed.search}`;
-  return { origin: parsed.origin, path, url: shownUrl(parsed.origin, path), apiKey, secrets: endpointSecrets(parsed, apiKey) };
+  const secrets = endpointSecrets(parsed, apiKey);
+  return { origin: parsed.origin, path, url: shownUrl(parsed.origin, path, secrets), apiKey, secrets };
 }

@@ -41,5 +41,6 @@ export function resolveGeminiEndpoint(
   }
   if (options.model.trim() === '') throw new InputError('gemini: give a model name, e.g. gemini:gemini-2.5-flash');
   const path = `${pathPrefix(parsed)}/${resourceName(options.model)}:generateContent${parsed.search}`;
-  return { origin: parsed.origin, path, url: shownUrl(parsed.origin, path), apiKey, secrets: endpointSecrets(parsed, apiKey) };
+  const secrets = endpointSecrets(parsed, apiKey);
+  return { origin: parsed.origin, path, url: shownUrl(parsed.origin, path, secrets), apiKey, secrets };
 }

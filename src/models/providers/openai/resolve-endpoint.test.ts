@@ -32,6 +32,18 @@ describe('resolveOpenAIEndpoint', () => {
     assert.throws(() => resolveOpenAIEndpoint({ baseURL: recorded }, { OPENAI_BASE_URL: 'http://u:pass@other:9/v1?key=k-secret' }), InputError);
   });
 
+  it('takes a key a run hid from the path or from a query value of any name back from OPENAI_BASE_URL', () => {
+    // As a run records `http://gw:9/sk-path-key/v1?q=sk-query-key` when both are its keys.
+    const recorded = 'http://gw:9/***/v1?q=***&mode=fast';
+    const full = 'http://gw:9/sk-path-key/v1?q=sk-query-key&mode=fast';
+    assert.equal(resolveOpenAIEndpoint({ baseURL: recorded }, { OPENAI_BASE_URL: full }).path, '/sk-path-key/v1/chat/completions?q=sk-query-key&mode=fast');
+    assert.throws(() => resolveOpenAIEndpoint({ baseURL: recorded }, {}), (error: unknown) => error instanceof InputError && /credentials hidden/.test(error.message));
+    // Another URL around the hidden spots is not the recorded one; a spot is one segment or one value.
+    for (const other of ['http://gw:9/sk-path-key/v2?q=sk-query-key&mode=fast', 'http://gw:9/a/b/v1?q=sk-query-key&mode=fast', 'http://gw:9/sk-path-key/v1?q=x&y=z&mode=fast', 'http://gw:9/sk-path-key/v1?q=sk-query-key']) {
+      assert.throws(() => resolveOpenAIEndpoint({ baseURL: recorded }, { OPENAI_BASE_URL: other }), InputError, other);
+    }
+  });
+
   it('lets options win over the environment', () => {
     const endpoint = resolveOpenAIEndpoint({ baseURL: 'http://localhost:8000/v1', apiKey: 'opt-key' }, { OPENAI_BASE_URL: 'http://other:1/v1', OPENAI_API_KEY: 'env-key' });
     assert.equal(endpoint.origin, 'http://localhost:8000');

@@ -36,5 +36,6 @@ export function resolveOpenAIEndpoint(
     throw new InputError(`OPENAI_API_KEY is not set; it is required for ${parsed.origin} (local OpenAI-compatible servers need none: set OPENAI_BASE_URL)`);
   }
   const path = `${parsed.pathname.replace(/\/+$/, '')}/chat/completions${parsed.search}`;
-  return { origin: parsed.origin, path, url: shownUrl(parsed.origin, path), apiKey, basicAuth: basicCredentials(parsed), secrets: endpointSecrets(parsed, apiKey) };
+  const secrets = endpointSecrets(parsed, apiKey);
+  return { origin: parsed.origin, path, url: shownUrl(parsed.origin, path, secrets), apiKey, basicAuth: basicCredentials(parsed), secrets };
 }
