@@ -50,6 +50,10 @@ test('the same endpoint spelled otherwise, or recorded with its credentials hidd
   assert.ok(!same('http://u:***@gw.example/v1?api_key=***', 'http://other:s3cret@gw.example/v1?api_key=k3y'));
   assert.ok(!same('http://127.0.0.1:8001/v2', OWN));
   assert.ok(!same('http://127.0.0.1:8001/v1?tenant=a', OWN));
+  // Keys the run hid in a path segment or a query value of any name: one segment, one value each.
+  assert.ok(same('http://gw.example/***/v1?q=***', 'http://gw.example/sk-path-key/v1?q=sk-query-key'));
+  assert.ok(!same('http://gw.example/***/v1?q=***', 'http://gw.example/a/b/v1?q=sk-query-key'));
+  assert.ok(!same('http://gw.example/***/v1?q=***', 'http://other.example/sk-path-key/v1?q=sk-query-key'));
 });
 
 test('a run whose models, judge and simulated user call no openai: endpoint is not refused for a base URL it recorded', () => {

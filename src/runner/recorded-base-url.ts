@@ -1,5 +1,5 @@
 import { InputError, parseModelId, redactUrlCredentials } from '../core/index.js';
-import { nonEmpty } from '../models/http/base-url.js';
+import { fillsHidden, nonEmpty } from '../models/http/base-url.js';
 import { DEFAULT_OPENAI_BASE_URL } from '../models/providers/openai/resolve-endpoint.js';
 import type { RunRecord } from '../store/records.js';
 
@@ -34,7 +34,8 @@ export function withWorkerEndpoint<E extends { readonly openaiBaseURL?: string }
   const callsOpenAI = [...run.models, ...(run.judge ? [run.judge.model] : []), ...(run.userModel !== undefined ? [run.userModel] : [])].some((id) => parseModelId(id).provider === 'openai');
   if (recorded !== undefined && callsOpenAI) {
     const mine = own ?? nonEmpty(environment['OPENAI_BASE_URL']) ?? DEFAULT_OPENAI_BASE_URL;
-    if (comparable(redactUrlCredentials(mine)) !== comparable(recorded)) {
+    // The worker's URL with its credentials, or with the keys the run hid (`***` in a path segment or any query value).
+    if (comparable(redactUrlCredentials(mine)) !== comparable(recorded) && !fillsHidden(recorded, mine)) {
       throw new InputError(
         `run ${run.id} records engine.openaiBaseURL "${redactUrlCredentials(recorded)}", which is not this worker's endpoint (its --base-url, else OPENAI_BASE_URL, else ${DEFAULT_OPENAI_BASE_URL}): a worker calls only its own endpoint, never one a run names; run it on workers pointed at that endpoint, or resume it in one process`,
       );

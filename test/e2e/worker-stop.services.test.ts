@@ -47,13 +47,14 @@ test('the first SIGTERM ends a worker sleeping out a Retry-After: it exits promp
   });
   const queue = new Queue(queueName, { connection: { url: REDIS }, prefix: QUEUE_PREFIX });
   try {
-    const args = ['run', 'metatool/similar', '-m', 'openai:limited', '--base-url', server.url, '--per-tool', '1', '--limit', String(SAMPLES), '--seed', '3', '--no-cache', '--json'];
+    // The workers call their own endpoint (--base-url): a queued run names none.
+    const args = ['run', 'metatool/similar', '-m', 'openai:limited', '--per-tool', '1', '--limit', String(SAMPLES), '--seed', '3', '--no-cache', '--json'];
     const queued = await runAssay([...args, '--queue', REDIS, '--queue-name', queueName, '--db', url, '--detach'], env);
     assert.equal(queued.code, 0, queued.stderr);
     const { run } = JSON.parse(queued.stdout) as { run: string };
 
     const worker = (): { child: ChildProcess; exited: Promise<CliResult>; log: () => string } => {
-      const child = spawnAssay(['worker', '--queue', REDIS, '--queue-name', queueName, '--db', url, '--max-retry-wait', '600'], env);
+      const child = spawnAssay(['worker', '--queue', REDIS, '--queue-name', queueName, '--db', url, '--base-url', server.url, '--max-retry-wait', '600'], env);
       children.push(child);
       let log = '';
       child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));

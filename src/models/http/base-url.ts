@@ -73,7 +73,7 @@ const HIDDEN_SPOT = new RegExp(`:${HIDDEN}@|=${HIDDEN}(?:[&#]|$)|/${HIDDEN}(?:[/
  * query values and path segments that equal one of its keys, whatever their name, which a plain
  * redaction of `full` would not hide again.
  */
-function fillsHidden(recorded: string, full: string): boolean {
+export function fillsHidden(recorded: string, full: string): boolean {
   const parts = recorded.split(HIDDEN_CREDENTIAL);
   let pattern = '';
   for (const [i, part] of parts.entries()) {
