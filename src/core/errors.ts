@@ -21,6 +21,7 @@ export type CallErrorKind =
   | 'bad-response' // 2xx whose body we cannot read: retried once like a server error
   | 'missing-output' // replay file has no line for this sample
   | 'unsupported' // the provider cannot answer this kind of request
+  | 'target' // an application target (http/module/exec) gave no usable answer: not retried
   | 'aborted'; // the run was stopped
 
 export class ModelCallError extends Error {

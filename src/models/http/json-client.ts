@@ -22,9 +22,10 @@ export interface JsonClient {
   /**
    * POSTs `payload` to `path` and returns the whole answer, body already redacted. Transport
    * failures and aborts are thrown as `ModelCallError`s; HTTP statuses are the caller's to judge.
-   * `url` is the (redacted) address used in messages.
+   * `url` is the (redacted) address used in messages. `headers`, when given, are sent instead of
+   * the client's own for this request (a target whose header values are read at call time).
    */
-  post(path: string, payload: string, signal: AbortSignal, url: string): Promise<PostResponse>;
+  post(path: string, payload: string, signal: AbortSignal, url: string, headers?: Readonly<Record<string, string>>): Promise<PostResponse>;
   close(): Promise<void>;
 }
 
@@ -42,11 +43,11 @@ export function createJsonClient(options: JsonClientOptions): JsonClient {
   const headers = { ...options.headers };
   let closed = false;
   return {
-    async post(path, payload, signal, url) {
+    async post(path, payload, signal, url, callHeaders) {
       if (signal.aborted) throw errorFromAbort(signal);
       if (closed) throw new ModelCallError('aborted', `provider ${options.label} is closed`);
       try {
-        const response = await postForText(pool, { path, headers, body: payload, signal });
+        const response = await postForText(pool, { path, headers: (callHeaders as Record<string, string> | undefined) ?? headers, body: payload, signal });
         return { statusCode: response.statusCode, headers: response.headers, text: options.redact(response.text) };
       } catch (error) {
         throw errorFromTransport(error, signal, url, options.redact);
