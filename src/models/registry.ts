@@ -1,5 +1,8 @@
 import { InputError, parseModelId, type ProviderName } from '../core/index.js';
 import type { ModelProvider } from './spec.js';
+import type { HttpTargetOptions } from './providers/http/http-target.js';
+import type { ModuleTargetOptions } from './providers/module/module-target.js';
+import type { ExecTargetOptions } from './providers/exec/exec-target.js';
 
 /** What providers may need beyond their id. Pure data: it is stored with the run (minus secrets). */
 export interface ProviderConfig {
@@ -107,4 +110,39 @@ export async function createProvider(id: string, config: ProviderConfig): Promis
   if (custom) return custom;
   const { provider, model } = parseModelId(id);
   return factories[provider](model, config);
+}
+
+/**
+ * An application target as the config file declares it (issue 23): an HTTP API of its own, a
+ * function in a JavaScript module, or a command. Its `name` is its model id (no `:`, so it never
+ * clashes with a `provider:model` id).
+ */
+export type TargetDeclaration =
+  | ({ readonly kind: 'http' } & HttpTargetOptions)
+  | ({ readonly kind: 'module' } & ModuleTargetOptions)
+  | ({ readonly kind: 'exec' } & ExecTargetOptions);
+
+export type { HttpTargetOptions, ModuleTargetOptions, ExecTargetOptions };
+
+/**
+ * Builds the provider for an application target, loading its module on first use like the
+ * `provider:model` factories. The middleware (`Model`) wraps it as any other provider.
+ * @throws InputError for a declaration that cannot work (a template that does not render JSON,
+ *   a JMESPath syntax error, a missing environment variable, module file or command).
+ */
+export async function createTargetProvider(target: TargetDeclaration): Promise<ModelProvider> {
+  switch (target.kind) {
+    case 'http': {
+      const { createHttpTarget } = await import('./providers/http/http-target.js');
+      return createHttpTarget(target);
+    }
+    case 'module': {
+      const { createModuleTarget } = await import('./providers/module/module-target.js');
+      return createModuleTarget(target);
+    }
+    case 'exec': {
+      const { createExecTarget } = await import('./providers/exec/exec-target.js');
+      return createExecTarget(target);
+    }
+  }
 }

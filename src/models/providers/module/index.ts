@@ -1,0 +1,1 @@
+export { createModuleTarget, type ModuleTargetOptions, type TargetFunction } from './module-target.js';
