@@ -151,6 +151,15 @@ describe('http target against a loopback app that keeps conversations by session
     assert.match(nested.message, /output "reply" found an object \(\{"text":"nested"\}\), not the reply text/);
   });
 
+  it('a body that rendered JSON when built but not for this request is a target error, and nothing is sent', async () => {
+    const p = target({ body: '{"session": {{ session | tojson }}, "message": "stop at {{ settings.stop | tojson }}"}' });
+    const before = app.requests.length;
+    const error = await callError(p.generate(request([user('hi')], { settings: { stop: ['END'] } }), { signal: signal() }));
+    assert.equal(error.kind, 'target');
+    assert.match(error.message, /^support-bot: the body template did not render JSON for this request: /);
+    assert.equal(app.requests.length, before);
+  });
+
   it('reads tool calls and usage with their paths', async () => {
     app.setBehavior({
       respond: () => ({

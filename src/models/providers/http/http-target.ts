@@ -82,11 +82,11 @@ export function createHttpTarget(options: HttpTargetOptions): ModelProvider {
   }
 
   async function generate(request: GenerateRequest, { signal, sampleId }: GenerateOptions): Promise<GenerateResult> {
-    const variables = buildTargetRequest(name, request, sessions(sampleId), sampleId);
+    // The session is made only for a template that reads it (a sha256 per call otherwise wasted).
+    const variables = buildTargetRequest(name, request, template.perSample ? sessions(sampleId) : '', sampleId);
     let payload: string;
     try {
       payload = template.render(variables);
-      JSON.parse(payload);
     } catch (error) {
       throw targetError(name, `the body template did not render JSON for this request: ${describeError(error)}`, redact);
     }
