@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { InputError, parseModelId, PROVIDERS } from '../core/index.js';
-import { createProvider, UNBILLED_PROVIDERS } from './registry.js';
+import { createProvider, createTargetProvider, UNBILLED_PROVIDERS } from './registry.js';
 import { createDemoProvider } from './providers/demo/demo-provider.js';
 
 describe('createProvider', () => {
@@ -33,5 +33,21 @@ describe('createProvider', () => {
     await assert.rejects(createProvider('demo:judge', { seed: 1 }), /only inside "assay demo"/);
     await assert.rejects(createProvider('claude:x', { seed: 1 }), InputError);
     await assert.rejects(createProvider('given:other', { seed: 1 }), /given:answers/);
+  });
+});
+
+describe('createTargetProvider', () => {
+  it('builds each kind of application target under its declared name, billed (a price and usage give its cost)', async () => {
+    const targets = [
+      await createTargetProvider({ kind: 'http', name: 'bot', url: 'http://127.0.0.1:1/chat', body: '{"m": {{ prompt | tojson }}}', output: 'reply' }),
+      await createTargetProvider({ kind: 'exec', name: 'script', argv: [process.execPath, '-e', ''] }),
+    ];
+    assert.deepEqual(targets.map((t) => [t.id, t.billed]), [['bot', undefined], ['script', undefined]]);
+    await Promise.all(targets.map((t) => t.close?.()));
+  });
+
+  it('refuses a declaration that cannot work before anything is called', async () => {
+    await assert.rejects(createTargetProvider({ kind: 'module', name: 'agent', path: '/nonexistent/agent.mjs' }), InputError);
+    await assert.rejects(createTargetProvider({ kind: 'http', name: 'bot', url: 'http://127.0.0.1:1/chat', body: '{"m": "{{ prompt }}"}', output: 'reply' }), InputError);
   });
 });

@@ -210,6 +210,18 @@ describe('http target against a loopback app that keeps conversations by session
     assert.match(gone.message, /needs the environment variable BOT_TOKEN, which is not set/);
   });
 
+  it('sends credentials of the URL as Basic auth, and never shows them', async () => {
+    app.setBehavior({ faults: () => ({ type: 'status', status: 500 }) });
+    const withUser = app.url.replace('http://', 'http://bot:pass-word-0123@');
+    const p = target({ url: withUser });
+    assert.ok(p.secrets?.includes('pass-word-0123'));
+    const before = app.requests.length;
+    const error = await callError(p.generate(request([user('creds')]), { signal: signal() }));
+    assert.equal(app.requests[before]?.hadCredential, true);
+    assert.ok(!error.message.includes('pass-word-0123'), error.message);
+    assert.ok(error.message.startsWith(`HTTP 500 from POST ${app.url}:`), error.message);
+  });
+
   it('ends at once with aborted when the signal aborts a call in flight', async () => {
     app.setBehavior({ faults: () => ({ type: 'hang' }) });
     const controller = new AbortController();
