@@ -222,6 +222,15 @@ describe('http target against a loopback app that keeps conversations by session
     assert.ok(error.message.startsWith(`HTTP 500 from POST ${app.url}:`), error.message);
   });
 
+  it('reads ${VAR} in the URL when built, and keeps its value secret', async () => {
+    app.setBehavior({ respond: (_body, ctx) => ({ reply: `path ${ctx.path}` }) });
+    const p = target({ url: `${app.url}?key=\${APP_KEY}`, env: { APP_KEY: 'app-key-0123456789' } });
+    assert.ok(p.secrets?.includes('app-key-0123456789'));
+    const outcome = await new Model(p, settings).generate(request([user('url var')]), { sampleId: 'u' });
+    assert.equal(outcome.output?.text, `path /chat?key=${REDACTED}`);
+    assert.throws(() => target({ url: '${APP_URL}', env: { APP_URL: 'not a url secret-value-1' } }), (e: unknown) => e instanceof InputError && !e.message.includes('secret-value-1') && /url "\$\{APP_URL\}" \(with its variables\) is not an http\(s\) URL/.test(e.message));
+  });
+
   it('ends at once with aborted when the signal aborts a call in flight', async () => {
     app.setBehavior({ faults: () => ({ type: 'hang' }) });
     const controller = new AbortController();

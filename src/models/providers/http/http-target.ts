@@ -1,10 +1,11 @@
-import { describeError, type GenerateRequest, type GenerateResult } from '../../../core/index.js';
+import { describeError, InputError, type GenerateRequest, type GenerateResult } from '../../../core/index.js';
 import { endpointSecrets, basicCredentials, parseBaseURL, shownUrl } from '../../http/base-url.js';
 import { httpCallError } from '../../http/call-errors.js';
 import { createJsonClient } from '../../http/json-client.js';
 import { createRedactor } from '../../http/redact-secrets.js';
 import { parseRetryAfterMs } from '../../http/retry-after.js';
 import type { GenerateOptions, ModelProvider } from '../../spec.js';
+import { envReferences, resolveEnvReferences } from '../../targets/env-refs.js';
 import { createSessionIds } from '../../targets/session-ids.js';
 import { readText, readToolCalls, readUsage, targetResult } from '../../targets/target-answer.js';
 import { excerpt, targetError } from '../../targets/target-error.js';
@@ -18,7 +19,7 @@ import { targetHeaders } from './target-headers.js';
 export interface HttpTargetOptions {
   /** The declared name: the provider's id (and model id everywhere). */
   readonly name: string;
-  /** Where each request is POSTed (http or https; credentials in it are sent as Basic auth and never shown). */
+  /** Where each request is POSTed (http or https; credentials in it are sent as Basic auth and never shown; `${VAR}` read when built). */
   readonly url: string;
   /** Extra request headers; values may hold `${VAR}`, read from the environment when built and at each call. */
   readonly headers?: Readonly<Record<string, string>>;
@@ -57,15 +58,18 @@ export interface HttpTargetOptions {
 export function createHttpTarget(options: HttpTargetOptions): ModelProvider {
   const { name } = options;
   const locate = options.locate ?? ((field: string) => `${name}: ${field}`);
-  const parsed = parseBaseURL(locate('url'), options.url, 'http://127.0.0.1:8080/chat');
+  const env = options.env ?? process.env;
+  // `${VAR}` in the URL is read once, here: the URL picks the connection pool for the whole run.
+  const urlVariables = envReferences(options.url, locate('url'));
+  const parsed = parseTargetUrl(options.url, resolveEnvReferences(options.url, env, locate('url')), locate('url'));
   const template = compileBodyTemplate(options.body, locate('body'));
   const output = compileAnswerPath(options.output, locate('output'));
   const toolCalls = options.toolCalls !== undefined ? compileAnswerPath(options.toolCalls, locate('toolCalls')) : undefined;
   const usage = options.usage !== undefined ? compileAnswerPath(options.usage, locate('usage')) : undefined;
 
-  const secrets: string[] = [...endpointSecrets(parsed, undefined)];
+  const secrets: string[] = [...endpointSecrets(parsed, undefined), ...urlVariables.map((variable) => env[variable] ?? '')];
   let redact = createRedactor(secrets);
-  const headers = targetHeaders(options.headers ?? {}, options.env ?? process.env, (header) => locate(`headers.${header}`), (fresh) => {
+  const headers = targetHeaders(options.headers ?? {}, env, (header) => locate(`headers.${header}`), (fresh) => {
     secrets.push(...fresh);
     redact = createRedactor(secrets);
   });
@@ -135,4 +139,14 @@ export function createHttpTarget(options: HttpTargetOptions): ModelProvider {
     generate,
     close: () => client.close(),
   };
+}
+
+/** The URL with its variables resolved, parsed; a refusal quotes it as written, so no variable's value is shown. */
+function parseTargetUrl(written: string, resolved: string, where: string): URL {
+  try {
+    return parseBaseURL(where, resolved, 'http://127.0.0.1:8080/chat');
+  } catch (error) {
+    if (resolved === written || !(error instanceof InputError)) throw error;
+    throw new InputError(`${where} "${written}" (with its variables) is not an http(s) URL`);
+  }
 }
