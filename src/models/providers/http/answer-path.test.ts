@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as jmespath from 'jmespath';
 import { InputError } from '../../../core/index.js';
-import { compileAnswerPath } from './answer-path.js';
+import { compileAnswerPath, jmesPathProblem } from './answer-path.js';
 
 const ANSWERS: unknown[] = [
   { reply: 'hi', choices: [{ message: { content: 'text', tool_calls: null } }], usage: { prompt_tokens: 1 } },
@@ -33,4 +33,10 @@ test('other expressions are read by jmespath itself', () => {
 test('a syntax error or an empty expression is refused, naming where', () => {
   assert.throws(() => compileAnswerPath('a[', 'bot: output'), (e: unknown) => e instanceof InputError && /^bot: output: "a\[" is not a JMESPath expression: /.test(e.message));
   assert.throws(() => compileAnswerPath('  ', 'bot: output'), /bot: output: the JMESPath expression is empty$/);
+});
+
+test('jmesPathProblem: the parser\'s reason, or undefined for an expression that parses', () => {
+  assert.equal(jmesPathProblem('choices[0].message.content'), undefined);
+  assert.equal(jmesPathProblem('calls[0'), 'Expected Rbracket, got: EOF');
+  assert.equal(jmesPathProblem(' '), 'the expression is empty');
 });

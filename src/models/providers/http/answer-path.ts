@@ -28,6 +28,21 @@ export function compileAnswerPath(expression: string, where: string): AnswerPath
   return { expression, find: plainPath(ast) ?? ((answer) => search(answer, expression)) };
 }
 
+/**
+ * Why an expression is not JMESPath (the parser's message), or undefined when it parses: the
+ * `ExpressionCheck` the config loader takes (`loadConfig(…, { checkJmesPath })`), so a file is
+ * checked with the parser the target reads answers with.
+ */
+export function jmesPathProblem(expression: string): string | undefined {
+  if (expression.trim() === '') return 'the expression is empty';
+  try {
+    compile(expression);
+    return undefined;
+  } catch (error) {
+    return describeError(error);
+  }
+}
+
 interface AstNode {
   readonly type: string;
   readonly name?: string;

@@ -1,3 +1,3 @@
 export { createHttpTarget, type HttpTargetOptions } from './http-target.js';
 export { compileBodyTemplate, type BodyTemplate } from './body-template.js';
-export { compileAnswerPath, type AnswerPath } from './answer-path.js';
+export { compileAnswerPath, jmesPathProblem, type AnswerPath } from './answer-path.js';
