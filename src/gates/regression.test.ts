@@ -4,7 +4,7 @@ import { DEFAULT_COMPARISON } from '../benchmarks/comparison.js';
 import { pairedProportionDifference } from '../metrics/paired-proportions.js';
 import { buildRunComparison } from '../runner/compare/run-comparison.js';
 import type { ResultRecord, RunRecord } from '../store/records.js';
-import { evaluateRegression, pairedReadingOf, type PairedModelReadings, type RegressionComparison, type RegressionGate } from './regression.js';
+import { comparisonRegression, evaluateRegression, pairedReadingOf, type PairedModelReadings, type RegressionComparison, type RegressionGate } from './regression.js';
 
 /** A comparison of one model whose pass-rate change B − A is `difference` with `interval`. */
 function passChange(difference: number | null, interval: { low: number; high: number } | null, extra: Partial<PairedModelReadings> = {}): RegressionComparison {
@@ -98,5 +98,15 @@ describe('evaluateRegression on compare\'s own comparison of two runs', () => {
   it('the same runs compared the other way round are an improvement: passes, and non-inferior passes', () => {
     const reverse = buildRunComparison({ runA: run('CAND'), runB: run('BASE'), resultsA: resultsB, resultsB: resultsA, comparison: DEFAULT_COMPARISON, inputs: { a: digestsB, b: digestsA } });
     assert.deepEqual(evaluateRegression(reverse, { ...PASS_RATE, require: 'non-inferior' }).map((r) => [r.outcome, r.value]), [['pass', 0.4]]);
+  });
+});
+
+describe('comparisonRegression (compare --fail-on-regression)', () => {
+  it('reads every pair\'s pass rate, named by what a pass means', () => {
+    const harm = passChange(-0.1, { low: -0.2, high: -0.03 });
+    const withMeaning = { ...harm, comparisons: harm.comparisons.map((c) => ({ ...c, passFail: c.passFail && { ...c.passFail, passMeans: 'no defect' } })) };
+    const [r] = comparisonRegression(withMeaning, 0.02);
+    assert.deepEqual([r?.metric, r?.outcome, r?.unit], ['no defect rate', 'fail', 'share']);
+    assert.equal(comparisonRegression(passChange(-0.1, { low: -0.2, high: -0.03 }), 0.25)[0]?.outcome, 'pass');
   });
 });

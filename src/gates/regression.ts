@@ -100,3 +100,15 @@ function decidePair(comparison: RegressionComparison, pair: PairedModelReadings,
 export function pairedReadingOf(unit: string): PairedReading {
   return unit === 'mean' || unit === 'level' ? 'value' : 'pass';
 }
+
+/**
+ * `assay compare A B --fail-on-regression MARGIN`: the regression gate on every model pair's pass
+ * rate (compare's pass/fail reading, where a pass is always the good side: "no defect" for harm),
+ * A the baseline and B the candidate. A pair whose task has no pass/fail reading is inconclusive:
+ * whether its number is better high or low is the task's metric declaration's to say, which the
+ * comparison of two runs does not name.
+ */
+export function comparisonRegression(comparison: RegressionComparison, margin: number): GateResult[] {
+  const passMeans = comparison.comparisons.find((c) => c.passFail !== null)?.passFail?.passMeans ?? 'pass';
+  return evaluateRegression(comparison, { metric: `${passMeans} rate`, unit: 'share', reading: 'pass', direction: 'higher', margin });
+}
