@@ -43,7 +43,13 @@ const CATALOG: SuiteTaskCatalog = {
   names: ['cases', 'harm/system-prompt-leakage', 'summaries/alignment'],
   metricsOf: (task) =>
     ({
-      cases: [{ name: 'pass_rate', unit: 'share', direction: 'higher' as const }, { name: 'n', unit: 'count', direction: 'none' as const }],
+      cases: [
+        { name: 'pass_rate', unit: 'share', direction: 'higher' as const },
+        { name: 'n', unit: 'count', direction: 'none' as const },
+        { name: 'csr', unit: 'share', direction: 'higher' as const, interval: 'none' },
+        { name: 'no_verdict', unit: 'share', direction: 'lower' as const, readings: ['strict'] },
+        { name: 'by_kind', unit: 'share', direction: 'higher' as const, parts: [{}] },
+      ],
       'harm/system-prompt-leakage': [{ name: 'defect_rate', unit: 'share', direction: 'lower' as const }, { name: 'errors', unit: 'count', direction: 'lower' as const }],
       'summaries/alignment': [{ name: 'alignment', unit: 'share', direction: 'higher' as const }, { name: 'richness', unit: 'mean', direction: 'none' as const }],
     })[task],
@@ -134,7 +140,7 @@ describe('validateSuite: what needs the task registry, before anything runs', ()
   it('names the metrics that can be gated when none is near', () => {
     assert.equal(
       refusedBy(edited('pass_rate: { min: 0.95 }', 'accuracy: { min: 0.95 }')),
-      'assay.yaml:16: suites.release.tasks[0].gates.accuracy: task cases has no metric "accuracy" (its metrics with a better direction: pass_rate)',
+      'assay.yaml:16: suites.release.tasks[0].gates.accuracy: task cases has no metric "accuracy" (its metrics with a better direction: pass_rate, csr, no_verdict)',
     );
   });
 
@@ -150,6 +156,24 @@ describe('validateSuite: what needs the task registry, before anything runs', ()
 
   it('refuses a share threshold outside 0…1 (95 meant as 95%)', () => {
     assert.equal(refusedBy(edited('{ min: 0.95 }', '{ min: 95 }')), 'assay.yaml:16: suites.release.tasks[0].gates.pass_rate.min: pass_rate is a share between 0 and 1; 95 would never pass (write 0.95 for 95%)');
+  });
+
+  it('refuses require: confident on a metric the task returns no interval for (it could never pass); takes min alone', () => {
+    assert.equal(
+      refusedBy(edited('pass_rate: { min: 0.95 }', 'csr: { min: 0.9, require: confident }')),
+      'assay.yaml:16: suites.release.tasks[0].gates.csr.require: cases returns no interval for csr, so require: confident could never pass; drop it (min/max decide on the point) or gate a metric with an interval',
+    );
+    assert.ok(validateSuite(configFolder().load(edited('pass_rate: { min: 0.95 }', 'csr: { min: 0.9 }')), CATALOG));
+  });
+
+  it('refuses a breakdown of several figures, and a metric of another answer reading than the entry\'s parser', () => {
+    assert.match(refusedBy(edited('pass_rate: { min: 0.95 }', 'by_kind: { min: 0.9 }')), /^assay\.yaml:16: suites\.release\.tasks\[0\]\.gates\.by_kind: cases's by_kind is a breakdown of several figures, not one number/);
+    const paper = edited('options: { file: evals/support-cases.yaml }', 'options: { file: evals/support-cases.yaml, parser: paper }');
+    assert.equal(
+      refusedBy(paper.replace('pass_rate: { min: 0.95 }', 'no_verdict: { max: 0.1 }')),
+      'assay.yaml:16: suites.release.tasks[0].gates.no_verdict: cases returns no_verdict only under parser strict, and this entry reads answers with parser paper',
+    );
+    assert.ok(validateSuite(configFolder().load(edited('pass_rate: { min: 0.95 }', 'no_verdict: { max: 0.1 }')), CATALOG));
   });
 
   it('a count may be gated (errors: max 0)', () => {

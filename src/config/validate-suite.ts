@@ -9,6 +9,12 @@ export interface GateableMetric {
   readonly name: string;
   readonly unit: string;
   readonly direction: 'higher' | 'lower' | 'none';
+  /** How the task's `<name>_ci95` is made; `none`: the task returns no interval for it. */
+  readonly interval?: string;
+  /** The answer readings (`parser` option) the metric exists under; absent: all. */
+  readonly readings?: readonly string[];
+  /** Present for a breakdown of differently-measured figures: not one number. */
+  readonly parts?: readonly unknown[];
 }
 
 /**
@@ -28,7 +34,9 @@ export interface SuiteTaskCatalog {
  * or task, a gate on a metric the task does not declare, on one whose better direction is `none`
  * or undeclared (a threshold on it could not say pass or fail), a lone bound on the metric's good
  * side (`max` on a higher-is-better metric passes every worsening: a band of both is taken), and
- * a threshold outside 0…1 on a share (95 for 0.95).
+ * a threshold outside 0…1 on a share (95 for 0.95), a breakdown of several figures, `require:
+ * confident` on a metric the task returns no interval for (it could never pass), and a metric
+ * that exists only under another answer reading than the entry's `parser` option.
  * @throws InputError one line, `file:line: suites.NAME.tasks[i]…: what is wrong` (exit 2).
  * @returns the suite checked (every suite is checked when `name` is omitted; the first is returned).
  */
@@ -61,10 +69,14 @@ function checkSuite(config: AssayConfig, catalog: SuiteTaskCatalog, suite: Suite
       if (!metric) {
         if (metrics.length === 0) refuse(config, suite, at, `task ${entry.task} declares no metrics, so none can be gated`);
         const nearest = nearestName(metricName, metrics.map((m) => m.name));
-        const gateable = metrics.filter((m) => m.direction !== 'none').map((m) => m.name);
+        const gateable = metrics.filter((m) => m.direction !== 'none' && m.parts === undefined).map((m) => m.name);
         refuse(config, suite, at, `task ${entry.task} has no metric "${metricName}"${nearest !== undefined ? `; did you mean "${nearest}"?` : ''} (its metrics with a better direction: ${gateable.join(', ') || 'none'})`);
       }
       checkGate(config, suite, at, entry.task, metric, gate);
+      const parser = entry.options?.['parser'];
+      if (metric.readings !== undefined && typeof parser === 'string' && !metric.readings.includes(parser)) {
+        refuse(config, suite, at, `${entry.task} returns ${metric.name} only under parser ${metric.readings.join(' or ')}, and this entry reads answers with parser ${parser}`);
+      }
     }
   });
 }
@@ -72,6 +84,12 @@ function checkSuite(config: AssayConfig, catalog: SuiteTaskCatalog, suite: Suite
 function checkGate(config: AssayConfig, suite: SuiteDeclaration, at: readonly PropertyKey[], task: string, metric: GateableMetric, gate: MetricGate): void {
   if (metric.direction !== 'higher' && metric.direction !== 'lower') {
     refuse(config, suite, at, `${task}'s ${metric.name} is neither better high nor better low (direction ${metric.direction}), so no threshold on it says pass or fail; gate a metric that has a better direction`);
+  }
+  if (metric.parts !== undefined) {
+    refuse(config, suite, at, `${task}'s ${metric.name} is a breakdown of several figures, not one number; gate a metric of one number`);
+  }
+  if (gate.require === 'confident' && metric.interval === 'none') {
+    refuse(config, suite, [...at, 'require'], `${task} returns no interval for ${metric.name}, so require: confident could never pass; drop it (min/max decide on the point) or gate a metric with an interval`);
   }
   const both = gate.min !== undefined && gate.max !== undefined;
   if (!both && metric.direction === 'higher' && gate.max !== undefined) {
