@@ -8,3 +8,4 @@ export * from './step-summary.js';
 export * from './gate-table.js';
 export * from './task-catalog.js';
 export { formatFigure, formatInterval } from './format-figure.js';
+export * from './suite-gates.js';
