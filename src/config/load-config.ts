@@ -37,6 +37,8 @@ export interface AssayConfig {
   readonly suites: ReadonlyMap<string, SuiteDeclaration>;
   /** `file:line: suites.NAME.field`: where a suite's field is written (`validateSuite`'s messages). */
   whereSuite(name: string, field?: readonly PropertyKey[]): string;
+  /** The line {@link whereSuite} names. */
+  suiteLine(name: string, field?: readonly PropertyKey[]): number;
 }
 
 /**
@@ -105,6 +107,7 @@ export function parseConfig(file: string, filePath: string, text: string, option
       const at = ['suites', name, ...field];
       return `${file}:${yaml.lineOf(at)}: ${dottedPath(at)}`;
     },
+    suiteLine: (name, field = []) => yaml.lineOf(['suites', name, ...field]),
   };
 }
 

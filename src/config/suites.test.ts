@@ -125,7 +125,9 @@ describe('validateSuite: what needs the task registry, before anything runs', ()
     assert.equal(refusedBy(SUITE_FILE, 'relase'), 'suite "relase" is not declared in assay.yaml (did you mean "release"?): it declares release');
   });
 
-  it('refuses an unknown task at its line', () => {
+  it('refuses an unknown task at its line (the message and the error\'s details)', () => {
+    const error = refusal(() => validateSuite(configFolder().load(edited('task: summaries/alignment', 'task: nope')), CATALOG, 'release'));
+    assert.deepEqual(error.details, { file: 'assay.yaml', line: 21 });
     assert.equal(refusedBy(edited('task: summaries/alignment', 'task: summaries/alignmnt')), 'assay.yaml:21: suites.release.tasks[2].task: unknown task "summaries/alignmnt"; did you mean "summaries/alignment"?');
     assert.equal(refusedBy(edited('task: summaries/alignment', 'task: alignment')), 'assay.yaml:21: suites.release.tasks[2].task: unknown task "alignment"; did you mean "summaries/alignment"?');
   });

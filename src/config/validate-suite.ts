@@ -114,7 +114,5 @@ function outOfRangeEffect(bound: 'min' | 'max', value: number): string {
 }
 
 function refuse(config: AssayConfig, suite: SuiteDeclaration, field: readonly PropertyKey[], message: string): never {
-  const where = config.whereSuite(suite.name, field);
-  const line = Number(/:(\d+):/.exec(where)?.[1]);
-  throw new InputError(`${where}: ${message}`, { file: config.file, line });
+  throw new InputError(`${config.whereSuite(suite.name, field)}: ${message}`, { file: config.file, line: config.suiteLine(suite.name, field) });
 }
