@@ -288,6 +288,13 @@ export interface Task {
    */
   metrics(rows: Iterable<ScoredSample>, context: MetricsContext): Metrics;
   /**
+   * Lines a reader of `assay show` needs besides the metrics, from the same rows (the cases task:
+   * each case that did not pass, with the expectations that did not and why). Plain text, one
+   * line each (stored text in them is shown with its control characters made visible). Absent or
+   * empty: the summary has no notes (`ModelSummary.notes` is left out).
+   */
+  summaryNotes?(rows: readonly ScoredSample[], context: MetricsContext): readonly string[];
+  /**
    * Every metric {@link metrics} may return, with its meaning, unit and direction (each built-in
    * task declares them all; a test holds every registered task to it). Absent for a task of a
    * library user's that declares none: its metrics are then shown without a meaning.

@@ -55,6 +55,8 @@ export interface ModelSummary {
   readonly counts: ModelCounts;
   readonly judge?: JudgeCounts;
   readonly reviewed?: ReviewedSummary;
+  /** What the task says about the samples beyond the metrics (`Task.summaryNotes`); absent when it says nothing. */
+  readonly notes?: readonly string[];
 }
 
 /** A model stopped early (`FailFastStop`) with the one line that says why and what to do. */
@@ -143,6 +145,8 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task, loa
       metrics: { ...task.metrics(rows, context), ...agreement },
       counts: tally.counts(sampleCount),
     };
+    const notes = task.summaryNotes?.(rows, context) ?? [];
+    if (notes.length > 0) models[modelId] = { ...(models[modelId] as ModelSummary), notes };
   }
   const modified = recordedModifiedData(run);
   const stopped = recordedStops(run).map((stop): StoppedModel => ({ ...stop, advice: describeStop(stop, run.id) }));

@@ -9,6 +9,7 @@ import { describeExpectation, EXPECTATION_KINDS } from './expectation.js';
 import { gradeCase, scoreCase } from './grade-case.js';
 import { CASES_METRICS } from './metric-declarations.js';
 import { casesMetrics, expectationResultsOf } from './metrics.js';
+import { notPassingNotes } from './summary-notes.js';
 
 const NAME = 'cases';
 
@@ -87,6 +88,8 @@ export const casesTask: Task = {
   },
   charts: CHARTS,
   metrics: (rows) => casesMetrics(rows),
+  // `assay show` lists the cases that did not pass and why, under the metrics.
+  summaryNotes: (rows) => notPassingNotes(rows),
   metricDeclarations: CASES_METRICS,
 };
 
