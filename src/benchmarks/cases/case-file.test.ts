@@ -81,6 +81,8 @@ test('each problem is one line naming file and line', async () => {
     ['not YAML', 'o.yaml', '- id: a\n  input: [hi\n'],
     ['not a list', 'p.yaml', 'id: a\n'],
     ['another extension', 'q.json', '[]'],
+    ['a tool-call without tools', 's.yaml', '- id: a\n  input: hi\n  expect:\n    - tool-call: {name: getOrder, arguments: {}}\n'],
+    ['a tool-call of a tool not offered', 't.yaml', '- id: a\n  input: hi\n  tools: tools.json\n  expect:\n    - contains: x\n    - tool-call: {name: setOrder}\n'],
     ['a regex flag that makes it stateful', 'r.yaml', '- id: a\n  input: hi\n  expect:\n    - regex: {pattern: x, flags: g}\n'],
   ];
   const got = [];
@@ -103,6 +105,8 @@ test('each problem is one line naming file and line', async () => {
     '<file>:3: not valid YAML (Flow sequence in block collection must be sufficiently indented and end with a ])',
     '<file>:1: expected a list of cases (each item "- id: …"), got a map',
     '<file>: expected a case file ending in .yaml, .yml or .jsonl',
+    '<file>:4: case "a": tool-call getOrder names a tool the case does not offer; it offers no tools (add "tools: <file>")',
+    '<file>:6: case "a": tool-call setOrder names a tool the case does not offer; its tools are getOrder',
     '<file>:4: case "a": regex flags may be i, m, s and u, got string "g"',
   ]);
 });

@@ -135,7 +135,15 @@ class CaseReader {
     if (expect === undefined) fail([], `${named} has no expect (add "expect:" with at least one of ${EXPECTATION_KINDS.join(', ')})`);
     if (!Array.isArray(expect) || expect.length === 0) fail(['expect'], `${named}: expect must be a non-empty list of expectations (${EXPECTATION_KINDS.join(', ')})`);
     const expectations: ReadyExpectation[] = [];
-    for (const [i, item] of (expect as unknown[]).entries()) expectations.push(await this.expectationOf(item, named, (message) => fail(['expect', i], message)));
+    for (const [i, item] of (expect as unknown[]).entries()) {
+      const ready = await this.expectationOf(item, named, (message) => fail(['expect', i], message));
+      // A call of a tool the model was never offered cannot be made: the case would fail whatever the model does.
+      if (ready.expectation.kind === 'tool-call' && !tools?.some((t) => t.name === (ready.expectation as { name: string }).name)) {
+        const offered = tools ? `its tools are ${tools.map((t) => t.name).join(', ')}` : 'it offers no tools (add "tools: <file>")';
+        fail(['expect', i], `${named}: tool-call ${ready.expectation.name} names a tool the case does not offer; ${offered}`);
+      }
+      expectations.push(ready);
+    }
     return { id, line, messages, ...(tools ? { tools } : {}), expectations };
   }
 
