@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { InputError, sha256, type Message, type ToolSpec } from '../../core/index.js';
-import { parseYamlFile } from '../../datasets/harm/yaml-file.js';
+import { InputError, parseYamlFile, sha256, type Message, type ToolSpec } from '../../core/index.js';
 import type { ReadyExpectation } from './check-output.js';
 import { EXPECTATION_KINDS, type Expectation } from './expectation.js';
 import { compileJsonSchema, type SchemaCheck } from './json-schema.js';
