@@ -206,6 +206,13 @@ test('cases: every expectation kind through the CLI; the undecided rubric is no 
   assert.deepEqual(Object.keys(checksums ?? {}).sort(), ['file', 'rubric:rubric', 'schema:schemas/policy.json', 'tools:tools.json']);
   const explanations = Object.values(reported.runs[0]?.details ?? {}).map((d) => d.explanation ?? '');
   assert.ok(explanations.some((e) => e.startsWith('no verdict: 1 of 2 expectation(s) passed — contains "joke": pass (found); rubric "Is funny.": no-verdict')), explanations.join('\n'));
+  // rescore: the stored answers scored again, the judge answered from the call cache alone (no new call).
+  const judgeCalls = server.requests.length;
+  const rescored = await assay(['rescore', summary.run, '--json', '--db', db], env);
+  assert.equal(rescored.code, 0, rescored.stderr);
+  assert.equal(server.requests.length, judgeCalls, 'no call went over the wire');
+  const again = (JSON.parse(rescored.stdout) as { models: Record<string, { metrics: Record<string, unknown> }> }).models['openai:bot']?.metrics;
+  assert.deepEqual(again, metrics);
   const html = join(dir, 'report.html');
   const page = await assay(['report', summary.run, '--out', html, '--db', db], env);
   assert.equal(page.code, 0, page.stderr);
