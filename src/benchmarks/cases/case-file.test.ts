@@ -83,6 +83,7 @@ test('each problem is one line naming file and line', async () => {
     ['another extension', 'q.json', '[]'],
     ['a tool-call without tools', 's.yaml', '- id: a\n  input: hi\n  expect:\n    - tool-call: {name: getOrder, arguments: {}}\n'],
     ['a tool-call of a tool not offered', 't.yaml', '- id: a\n  input: hi\n  tools: tools.json\n  expect:\n    - contains: x\n    - tool-call: {name: setOrder}\n'],
+    ['a number where text is due', 'u.yaml', '- id: a\n  input: hi\n  expect:\n    - contains: 30\n'],
     ['a regex flag that makes it stateful', 'r.yaml', '- id: a\n  input: hi\n  expect:\n    - regex: {pattern: x, flags: g}\n'],
   ];
   const got = [];
@@ -107,6 +108,7 @@ test('each problem is one line naming file and line', async () => {
     '<file>: expected a case file ending in .yaml, .yml or .jsonl',
     '<file>:4: case "a": tool-call getOrder names a tool the case does not offer; it offers no tools (add "tools: <file>")',
     '<file>:6: case "a": tool-call setOrder names a tool the case does not offer; its tools are getOrder',
+    '<file>:4: case "a": contains needs a non-empty string; 30 was read as a number: quote it (contains: \'30\')',
     '<file>:4: case "a": regex flags may be i, m, s and u, got string "g"',
   ]);
 });

@@ -187,7 +187,12 @@ class CaseReader {
     if (keys.length !== 1) return fail(`${named}: an expectation has exactly one kind, got ${keys.length === 0 ? 'none' : keys.join(' and ')} (write each on its own "- " line)`);
     const kind = keys[0] as string;
     const value = item[kind];
-    const text = (what: string): string => (typeof value === 'string' && value !== '' ? value : fail(`${named}: ${kind} needs ${what}, got ${describe(value)}`));
+    const text = (what: string): string => {
+      if (typeof value === 'string' && value !== '') return value;
+      // YAML reads `contains: 30` as a number and forgets how it was written (30.0, 030): ask for quotes rather than guess.
+      if (typeof value === 'number' || typeof value === 'boolean') return fail(`${named}: ${kind} needs ${what}; ${JSON.stringify(value)} was read as a ${typeof value}: quote it (${kind}: '${String(value)}')`);
+      return fail(`${named}: ${kind} needs ${what}, got ${describe(value)}`);
+    };
     switch (kind) {
       case 'contains':
       case 'not-contains':
