@@ -1,6 +1,7 @@
-import type { GenerateResult, JudgeRunSettings, Message, RoleGenerate, Score } from '../../core/index.js';
+import type { GenerateResult, JudgeRunSettings, Message, RoleGenerate } from '../../core/index.js';
 import { judgeWithRubric } from '../../judges/judge.js';
 import type { Rubric } from '../../judges/judge-request.js';
+import type { ExplainedScore } from '../../scorers/scorer.js';
 import type { JudgeGraded } from '../task.js';
 import type { TestCase } from './case-file.js';
 import { checkExpectation, isRubric } from './check-output.js';
@@ -14,7 +15,7 @@ export function caseVerdict(results: readonly ExpectationResult[]): boolean | nu
 }
 
 /** The score of a case: its verdict, one line per expectation in the explanation, and every outcome in `metadata.expectations`. */
-export function caseScore(output: GenerateResult, results: readonly ExpectationResult[]): Score {
+export function caseScore(output: GenerateResult, results: readonly ExpectationResult[]): ExplainedScore {
   const value = caseVerdict(results);
   const passed = results.filter((r) => r.outcome === 'pass').length;
   const head = `${value === true ? 'pass' : value === false ? 'fail' : 'no verdict'}: ${passed} of ${results.length} expectation(s) passed`;
@@ -31,7 +32,7 @@ export function answerText(output: GenerateResult): string {
  * The deterministic score (pure): every expectation but the rubrics checked; a rubric is no
  * verdict until a judge grades it (the run then has one: a case file with a rubric requires --judge).
  */
-export function scoreCase(testCase: TestCase, output: GenerateResult): Score {
+export function scoreCase(testCase: TestCase, output: GenerateResult): ExplainedScore {
   return caseScore(
     output,
     testCase.expectations.map((ready): ExpectationResult =>

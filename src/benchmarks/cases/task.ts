@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Sample, Score, TaskOptions } from '../../core/index.js';
 import type { Rubric } from '../../judges/judge-request.js';
 import { loadTaskRubrics } from '../../judges/task-rubrics.js';
+import { scoreWith } from '../../scorers/scorer.js';
 import { parseOwnOptions } from '../own-options.js';
 import type { ChartSpec, PreparedTask, Task, TaskContext, TaskOptionSpec } from '../task.js';
 import { loadCaseFile, type TestCase } from './case-file.js';
@@ -69,7 +70,8 @@ export const casesTask: Task = {
       samples: ctx.options.limit ? samples.slice(0, ctx.options.limit) : samples,
       datasetChecksums: loaded.checksums,
       promptVersion: 'cases/1',
-      score: (sample: Sample, output: Parameters<PreparedTask['score']>[1]) => scoreCase(caseOf(sample), output),
+      // Every expectation but the rubrics, without a judge (a rubric is no verdict until one grades it).
+      score: scoreWith({ name: 'cases/expectations', score: ({ sample, output }) => scoreCase(caseOf(sample), output) }),
     };
     const rubricsPerCase = Math.max(0, ...loaded.cases.map((c) => c.expectations.filter((e) => e.expectation.kind === 'rubric').length));
     // Only a file with a rubric needs a judge: without one, the deterministic score is final and --judge is refused.
