@@ -222,6 +222,11 @@ export interface Task {
   /** Sampling settings used unless the run overrides them (MetaTool: temperature 0). */
   readonly defaultSettings: GenerateSettings;
   /**
+   * Judge repeats used when `assay run` is not given `--judge-repeats` (harm measurement: 5, as
+   * its seed repeats annotation 5 or 7 times). Absent: 1. A stored run keeps the repeats it ran with.
+   */
+  readonly defaultJudgeRepeats?: number;
+  /**
    * The answer readings the task's scorer offers, default first (`--parser`; `assay rescore
    * --parser` and `assay show --readings` use them on stored outputs). Absent: one reading.
    */
