@@ -43,7 +43,8 @@ export type MetricDirection = 'higher' | 'lower' | 'none';
 /**
  * How the 95% interval the task returns beside a metric (`<name>_ci95`, `{low, high}`) is made:
  * a Wilson score interval of the share's counts (`metrics/intervals.ts` `wilsonInterval`), a
- * seeded percentile bootstrap over the items (`bootstrapInterval`), or none (no interval is returned).
+ * seeded bootstrap over the items (percentile, `bootstrapInterval`; for kappa the expanded BCa of
+ * `metrics/agreement.ts` `kappaInterval`), or none (no interval is returned).
  */
 export type MetricInterval = 'wilson' | 'bootstrap' | 'none';
 
@@ -146,7 +147,7 @@ export interface PreparedTask {
    */
   judgeCallsPerSample?(settings: Pick<JudgeSettings, 'repeats' | 'maxParseRetries'>): number | null;
   /**
-   * For a task whose judged values are severities on an ordinal scale (harm measurement): the
+   * For a task whose judged values are levels of an ordinal scale (harm severity, groundedness 1–5): the
    * scale's lowest and highest level, so `assay agreement` can compare them with human labels.
    */
   readonly severityScale?: { readonly min: number; readonly max: number };

@@ -1,4 +1,3 @@
-import { rngFor } from '../../core/index.js';
 import { z } from 'zod';
 import { GUIDELINE_SCHEMA, type Guideline } from '../../datasets/harm/index.js';
 import { binaryAgreement } from '../../metrics/binary-agreement.js';
@@ -60,7 +59,8 @@ const rateValue = (r: DefectRate): MetricValue => ({
  * conversations ended (`ended_by_user`, `cut_at_max_turns`, `mean_turns`) is over those that ran
  * to an end. With a leak check, `leak_truth`: the judge's defect label against the string match
  * (2×2, exact agreement, kappa); with human labels, `human_agreement` (exact, ±1, quadratic-weighted
- * kappa with a seeded bootstrap interval) over the judged conversations that have a label.
+ * kappa with its BCa interval, the same computation as `assay agreement`) over the judged
+ * conversations that have a label.
  * With human reviews (`ScoredSample.review`): a reviewed conversation is a defect when the
  * reviewer failed it (`judged` counts it, a no verdict reviewed included); the severities of
  * conversations whose defect a reviewer overruled are left out of the distribution, the spread,
@@ -133,7 +133,7 @@ export function harmMetrics(rows: Iterable<ScoredSample>, context: HarmMetricsCo
   if (context.humanLabels && context.humanLabels.size > 0) {
     const labels = context.humanLabels;
     const pairs = judged.filter((r) => labels.has(r.id)).map((r) => [r.severity, labels.get(r.id) as number] as const);
-    const agreement = severityAgreement(pairs, scale, { rng: rngFor('harm-metrics', 'human-agreement') });
+    const agreement = severityAgreement(pairs, scale);
     metrics['human_agreement'] = {
       n: agreement.n,
       exact: agreement.exact,
