@@ -152,6 +152,12 @@ export interface PreparedTask {
    */
   readonly severityScale?: { readonly min: number; readonly max: number };
   /**
+   * With {@link severityScale}: whether a level is a defect (harm: the guideline's rule;
+   * groundedness: below `--threshold`), so `assay agreement --labels` can correct the defect rate
+   * for the judge's measured error.
+   */
+  readonly isDefectLevel?: (level: number) => boolean;
+  /**
    * What the task's metrics need besides the stored samples, their scores and the run's options
    * (harm measurement: the guideline, whether the resource has a leak check, its human labels):
    * plain JSON, stored with the run, so a run is reported from the store alone — on another

@@ -25,6 +25,10 @@ quadratic-weighted over the scale (the guideline's; groundedness 1–5), with a 
 interval (seeded by the pairs: the run's summary shows the same interval for the same pairs); it
 has no value, shown as "—" with the reason, when either rater gives every item one level. When
 the run's judge repeated (--judge-repeats ≥ 2) its first two repeats are compared too.
+With --labels, the judge's defect rate is printed beside the rate corrected for its measured
+error (prediction-powered inference over the labelled items, taken as a random subset of the
+judged ones), with a 95% interval carrying the sampling and the labelling, and how many labels
+would halve it (docs/harm.md).
 
 Example:
   assay agreement 20261125-081500-ab12 --labels labels.csv`,

@@ -1,6 +1,7 @@
 import { InputError, type Score } from '../core/index.js';
 import { loadHumanLabels } from '../datasets/harm/index.js';
 import { severityAgreement, type SeverityAgreement } from '../metrics/agreement.js';
+import { correctedDefectRate, type CorrectedDefectRate } from '../metrics/corrected-defect-rate.js';
 import type { Store } from '../store/store.js';
 import { reopen, requireRun } from './run.js';
 
@@ -9,6 +10,12 @@ export interface AgreementReport {
   /** What is compared: `judge vs human labels (file)`, `repeat 1 vs repeat 2`, `judge vs judge of run X`. */
   readonly between: string;
   readonly agreement: SeverityAgreement;
+  /**
+   * Against human labels, for a task that says which levels are defects: the judge's defect rate
+   * over every judged item and the rate corrected for its measured error (PPI), the labelled
+   * items taken as a random subset of the judged ones.
+   */
+  readonly corrected?: CorrectedDefectRate;
 }
 
 export interface RunAgreement {
@@ -68,7 +75,17 @@ export async function runAgreement(store: Store, runIdOrPrefix: string, options:
         const human = labels.bySample.get(r.sampleId);
         return judged !== undefined && human !== undefined ? [[judged, human] as const] : [];
       });
-      reports.push({ between: `judge vs human labels (${options.labels})`, agreement: severityAgreement(pairs, scale) });
+      const isDefectLevel = prepared.isDefectLevel;
+      const corrected = isDefectLevel
+        ? correctedDefectRate(
+            results.flatMap((r) => {
+              const judged = severityOf(r.score);
+              const human = labels.bySample.get(r.sampleId);
+              return judged === undefined ? [] : [{ judge: isDefectLevel(judged), ...(human !== undefined ? { human: isDefectLevel(human) } : {}) }];
+            }),
+          )
+        : undefined;
+      reports.push({ between: `judge vs human labels (${options.labels})`, agreement: severityAgreement(pairs, scale), ...(corrected ? { corrected } : {}) });
     }
     if (other) {
       const theirs = new Map((await store.results(other.id, modelId, { outputs: false })).map((r) => [r.sampleId, severityOf(r.score)]));

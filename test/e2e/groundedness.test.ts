@@ -161,6 +161,15 @@ test('assay agreement takes a groundedness run with human labels: exact, ±1, we
   assert.deepEqual(byLabels?.agreement.confusion.counts, [[1, 1, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 1, 1]]);
   // The interval is the one computation of these pairs (in any order), as a run summary would show it.
   assert.deepEqual(byLabels?.agreement.kappaInterval, kappaInterval([[5, 4], [5, 5], [1, 2], [1, 1]], { min: 1, max: 5 }));
+  // Corrected defect rate (defect: below 3). The four labelled items agree with the judge on defect or
+  // not: rectifier 0, its error shares read ½/5 = 0.1 each → variance 0.2. Unlabelled: bridge-users 5,
+  // recipe-time 5, recipe-temp 1, trial-result 5 → 1/4, s² = (4/3)(3/16) = 0.25. θ = 0.25, variance
+  // 0.25/4 + 0.2/4 = 0.1125, half-width 1.959964 · √0.1125 = 0.657392; the judge's own rate 3/8.
+  const corrected = (byLabels as unknown as { corrected: { judgeRate: number; rate: number; interval: { low: number; high: number }; labelled: number; unlabelled: number; labelsToHalve: number | null } }).corrected;
+  assert.deepEqual([corrected.judgeRate, corrected.rate, corrected.labelled, corrected.unlabelled, corrected.labelsToHalve, corrected.interval.low], [3 / 8, 0.25, 4, 4, null, 0]);
+  assert.ok(Math.abs(corrected.interval.high - (0.25 + 1.959963984540054 * Math.sqrt(0.1125))) < 1e-12, String(corrected.interval.high));
+  const shown = await assay(['agreement', runId, '--labels', labels, '--db', db]);
+  assert.match(shown.stdout, /defect rate: judge 37\.5% over 8 judged; corrected for the judge's error 25\.0% \[0\.0%, 90\.7%\] \(PPI: 4 unlabelled \+ 4 labelled, taken as a random subset; labels alone cannot halve the interval here\)/);
   // Labels only on answers the judge scored 5: the judge is one level throughout → kappa has no value, printed "—".
   writeFileSync(labels, 'sampleId,severity\nbridge-date,5\nlibrary-hours,4\nbridge-users,3\n');
   const text = await assay(['agreement', runId, '--labels', labels, '--db', db]);

@@ -86,6 +86,7 @@ export const groundednessTask: Task = {
       judgeCallsPerSample: ({ repeats, maxParseRetries }) => repeats * (1 + maxParseRetries),
       // Scores are levels of a 1–5 scale: `assay agreement` compares them with human labels (the seed's study).
       severityScale: { min: 1, max: 5 },
+      isDefectLevel: (level) => level < options.threshold,
     };
   },
   charts: GROUNDEDNESS_CHARTS,

@@ -120,6 +120,7 @@ async function prepareHarm(folder: string, name: string, ctx: TaskContext): Prom
     },
     judgeCallsPerSample: ({ repeats, maxParseRetries }) => repeats * (1 + maxParseRetries),
     severityScale: resource.scale,
+    isDefectLevel: (level) => isDefect(level, rule),
     metricsFacts: harmFactsToStore({ guideline, leakCheck: manifest.leakCheck !== undefined, ...(resource.humanLabels ? { humanLabels: resource.humanLabels.bySample } : {}) }),
   };
 }
