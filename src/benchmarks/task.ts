@@ -3,6 +3,8 @@ import type { GenerateResult, GenerateSettings, JudgeRunSettings, JudgeSettings,
 // The options a run records with its task live in core: the store keeps them with the run.
 export type { AnswerParserName, TaskOptions } from '../core/task-options.js';
 import type { AnswerParserName, TaskOptions } from '../core/task-options.js';
+import type { MetricValue, Metrics } from './metric-value.js';
+export type { MetricValue, Metrics } from './metric-value.js';
 
 /** Texts → vectors (an embedding model), for tasks that rank by similarity. */
 export interface TextEmbedder {
@@ -27,10 +29,6 @@ export interface TaskContext {
    */
   readonly signal?: AbortSignal;
 }
-
-/** A metric value: a number, null when undefined (e.g. precision with no positive answer), or a breakdown. */
-export type MetricValue = number | null | { readonly [key: string]: MetricValue };
-export type Metrics = Readonly<Record<string, MetricValue>>;
 
 /**
  * What a metric's number is: a fraction (shown as a percentage), a count, a mean, a level of a
