@@ -1,5 +1,7 @@
 // The public library surface of assay: a curated list of re-exports, nothing else.
-// Everything the CLI does is reachable from here (see README "Library").
+// Runs, resumes, re-scores, reviews, reports, comparisons, the viewer and copying stores are
+// reachable from here (see README "Library"); some commands are the CLI's alone (`assay demo`,
+// `assay worker`, `assay agreement`, `--estimate`).
 
 // Core shapes
 export * from './core/index.js';

@@ -1,4 +1,4 @@
-import { isManualAnalysis, type GenerateResult, type Message, type Sample, type Score, type ToolSpec, type Transcript } from '../core/index.js';
+import { isManualAnalysis, isNoVerdict, type GenerateResult, type Message, type Sample, type Score, type ToolSpec, type Transcript } from '../core/index.js';
 import { reviewChanges, type ReviewReading } from '../benchmarks/review-reading.js';
 import type { CallError, CallRecord, ResultRecord, ReviewRecord } from '../store/records.js';
 import type { SampleIndex as SampleIndexShape } from './report-shapes.js';
@@ -69,7 +69,7 @@ export function verdictOf(result: Pick<ResultRecord, 'status' | 'score'> | undef
   const score = result.score;
   if (!score) return 'no verdict';
   if (isManualAnalysis(score)) return 'manual';
-  if (score.value === null) return 'no verdict';
+  if (isNoVerdict(score)) return 'no verdict';
   if (typeof score.value === 'number') return 'number';
   return score.value ? 'pass' : 'fail';
 }

@@ -1,5 +1,5 @@
 import type { MetricDeclaration, Metrics, MetricsContext, ScoredSample, Task } from '../benchmarks/task.js';
-import { DEMO_NOTE, isDemoRun, isManualAnalysis, sampleFacts, type Role, type Sample, type SampleFacts } from '../core/index.js';
+import { DEMO_NOTE, isDemoRun, isManualAnalysis, isNoVerdict, sampleFacts, type Role, type Sample, type SampleFacts } from '../core/index.js';
 import type { FailFastStop, ResultRecord, ReviewRecord, RoleSpend, RunRecord } from '../store/records.js';
 import type { RunState } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
@@ -196,7 +196,7 @@ class ModelTally {
   add(sample: SampleFacts, result: SummarizedResult): void {
     if (result.status === 'done' && result.score) {
       this.done++;
-      if (result.score.value === null) this.noVerdict++;
+      if (isNoVerdict(result.score)) this.noVerdict++;
       if (isManualAnalysis(result.score)) this.manual++;
       this.rows.push({ sample, score: result.score });
     } else {
@@ -250,7 +250,7 @@ function judgeCounts(model: string, rows: readonly ScoredSample[]): JudgeCounts 
     const judge = judgeMetadataOf(score);
     if (!judge) continue;
     judged++;
-    if (score?.value === null) noVerdict++;
+    if (score && isNoVerdict(score)) noVerdict++;
     calls += judge.calls;
     inputTokens += judge.inputTokens;
     outputTokens += judge.outputTokens;
