@@ -4,6 +4,7 @@ import type { GenerateResult, GenerateSettings, JudgeRunSettings, JudgeSettings,
 export type { AnswerParserName, TaskOptions } from '../core/task-options.js';
 import type { AnswerParserName, TaskOptions } from '../core/task-options.js';
 import type { MetricValue, Metrics } from './metric-value.js';
+import type { ExportLayout } from './export-layout.js';
 export type { MetricValue, Metrics } from './metric-value.js';
 
 /** Texts → vectors (an embedding model), for tasks that rank by similarity. */
@@ -215,9 +216,6 @@ export interface TaskOptionSpec {
 /** The formats of `assay export` (`--format`). */
 export type ExportFormatName = 'jsonl' | 'csv' | 'tsv';
 
-/** The export layouts of a task's own that `report/` can write (see {@link Task.exportFormats}). */
-export type ExportLayoutName = 'functionchat-report';
-
 /** A benchmark task: a name, a version, default settings, and how to build its samples and scorer. */
 export interface Task {
   readonly name: string;
@@ -278,10 +276,10 @@ export interface Task {
   readonly ownTools?: boolean;
   /**
    * `assay export` formats the task writes in a layout of its own instead of assay's rows, by
-   * `--format` (FunctionChat: `tsv` in upstream's report columns). The value names the layout;
-   * its writer is in `report/` (it reads the stored results). Absent: assay's rows in every format.
+   * `--format` (FunctionChat: `tsv` in upstream's report columns): the task's columns and cells,
+   * which `report/` writes in that format. Absent: assay's rows in every format.
    */
-  readonly exportFormats?: Readonly<Partial<Record<ExportFormatName, ExportLayoutName>>>;
+  readonly exportFormats?: Readonly<Partial<Record<ExportFormatName, ExportLayout>>>;
   /**
    * The charts a report draws from this task's metrics (`assay report`), declared here so that
    * report code never asks which task a run is. Static: a report reads the store only. Each is

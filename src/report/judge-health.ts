@@ -1,7 +1,7 @@
 import type { MetricValue } from '../benchmarks/task.js';
 import type { ReviewReading } from '../benchmarks/review-reading.js';
 import { isReaskStep, type Score } from '../core/index.js';
-import { judgeMetadataOf, repeatAgreementOf } from '../runner/judge-metadata.js';
+import { judgeMetadataOf, repeatAgreementOf } from '../judges/judge-metadata.js';
 import type { ModelSummary } from '../runner/summary.js';
 import type { JudgeConfig, ReviewRecord, StepCount } from '../store/records.js';
 import type { JudgeHealth } from './report-shapes.js';

@@ -7,7 +7,7 @@ import type { ModifiedDataFile } from '../datasets/pinned.js';
 import { reviewChanges, reviewReadingOf } from '../benchmarks/review-reading.js';
 import { recordedModifiedData } from './data-check.js';
 import { describeStop, recordedStops } from './fail-fast.js';
-import { judgeMetadataOf, repeatAgreementOf } from './judge-metadata.js';
+import { judgeMetadataOf, repeatAgreementOf } from '../judges/judge-metadata.js';
 
 export interface ModelCounts {
   readonly samples: number;
