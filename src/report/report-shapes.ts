@@ -1,5 +1,5 @@
 // Shapes of the run report that the report page reads, declared once: the server builds them
-// (judge-health.ts, sample-rows.ts) and the page (html/page/types.ts) reads these declarations
+// (judge-health.ts, sample-rows.ts, view/run-progress.ts) and the page (html/page/types.ts) reads these declarations
 // through type-only `import()` types. Only imports without imports of their own: the page is
 // compiled apart for the browser, with whatever this file imports.
 import type { MetricValue } from '../benchmarks/metric-value.js';
@@ -54,4 +54,24 @@ export interface SampleIndex<V extends string = string> {
   };
   /** A numeric score's value, by row index (rows whose verdict is `number`). */
   readonly values: Readonly<Record<string, number>>;
+}
+
+/**
+ * Where a run stands now, from counts alone (no sample, result or output row is read): what the
+ * viewer's run list shows and what an open page polls while the run is in progress.
+ */
+export interface RunProgress<S extends string = string> {
+  readonly run: string;
+  readonly task: string;
+  readonly models: readonly string[];
+  /** As `assay runs` says it: a live lease is `running`, a dead one `stale`. */
+  readonly status: S;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  /** Samples per model; null for a run made before runs recorded their count (all its samples were stored at once). */
+  readonly samples: number | null;
+  /** Results per model under test, in the run's model order (0 for a model with none yet). */
+  readonly progress: readonly { readonly model: string; readonly done: number; readonly errors: number }[];
+  /** Every role's calls so far: USD of the priced ones, and how many successful calls have no price. */
+  readonly cost: { readonly usd: number; readonly unpriced: number };
 }
