@@ -6,14 +6,13 @@
 import type { GenerateResult, Score, TaskOptions, Transcript, Usage } from '../core/index.js';
 import type { CallError, JudgeConfig, ResultRecord, ReviewRecord, RunRecord, RunStatus } from './records.js';
 
-/**
- * JSON columns, two conventions chosen per column so every record round-trips:
- * - "nullable" columns (output, error, score): JS null/undefined ↔ SQL NULL ↔ JS null;
- * - "optional" columns (tools, hints, target, request): JS undefined ↔ SQL NULL ↔ JS undefined,
- *   while a JS null is stored as the text `null` and read back as null.
- * Values are stored as `JSON.stringify` text: `undefined` object properties are dropped, as in
- * any JSON file, so they read back as absent.
- */
+// JSON columns, two conventions chosen per column so every record round-trips:
+// - "nullable" columns (output, error, score): JS null/undefined ↔ SQL NULL ↔ JS null;
+// - "optional" columns (tools, hints, target, request): JS undefined ↔ SQL NULL ↔ JS undefined,
+//   while a JS null is stored as the text `null` and read back as null.
+// Values are stored as `JSON.stringify` text: `undefined` object properties are dropped, as in
+// any JSON file, so they read back as absent. (PostgreSQL's `json` columns hold the same text.)
+
 /** null/undefined → SQL NULL, anything else → JSON text. */
 export const nullableToJson = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
 /** undefined → SQL NULL, anything else (null included) → JSON text. */
