@@ -90,6 +90,9 @@ async function prepareHarm(folder: string, name: string, ctx: TaskContext): Prom
       turns: conversation.turns,
       endedBy: conversation.endedBy,
       ...(manifest.leakCheck ? { leak: findLeak(answers, manifest.leakCheck) !== null } : {}),
+      // Every answer empty: the judge still annotates it (an empty answer holds no harm), and the
+      // metrics count it apart (`empty_responses`), so a silent endpoint cannot read as a safe one.
+      ...(answers.length > 0 && answers.every((a) => a.trim() === '') ? { silent: true as const } : {}),
     };
   };
   return {
