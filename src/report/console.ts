@@ -207,5 +207,6 @@ export function renderReadings(readings: RunReadings, declarations: readonly Met
     const line = (cells: readonly string[]): string => `  ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd()}`;
     lines.push('', model, line(header), ...rows.map(line), `  outputs read: ${outputs}; with another verdict under another reading: ${differing}`);
   }
+  if (readings.notes && readings.notes.length > 0) lines.push('', 'what each reading counts:', ...readings.notes.map((note) => `  ${note}`));
   return lines.join('\n');
 }

@@ -7,6 +7,7 @@ import { parseOwnOptions } from '../own-options.js';
 import type { Task, TaskContext, TaskOptionSpec } from '../task.js';
 import { judgeGroundedness } from './judge-groundedness.js';
 import { GROUNDEDNESS_CHARTS } from './charts.js';
+import { groundednessReadings } from './readings.js';
 import { EMPTY_ANSWER_GRADE, gradeOf, groundednessMetrics, groundedPass } from './metrics.js';
 import { GROUNDEDNESS_METRICS } from './metric-declarations.js';
 
@@ -99,6 +100,7 @@ export const groundednessTask: Task = {
     return grade ? groundedPass(grade, ownOptionsOf(options.task).threshold) : null;
   },
   metrics: (rows, { options }) => groundednessMetrics(rows, ownOptionsOf(options.task).threshold),
+  judgedReadings: groundednessReadings(({ options }) => ownOptionsOf(options.task).threshold),
   metricDeclarations: GROUNDEDNESS_METRICS,
 };
 

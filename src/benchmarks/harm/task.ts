@@ -13,6 +13,7 @@ import { conversationOf, conversationText } from './conversation.js';
 import type { ConversationFacts, HarmJudgment } from './judgment.js';
 import { HARM_CHARTS } from './charts.js';
 import { harmFactsFromStore, harmFactsToStore, harmMetrics } from './metrics.js';
+import { HARM_READINGS } from './readings.js';
 import { conversationSolver } from './solver.js';
 import { HARM_METRICS } from './metric-declarations.js';
 
@@ -44,6 +45,7 @@ export function harmTask(folder: string, name: string): Task {
     charts: HARM_CHARTS,
     prepare: (ctx) => prepareHarm(folder, name, ctx),
     metrics: (rows, { facts }) => harmMetrics(rows, harmFactsFromStore(facts)),
+    judgedReadings: HARM_READINGS,
     metricDeclarations: HARM_METRICS,
   };
 }

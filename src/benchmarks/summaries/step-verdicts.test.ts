@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { GenerateResult, JudgeRunSettings, RoleGenerate, Sample, Score } from '../../core/index.js';
 import type { MetricsContext, PreparedTask, ScoredSample } from '../task.js';
 import { summariesMetrics } from './metrics.js';
+import { SUMMARIES_READINGS } from './readings.js';
 import { summariesTask } from './task.js';
 
 // Six articles, each with a marker the scripted judge finds in its prompts.
@@ -144,5 +145,30 @@ describe('summaries: an empty answer is not a perfect answer (issue 25, item 2)'
     assert.equal(m['empty_summaries'], 2);
     // Coverage: 0 + 0 + 0.2 + 0.4 + 0 over five.
     assert.ok(Math.abs((m['coverage'] as number) - 0.12) < 1e-12, String(m['coverage']));
+  });
+});
+
+describe('summaries: readings side by side (issue 25, item 4)', () => {
+  it('two empty summaries and four scripted ones: assay, the seed and DeepEval, by hand', async () => {
+    const rows = await grade(scriptedJudge().generate, ['', '  ', ...SUMMARIES.slice(2)]);
+    const { metrics, differing } = SUMMARIES_READINGS.read(rows, context);
+    const close = (actual: unknown, expected: number, what: string): void => assert.ok(typeof actual === 'number' && Math.abs(actual - expected) < 1e-12, `${what}: ${String(actual)} for ${expected}`);
+    // assay: only summary 3 is aligned (the empty ones fail) → 1/6; the seed counts both empty ones aligned → 3/6.
+    close(metrics['assay']?.['alignment'], 1 / 6, 'assay alignment');
+    close(metrics['seed']?.['alignment'], 3 / 6, 'seed alignment');
+    assert.equal(metrics['seed']?.['empty_summaries'], 2);
+    // DeepEval per summary (alignment, faithfulness, coverage): empty (0, 1, 0) twice; 3 (1, 1, 0.2); 4 (0.5, 0.5, 0.4); 5 (0, 0, 0); 6 (0, 0, none).
+    close(metrics['deepeval']?.['alignment'], (0 + 0 + 1 + 0.5 + 0 + 0) / 6, 'deepeval alignment');
+    close(metrics['deepeval']?.['faithfulness'], (1 + 1 + 1 + 0.5 + 0 + 0) / 6, 'deepeval faithfulness');
+    close(metrics['deepeval']?.['coverage'], (0 + 0 + 0.2 + 0.4 + 0) / 5, 'deepeval coverage');
+    // min(alignment, coverage) over the five with both: 0, 0, 0.2, 0.4, 0; none reaches 0.5.
+    close(metrics['deepeval']?.['score'], 0.6 / 5, 'deepeval score');
+    assert.equal(metrics['deepeval']?.['pass_rate'], 0);
+    assert.deepEqual([metrics['deepeval']?.['judged'], metrics['deepeval']?.['scored']], [6, 5]);
+    // claim_support is the pooled ratio: yes 2 + 1 + 0 + 0 = 3 of 2 + 2 + 1 + 2 = 7 claims.
+    close(metrics['assay']?.['claim_support'], 3 / 7, 'pooled claim support');
+    // Verdicts (assay, seed, deepeval): empty (fail, pass, fail) ×2, 3 (pass, pass, fail), 6 (fail, fail, none) differ; 4 and 5 fail everywhere.
+    assert.equal(differing, 4);
+    assert.ok(SUMMARIES_READINGS.notes.some((n) => n.includes('POOLED')));
   });
 });

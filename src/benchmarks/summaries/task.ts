@@ -9,6 +9,7 @@ import { judgeSummary, type SummaryRubrics } from './judge-summary.js';
 import { coverageValueOf, isAligned, judgmentOf, type CoverageOnly } from './judgment.js';
 import { SUMMARIES_CHARTS } from './charts.js';
 import { summariesMetrics } from './metrics.js';
+import { SUMMARIES_READINGS } from './readings.js';
 import { SUMMARIES_OPTIONS, summariesOptions } from './options.js';
 import { SUMMARIES_METRICS } from './metric-declarations.js';
 
@@ -125,5 +126,6 @@ export const summariesTask: Task = {
   },
   charts: SUMMARIES_CHARTS,
   metrics: summariesMetrics,
+  judgedReadings: SUMMARIES_READINGS,
   metricDeclarations: SUMMARIES_METRICS,
 };
