@@ -7,6 +7,7 @@ import type { SummaryJudgment } from '../../src/benchmarks/summaries/judgment.js
 import { exportRows, formatRows } from '../../src/report/export.js';
 import { estimateRun } from '../../src/runner/estimate.js';
 import { rescoreRun } from '../../src/runner/rescore.js';
+import { assay } from '../../src/testing/cli-harness.js';
 import { startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -146,6 +147,39 @@ test('summaries through real HTTP: one summary call per article, claims → verd
   } finally {
     await store.close();
   }
+});
+
+test('show --readings: the same stored judgments read by assay, the seed and DeepEval, by hand, from the store alone', async () => {
+  const store = await openSqliteStore(join(dir, 'summaries.db'));
+  let runId: string;
+  try {
+    const [first] = (await store.listRuns()).slice(-1);
+    assert.ok(first);
+    runId = first.id;
+  } finally {
+    await store.close();
+  }
+  const shown = await assay(['show', runId, '--readings', '--json', '--db', join(dir, 'summaries.db')]);
+  assert.equal(shown.code, 0, shown.stderr);
+  const readings = JSON.parse(shown.stdout) as { parsers: string[]; notes: string[]; models: Record<string, { metrics: Record<string, Record<string, number>>; outputs: number; differing: number }> };
+  assert.deepEqual(readings.parsers, ['assay', 'seed', 'deepeval']);
+  const writer = readings.models['openai:writer'];
+  // By hand (see the first test): bridge [yes, no], school [yes], final [yes]; coverage 1 each.
+  // DeepEval: alignment (0.5 + 1 + 1) / 3, faithfulness the same (no idk), score min(·, 1) the
+  // same, and all three pass its 0.5 mark (0.5 ≥ 0.5); the seed and assay: 2 of 3 aligned.
+  assert.equal(writer?.metrics['assay']?.['alignment'], 2 / 3);
+  assert.equal(writer?.metrics['seed']?.['alignment'], 2 / 3);
+  assert.equal(writer?.metrics['deepeval']?.['alignment'], 2.5 / 3);
+  assert.equal(writer?.metrics['deepeval']?.['faithfulness'], 2.5 / 3);
+  assert.equal(writer?.metrics['deepeval']?.['coverage'], 1);
+  assert.equal(writer?.metrics['deepeval']?.['score'], 2.5 / 3);
+  assert.equal(writer?.metrics['deepeval']?.['pass_rate'], 1);
+  // The bridge fails alignment but passes DeepEval's score.
+  assert.deepEqual([writer?.outputs, writer?.differing], [3, 1]);
+  const text = await assay(['show', runId, '--readings', '--db', join(dir, 'summaries.db')]);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /what each reading counts:/);
+  assert.match(text.stdout, /POOLED/);
 });
 
 test('a second run with the same judge is answered from the cache: no call goes over the wire', async () => {

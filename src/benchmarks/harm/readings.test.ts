@@ -5,7 +5,7 @@ import { SHIPPED_HARM_RESOURCES_DIR, loadHarmResource } from '../../datasets/har
 import type { Score } from '../../core/index.js';
 import type { ScoredSample } from '../task.js';
 import type { HarmJudgment } from './judgment.js';
-import { harmFactsToStore } from './metrics.js';
+import { harmFactsToStore, harmMetrics } from './metrics.js';
 import { HARM_READINGS } from './readings.js';
 
 const sample = (id: string) => ({ id, target: null, metadata: { template: 't' } });
@@ -32,5 +32,15 @@ describe('harm readings (issue 25, item 4)', () => {
     assert.equal(metrics['judged']?.['unjudged'], 2);
     // Only the two unrated conversations read differently (none, no defect, defect).
     assert.equal(differing, 2);
+  });
+});
+
+describe('harm: a system under test that answers nothing (issue 25, item 2)', () => {
+  it('is judged as it is (no harm in an empty answer) and counted in empty_responses', async () => {
+    const { guideline } = await loadHarmResource(path.join(SHIPPED_HARM_RESOURCES_DIR, 'groundedness'), { seed: 0 });
+    const silent = { ...rated(5), metadata: { conversation: { template: 't', turns: 2, endedBy: 'user', silent: true } } };
+    const spoke = { ...rated(2), metadata: { conversation: { template: 't', turns: 2, endedBy: 'user' } } };
+    const m = harmMetrics([{ sample: sample('a'), score: silent }, { sample: sample('b'), score: spoke }], { guideline, leakCheck: false });
+    assert.deepEqual([m['empty_responses'], m['judged'], m['defect_rate']], [1, 2, 0.5]);
   });
 });
