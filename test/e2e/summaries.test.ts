@@ -74,6 +74,10 @@ before(async () => {
     latencyMs: 2,
     respond: (body) => {
       if (body.model === 'judge') return judgeAnswer(body);
+      // An endpoint that answers 200 with no content at all.
+      if (body.model === 'silent') {
+        return { rawText: JSON.stringify({ id: 'c', object: 'chat.completion', created: 0, model: 'silent', choices: [{ index: 0, message: { role: 'assistant', content: null }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 0, total_tokens: 10 } }) };
+      }
       const prompt = String(body.messages[0]?.content ?? '');
       const article = Object.entries(ARTICLES).find(([, text]) => prompt.endsWith(text));
       if (!article) throw new Error('no article in the prompt');
@@ -233,4 +237,25 @@ test('rescore runs the judge pipeline again from the call cache alone: same judg
   } finally {
     await store.close();
   }
+});
+
+test('an endpoint that answers 200 with content null: every summary empty, none aligned, counted apart, and show says so', async () => {
+  const db = join(dir, 'summaries-empty.db');
+  const store = await openSqliteStore(db);
+  let runId: string;
+  try {
+    const summary = await startRun({ ...spec(), models: ['openai:silent'] }, { store });
+    runId = summary.run;
+    const silent = summary.models['openai:silent'];
+    // Three articles, three empty summaries: judged, not aligned (before: alignment 100%).
+    assert.deepEqual([silent?.metrics['alignment'], silent?.metrics['empty_summaries'], silent?.metrics['judged'], silent?.metrics['errors']], [0, 3, 3, 0]);
+    // No claims call and no summary-side coverage call: only the article side is asked.
+    const calls = await store.calls(runId, 'news/bridge.txt');
+    assert.deepEqual(calls.filter((c) => c.role === 'judge').map((c) => c.step).sort(), ['coverage/answers-from-article', 'coverage/questions']);
+  } finally {
+    await store.close();
+  }
+  const shown = await assay(['show', runId, '--db', db]);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.match(shown.stdout, /note: 3 summaries with no claim \(an empty answer included\): counted as not aligned/);
 });
