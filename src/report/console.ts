@@ -197,7 +197,8 @@ function flatMetrics(metrics: MetricObject, declarations: readonly MetricDeclara
 
 /** `assay show --readings`: each model's metrics under every answer reading, side by side (numbers shown as the task declares them). */
 export function renderReadings(readings: RunReadings, declarations: readonly MetricDeclaration[]): string {
-  const lines = [`run ${readings.run}  task ${readings.task}  readings ${readings.parsers.join(', ')} (from the stored outputs; no model called, nothing stored)`];
+  const source = readings.notes ? 'the stored judgments' : 'the stored outputs';
+  const lines = [`run ${readings.run}  task ${readings.task}  readings ${readings.parsers.join(', ')} (from ${source}; no model called, nothing stored)`];
   for (const [model, { metrics, outputs, differing }] of Object.entries(readings.models)) {
     const columns = readings.parsers.map((parser) => flatMetrics(metrics[parser] ?? {}, declarations));
     const keys = [...new Set(columns.flatMap((column) => [...column.keys()]))];

@@ -36,7 +36,7 @@ export function deepevalCoverage(c: CoverageAnswers): number {
 const mean = (values: readonly number[]): number | null => ratio(values.reduce((n, v) => n + v, 0), values.length);
 
 // The headline figures of assay's own reading (its intervals and categories are in `assay show`).
-const ASSAY_KEYS = ['alignment', 'claim_support', 'idk_rate', 'richness', 'coverage', 'empty_summaries', 'judged', 'no_verdict', 'coverage_no_verdict', 'errors'];
+const ASSAY_KEYS = ['alignment', 'claim_support', 'idk_rate', 'richness', 'coverage', 'empty_summaries', 'judged', 'no_verdict', 'n', 'coverage_no_verdict', 'errors'];
 
 function read(rows: readonly ScoredSample[], context: MetricsContext): { metrics: Record<string, Metrics>; differing: number } {
   const own = summariesMetrics(rows, context);
