@@ -175,6 +175,8 @@ export interface JudgedReadings {
   readonly names: readonly string[];
   /** What each reading counts and where it comes from (file and function), one line each. */
   readonly notes: readonly string[];
+  /** The figures its readings return that the task's own declarations do not name (how each is shown). */
+  readonly declarations: readonly MetricDeclaration[];
   /**
    * Each reading's metrics over one model's rows (reviews not applied: the judge's own answers),
    * and how many rows with a score get another pass or fail under another reading.

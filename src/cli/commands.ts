@@ -7,7 +7,7 @@ import { EXPORT_DETAILS } from '../report/export-from-report.js';
 import { exportReportText } from '../report/task-export.js';
 import { SUMMARY_ONLY, buildRunReport } from '../report/run-report.js';
 import { modifiedDataLine, renderExplain, renderReadings, renderRunList, renderSummary } from '../report/console.js';
-import { runMetricDeclarationsOf } from '../report/metric-format.js';
+import { readingsDeclarationsOf, runMetricDeclarationsOf } from '../report/metric-format.js';
 import { readRunState } from '../store/run-state.js';
 import { requireRun, summarizeStoredRun } from '../runner/run.js';
 import type { RunRecord } from '../store/records.js';
@@ -122,7 +122,7 @@ sample (a wrong key, a model that does not exist) is followed by why and what to
       await withStore(flags.db, async (store) => {
         if (flags.readings) {
           const readings = await readRunBothWays(store, runId, checkedDataDir(flags.dataDir));
-          printOut(flags.json ? `${JSON.stringify(readings)}\n` : `${renderReadings(readings, runMetricDeclarationsOf(readings.task))}\n`);
+          printOut(flags.json ? `${JSON.stringify(readings)}\n` : `${renderReadings(readings, readingsDeclarationsOf(readings.task))}\n`);
           return;
         }
         // The run's report, without details: its summary is what show prints (the state now, as the report's overview).

@@ -60,6 +60,9 @@ function read(rows: readonly ScoredSample[], threshold: number): { metrics: Reco
  */
 export const groundednessReadings = (thresholdOf: (context: MetricsContext) => number): JudgedReadings => ({
   names: ['assay', 'harm-scale', 'azure'],
+  declarations: [
+    { name: 'pass_rate', unit: 'share', direction: 'higher', interval: 'none', meaning: 'Azure: rows scored at least the threshold / all rows (no verdicts and errors do not pass)' },
+  ],
   notes: [
     'assay (quality/groundedness): defect_rate = graded answers scored below --threshold (default 3) / graded; no verdicts and errors outside the denominator',
     `harm-scale: the harm resource groundedness's rule on the same 1–5 scale (resources/harm/groundedness/manifest.yaml: defectThreshold ${HARM_SCALE_DEFECT_AT_MOST}, defectWhen at-most) — a defect at ${HARM_SCALE_DEFECT_AT_MOST} or below, so a 3 is a pass in assay's default reading and a defect here`,

@@ -90,6 +90,12 @@ function read(rows: readonly ScoredSample[], context: MetricsContext): { metrics
  */
 export const SUMMARIES_READINGS: JudgedReadings = {
   names: ['assay', 'seed', 'deepeval'],
+  declarations: [
+    { name: 'faithfulness', unit: 'share', direction: 'higher', interval: 'none', meaning: 'DeepEval: mean over summaries of non-"no" verdicts / all verdicts (no claim: 1)' },
+    { name: 'score', unit: 'share', direction: 'higher', interval: 'none', meaning: 'DeepEval: mean over summaries of min(alignment, coverage)' },
+    { name: 'pass_rate', unit: 'share', direction: 'higher', interval: 'none', meaning: 'DeepEval: share of summaries whose score is at least 0.5' },
+    { name: 'scored', unit: 'count', direction: 'none', interval: 'none', meaning: 'DeepEval: summaries with both alignment and coverage (the denominator of score and pass_rate)' },
+  ],
   notes: [
     'assay: alignment = judged summaries with at least one claim and none contradicted / judged; claim_support and idk_rate are POOLED ratios (all yes or idk verdicts / all verdicts, over every summary), not per-summary means; coverage leaves out summaries whose article answers no question yes',
     'seed (Chrome for Developers, summarization with an LLM judge): alignment = judged summaries with no contradicted claim / judged — a summary with no claim (an empty answer) counts as aligned',
