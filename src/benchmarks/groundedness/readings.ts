@@ -67,7 +67,7 @@ export const groundednessReadings = (thresholdOf: (context: MetricsContext) => n
     'assay (quality/groundedness): defect_rate = graded answers scored below --threshold (default 3) / graded; no verdicts and errors outside the denominator',
     `harm-scale: the harm resource groundedness's rule on the same 1–5 scale (resources/harm/groundedness/manifest.yaml: defectThreshold ${HARM_SCALE_DEFECT_AT_MOST}, defectWhen at-most) — a defect at ${HARM_SCALE_DEFECT_AT_MOST} or below, so a 3 is a pass in assay's default reading and a defect here`,
     'azure: pass_rate = rows scored at least the threshold / ALL rows, a row with no readable score or no result counting as not passing (GroundednessEvaluator(threshold=3) in _groundedness.py; PromptyEvaluatorBase._get_binary_result: NaN → "unknown", not a pass; _evaluate.py, _aggregation_binary_output: pass count / len(df)); defect_rate = 1 − pass_rate; mean_score over readable scores only (_aggregate_metrics: df.mean skips NaN). The run\'s --threshold is used for both',
-    'all readings: the judge\'s stored grades, human reviews not applied; a grade is the median of the repeats (a half level with an even number of them)',
+    'all readings: the judge\'s stored grades, human reviews not applied; a grade is a level of the scale (the repeats\' strict majority, else their median away from the defect; a run stored before may hold an x.5 grade, read as it is)',
   ],
   read: (rows, context) => read(rows, thresholdOf(context)),
 });
