@@ -111,16 +111,16 @@ describe('reviews change the reviewed metrics of every task kind that reads its 
       ['s3', judged([])],
       ['s4', { value: null, answer: null, explanation: 'judge: no verdict — unreadable' }],
     ]);
-    // The judge: aligned s1 and s3 of 3 judged.
+    // The judge: aligned s1 of 3 judged (s3, a summary with no claim, fails alignment: issue 25).
     // Reviews: s1 fail (changed), s2 fail (agrees), s4 pass (a no verdict decided: changed).
     const { outcome, model, changedIds } = await review(run, 'item,verdict\ns1,fail\ns2,fail\ns4,pass\n');
-    assert.equal(model?.metrics['alignment'], 2 / 3);
+    assert.equal(model?.metrics['alignment'], 1 / 3);
     assert.deepEqual([outcome.changed, model?.reviewed?.changed], [2, 2]);
     assert.deepEqual(changedIds, ['s1', 's4']);
     const reviewed = model?.reviewed?.metrics;
-    // Decided: s1 fail, s2 fail (stands), s3 pass (stands), s4 pass → aligned 2 of 4.
+    // Decided: s1 fail, s2 fail (stands), s3 fail (no claim: stands), s4 pass → aligned 1 of 4.
     // Claims standing: s2's yes and no, s3's none → support 1/2, richness (2 + 0) / 2, one empty summary.
-    assert.equal(reviewed?.['alignment'], 0.5);
+    assert.equal(reviewed?.['alignment'], 0.25);
     assert.equal(reviewed?.['claim_support'], 0.5);
     assert.equal(reviewed?.['richness'], 1);
     assert.deepEqual([reviewed?.['empty_summaries'], reviewed?.['judged'], reviewed?.['no_verdict'], reviewed?.['n']], [1, 4, 0, 4]);
