@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRedactor, REDACTED, RunSecrets } from './redact-secrets.js';
+import { createRedactor, REDACTED, redactJsonValue, RunSecrets } from './redact-secrets.js';
 import { CANARY_KEY, escapeForms, jsonWithForm, revealsSecret } from '../../testing/canary.js';
 
 describe('createRedactor', () => {
@@ -61,5 +61,64 @@ describe('RunSecrets', () => {
     secrets.add(['sk-key/with+slash-0003']);
     assert.equal(secrets.redact('404 for POST http://gw/sk-key%2Fwith%2Bslash-0003/v1/chat/completions'), `404 for POST http://gw/${REDACTED}/v1/chat/completions`);
     assert.equal(secrets.redact('sk-key/with+slash-0003'), REDACTED);
+  });
+});
+
+describe('redactJsonValue', () => {
+  const redact = createRedactor([CANARY_KEY]);
+  /** What the value's JSON text, redacted and parsed again, holds: the reference the in-place walk must equal. */
+  const throughJson = (value: unknown): unknown => JSON.parse(redact(JSON.stringify(value))) as unknown;
+
+  it('finds the key in every decoded string and key, also written with JSON escapes inside a string (JSON in JSON), as the JSON text pass did', () => {
+    for (const [name, form] of Object.entries(escapeForms(CANARY_KEY))) {
+      // A decoded output: the text holds the key as written, a tool call's arguments hold it escaped once more.
+      const output = {
+        text: `echo ${CANARY_KEY} and ${form}`,
+        toolCalls: [{ id: 'c1', name: 'lookup', arguments: jsonWithForm({ key: CANARY_KEY }, CANARY_KEY, form) }],
+        raw: { choices: [{ message: { content: `x${form}y` } }], [CANARY_KEY]: [1, `${form}`, null, true] },
+        usage: { inputTokens: 3 },
+      };
+      const clean = redactJsonValue(output, redact);
+      assert.deepEqual(clean, throughJson(output), name);
+      assert.equal(revealsSecret(JSON.stringify(clean), CANARY_KEY), false, name);
+      assert.equal(clean.text, `echo ${REDACTED} and ${REDACTED}`, name);
+    }
+  });
+
+  it('returns a clean value as the same object, and copies only the path to a replaced string', () => {
+    const clean = { text: 'nothing', toolCalls: [{ arguments: '{"q":1}' }], raw: { deep: { list: ['a', 'b'] } }, n: 1, none: null };
+    assert.equal(redactJsonValue(clean, redact), clean);
+    const dirty = { kept: { list: ['a'] }, hit: ['ok', `k ${CANARY_KEY}`], after: { x: 1 } };
+    const out = redactJsonValue(dirty, redact);
+    assert.deepEqual(out, { kept: { list: ['a'] }, hit: ['ok', `k ${REDACTED}`], after: { x: 1 } });
+    assert.notEqual(out, dirty);
+    assert.equal(out.kept, dirty.kept);
+    assert.equal(out.after, dirty.after);
+    assert.deepEqual(Object.keys(out), ['kept', 'hit', 'after']);
+    assert.equal(dirty.hit[1], `k ${CANARY_KEY}`, 'the input is not changed');
+  });
+
+  it('keeps a key named __proto__ an own property, as JSON.parse does', () => {
+    const parsed = JSON.parse(`{"__proto__": "${CANARY_KEY}", "a": 1}`) as Record<string, unknown>;
+    const out = redactJsonValue(parsed, redact);
+    assert.deepEqual(Object.keys(out), ['__proto__', 'a']);
+    assert.equal(Object.getOwnPropertyDescriptor(out, '__proto__')?.value, REDACTED);
+    assert.equal(Object.getPrototypeOf(out), Object.prototype);
+  });
+
+  it('redacts a value that is not plain JSON data (a Date, an object with toJSON, deep nesting) through its JSON text', () => {
+    const withToJson = { toJSON: () => ({ secret: CANARY_KEY }) };
+    assert.deepEqual(redactJsonValue({ inner: withToJson }, redact), { inner: { secret: REDACTED } });
+    const date = new Date(0);
+    assert.equal(redactJsonValue({ date }, redact).date, date);
+    let deep: unknown = CANARY_KEY;
+    for (let i = 0; i < 200; i++) deep = [deep];
+    assert.equal(revealsSecret(JSON.stringify(redactJsonValue(deep, redact)), CANARY_KEY), false);
+    assert.equal(JSON.stringify(redactJsonValue(deep, redact)), JSON.stringify(throughJson(deep)));
+  });
+
+  it('leaves undefined and numbers as they are', () => {
+    assert.equal(redactJsonValue(undefined, redact), undefined);
+    assert.equal(redactJsonValue(42, redact), 42);
   });
 });

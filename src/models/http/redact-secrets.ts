@@ -30,21 +30,77 @@ export function createRedactor(secrets: readonly (string | undefined)[]): (text:
   if (kept.size === 0) return (text) => text;
   const ordered = [...kept].sort((a, b) => b.length - a.length);
   const pattern = new RegExp(ordered.map((secret) => Array.from({ length: secret.length }, (_, i) => unitPattern(secret.charCodeAt(i))).join('')).join('|'), 'g');
-  return (text) => text.replace(pattern, REDACTED);
+  // Every escaped form is longer than the secret: a shorter text (most keys and values of a
+  // parsed body) cannot hold one and is not scanned.
+  const shortest = ordered[ordered.length - 1]!.length;
+  return (text) => (text.length < shortest ? text : text.replace(pattern, REDACTED));
 }
 
 /**
  * Replaces the secrets wherever they occur in any string of a JSON value (object keys included),
- * as the value holds them: decoded, whatever escapes the wire used. `redact` (a `createRedactor`)
- * is run over the value's JSON text, where every decoded string is written with the canonical
- * escapes it also looks for, so one pass finds them all; the value is rebuilt only when something
- * was replaced. Values that are not JSON data (undefined, functions) are returned as they are.
+ * as the value holds them: decoded, whatever escapes the wire used. Each string is scanned where
+ * it lies with `redact` (a `createRedactor`), which also finds a secret written with JSON escapes
+ * inside the string (JSON in JSON, such as a tool call's `arguments`); only the arrays and plain
+ * objects on the way to a replaced string are copied, so a clean value — nearly every model
+ * output — is returned as it is, with no JSON text written or parsed (that pass was ~2% of the
+ * CPU of a MetaTool run, and garbage for every output; docs/benchmarks.md). A value that is not
+ * plain JSON data (a `Date`, a class instance with `toJSON`) is redacted through its JSON text as
+ * before; undefined and functions are returned as they are.
  */
 export function redactJsonValue<T>(value: T, redact: (text: string) => string): T {
+  return redactInPlace(value, redact, 0) as T;
+}
+
+/** Nesting beyond this is redacted through JSON text rather than recursion (no stack overflow on a hostile body). */
+const MAX_WALK_DEPTH = 64;
+
+function redactInPlace(value: unknown, redact: (text: string) => string, depth: number): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > MAX_WALK_DEPTH) return redactThroughJson(value, redact);
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const clean = redactInPlace(item, redact, depth + 1);
+      if (clean !== item && copy === undefined) copy = value.slice(0, i);
+      copy?.push(clean);
+    }
+    return copy ?? value;
+  }
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if ((proto !== Object.prototype && proto !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function') return redactThroughJson(value, redact);
+  // No allocation while everything is clean: the copy is started at the first replaced key or value.
+  const object = value as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const key in object) {
+    if (!Object.hasOwn(object, key)) continue;
+    const item = object[key];
+    const cleanKey = redact(key);
+    const clean = redactInPlace(item, redact, depth + 1);
+    if (copy === undefined && (cleanKey !== key || clean !== item)) {
+      copy = {};
+      for (const earlier in object) {
+        if (earlier === key) break;
+        if (Object.hasOwn(object, earlier)) setOwn(copy, earlier, object[earlier]);
+      }
+    }
+    if (copy !== undefined) setOwn(copy, cleanKey, clean);
+  }
+  return copy ?? value;
+}
+
+/** An own data property, as JSON.parse makes it (a key `__proto__` included, which `=` would not make). */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** The value's JSON text redacted and parsed again (only when something was replaced). */
+function redactThroughJson(value: unknown, redact: (text: string) => string): unknown {
   const text = JSON.stringify(value) as string | undefined;
   if (text === undefined) return value;
   const clean = redact(text);
-  return clean === text ? value : (JSON.parse(clean) as T);
+  return clean === text ? value : (JSON.parse(clean) as unknown);
 }
 
 /**
