@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { test } from 'node:test';
 import { canonicalJson, ModelCallError, sha256, user, type GenerateRequest, type GenerateResult } from '../../core/index.js';
 import type { ModelProvider } from '../spec.js';
@@ -130,6 +131,39 @@ test('model times out a hung call and retries it', async () => {
   const outcome = await model.generate(request, { sampleId: 's' });
   assert.equal(outcome.output?.text, 'late but fine');
   assert.equal(outcome.attempts[0]?.error?.kind, 'timeout');
+});
+
+test("the run's signal ends a call in flight as aborted (not a timeout), and a finished call leaves no listener on it", async () => {
+  const run = new AbortController();
+  const seen: AbortSignal[] = [];
+  const p: ModelProvider = {
+    specVersion: 'v1',
+    id: 'scripted:stoppable',
+    cacheable: false,
+    generate: (req, { signal }) => {
+      seen.push(signal);
+      if (signal.aborted) return Promise.reject(signal.reason as Error);
+      if (req.messages.length === 1 && seen.length > 3) {
+        // The fourth call hangs until the run is aborted (from here, so no wall-clock wait).
+        queueMicrotask(() => run.abort(new ModelCallError('aborted', 'run stopped by the test')));
+        return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error)));
+      }
+      return Promise.resolve(result('ok'));
+    },
+  };
+  const model = new Model(p, settings({ timeoutMs: 60_000 }), undefined, undefined, () => 0);
+  for (let i = 0; i < 3; i++) assert.equal((await model.generate(request, { sampleId: `s${i}`, signal: run.signal })).output?.text, 'ok');
+  assert.equal(getEventListeners(run.signal, 'abort').length, 0, 'finished calls hold no listener on the run signal');
+  const stopped = await model.generate(request, { sampleId: 's3', signal: run.signal });
+  assert.equal(stopped.output, null);
+  assert.equal(stopped.error?.kind, 'aborted');
+  assert.equal(stopped.attempts.length, 1, 'an aborted call is not retried');
+  assert.ok(seen[3]?.aborted);
+  assert.equal(getEventListeners(run.signal, 'abort').length, 0);
+  // A signal aborted before the call: the provider is handed an aborted signal, as before.
+  const late = await model.generate(request, { sampleId: 's4', signal: run.signal });
+  assert.ok(seen[4]?.aborted);
+  assert.equal(late.error?.kind, 'aborted');
 });
 
 test('cache: a hit answers without calling the provider; non-cacheable providers and --no-cache skip it', async () => {
