@@ -7,6 +7,7 @@ import { systemClock, type Clock } from './clock.js';
 import { inProcessLimiters, type Limiter, type LimiterFactory } from './limiter.js';
 import { DEFAULT_MAX_RETRY_WAIT_MS, defaultRetryPolicy, describeWait, RETRY_NOTICE_MS, retryDelay } from './retry-policy.js';
 import { Semaphore } from './semaphore.js';
+import { linkAbort } from './abort-link.js';
 import { RunSecrets } from '../http/redact-secrets.js';
 
 /** The engine settings the middleware of a model reads (declared once, `engineSettingsSchema`). */
@@ -245,20 +246,15 @@ export class Model {
     try {
       await this.requestLimiter?.take(1, waits);
       await this.tokenLimiter?.take(estimateTokens(request), waits);
-      // One controller per attempt, aborted by its timeout or by the run's signal (forwarded by a
-      // listener removed when the attempt ends). Not `AbortSignal.any`: on Node 20 each composite
-      // leaves a WeakRef in the run's long-lived signal for the rest of the run, and costs ~2% of
-      // a MetaTool run's CPU (docs/benchmarks.md).
+      // One controller per attempt, aborted by its timeout or by the run's signal (`linkAbort`,
+      // not `AbortSignal.any`: see abort-link.ts).
       const timeout = new AbortController();
       let timedOut: ModelCallError | undefined;
       const timer = setTimeout(() => {
         timedOut = new ModelCallError('timeout', `no answer within ${this.settings.timeoutMs} ms`);
         timeout.abort(timedOut);
       }, this.settings.timeoutMs);
-      const outer = context.signal;
-      const forward = (): void => timeout.abort(outer?.reason);
-      if (outer?.aborted) forward();
-      else outer?.addEventListener('abort', forward, { once: true });
+      const unlink = context.signal ? linkAbort(context.signal, timeout) : undefined;
       const signal = timeout.signal;
       const startedAt = new Date().toISOString();
       const started = this.clock.now();
@@ -274,7 +270,7 @@ export class Model {
         return { output: null, error: reason, latencyMs: this.clock.now() - started, startedAt };
       } finally {
         clearTimeout(timer);
-        outer?.removeEventListener('abort', forward);
+        unlink?.();
       }
     } catch (error) {
       // The run was aborted while waiting for a slot in the rate limiter.
