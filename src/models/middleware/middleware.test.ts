@@ -151,7 +151,7 @@ test("the run's signal ends a call in flight as aborted (not a timeout), and cal
       return Promise.resolve(result('ok'));
     },
   };
-  const model = new Model(p, settings({ timeoutMs: 60_000 }), undefined, undefined, () => 0);
+  const model = new Model({ provider: p, settings: settings({ timeoutMs: 60_000 }), random: () => 0 });
   for (let i = 0; i < 3; i++) assert.equal((await model.generate(request, { sampleId: `s${i}`, signal: run.signal })).output?.text, 'ok');
   assert.equal(getEventListeners(run.signal, 'abort').length, 1, 'one listener for the run signal, however many calls');
   const stopped = await model.generate(request, { sampleId: 's3', signal: run.signal });
