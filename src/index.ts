@@ -15,7 +15,7 @@ export { functionchatTasks } from './benchmarks/functionchat/index.js';
 export type { ModelProvider, GenerateOptions } from './models/spec.js';
 export { createProvider, createTargetProvider, type ProviderConfig, type TargetDeclaration, type HttpTargetOptions, type ModuleTargetOptions, type ExecTargetOptions } from './models/registry.js';
 export type { TargetRequest } from './models/targets/index.js';
-export { Model, defaultModelSettings, type ModelSettings, type CallOutcome, type CallCache } from './models/middleware/model.js';
+export { Model, defaultModelSettings, type ModelOptions, type ModelSettings, type CallOutcome, type CallCache } from './models/middleware/model.js';
 export { defaultRetryPolicy, type RetryPolicy } from './models/middleware/retry-policy.js';
 export { KNOWN_PRICES, costOf, type Price } from './models/pricing.js';
 export { createOpenAIProvider, type OpenAIProviderOptions } from './models/providers/openai/index.js';

@@ -2,40 +2,25 @@ import { Command, Option } from 'commander';
 import { InputError, parseModelId } from '../core/index.js';
 import { findTask } from '../benchmarks/registry.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
-import { DEFAULT_MAX_RETRY_WAIT_MS, defaultRetryPolicy } from '../models/middleware/retry-policy.js';
 import { requireRun, resumeRun, startRun, type RunDependencies } from '../runner/run.js';
-import { defaultJudgeSpec, type EngineSettings, type JudgeSpec, type RunSpec } from '../runner/run-spec.js';
+import { defaultJudgeSpec, type JudgeSpec, type RunSpec } from '../runner/run-spec.js';
 import { estimateRun } from '../runner/estimate.js';
 import type { RunSummary } from '../runner/summary.js';
 import { renderEstimate } from '../report/estimate.js';
 import type { Store } from '../store/store.js';
-import { collect, nonNegativeInt, number, parsePrice, parseRubric, positiveInt, usdAmount } from './options.js';
+import { collect, nonNegativeInt, number, parseRubric, positiveInt } from './options.js';
+import { addEngineOptions, engineFrom, givenEngine, type EngineFlags } from './engine-options.js';
 import { createProgressReporter, type ProgressReporter } from './progress.js';
 import type { LimiterFactory } from '../models/middleware/limiter.js';
 import { redactStoreUrl } from '../store/store-url.js';
 import { EXIT, dataDirOption, dbOption, exitCodeFor, interruptSignal, jsonOption, leaseFromEnv, printSummary, retryNoticeFromEnv, storeFailureExit, withStore } from './shared.js';
 import { dataDirForRun, dataReady } from './task-data.js';
 import { addTaskOptions, taskOptionsFrom, type TaskFlags } from './task-options.js';
-import { sharedLimitsFrom, sharedLimitsOptions, type SharedLimitsFlags } from './shared-limits.js';
+import { sharedLimitsFrom } from './shared-limits.js';
 import { DEFAULT_QUEUE_NAME, queueLocation } from '../queue/queue-location.js';
 import { queuedBaseUrlRefusal } from '../queue/queued-base-url.js';
 import { nonEmpty } from '../models/http/base-url.js';
 import { printErr, printOut } from './terminal.js';
-
-interface EngineFlags extends SharedLimitsFlags {
-  concurrency: number;
-  rpm?: number;
-  tpm?: number;
-  timeout: number;
-  maxRetries: number;
-  maxRetryWait: number;
-  cache: boolean;
-  baseUrl?: string;
-  apiKeyEnv?: string;
-  price?: EngineSettings['prices'];
-  maxCost?: number;
-  failFast: boolean;
-}
 
 /** The API key named by `--api-key-env` (the key itself never goes on a command line or into the store). */
 function secretsFrom(flags: EngineFlags): RunDependencies['secrets'] {
@@ -63,54 +48,6 @@ function sessionDeps(
     onProgress: (e) => progress.update(e),
     onWarning: (message) => progress.note(`warning: ${message}`),
   };
-}
-
-/** The engine settings of the command line; `queued`: a run for workers, which names no endpoint (theirs are their own). */
-function engineFrom(flags: EngineFlags, queued = false): EngineSettings {
-  const baseUrl = queued ? undefined : (flags.baseUrl ?? process.env['OPENAI_BASE_URL']);
-  return {
-    concurrency: flags.concurrency,
-    timeoutMs: flags.timeout,
-    retry: { ...defaultRetryPolicy, maxRetries: flags.maxRetries },
-    // Recorded only when not the default, so runs made with the default keep their engine record.
-    ...(flags.maxRetryWait * 1000 !== DEFAULT_MAX_RETRY_WAIT_MS ? { maxRetryWaitMs: flags.maxRetryWait * 1000 } : {}),
-    cache: flags.cache,
-    ...(flags.rpm ? { requestsPerMinute: flags.rpm } : {}),
-    ...(flags.tpm ? { tokensPerMinute: flags.tpm } : {}),
-    ...(baseUrl ? { openaiBaseURL: baseUrl } : {}),
-    ...(flags.price ? { prices: flags.price } : {}),
-    ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}),
-    // Recorded only when turned off, so runs made with the default keep their engine record.
-    ...(flags.failFast === false ? { failFast: false } : {}),
-  };
-}
-
-function addEngineOptions(command: Command): Command {
-  for (const option of sharedLimitsOptions()) command.addOption(option);
-  return command
-    .addOption(new Option('-c, --concurrency <n>', 'model calls in flight at once, per model').default(8).argParser(positiveInt('--concurrency')))
-    .addOption(new Option('--rpm <n>', 'requests-per-minute limit per model').argParser(positiveInt('--rpm')))
-    .addOption(new Option('--tpm <n>', 'tokens-per-minute limit per model').argParser(positiveInt('--tpm')))
-    .addOption(new Option('--timeout <ms>', 'per-attempt timeout in milliseconds').default(120_000).argParser(positiveInt('--timeout')))
-    .addOption(new Option('--max-retries <n>', 'retries of a failed call (429, 5xx, timeout, network)').default(defaultRetryPolicy.maxRetries).argParser(nonNegativeInt('--max-retries')))
-    .addOption(
-      new Option('--max-retry-wait <seconds>', 'the longest wait a server may ask for (Retry-After) that is waited; a call asked to wait longer ends as a rate-limit error saying how long was asked')
-        .default(DEFAULT_MAX_RETRY_WAIT_MS / 1000)
-        .argParser(nonNegativeInt('--max-retry-wait')),
-    )
-    .addOption(new Option('--no-cache', 'do not answer identical requests from the call cache'))
-    .addOption(new Option('--base-url <url>', 'OpenAI-compatible endpoint (default: $OPENAI_BASE_URL or https://api.openai.com/v1); credentials in it (user:pass@, api_key=…) are used and recorded as ***. Not with --queue: workers call their own (assay worker --base-url)'))
-    .addOption(new Option('--api-key-env <var>', 'read the API key of the OpenAI-compatible endpoint from this environment variable (default OPENAI_API_KEY; anthropic: and gemini: read their own variables)'))
-    .addOption(new Option('--price <model=in/out>', 'USD per million input/output tokens for a model (repeatable)').argParser(parsePrice))
-    .addOption(
-      new Option('--max-cost <usd>', 'stop starting samples once the run has spent this much (all models and the judge; samples in flight finish); the run is then interrupted and resumable').argParser(usdAmount('--max-cost')),
-    )
-    .addOption(
-      new Option(
-        '--no-fail-fast',
-        'keep calling a model after errors that repeat for every sample (by default a model stops at its first 401/403 or 404, or at 3 identical 400s in a row) and store each as the sample\'s error',
-      ),
-    );
 }
 
 interface RunFlags extends EngineFlags, TaskFlags {
@@ -179,7 +116,8 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
       ...(flags.maxTokens !== undefined ? { maxTokens: flags.maxTokens } : {}),
     },
     dataDir: resolved.dir,
-    engine: engineFrom(flags, flags.queue !== undefined),
+    // A run for workers names no endpoint: theirs are their own.
+    engine: engineFrom(flags, flags.queue !== undefined ? ['openaiBaseURL'] : []),
     ...(judge ? { judge } : {}),
     ...(flags.userModel !== undefined ? { userModel: flags.userModel } : {}),
     ...(flags.exactOnly ? { exactOnly: true } : {}),
@@ -243,23 +181,9 @@ type ResumeFlags = EngineFlags & { retryErrors?: boolean; dataDir?: string; json
 
 async function resumeCommand(runId: string, flags: ResumeFlags, command: Command): Promise<number> {
   // Only the engine settings given on this command line replace the run's own.
-  const engine: Partial<EngineSettings> = {};
   const given = (name: string): boolean => command.getOptionValueSource(name) === 'cli';
-  const full = engineFrom(flags);
-  if (given('concurrency')) Object.assign(engine, { concurrency: full.concurrency });
-  if (given('timeout')) Object.assign(engine, { timeoutMs: full.timeoutMs });
-  if (given('maxRetries')) Object.assign(engine, { retry: full.retry });
-  if (given('maxRetryWait')) Object.assign(engine, { maxRetryWaitMs: flags.maxRetryWait * 1000 });
-  if (given('cache')) Object.assign(engine, { cache: full.cache });
-  if (given('rpm')) Object.assign(engine, { requestsPerMinute: full.requestsPerMinute });
-  if (given('tpm')) Object.assign(engine, { tokensPerMinute: full.tokensPerMinute });
-  if (given('baseUrl')) {
-    if (flags.queue !== undefined) throw new InputError(queuedBaseUrlRefusal('--base-url'));
-    Object.assign(engine, { openaiBaseURL: full.openaiBaseURL });
-  }
-  if (given('price')) Object.assign(engine, { prices: full.prices });
-  if (given('maxCost')) Object.assign(engine, { maxCostUsd: full.maxCostUsd });
-  if (given('failFast')) Object.assign(engine, { failFast: flags.failFast });
+  if (given('baseUrl') && flags.queue !== undefined) throw new InputError(queuedBaseUrlRefusal('--base-url'));
+  const engine = givenEngine(flags, given);
   if (flags.queue !== undefined) {
     if (flags.retryErrors) throw new InputError(`--retry-errors does not go with --queue: units that ended in error are redone in one process (assay resume ${runId} --retry-errors --db …)`);
     if (flags.sharedLimits !== undefined) throw new InputError('--shared-limits does not go with --queue: workers keep the limits in the queue\'s Redis');
@@ -267,7 +191,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
     return queueResumeCommand(runId, engine, { queue: flags.queue, db: flags.db, ...(flags.queueName !== undefined ? { queueName: flags.queueName } : {}), ...(flags.detach ? { detach: true } : {}), ...(flags.json ? { json: true } : {}) });
   }
   if (flags.queueName !== undefined || flags.detach) throw new InputError('--queue-name and --detach go with --queue');
-  const shared = await sharedLimitsFrom(flags, given('rpm') || given('tpm') ? true : undefined, (message) => printErr(`warning: ${message}\n`));
+  const shared = await sharedLimitsFrom(flags, engine.requestsPerMinute !== undefined || engine.tokensPerMinute !== undefined ? true : undefined, (message) => printErr(`warning: ${message}\n`));
   try {
     return await storeFailureExit(flags.db, () => withStore(flags.db, async (store) => {
       const run = await requireRun(store, runId);

@@ -21,7 +21,7 @@ const modelSettings: ModelSettings = { concurrency: 4, timeoutMs: 5_000, retry: 
  */
 function judgeModel(respond: ScriptFn, cache?: CallCache): { model: RoleGenerate; calls: () => readonly GenerateRequest[]; outcomes: { step: string; outcome: CallOutcome }[] } {
   const provider = createScriptedProvider({ id: 'scripted:judge', cacheable: true, respond });
-  const middleware = new Model(provider, modelSettings, cache);
+  const middleware = new Model({ provider, settings: modelSettings, cache });
   const outcomes: { step: string; outcome: CallOutcome }[] = [];
   const model: RoleGenerate = async (role, request, step) => {
     assert.equal(role, 'judge');

@@ -1,10 +1,9 @@
 import type { Usage } from '../core/index.js';
 
-/** USD per million tokens. */
-export interface Price {
-  readonly inputPerMillion: number;
-  readonly outputPerMillion: number;
-}
+import type { Price } from '../core/engine-settings.js';
+
+/** USD per million tokens (declared with the engine settings, whose `prices` hold them). */
+export type { Price };
 
 /**
  * List prices of a few common hosted models (USD per 1M tokens, as published by the vendor in

@@ -34,7 +34,7 @@ const provider: ModelProvider =
         connections: concurrency,
       });
 const store = await openSqliteStore(':memory:');
-const model = new Model(provider, { concurrency, timeoutMs: 30_000, retry: { maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1000 }, cache: true }, store);
+const model = new Model({ provider, settings: { concurrency, timeoutMs: 30_000, retry: { maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1000 }, cache: true }, cache: store });
 
 /** One sample: asked through the middleware, scored; then, like the runner's worker, a turn of the event loop. */
 async function one(index: number): Promise<boolean> {

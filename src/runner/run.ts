@@ -5,7 +5,6 @@ import type { PreparedTask, Task } from '../benchmarks/task.js';
 import { createEmbedder } from '../models/embedders.js';
 import { prepareTask } from './prepare-task.js';
 import { Model } from '../models/middleware/model.js';
-import { systemClock } from '../models/middleware/clock.js';
 import type { LimiterFactory } from '../models/middleware/limiter.js';
 import { KNOWN_PRICES } from '../models/pricing.js';
 import { createProvider } from '../models/registry.js';
@@ -27,7 +26,8 @@ import { describeStop, withRecordedStops, type FailFastStop } from './fail-fast.
 import { checkPinnedData, MODIFIED_DATA_FIELD, recordedModifiedData } from './data-check.js';
 import { describeModified } from '../datasets/pinned.js';
 import type { JudgeStage } from './judging.js';
-import type { EngineSettings, RunSpec } from './run-spec.js';
+import type { RunSpec } from './run-spec.js';
+import { checkEngineSettings, type EngineSettings } from '../core/engine-settings.js';
 import { summarizeRun, type RunSummary } from './summary.js';
 import { withCredentialsHidden, withWorkerEndpoint } from './recorded-base-url.js';
 
@@ -71,6 +71,7 @@ export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'o
   const task = findTask(spec.task);
   const prepared = await prepareTask(task, { dataDir: spec.dataDir, seed: spec.seed, options: spec.options, createEmbedder, ...(deps.stop ? { signal: deps.stop } : {}) });
   if (prepared.samples.length === 0) throw new InputError(`task ${task.name} produced no samples with these options`);
+  checkEngineSettings(spec.engine);
   const modifiedData = checkPinnedData(prepared.datasetChecksums, spec.dataDir, spec.allowModifiedData ?? false);
   const judge = judgeConfigFor(task.name, prepared, spec);
   const userModel = userModelFor(task.name, prepared, spec);
@@ -290,15 +291,16 @@ export async function openRunForWork(
 }
 
 /**
- * The engine settings a run recorded, for a session that continues it. Every run assay records
- * has the four a session cannot go without; a record that lacks one is refused, not guessed.
+ * The engine settings a run recorded, for a session that continues it (a resume, a queue worker),
+ * checked against `engineSettingsSchema`; keys of other versions are kept as written. Every run
+ * assay records has the four a session cannot go without; a record that lacks one is refused, not guessed.
  */
 export function recordedEngineSettings(run: RunRecord): EngineSettings {
   const { concurrency, timeoutMs, retry, cache } = run.engine;
   if (concurrency === undefined || timeoutMs === undefined || retry === undefined || cache === undefined) {
     throw new InputError(`run ${run.id} does not record its engine settings (concurrency, timeout, retries, cache): this assay cannot resume it`);
   }
-  return { ...run.engine, concurrency, timeoutMs, retry, cache };
+  return checkEngineSettings({ ...run.engine, concurrency, timeoutMs, retry, cache }, `run ${run.id}'s engine settings`);
 }
 
 /** Recomputes the summary of a stored run without calling any model. */
@@ -466,18 +468,9 @@ async function buildModel(id: string, run: RunRecord, engine: EngineSettings, de
     ...(deps.providers ? { custom: deps.providers } : {}),
   });
   const price = engine.prices?.[id] ?? KNOWN_PRICES[id];
-  const settings = {
-    concurrency: engine.concurrency,
-    timeoutMs: engine.timeoutMs,
-    retry: engine.retry,
-    cache: engine.cache,
-    ...(engine.maxRetryWaitMs !== undefined ? { maxRetryWaitMs: engine.maxRetryWaitMs } : {}),
-    ...(deps.retryNoticeMs !== undefined ? { retryNoticeMs: deps.retryNoticeMs } : {}),
-    ...(engine.requestsPerMinute ? { requestsPerMinute: engine.requestsPerMinute } : {}),
-    ...(engine.tokensPerMinute ? { tokensPerMinute: engine.tokensPerMinute } : {}),
-    ...(price ? { price } : {}),
-  };
-  return new Model(provider, settings, deps.store, systemClock, Math.random, deps.limiters, deps.onWarning, secrets);
+  // The middleware reads its share of the run's settings (`ModelSettings`); the price is the model's own.
+  const settings = { ...engine, ...(price ? { price } : {}), ...(deps.retryNoticeMs !== undefined ? { retryNoticeMs: deps.retryNoticeMs } : {}) };
+  return new Model({ provider, settings, cache: deps.store, ...(deps.limiters ? { limiters: deps.limiters } : {}), ...(deps.onWarning ? { onNotice: deps.onWarning } : {}), secrets });
 }
 
 async function execute(

@@ -1,5 +1,6 @@
 import type { GenerateResult, GenerateSettings, JudgeSettings, Role, Sample, Score, Transcript, Usage } from '../core/index.js';
 import type { TaskOptions } from '../core/index.js';
+import type { EngineSettings } from '../core/engine-settings.js';
 
 export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
 
@@ -39,23 +40,12 @@ export interface RunRecord {
 }
 
 /**
- * The engine settings a run records, as stored: the middleware's (`EngineSettings` in
- * `runner/run-spec.ts`, which must fit this shape: the runner writes it through this type) and
- * what the runner adds. Every key is optional, since a record is read as it was written; keys
- * this assay does not know (written by another version) are kept as they are. Never a secret.
+ * The engine settings a run records, as stored: the settings of `engineSettingsSchema` (declared
+ * there once) and what the runner adds. Every key is optional, since a record is read as it was
+ * written; keys this assay does not know (written by another version) are kept as they are.
+ * Never a secret.
  */
-export interface RunEngineRecord {
-  readonly concurrency?: number;
-  readonly requestsPerMinute?: number;
-  readonly tokensPerMinute?: number;
-  readonly timeoutMs?: number;
-  readonly retry?: { readonly maxRetries: number; readonly baseDelayMs: number; readonly maxDelayMs: number };
-  readonly cache?: boolean;
-  readonly openaiBaseURL?: string;
-  /** Price overrides by model id (USD per million tokens). */
-  readonly prices?: Readonly<Record<string, { readonly inputPerMillion: number; readonly outputPerMillion: number }>>;
-  readonly maxCostUsd?: number;
-  readonly failFast?: boolean;
+export interface RunEngineRecord extends Partial<EngineSettings> {
   /** The data dir the run read; a resume reads it again unless given another. */
   readonly dataDir?: string;
   /** Pinned data files the run read with other bytes (`--allow-modified-data`); read defensively (`runner/data-check.ts`). */

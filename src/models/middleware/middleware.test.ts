@@ -89,7 +89,7 @@ test('retry delay: exponential with jitter in [ceiling/2, ceiling], Retry-After 
 test('model retries retryable errors, honours Retry-After, and records every attempt', async () => {
   const clock = fakeClock();
   const p = provider((n) => (n === 1 ? new ModelCallError('rate-limit', '429', { status: 429, retryAfterMs: 3000 }) : n === 2 ? new ModelCallError('server', '500', { status: 500 }) : result('ok')));
-  const model = new Model(p, settings(), undefined, clock, () => 0);
+  const model = new Model({ provider: p, settings: settings(), clock, random: () => 0 });
   const outcome = await model.generate(request, { sampleId: 's1' });
   assert.equal(outcome.output?.text, 'ok');
   assert.equal(outcome.error, null);
@@ -99,7 +99,7 @@ test('model retries retryable errors, honours Retry-After, and records every att
 
 test('model gives up after maxRetries and returns the error as data, never as output', async () => {
   const p = provider(() => new ModelCallError('server', 'down', { status: 503 }));
-  const model = new Model(p, settings(), undefined, fakeClock(), () => 0);
+  const model = new Model({ provider: p, settings: settings(), clock: fakeClock(), random: () => 0 });
   const outcome = await model.generate(request, { sampleId: 's1' });
   assert.equal(outcome.output, null);
   assert.deepEqual(outcome.error, { kind: 'server', message: 'down', status: 503 });
@@ -109,7 +109,7 @@ test('model gives up after maxRetries and returns the error as data, never as ou
 
 test('model does not retry a bad request', async () => {
   const p = provider(() => new ModelCallError('bad-request', 'invalid', { status: 400 }));
-  const outcome = await new Model(p, settings(), undefined, fakeClock(), () => 0).generate(request, { sampleId: 's' });
+  const outcome = await new Model({ provider: p, settings: settings(), clock: fakeClock(), random: () => 0 }).generate(request, { sampleId: 's' });
   assert.equal(p.calls, 1);
   assert.equal(outcome.error?.kind, 'bad-request');
 });
@@ -126,7 +126,7 @@ test('model times out a hung call and retries it', async () => {
       return Promise.resolve(result('late but fine'));
     },
   };
-  const model = new Model(hung, settings({ timeoutMs: 20 }), undefined, undefined, () => 0);
+  const model = new Model({ provider: hung, settings: settings({ timeoutMs: 20 }), random: () => 0 });
   const outcome = await model.generate(request, { sampleId: 's' });
   assert.equal(outcome.output?.text, 'late but fine');
   assert.equal(outcome.attempts[0]?.error?.kind, 'timeout');
@@ -136,7 +136,7 @@ test('cache: a hit answers without calling the provider; non-cacheable providers
   const stored = new Map<string, GenerateResult>();
   const cache: CallCache = { lookupCache: async (key) => stored.get(key) };
   const p = provider(() => result('fresh'));
-  const model = new Model(p, settings(), cache, fakeClock());
+  const model = new Model({ provider: p, settings: settings(), cache, clock: fakeClock() });
   const key = model.cacheKey(request);
   assert.ok(key);
   stored.set(key, result('from cache'));
@@ -152,17 +152,17 @@ test('cache: a hit answers without calling the provider; non-cacheable providers
   assert.notEqual(model.cacheKey({ ...request, responseFormat: { type: 'json', name: 'other', schema } }), structured);
   // Requests without a response format keep the key they had before the field existed.
   assert.equal(key, sha256(`scripted:test\n${canonicalJson({ messages: request.messages, settings: request.settings })}`));
-  const noCache = new Model(p, settings({ cache: false }), cache, fakeClock());
+  const noCache = new Model({ provider: p, settings: settings({ cache: false }), cache, clock: fakeClock() });
   assert.equal((await noCache.generate(request, { sampleId: 's' })).output?.text, 'fresh');
-  const uncacheable = new Model(provider(() => result('replayed'), false), settings(), cache, fakeClock());
+  const uncacheable = new Model({ provider: provider(() => result('replayed'), false), settings: settings(), cache, clock: fakeClock() });
   assert.equal(uncacheable.cacheKey(request), null);
 });
 
 test('cost is computed from the price and usage, and is null when the price is unknown', async () => {
-  const priced = new Model(provider(() => result('x', { inputTokens: 1_000_000, outputTokens: 500_000 })), settings({ price: { inputPerMillion: 0.15, outputPerMillion: 0.6 } }), undefined, fakeClock());
+  const priced = new Model({ provider: provider(() => result('x', { inputTokens: 1_000_000, outputTokens: 500_000 })), settings: settings({ price: { inputPerMillion: 0.15, outputPerMillion: 0.6 } }), clock: fakeClock() });
   const outcome = await priced.generate(request, { sampleId: 's' });
   assert.ok(Math.abs((outcome.costUsd ?? NaN) - (0.15 + 0.3)) < 1e-12);
-  const unpriced = await new Model(provider(() => result('x')), settings(), undefined, fakeClock()).generate(request, { sampleId: 's' });
+  const unpriced = await new Model({ provider: provider(() => result('x')), settings: settings(), clock: fakeClock() }).generate(request, { sampleId: 's' });
   assert.equal(unpriced.costUsd, null);
 });
 
@@ -171,7 +171,7 @@ test('single flight: identical calls in flight share one answer (a cache hit for
   const held = new Promise<void>((r) => (release = r));
   const p = provider(() => result('shared'));
   const slow: ModelProvider = { ...p, generate: async (...args) => (await held, p.generate(...args)) };
-  const model = new Model(slow, settings());
+  const model = new Model({ provider: slow, settings: settings() });
   const calls = [1, 2, 3].map((i) => model.generate(request, { sampleId: `s${i}` }));
   release();
   const outcomes = await Promise.all(calls);
@@ -182,12 +182,12 @@ test('single flight: identical calls in flight share one answer (a cache hit for
   assert.equal(p.calls, 2);
 
   const failing = provider((call) => (call === 1 ? new ModelCallError('bad-request', 'no') : result('ok')));
-  const second = new Model(failing, settings());
+  const second = new Model({ provider: failing, settings: settings() });
   const [first, twin] = await Promise.all([second.generate(request, { sampleId: 'a' }), second.generate(request, { sampleId: 'b' })]);
   assert.deepEqual([first.error?.kind, twin.output?.text, twin.cached], ['bad-request', 'ok', false]);
 
   const independent = provider(() => result('x'));
-  const uncached = new Model(independent, settings({ cache: false }));
+  const uncached = new Model({ provider: independent, settings: settings({ cache: false }) });
   await Promise.all([uncached.generate(request, { sampleId: 'a' }), uncached.generate(request, { sampleId: 'b' })]);
   assert.equal(independent.calls, 2);
 });
@@ -197,17 +197,8 @@ test('a model stores no key of its run: outputs and errors are redacted after de
   const judgeKey = 'sk-judge-key+0002';
   const secrets = new RunSecrets();
   // The judge's provider echoes the model under test's key (decoded, as a provider hands it over) and its own.
-  const judge = new Model({ ...provider(() => result(`echo ${testKey} and ${judgeKey}`)), secrets: [judgeKey] }, settings(), undefined, fakeClock(), () => 0, undefined, undefined, secrets);
-  const tested = new Model(
-    { ...provider(() => new ModelCallError('auth', `HTTP 401: bad key ${judgeKey}`, { status: 401 })), secrets: [testKey] },
-    settings({ retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 } }),
-    undefined,
-    fakeClock(),
-    () => 0,
-    undefined,
-    undefined,
-    secrets,
-  );
+  const judge = new Model({ provider: { ...provider(() => result(`echo ${testKey} and ${judgeKey}`)), secrets: [judgeKey] }, settings: settings(), clock: fakeClock(), random: () => 0, secrets });
+  const tested = new Model({ provider: { ...provider(() => new ModelCallError('auth', `HTTP 401: bad key ${judgeKey}`, { status: 401 })), secrets: [testKey] }, settings: settings({ retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 } }), clock: fakeClock(), random: () => 0, secrets });
   const judged = await judge.generate(request, { sampleId: 's1' });
   assert.equal(judged.output?.text, 'echo [REDACTED] and [REDACTED]');
   const failed = await tested.generate(request, { sampleId: 's1' });

@@ -2,31 +2,23 @@ import { canonicalJson, describeError, ModelCallError, sha256, type GenerateRequ
 import { approxInputTokens } from './token-estimate.js';
 import type { ModelProvider } from '../spec.js';
 import { costOf, type Price } from '../pricing.js';
+import type { EngineSettings } from '../../core/engine-settings.js';
 import { systemClock, type Clock } from './clock.js';
 import { inProcessLimiters, type Limiter, type LimiterFactory } from './limiter.js';
 import { DEFAULT_MAX_RETRY_WAIT_MS, defaultRetryPolicy, describeWait, RETRY_NOTICE_MS, retryDelay, type RetryPolicy } from './retry-policy.js';
 import { Semaphore } from './semaphore.js';
 import { RunSecrets } from '../http/redact-secrets.js';
 
-export interface ModelSettings {
-  /** Calls in flight at once for this model. */
-  readonly concurrency: number;
-  readonly requestsPerMinute?: number;
-  readonly tokensPerMinute?: number;
-  /** Per-attempt timeout; a hung connection is abandoned after this and retried. */
-  readonly timeoutMs: number;
-  readonly retry: RetryPolicy;
-  /**
-   * The longest wait a server may ask for (Retry-After) that is waited (default 2 minutes): a
-   * call asked to wait longer ends at once as its error, saying how long was asked.
-   */
-  readonly maxRetryWaitMs?: number;
+/**
+ * What the middleware of one model works with: its share of the run's engine settings (declared
+ * once, `engineSettingsSchema`; a session gives each model the run's whole set) and what is its
+ * own: its price, and when a long wait before a retry is told.
+ */
+export type ModelSettings = Pick<EngineSettings, 'concurrency' | 'requestsPerMinute' | 'tokensPerMinute' | 'timeoutMs' | 'retry' | 'maxRetryWaitMs' | 'cache'> & {
   /** Waits before a retry from this long on are told once per model (default 5 s). */
   readonly retryNoticeMs?: number;
-  /** Answer identical requests from the call cache (on by default). */
-  readonly cache: boolean;
   readonly price?: Price;
-}
+};
 
 export const defaultModelSettings: ModelSettings = { concurrency: 8, timeoutMs: 120_000, retry: defaultRetryPolicy, cache: true };
 
@@ -79,6 +71,26 @@ export function callCacheKey(modelId: string, request: GenerateRequest): string 
   return sha256(`${modelId}\n${canonicalJson({ messages, tools, settings, responseFormat })}`);
 }
 
+/** What a `Model` is made of: the provider, its settings, and where its calls' state lives. */
+export interface ModelOptions {
+  readonly provider: ModelProvider;
+  readonly settings: ModelSettings;
+  /** Where cached outputs are looked up (the store); none: every call is made. */
+  readonly cache?: CallCache;
+  readonly clock?: Clock;
+  /** The retries' jitter. */
+  readonly random?: () => number;
+  /** Where the requests/tokens-per-minute limits live: in this process by default; `RedisLimiters` shares them with a fleet. */
+  readonly limiters?: LimiterFactory;
+  /** Told once per model when a retry waits long (see `ModelSettings.retryNoticeMs`). */
+  readonly onNotice?: (message: string) => void;
+  /**
+   * What no output or error may hold — the provider's own are added; a run passes one set to all
+   * its models so that each is redacted of every key the run sends.
+   */
+  readonly secrets?: RunSecrets;
+}
+
 /**
  * A provider wrapped in the cross-cutting middleware, the same for every provider: call cache,
  * concurrency limit, requests/tokens-per-minute limits, per-attempt timeout, bounded retries with
@@ -94,24 +106,25 @@ export class Model {
   /** Whether a long wait before a retry has been told (once per model). */
   private waitTold = false;
 
-  /**
-   * `limiters`: where the requests/tokens-per-minute limits live (in this process by default;
-   * `RedisLimiters` shares them with a fleet). `secrets`: what no output or error may hold — the
-   * provider's own are added; a run passes one set to all its models so that each is redacted of
-   * every key the run sends.
-   */
-  constructor(
-    readonly provider: ModelProvider,
-    readonly settings: ModelSettings,
-    private readonly cache?: CallCache,
-    private readonly clock: Clock = systemClock,
-    private readonly random: () => number = Math.random,
-    limiters: LimiterFactory = inProcessLimiters,
-    /** Told once per model when a retry waits long (see `ModelSettings.retryNoticeMs`). */
-    private readonly onNotice: (message: string) => void = () => undefined,
-    private readonly secrets: RunSecrets = new RunSecrets(),
-  ) {
-    secrets.add(provider.secrets);
+  readonly provider: ModelProvider;
+  readonly settings: ModelSettings;
+  private readonly cache: CallCache | undefined;
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  /** Told once per model when a retry waits long (see `ModelSettings.retryNoticeMs`). */
+  private readonly onNotice: (message: string) => void;
+  private readonly secrets: RunSecrets;
+
+  constructor(options: ModelOptions) {
+    const { provider, settings, clock = systemClock, limiters = inProcessLimiters } = options;
+    this.provider = provider;
+    this.settings = settings;
+    this.cache = options.cache;
+    this.clock = clock;
+    this.random = options.random ?? Math.random;
+    this.onNotice = options.onNotice ?? (() => undefined);
+    this.secrets = options.secrets ?? new RunSecrets();
+    this.secrets.add(provider.secrets);
     this.semaphore = new Semaphore(settings.concurrency);
     if (settings.requestsPerMinute) this.requestLimiter = limiters({ modelId: provider.id, kind: 'requests', perMinute: settings.requestsPerMinute }, clock);
     if (settings.tokensPerMinute) this.tokenLimiter = limiters({ modelId: provider.id, kind: 'tokens', perMinute: settings.tokensPerMinute }, clock);

@@ -60,7 +60,7 @@ test('a model takes its limiters from the factory it is given, and tells them of
     },
   };
   const request: GenerateRequest = { messages: [user('four')], settings: { maxTokens: 10 } };
-  const model = new Model(provider, { concurrency: 1, timeoutMs: 1000, retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 1 }, cache: false, requestsPerMinute: 30, tokensPerMinute: 900 }, undefined, fakeClock(), () => 0, factory);
+  const model = new Model({ provider, settings: { concurrency: 1, timeoutMs: 1000, retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 1 }, cache: false, requestsPerMinute: 30, tokensPerMinute: 900 }, clock: fakeClock(), random: () => 0, limiters: factory });
   const outcome = await model.generate(request, { sampleId: 's' });
   assert.equal(outcome.output?.text, 'ok');
   assert.deepEqual(made, [

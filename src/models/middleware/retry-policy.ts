@@ -1,11 +1,8 @@
 import { ModelCallError } from '../../core/index.js';
+import type { RetryPolicy } from '../../core/engine-settings.js';
 
-export interface RetryPolicy {
-  /** Retries after the first attempt (so at most maxRetries + 1 attempts). */
-  readonly maxRetries: number;
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-}
+/** Declared with the engine settings, whose `retry` it is. */
+export type { RetryPolicy };
 
 export const defaultRetryPolicy: RetryPolicy = { maxRetries: 6, baseDelayMs: 500, maxDelayMs: 60_000 };
 

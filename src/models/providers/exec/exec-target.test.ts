@@ -83,7 +83,7 @@ describe('exec target running node with a small script', () => {
   });
 
   it('the run\'s stop kills the command and ends the call as aborted', async () => {
-    const model = new Model(target(), { concurrency: 1, timeoutMs: 10_000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: false });
+    const model = new Model({ provider: target(), settings: { concurrency: 1, timeoutMs: 10_000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: false } });
     rmSync(join(dir, 'pid'), { force: true });
     const controller = new AbortController();
     const pending = model.generate(request('hang'), { sampleId: 'stop', signal: controller.signal });

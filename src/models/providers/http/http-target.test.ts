@@ -70,7 +70,7 @@ describe('http target against a loopback app that keeps conversations by session
   });
 
   it('gives every turn of a sample one session and no two samples the same, so the app keeps each conversation apart', async () => {
-    const model = new Model(target(), settings);
+    const model = new Model({ provider: target(), settings });
     const conversations = { alice: ['hello', 'my order?', 'thanks'], bob: ['hi', 'refund please', 'bye'] };
     // Interleaved, as a run's samples are: alice 1, bob 1, alice 2, bob 2, …
     const said: Record<string, Message[]> = { alice: [], bob: [] };
@@ -122,7 +122,7 @@ describe('http target against a loopback app that keeps conversations by session
   it('through the middleware: a 429 is retried after the Retry-After the app asked for', async () => {
     app.setBehavior({ faults: (ctx) => (ctx.attemptForKey === 1 ? { type: 'status', status: 429, retryAfterMs: 700 } : undefined) });
     const clock = fakeClock();
-    const model = new Model(target(), settings, undefined, clock);
+    const model = new Model({ provider: target(), settings, clock });
     const outcome = await model.generate(request([user('busy app')]), { sampleId: 'r' });
     assert.equal(outcome.output?.text, 'turn 1: busy app');
     assert.deepEqual(outcome.attempts.map((a) => a.error?.kind ?? 'ok'), ['rate-limit', 'ok']);
@@ -136,7 +136,7 @@ describe('http target against a loopback app that keeps conversations by session
     assert.equal(error.kind, 'target');
     assert.equal(error.retryable, false);
     assert.match(error.message, /^support-bot: output "reply" found nothing in the answer: \{"answer":\{"text":"here"\}\}$/);
-    const outcome = await new Model(target(), settings, undefined, fakeClock()).generate(request([user('miss again')]), { sampleId: 'm' });
+    const outcome = await new Model({ provider: target(), settings, clock: fakeClock() }).generate(request([user('miss again')]), { sampleId: 'm' });
     assert.equal(outcome.attempts.length, 1);
     assert.equal(outcome.error?.kind, 'target');
   });
@@ -195,7 +195,7 @@ describe('http target against a loopback app that keeps conversations by session
     const env: Record<string, string | undefined> = { BOT_TOKEN: 'tok-first-0123456789' };
     const p = target({ env, headers: { Authorization: 'Bearer ${BOT_TOKEN}', 'X-Team': 'evals' } });
     assert.deepEqual([...(p.secrets ?? [])].sort(), ['Bearer tok-first-0123456789', 'tok-first-0123456789']);
-    const outcome = await new Model(p, settings).generate(request([user('who am i')]), { sampleId: 'h' });
+    const outcome = await new Model({ provider: p, settings }).generate(request([user('who am i')]), { sampleId: 'h' });
     assert.equal(outcome.output?.text, `you sent ${REDACTED} and evals`);
     // The environment changes: the next call sends the new value, and scrubs it too.
     env.BOT_TOKEN = 'tok-second-9876543210';
@@ -226,7 +226,7 @@ describe('http target against a loopback app that keeps conversations by session
     app.setBehavior({ respond: (_body, ctx) => ({ reply: `path ${ctx.path}` }) });
     const p = target({ url: `${app.url}?key=\${APP_KEY}`, env: { APP_KEY: 'app-key-0123456789' } });
     assert.ok(p.secrets?.includes('app-key-0123456789'));
-    const outcome = await new Model(p, settings).generate(request([user('url var')]), { sampleId: 'u' });
+    const outcome = await new Model({ provider: p, settings }).generate(request([user('url var')]), { sampleId: 'u' });
     assert.equal(outcome.output?.text, `path /chat?key=${REDACTED}`);
     assert.throws(() => target({ url: '${APP_URL}', env: { APP_URL: 'not a url secret-value-1' } }), (e: unknown) => e instanceof InputError && !e.message.includes('secret-value-1') && /url "\$\{APP_URL\}" \(with its variables\) is not an http\(s\) URL/.test(e.message));
   });

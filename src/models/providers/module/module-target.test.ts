@@ -63,7 +63,7 @@ describe('module target', () => {
 
   it('through the middleware: usage and the price give the cost', async () => {
     const target = await createModuleTarget({ name: 'my-agent', path: join(dir, 'agent.mjs') });
-    const model = new Model(target, { concurrency: 1, timeoutMs: 1000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: false, price: { inputPerMillion: 1_000_000, outputPerMillion: 2_000_000 } });
+    const model = new Model({ provider: target, settings: { concurrency: 1, timeoutMs: 1000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: false, price: { inputPerMillion: 1_000_000, outputPerMillion: 2_000_000 } } });
     const outcome = await model.generate(request('hi'), { sampleId: 's' });
     assert.equal(outcome.costUsd, 7 + 3 * 2);
   });
@@ -79,7 +79,7 @@ describe('module target', () => {
 
   it('an abort (the middleware\'s timeout) ends a call the function never finishes', async () => {
     const target = await createModuleTarget({ name: 'my-agent', path: join(dir, 'agent.mjs') });
-    const model = new Model(target, { concurrency: 1, timeoutMs: 50, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: false });
+    const model = new Model({ provider: target, settings: { concurrency: 1, timeoutMs: 50, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: false } });
     const outcome = await model.generate(request('slow'), { sampleId: 's' });
     assert.equal(outcome.error?.kind, 'timeout');
   });
