@@ -167,9 +167,9 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
     }
     // A unit queued before the run's last resume (which queued it again if it had no result): dropped.
     if (unit.session !== session.run.engine.queue?.session) return `superseded by resume ${session.run.engine.queue?.session ?? '(none)'}`;
-    const model = session.models.get(unit.modelId);
+    const model = session.model(unit.modelId);
     if (!model) throw new UnrecoverableError(`run ${field(unit.runId)} has no model ${field(unit.modelId)}`);
-    const units = session.sampleCount * session.models.size;
+    const units = session.sampleCount * session.models.length;
     // A redelivery of a unit whose result is stored: nothing to call, only to count.
     if ((await store.resultStatus(unit.runId, unit.sampleId, unit.modelId)) !== undefined) {
       await accountUnit(redis, location, store, unit.runId, unitKey(unit), units);
@@ -192,15 +192,10 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
     let retryable: CallError | undefined;
     let resulted = false;
     const stage: SampleStage = {
+      ...session,
       runId: unit.runId,
-      store,
-      prepared: session.prepared,
-      settings: session.run.settings,
       // Streaks over this worker's units of the run; a stop is told to the fleet below.
       failFast: stops.failFastFor(sessionKey, session.run),
-      ...(session.judge ? { judge: session.judge } : {}),
-      ...(session.user ? { user: session.user } : {}),
-      ...(session.budget ? { budget: session.budget } : {}),
       // The first signal ends the unit's waits (a retry's sleep, a rate limit's hold), as the first
       // Ctrl-C does in process: a wait is not a call in flight, and it may be minutes long.
       waitSignal: closing.signal,

@@ -1,12 +1,9 @@
 import { setMaxListeners } from 'node:events';
-import { sampleAt, type GenerateSettings, type SampleList } from '../core/index.js';
-import type { PreparedTask } from '../benchmarks/task.js';
+import { sampleAt, type SampleList } from '../core/index.js';
 import type { Model } from '../models/middleware/model.js';
 import type { CallRecord, ResultRecord } from '../store/records.js';
-import type { Store } from '../store/store.js';
-import type { RunBudget } from './budget.js';
 import { FailFast, type FailFastStop } from './fail-fast.js';
-import type { JudgeStage } from './judging.js';
+import type { RunSession } from './run-session.js';
 import { workOnSample, type SampleStage } from './sample-work.js';
 
 export interface ProgressEvent {
@@ -20,20 +17,12 @@ export interface ProgressEvent {
   readonly skipped: number;
 }
 
+/** What one drive of a session's samples adds to the session: which samples, and how it is stopped and told. */
 export interface ExecuteOptions {
-  readonly runId: string;
-  readonly store: Store;
-  readonly prepared: PreparedTask;
   /** Read by position as each is called (see `SampleList`): a sample not in flight is not held here. */
   readonly samples: SampleList;
-  readonly models: readonly Model[];
-  readonly settings: GenerateSettings;
   /** Re-run samples whose stored result is an error. */
   readonly retryErrors: boolean;
-  /** Grades the outputs the task cannot score alone; without it their deterministic score stands. */
-  readonly judge?: JudgeStage;
-  /** The simulated user a task's solver talks to the models under test through (`--user-model`). */
-  readonly user?: Model;
   /** Aborts the calls in flight; no new sample starts either. */
   readonly signal?: AbortSignal;
   /** No new sample starts; those in flight finish and are stored (a graceful interrupt, a lost lease). */
@@ -44,10 +33,6 @@ export interface ExecuteOptions {
    * this position of `samples` is stored, else a promise that settles once it is.
    */
   readonly sampleStored?: (index: number) => Promise<void> | undefined;
-  /** The run's spending cap: once reached, no new sample starts (those in flight finish). */
-  readonly budget?: RunBudget;
-  /** Stop a model after errors that repeat for every sample (see `FailFast`); default true. */
-  readonly failFast?: boolean;
 }
 
 export interface ExecuteOutcome {
@@ -64,9 +49,11 @@ export interface ExecuteOutcome {
  * Calls every model on every sample not finished yet, scores each output the moment it arrives
  * and stores calls + result in one transaction, so that a crash loses nothing finished and a
  * resume never calls a finished sample again. Each model gets as many workers as its concurrency.
+ * A model stops after errors that repeat for every sample unless the engine says not to (`failFast`).
  */
-export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOutcome> {
-  const { store, samples, models, signal, stop, budget } = options;
+export async function executeSamples(session: RunSession, options: ExecuteOptions): Promise<ExecuteOutcome> {
+  const { store, models, budget } = session;
+  const { samples, signal, stop } = options;
   /** The first failure of a worker (the store refusing a write): no new sample starts, the others finish theirs, then it is thrown. */
   let failure: { error: unknown } | undefined;
   const stopping = (): boolean => failure !== undefined || Boolean(signal?.aborted) || Boolean(stop?.aborted) || budget?.stopReason !== undefined;
@@ -79,7 +66,7 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
   const queues: { model: Model; todo: number[] }[] = [];
   let skipped = 0;
   for (const model of models) {
-    const finished = await store.finishedSampleIds(options.runId, model.id, { includeErrors: !options.retryErrors });
+    const finished = await store.finishedSampleIds(session.run.id, model.id, { includeErrors: !options.retryErrors });
     const todo: number[] = [];
     for (let i = 0; i < samples.length; i++) {
       // A new run has nothing finished: no sample need be built to know it is to do.
@@ -92,7 +79,7 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
   let finishedCount = 0;
   let errorCount = 0;
   options.onProgress?.({ modelId: '', finished: 0, errors: 0, total, skipped });
-  const failFast = new FailFast(options.failFast ?? true);
+  const failFast = new FailFast(session.engine.failFast ?? true);
   /** Stores a result (its calls were stored before, or go with it) and counts it. */
   const saveResult = async (calls: readonly CallRecord[], result: ResultRecord): Promise<void> => {
     // A resume with --retry-errors replaces the error results it calls again.
@@ -102,19 +89,7 @@ export async function executeSamples(options: ExecuteOptions): Promise<ExecuteOu
     options.onProgress?.({ modelId: result.modelId, finished: finishedCount, errors: errorCount, total, skipped });
   };
 
-  const stage: SampleStage = {
-    runId: options.runId,
-    store,
-    prepared: options.prepared,
-    settings: options.settings,
-    failFast,
-    saveResult,
-    ...(options.judge ? { judge: options.judge } : {}),
-    ...(options.user ? { user: options.user } : {}),
-    ...(signal ? { signal } : {}),
-    ...(waitSignal ? { waitSignal } : {}),
-    ...(budget ? { budget } : {}),
-  };
+  const stage: SampleStage = { ...session, runId: session.run.id, failFast, saveResult, ...(signal ? { signal } : {}), ...(waitSignal ? { waitSignal } : {}) };
 
   const runQueue = async (model: Model, todo: readonly number[]): Promise<void> => {
     let next = 0;

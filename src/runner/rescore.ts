@@ -8,7 +8,8 @@ import type { GenerateResult, Sample, Transcript } from '../core/index.js';
 import { scoreSafely } from './sample-work.js';
 import { judgeMetadataOf } from './judge-metadata.js';
 import { withJudgeTotals } from './judging.js';
-import { judgeSettingsOf, reopen, requireRun } from './run.js';
+import { reopen, requireRun } from './run.js';
+import { judgeSettingsOf } from './run-session.js';
 import { summarizeRun, type RunSummary } from './summary.js';
 import type { Store } from '../store/store.js';
 

@@ -1,63 +1,29 @@
-import { assertUniqueSampleIds, InputError, parseModelId, samplesBetween, type GenerateSettings, type JudgeRunSettings, type Sample, type SampleList } from '../core/index.js';
+import { assertUniqueSampleIds, InputError, parseModelId, samplesBetween, type Sample, type SampleList } from '../core/index.js';
 import { checkJudgeSettings } from '../judges/judge.js';
 import { findTask } from '../benchmarks/registry.js';
 import type { PreparedTask, Task } from '../benchmarks/task.js';
 import { createEmbedder } from '../models/embedders.js';
 import { prepareTask } from './prepare-task.js';
-import { Model } from '../models/middleware/model.js';
-import type { LimiterFactory } from '../models/middleware/limiter.js';
-import { KNOWN_PRICES } from '../models/pricing.js';
-import { createProvider } from '../models/registry.js';
-import type { ModelProvider } from '../models/spec.js';
-import { RunSecrets } from '../models/http/redact-secrets.js';
+import type { Model } from '../models/middleware/model.js';
 import type { JudgeConfig, RunRecord } from '../store/records.js';
 import { newRunId } from '../store/run-id.js';
 import type { Store } from '../store/store.js';
-import { totalSpend } from '../store/spend.js';
 import { storeFailureOf, StoreFailureError } from '../store/store-failure.js';
 import { toolkitVersion } from '../version.js';
 import { executeSamples, type ProgressEvent } from './execute.js';
 import { SAMPLE_CHUNK, SampleFeed } from './sample-feed.js';
 import { storedChunk, storedForm } from './stored-sample.js';
-import { Budget, formatUsd, type BudgetFactory, type RunBudget } from './budget.js';
-import { checkRecordedOutputs } from './recorded-outputs.js';
-import { HeldLease, leaseSettings, type LeaseSettings } from './run-lease.js';
+import { HeldLease, leaseSettings } from './run-lease.js';
 import { describeStop, withRecordedStops, type FailFastStop } from './fail-fast.js';
 import { checkPinnedData, MODIFIED_DATA_FIELD, recordedModifiedData } from './data-check.js';
 import { describeModified } from '../datasets/pinned.js';
-import type { JudgeStage } from './judging.js';
+import { openSession, type RunDependencies, type RunSession } from './run-session.js';
 import type { RunSpec } from './run-spec.js';
 import { checkEngineSettings, type EngineSettings } from '../core/engine-settings.js';
 import { summarizeRun, type RunSummary } from './summary.js';
 import { withCredentialsHidden, withWorkerEndpoint } from './recorded-base-url.js';
 
-export interface RunDependencies {
-  readonly store: Store;
-  /** Providers built in code, by model id (tests, library users); others come from the registry. */
-  readonly providers?: Readonly<Record<string, ModelProvider>>;
-  /** Aborts the calls in flight (and starts no new sample): what a stop must not wait for. */
-  readonly signal?: AbortSignal;
-  /**
-   * Starts no new sample but lets the calls in flight finish and be stored, so a resume does not
-   * pay for them again (the CLI's first Ctrl-C). The run then ends `interrupted`.
-   */
-  readonly stop?: AbortSignal;
-  /** The run's lease (see `HeldLease`): default 30 s to live, renewed every 5 s. */
-  readonly lease?: Partial<LeaseSettings>;
-  readonly onProgress?: (event: ProgressEvent & { runId: string }) => void;
-  /** Credentials for providers; kept out of the run record, the store and the logs. */
-  readonly secrets?: { readonly openaiApiKey?: string };
-  /** Called once the run exists in the store, before any model call. */
-  readonly onRunCreated?: (run: RunRecord) => void;
-  /** Things the user should know that do not stop the run (e.g. a judge grading its own outputs). */
-  readonly onWarning?: (message: string) => void;
-  /** Where the models' requests/tokens-per-minute limits live: in this process by default; `redisLimiters` shares them with every process on one Redis (`--shared-limits`). */
-  readonly limiters?: LimiterFactory;
-  /** Waits before a retry from this long on are told once per model (default 5 s; tests shorten it). */
-  readonly retryNoticeMs?: number;
-  /** Makes the run's `--max-cost` budget: `Budget` in this process by default; `fleetBudgets` keeps the spend in Redis for workers sharing one run. */
-  readonly budgets?: BudgetFactory;
-}
+export type { RunDependencies } from './run-session.js';
 
 /**
  * A new run's record and prepared task, checked (task options, data against its pinned sums,
@@ -110,19 +76,24 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   // Build the providers before recording the run, so a bad model id, a missing key or a replay
   // file made for other samples fails fast. They call with the engine as given (credentials and all).
   const ids = sampleIdsOf(prepared.samples);
-  const { models, judge: judgeStage, user, secrets } = await buildRoles(fresh, spec.engine, deps, { sampleIds: ids, toCall: async () => ids() });
+  const opened = await openSession(fresh, prepared, spec.engine, deps, { sampleIds: ids, toCall: async () => ids() });
   // Every key of the run is known now: none may stay in the recorded base URL either.
-  const run: RunRecord = { ...fresh, engine: spec.engine.openaiBaseURL !== undefined ? withCredentialsHidden({ ...fresh.engine, openaiBaseURL: spec.engine.openaiBaseURL }, secrets.has) : fresh.engine };
-  const budget = await budgetFor(run, spec.engine, [...models, ...(user ? [user] : [])], judgeStage, deps);
+  const run: RunRecord = { ...fresh, engine: spec.engine.openaiBaseURL !== undefined ? withCredentialsHidden({ ...fresh.engine, openaiBaseURL: spec.engine.openaiBaseURL }, opened.secrets.has) : fresh.engine };
+  const session: RunSession = { ...opened, run };
   // The first chunk goes with the run; the rest just ahead of the calls (see SampleFeed).
   const first = Math.min(prepared.samples.length, SAMPLE_CHUNK);
-  const settings = leaseSettings(deps.lease);
-  await deps.store.createRun(run, storedChunk(prepared.samples, 0, first));
-  // Nobody else knows the new run's id yet, but a resume of it may come any time from now on.
-  const lease = await HeldLease.acquire(deps.store, run.id, settings, deps.onWarning);
+  let lease: HeldLease;
+  try {
+    await deps.store.createRun(run, storedChunk(prepared.samples, 0, first));
+    // Nobody else knows the new run's id yet, but a resume of it may come any time from now on.
+    lease = await HeldLease.acquire(deps.store, run.id, leaseSettings(deps.lease), deps.onWarning);
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
   deps.onRunCreated?.(run);
   const feed = new SampleFeed(deps.store, run.id, prepared.samples, first);
-  return execute(run, task, prepared, prepared.samples, models, judgeStage, deps, { ...(user ? { user } : {}), retryErrors: false, feed, lease, failFast: spec.engine.failFast ?? true, ...(budget ? { budget } : {}) });
+  return execute(session, deps, { task, samples: prepared.samples, retryErrors: false, feed, lease });
 }
 
 /**
@@ -185,7 +156,8 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
   const run = await requireRun(deps.store, runIdOrPrefix);
   // First, before anything is read or written: two resumes started together must not both go on.
   const lease = await HeldLease.acquire(deps.store, run.id, leaseSettings(deps.lease), deps.onWarning);
-  let session: Parameters<typeof execute>;
+  let session: RunSession;
+  let work: SessionWork;
   try {
     const { task, prepared, samples, unstored } = await reopen(deps.store, run, options.dataDir);
     for (const warning of prepared.warnings ?? []) deps.onWarning?.(warning);
@@ -198,31 +170,34 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
     const engine: EngineSettings = { ...recordedEngineSettings(run), ...options.engine };
     // What each model still has to answer in this session: a replay file is checked against those.
     const ids = samples.map((s) => s.id);
-    const { models, judge: judgeStage, user } = await buildRoles(run, engine, deps, {
+    const opened = await openSession({ ...run, status: 'running' }, prepared, engine, deps, {
       sampleIds: () => ids,
       toCall: async (model) => {
         const finished = await deps.store.finishedSampleIds(run.id, model.id, { includeErrors: !options.retryErrors });
         return ids.filter((id) => !finished.has(id));
       },
     });
-    const budget = await budgetFor(run, engine, [...models, ...(user ? [user] : [])], judgeStage, deps);
-    // Samples a stopped run had not stored yet are stored before any call, as a new run's would be.
-    if (unstored.length > 0) await deps.store.addSamples(run.id, unstored.map(storedForm));
-    await deps.store.setRunStatus(run.id, 'running');
-    session = [{ ...run, status: 'running' }, task, prepared, samples, models, judgeStage, deps, { ...(user ? { user } : {}), retryErrors: options.retryErrors ?? false, lease, failFast: engine.failFast ?? true, ...(budget ? { budget } : {}) }];
+    try {
+      // Samples a stopped run had not stored yet are stored before any call, as a new run's would be.
+      if (unstored.length > 0) await deps.store.addSamples(run.id, unstored.map(storedForm));
+      await deps.store.setRunStatus(run.id, 'running');
+    } catch (error) {
+      await opened.close();
+      throw error;
+    }
+    session = opened;
+    work = { task, samples, retryErrors: options.retryErrors ?? false, lease };
   } catch (error) {
     // Refused before any call (data changed, a replay file matching nothing, a bad model id…): the run is as it was, and free.
     await lease.release();
     throw error;
   }
   deps.onRunCreated?.(run);
-  return execute(...session);
+  return execute(session, deps, work);
 }
 
-/** What a queue worker needs of a run to work on its units: rebuilt once per run it sees. */
-export interface RunWorkSession {
-  readonly run: RunRecord;
-  readonly prepared: PreparedTask;
+/** What a queue worker needs of a run to work on its units: its session, rebuilt once per run it sees. */
+export interface RunWorkSession extends RunSession {
   /** How many samples the run has. */
   readonly sampleCount: number;
   /**
@@ -231,13 +206,8 @@ export interface RunWorkSession {
    * a worker's memory stays flat in the run's size.
    */
   sampleOf(sampleId: string): Promise<Sample | undefined>;
-  /** The models under test by id, built from the run's model specs with this process's keys. */
-  readonly models: ReadonlyMap<string, Model>;
-  readonly judge?: JudgeStage;
-  readonly user?: Model;
-  readonly budget?: RunBudget;
-  /** Ends the models' connections. */
-  close(): Promise<void>;
+  /** A model under test by id, built from the run's model specs with this process's keys. */
+  model(id: string): Model | undefined;
 }
 
 /**
@@ -269,12 +239,10 @@ export async function openRunForWork(
   const hints = new Map<string, NonNullable<Sample['hints']>>();
   for (const s of prepared.samples) if (s.hints) hints.set(s.id, s.hints);
   const engine = { ...runEngine, ...options.engine };
-  const { models: built, judge, user } = await buildRoles(run, engine, deps, { sampleIds: ids, toCall: async () => ids() });
-  const budget = await budgetFor(run, engine, [...built, ...(user ? [user] : [])], judge, deps);
-  const all = [...built, ...(judge ? [judge.model] : []), ...(user ? [user] : [])];
+  const session = await openSession(run, { ...prepared, samples: [] }, engine, deps, { sampleIds: ids, toCall: async () => ids() });
+  const byId = new Map(session.models.map((m) => [m.id, m]));
   return {
-    run,
-    prepared: { ...prepared, samples: [] },
+    ...session,
     sampleCount: prepared.samples.length,
     sampleOf: async (sampleId) => {
       const [stored] = await deps.store.samplesOf(run.id, [sampleId]);
@@ -282,11 +250,7 @@ export async function openRunForWork(
       const hint = hints.get(sampleId);
       return hint ? { ...stored, hints: hint } : stored;
     },
-    models: new Map(built.map((m) => [m.id, m])),
-    ...(judge ? { judge } : {}),
-    ...(user ? { user } : {}),
-    ...(budget ? { budget } : {}),
-    close: async () => void (await Promise.all(all.map((m) => m.close()))),
+    model: (id) => byId.get(id),
   };
 }
 
@@ -380,140 +344,31 @@ function sampleIdsOf(samples: SampleList): () => readonly string[] {
   return () => (ids ??= Array.from(samples, (s) => s.id));
 }
 
-/**
- * The run's spending cap, when it has one. Every paid model (and the judge) needs a price, or the
- * cap could not be kept: refused before the run starts. A resumed run counts what it spent before.
- */
-async function budgetFor(run: RunRecord, engine: EngineSettings, models: readonly Model[], judge: JudgeStage | undefined, deps: RunDependencies): Promise<RunBudget | undefined> {
-  const cap = engine.maxCostUsd;
-  if (cap === undefined) return undefined;
-  if (!Number.isFinite(cap) || cap <= 0) throw new InputError(`--max-cost must be a positive amount of USD, got ${cap}`);
-  const unpriced = [...models, ...(judge ? [judge.model] : [])].find((m) => m.provider.billed !== false && !m.settings.price);
-  if (unpriced) {
-    throw new InputError(`--max-cost needs the price of every paid model, and ${unpriced.id} has none known: give --price ${unpriced.id}=IN/OUT (USD per million input/output tokens)`);
-  }
-  const before = totalSpend(await deps.store.runSpend(run.id));
-  if (before.unpriced > 0) deps.onWarning?.(`${before.unpriced} earlier calls of run ${run.id} have no known cost: the $${formatUsd(before.usd)} counted against --max-cost leaves them out`);
-  return deps.budgets ? deps.budgets({ runId: run.id, capUsd: cap, spentBeforeUsd: before.usd }) : new Budget(cap, before.usd);
+/** What one session's drive of the samples adds to it (see `execute`). */
+interface SessionWork {
+  readonly task: Task;
+  readonly samples: SampleList;
+  readonly retryErrors: boolean;
+  /** Stores the samples ahead of their calls (a new run). */
+  readonly feed?: SampleFeed;
+  /** This process's lease on the run: lost, it stops the run like an interrupt; released at the end with the final status. */
+  readonly lease: HeldLease;
 }
 
-/** The samples a session asks its models for: every sample id of the run, and those each model still has to answer. */
-interface SessionSamples {
-  sampleIds(): readonly string[];
-  toCall(model: Model): Promise<readonly string[]>;
-}
-
-/**
- * Builds the run's models and checks those that answer only recorded samples (replay) against
- * the samples this session asks each of them for. Replay files are read first: building another
- * provider can be costly (a `local:hf:` model is downloaded when it is built), and a file made
- * for other samples must stop the run before that. Warnings are shown only once every check has
- * passed, so a refused run says one thing.
- */
-async function buildModels(run: RunRecord, engine: EngineSettings, deps: RunDependencies, secrets: RunSecrets, session: SessionSamples): Promise<Model[]> {
-  const replayFirst = [...run.models].sort((a, b) => Number(!isReplay(a)) - Number(!isReplay(b)));
-  const built = new Map<string, Model>();
-  const warnings: string[] = [];
-  for (const id of replayFirst) {
-    const model = await buildModel(id, run, engine, deps, secrets);
-    if (model.provider.sampleIds !== undefined) {
-      const scope = { task: run.task, seed: run.seed, sampleIds: session.sampleIds(), toCall: await session.toCall(model) };
-      warnings.push(...checkRecordedOutputs(model.provider, scope));
-    }
-    built.set(id, model);
-  }
-  for (const warning of warnings) deps.onWarning?.(warning);
-  return run.models.map((id) => built.get(id) as Model);
-}
-
-/**
- * Every role of one session — the models under test, the judge, the simulated user — built with
- * one set of the run's secrets, so each model's outputs and errors are redacted of every key the
- * session sends (start, resume and a queue worker build their sessions alike).
- */
-async function buildRoles(
-  run: RunRecord,
-  engine: EngineSettings,
-  deps: RunDependencies,
-  session: SessionSamples,
-): Promise<{ readonly models: Model[]; readonly judge?: JudgeStage; readonly user?: Model; readonly secrets: RunSecrets }> {
-  const secrets = new RunSecrets();
-  const models = await buildModels(run, engine, deps, secrets, session);
-  const judge = await buildJudge(run, engine, deps, secrets);
-  const user = run.userModel !== undefined ? await buildModel(run.userModel, run, engine, deps, secrets) : undefined;
-  return { models, secrets, ...(judge ? { judge } : {}), ...(user ? { user } : {}) };
-}
-
-const isReplay = (id: string): boolean => parseModelId(id).provider === 'replay';
-
-/** The judge's model, with the same middleware as the models under test (cache, limits, retries, cost, the run's secrets). */
-async function buildJudge(run: RunRecord, engine: EngineSettings, deps: RunDependencies, secrets: RunSecrets): Promise<JudgeStage | undefined> {
-  if (!run.judge) return undefined;
-  return { model: await buildModel(run.judge.model, run, engine, deps, secrets), settings: judgeSettingsOf(run.seed, run.judge) };
-}
-
-/** How a run's judge grades, with the seed its calls start from (the run's) and the judge's model id: for the run itself and for a re-score. */
-export function judgeSettingsOf(seed: number, judge: JudgeConfig): JudgeRunSettings {
-  const { repeats, format, maxParseRetries, temperature, maxTokens } = judge;
-  return { repeats, format, maxParseRetries, temperature, seed, ...(maxTokens !== undefined ? { maxTokens } : {}), model: judge.model };
-}
-
-/** One model of a session; `secrets` is the session's one set, which its provider's join: every model's outputs and errors are redacted of all of them. */
-async function buildModel(id: string, run: RunRecord, engine: EngineSettings, deps: RunDependencies, secrets: RunSecrets): Promise<Model> {
-  const provider = await createProvider(id, {
-    seed: run.seed,
-    connections: engine.concurrency,
-    ...(engine.openaiBaseURL ? { openaiBaseURL: engine.openaiBaseURL } : {}),
-    ...(deps.secrets?.openaiApiKey ? { openaiApiKey: deps.secrets.openaiApiKey } : {}),
-    ...(deps.providers ? { custom: deps.providers } : {}),
-  });
-  const price = engine.prices?.[id] ?? KNOWN_PRICES[id];
-  // The middleware reads its share of the run's settings (`ModelSettings`); the price is the model's own.
-  const settings = { ...engine, ...(price ? { price } : {}), ...(deps.retryNoticeMs !== undefined ? { retryNoticeMs: deps.retryNoticeMs } : {}) };
-  return new Model({ provider, settings, cache: deps.store, ...(deps.limiters ? { limiters: deps.limiters } : {}), ...(deps.onWarning ? { onNotice: deps.onWarning } : {}), secrets });
-}
-
-async function execute(
-  run: RunRecord,
-  task: Task,
-  prepared: PreparedTask,
-  samples: SampleList,
-  models: Model[],
-  judge: JudgeStage | undefined,
-  deps: RunDependencies,
-  session: {
-    readonly retryErrors: boolean;
-    /** Stores the samples ahead of their calls (a new run). */
-    readonly feed?: SampleFeed;
-    readonly budget?: RunBudget;
-    /** This process's lease on the run: lost, it stops the run like an interrupt; released at the end with the final status. */
-    readonly lease: HeldLease;
-    readonly failFast: boolean;
-    /** The simulated user of a task whose solver has one. */
-    readonly user?: Model;
-  },
-): Promise<RunSummary> {
-  const settings: GenerateSettings = run.settings;
+/** Calls the session's models on its samples, then ends the session: the lease released with the final status, the models closed; returns the summary. */
+async function execute(session: RunSession, deps: RunDependencies, work: SessionWork): Promise<RunSummary> {
+  const { run } = session;
   let status: RunRecord['status'] = 'failed';
   let failFastStops: readonly FailFastStop[] = [];
   /** The store refused a write for want of space or write access: the run is interrupted, not failed. */
   let storeFailure: StoreFailureError | undefined;
-  const stops = [session.lease.lost, ...(deps.stop ? [deps.stop] : [])];
-  const stop = stops.length === 1 ? session.lease.lost : AbortSignal.any(stops);
+  const stops = [work.lease.lost, ...(deps.stop ? [deps.stop] : [])];
+  const stop = stops.length === 1 ? work.lease.lost : AbortSignal.any(stops);
   try {
-    const outcome = await executeSamples({
-      runId: run.id,
-      store: deps.store,
-      prepared,
-      samples,
-      models,
-      settings,
-      retryErrors: session.retryErrors,
-      failFast: session.failFast,
-      ...(session.feed ? { sampleStored: session.feed.ready.bind(session.feed) } : {}),
-      ...(session.budget ? { budget: session.budget } : {}),
-      ...(judge ? { judge } : {}),
-      ...(session.user ? { user: session.user } : {}),
+    const outcome = await executeSamples(session, {
+      samples: work.samples,
+      retryErrors: work.retryErrors,
+      ...(work.feed ? { sampleStored: work.feed.ready.bind(work.feed) } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
       stop,
       ...(deps.onProgress ? { onProgress: (e: ProgressEvent) => deps.onProgress?.({ ...e, runId: run.id }) } : {}),
@@ -538,16 +393,16 @@ async function execute(
         if (!storeFailure || !storeFailureOf(error)) throw error;
       }
     };
-    await failing(async () => session.feed?.settle());
+    await failing(async () => work.feed?.settle());
     await session.budget?.settle?.();
     // The status goes with the release: a process that lost the lease leaves it to the new holder.
     // So do the models stopped early, so that show and runs can say later why and what to fix.
     await failing(async () => {
-      await session.lease.release({ status, failFastStops });
+      await work.lease.release({ status, failFastStops });
       if (storeFailure) storeFailure = new StoreFailureError(run.id, storeFailure.failure, true);
     });
-    await Promise.all([...models, ...(judge ? [judge.model] : []), ...(session.user ? [session.user] : [])].map((m) => m.close()));
+    await session.close();
   }
   if (storeFailure) throw storeFailure;
-  return summarizeRun(deps.store, withRecordedStops({ ...run, status }, failFastStops), task);
+  return summarizeRun(deps.store, withRecordedStops({ ...run, status }, failFastStops), work.task);
 }

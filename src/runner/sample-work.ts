@@ -2,25 +2,19 @@ import { describeError, type GenerateRequest, type GenerateSettings, type Sample
 import type { PreparedTask } from '../benchmarks/task.js';
 import type { CallContext, CallOutcome, Model } from '../models/middleware/model.js';
 import type { CallRecord, ResultRecord } from '../store/records.js';
-import type { Store } from '../store/store.js';
-import type { RunBudget } from './budget.js';
+import type { RunSession } from './run-session.js';
 import type { FailFast, FailedCall } from './fail-fast.js';
-import { judgeOutputForRun, type JudgeStage } from './judging.js';
+import { judgeOutputForRun } from './judging.js';
 import { solveSample } from './solving.js';
 
 /**
  * What one sample's work needs, whoever drives it: the in-process run (`executeSamples`, many
- * samples per model in worker pools) and a queue worker (`queue/`, one job per unit of work).
+ * samples per model in worker pools) and a queue worker (`queue/`, one job per unit of work):
+ * the session's parts it reads (its store, prepared task, settings, judge, simulated user and
+ * budget, charged with every call stored), and the driver's own.
  */
-export interface SampleStage {
+export interface SampleStage extends Pick<RunSession, 'store' | 'prepared' | 'settings' | 'judge' | 'user' | 'budget'> {
   readonly runId: string;
-  readonly store: Store;
-  readonly prepared: PreparedTask;
-  readonly settings: GenerateSettings;
-  /** Grades the outputs the task cannot score alone. */
-  readonly judge?: JudgeStage;
-  /** The simulated user of a task whose solver talks to the models under test. */
-  readonly user?: Model;
   /** Aborts the calls in flight: a sample cut short is left unfinished (its paid calls stored). */
   readonly signal?: AbortSignal;
   /**
@@ -29,8 +23,6 @@ export interface SampleStage {
    * nothing of the sample: the sample is left unfinished, as with `signal`.
    */
   readonly waitSignal?: AbortSignal;
-  /** Charged with every call stored. */
-  readonly budget?: RunBudget;
   /** Holds the results of an error streak until it is known whether it stops the model. */
   readonly failFast: FailFast;
   /**

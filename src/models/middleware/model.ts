@@ -5,7 +5,7 @@ import { costOf, type Price } from '../pricing.js';
 import type { EngineSettings } from '../../core/engine-settings.js';
 import { systemClock, type Clock } from './clock.js';
 import { inProcessLimiters, type Limiter, type LimiterFactory } from './limiter.js';
-import { DEFAULT_MAX_RETRY_WAIT_MS, defaultRetryPolicy, describeWait, RETRY_NOTICE_MS, retryDelay, type RetryPolicy } from './retry-policy.js';
+import { DEFAULT_MAX_RETRY_WAIT_MS, defaultRetryPolicy, describeWait, RETRY_NOTICE_MS, retryDelay } from './retry-policy.js';
 import { Semaphore } from './semaphore.js';
 import { RunSecrets } from '../http/redact-secrets.js';
 
