@@ -2,7 +2,7 @@ import { InputError, parseModelId, type GenerateSettings, type JudgeRunSettings 
 import type { EngineSettings } from '../core/engine-settings.js';
 import type { PreparedTask } from '../benchmarks/task.js';
 import type { LimiterFactory } from '../models/middleware/limiter.js';
-import { Model } from '../models/middleware/model.js';
+import { Model, modelSettingsOf } from '../models/middleware/model.js';
 import { RunSecrets } from '../models/http/redact-secrets.js';
 import { KNOWN_PRICES } from '../models/pricing.js';
 import { createProvider } from '../models/registry.js';
@@ -176,6 +176,6 @@ async function buildModel(id: string, run: RunRecord, engine: EngineSettings, de
   });
   const price = engine.prices?.[id] ?? KNOWN_PRICES[id];
   // The middleware reads its share of the run's settings (`ModelSettings`); the price is the model's own.
-  const settings = { ...engine, ...(price ? { price } : {}), ...(deps.retryNoticeMs !== undefined ? { retryNoticeMs: deps.retryNoticeMs } : {}) };
+  const settings = modelSettingsOf(engine, { ...(price ? { price } : {}), ...(deps.retryNoticeMs !== undefined ? { retryNoticeMs: deps.retryNoticeMs } : {}) });
   return new Model({ provider, settings, cache: deps.store, ...(deps.limiters ? { limiters: deps.limiters } : {}), ...(deps.onWarning ? { onNotice: deps.onWarning } : {}), secrets });
 }

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { canonicalJson, ModelCallError, sha256, user, type GenerateRequest, type GenerateResult } from '../../core/index.js';
 import type { ModelProvider } from '../spec.js';
 import { fakeClock } from './test-support/fake-clock.js';
-import { Model, type CallCache, type ModelSettings } from './model.js';
+import { Model, modelSettingsOf, type CallCache, type ModelSettings } from './model.js';
 import { RateLimiter } from './rate-limiter.js';
 import { retryDelay } from './retry-policy.js';
 import { Semaphore } from './semaphore.js';
@@ -204,4 +204,12 @@ test('a model stores no key of its run: outputs and errors are redacted after de
   const failed = await tested.generate(request, { sampleId: 's1' });
   assert.equal(failed.error?.message, 'HTTP 401: bad key [REDACTED]');
   assert.equal(failed.attempts[0]?.error?.message, 'HTTP 401: bad key [REDACTED]');
+});
+
+test("a model's settings are its share of the run's engine settings: not the endpoint (which may carry credentials) nor the run-wide ones", () => {
+  const retry = { maxRetries: 1, baseDelayMs: 2, maxDelayMs: 3 };
+  const engine = { concurrency: 2, timeoutMs: 50, retry, cache: false, requestsPerMinute: 60, openaiBaseURL: 'http://u:secret@127.0.0.1:9/v1', prices: { a: { inputPerMillion: 1, outputPerMillion: 2 } }, maxCostUsd: 5, failFast: false };
+  const price = { inputPerMillion: 1, outputPerMillion: 2 };
+  assert.deepEqual(modelSettingsOf(engine, { price, retryNoticeMs: 10 }), { concurrency: 2, timeoutMs: 50, retry, cache: false, requestsPerMinute: 60, price, retryNoticeMs: 10 });
+  assert.deepEqual(modelSettingsOf({ concurrency: 1, timeoutMs: 1, retry, cache: true }), { concurrency: 1, timeoutMs: 1, retry, cache: true });
 });

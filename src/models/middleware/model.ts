@@ -9,16 +9,25 @@ import { DEFAULT_MAX_RETRY_WAIT_MS, defaultRetryPolicy, describeWait, RETRY_NOTI
 import { Semaphore } from './semaphore.js';
 import { RunSecrets } from '../http/redact-secrets.js';
 
-/**
- * What the middleware of one model works with: its share of the run's engine settings (declared
- * once, `engineSettingsSchema`; a session gives each model the run's whole set) and what is its
- * own: its price, and when a long wait before a retry is told.
- */
-export type ModelSettings = Pick<EngineSettings, 'concurrency' | 'requestsPerMinute' | 'tokensPerMinute' | 'timeoutMs' | 'retry' | 'maxRetryWaitMs' | 'cache'> & {
+/** The engine settings the middleware of a model reads (declared once, `engineSettingsSchema`). */
+const MODEL_SHARE = ['concurrency', 'requestsPerMinute', 'tokensPerMinute', 'timeoutMs', 'retry', 'maxRetryWaitMs', 'cache'] as const;
+
+/** What the middleware of one model works with: its share of the run's engine settings, and what is its own. */
+export type ModelSettings = Pick<EngineSettings, (typeof MODEL_SHARE)[number]> & {
   /** Waits before a retry from this long on are told once per model (default 5 s). */
   readonly retryNoticeMs?: number;
   readonly price?: Price;
 };
+
+/**
+ * A model's settings: its share of the run's engine settings (only that: the endpoint, which may
+ * carry credentials, and the run-wide settings stay with the run) and its own.
+ */
+export function modelSettingsOf(engine: EngineSettings, own: Pick<ModelSettings, 'retryNoticeMs' | 'price'> = {}): ModelSettings {
+  const share: Record<string, unknown> = {};
+  for (const key of MODEL_SHARE) if (engine[key] !== undefined) share[key] = engine[key];
+  return { ...(share as Pick<EngineSettings, (typeof MODEL_SHARE)[number]>), ...own };
+}
 
 export const defaultModelSettings: ModelSettings = { concurrency: 8, timeoutMs: 120_000, retry: defaultRetryPolicy, cache: true };
 
