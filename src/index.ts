@@ -1,5 +1,7 @@
 // The public library surface of assay: a curated list of re-exports, nothing else.
-// Everything the CLI does is reachable from here (see README "Library").
+// Runs, resumes, re-scores, reviews, reports, comparisons, the viewer and copying stores are
+// reachable from here (see README "Library"); some commands are the CLI's alone (`assay demo`,
+// `assay worker`, `assay agreement`, `--estimate`).
 
 // Core shapes
 export * from './core/index.js';
@@ -44,7 +46,7 @@ export type { ValueComparison } from './runner/compare/values.js';
 export { defaultJudgeSpec, type RunSpec, type EngineSettings, type JudgeSpec } from './runner/run-spec.js';
 export type { RunSummary, ModelSummary, ModelCounts, JudgeCounts, ReviewedSummary } from './runner/summary.js';
 export { applyReviewFile, type ReviewOutcome } from './runner/review.js';
-export type { JudgeMetadata } from './runner/judge-metadata.js';
+export type { JudgeMetadata } from './judges/judge-metadata.js';
 export type { ProgressEvent } from './runner/execute.js';
 export { HeldLease, RunLeasedError, leaseSettings, DEFAULT_LEASE_TTL_MS, type LeaseSettings } from './runner/run-lease.js';
 export { STOP_AFTER, type FailFastStop } from './runner/fail-fast.js';

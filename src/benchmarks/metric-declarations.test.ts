@@ -36,6 +36,7 @@ function outputsFor(sample: Sample): GenerateResult[] {
 /** Options the task needs to prepare at all (its own files), or undefined when its data is not here. */
 function optionsFor(task: Task): TaskOptions | undefined {
   if (task.name === 'summaries/alignment') return { task: { articles: join(dir, 'articles') } };
+  if (task.name === 'cases') return { task: { file: join(packageRoot, 'examples', 'cases', 'support.yaml') } };
   if (task.name === 'quality/groundedness') return { task: { items: join(packageRoot, 'examples', 'groundedness.jsonl') } };
   if (task.dataset && !existsSync(join(testDataDir(), task.dataset))) return undefined;
   return {};

@@ -1,4 +1,5 @@
 import { InputError } from '../core/index.js';
+import { casesTask } from './cases/task.js';
 import { functionchatTasks } from './functionchat/index.js';
 import { metatoolTasks } from './metatool/index.js';
 import { groundednessTask } from './groundedness/task.js';
@@ -7,7 +8,7 @@ import { summariesTask } from './summaries/task.js';
 import type { Task } from './task.js';
 
 /** Every task assay can run, in the order `assay list` shows them. */
-export const allTasks: readonly Task[] = [...metatoolTasks, ...functionchatTasks, summariesTask, groundednessTask, ...shippedHarmTasks];
+export const allTasks: readonly Task[] = [...metatoolTasks, ...functionchatTasks, summariesTask, groundednessTask, ...shippedHarmTasks, casesTask];
 
 /** Tasks a library user (or a test) made known by name, after the built-in ones. */
 const registered = new Map<string, Task>();

@@ -3,6 +3,9 @@ import type { GenerateResult, GenerateSettings, JudgeRunSettings, JudgeSettings,
 // The options a run records with its task live in core: the store keeps them with the run.
 export type { AnswerParserName, TaskOptions } from '../core/task-options.js';
 import type { AnswerParserName, TaskOptions } from '../core/task-options.js';
+import type { MetricValue, Metrics } from './metric-value.js';
+import type { ExportLayout } from './export-layout.js';
+export type { MetricValue, Metrics } from './metric-value.js';
 
 /** Texts → vectors (an embedding model), for tasks that rank by similarity. */
 export interface TextEmbedder {
@@ -28,10 +31,6 @@ export interface TaskContext {
   readonly signal?: AbortSignal;
 }
 
-/** A metric value: a number, null when undefined (e.g. precision with no positive answer), or a breakdown. */
-export type MetricValue = number | null | { readonly [key: string]: MetricValue };
-export type Metrics = Readonly<Record<string, MetricValue>>;
-
 /**
  * What a metric's number is: a fraction (shown as a percentage), a count, a mean, a level of a
  * scale, or a coefficient on a scale of its own (a kappa, −1…1). Counts are shown as integers,
@@ -43,7 +42,8 @@ export type MetricDirection = 'higher' | 'lower' | 'none';
 /**
  * How the 95% interval the task returns beside a metric (`<name>_ci95`, `{low, high}`) is made:
  * a Wilson score interval of the share's counts (`metrics/intervals.ts` `wilsonInterval`), a
- * seeded percentile bootstrap over the items (`bootstrapInterval`), or none (no interval is returned).
+ * seeded bootstrap over the items (percentile, `bootstrapInterval`; for kappa the expanded BCa of
+ * `metrics/agreement.ts` `kappaInterval`), or none (no interval is returned).
  */
 export type MetricInterval = 'wilson' | 'bootstrap' | 'none';
 
@@ -146,10 +146,16 @@ export interface PreparedTask {
    */
   judgeCallsPerSample?(settings: Pick<JudgeSettings, 'repeats' | 'maxParseRetries'>): number | null;
   /**
-   * For a task whose judged values are severities on an ordinal scale (harm measurement): the
+   * For a task whose judged values are levels of an ordinal scale (harm severity, groundedness 1–5): the
    * scale's lowest and highest level, so `assay agreement` can compare them with human labels.
    */
   readonly severityScale?: { readonly min: number; readonly max: number };
+  /**
+   * With {@link severityScale}: whether a level is a defect (harm: the guideline's rule;
+   * groundedness: below `--threshold`), so `assay agreement --labels` can correct the defect rate
+   * for the judge's measured error.
+   */
+  readonly isDefectLevel?: (level: number) => boolean;
   /**
    * What the task's metrics need besides the stored samples, their scores and the run's options
    * (harm measurement: the guideline, whether the resource has a leak check, its human labels):
@@ -210,9 +216,6 @@ export interface TaskOptionSpec {
 /** The formats of `assay export` (`--format`). */
 export type ExportFormatName = 'jsonl' | 'csv' | 'tsv';
 
-/** The export layouts of a task's own that `report/` can write (see {@link Task.exportFormats}). */
-export type ExportLayoutName = 'functionchat-report';
-
 /** A benchmark task: a name, a version, default settings, and how to build its samples and scorer. */
 export interface Task {
   readonly name: string;
@@ -221,6 +224,11 @@ export interface Task {
   readonly description: string;
   /** Sampling settings used unless the run overrides them (MetaTool: temperature 0). */
   readonly defaultSettings: GenerateSettings;
+  /**
+   * Judge repeats used when `assay run` is not given `--judge-repeats` (harm measurement: 5, as
+   * its seed repeats annotation 5 or 7 times). Absent: 1. A stored run keeps the repeats it ran with.
+   */
+  readonly defaultJudgeRepeats?: number;
   /**
    * The answer readings the task's scorer offers, default first (`--parser`; `assay rescore
    * --parser` and `assay show --readings` use them on stored outputs). Absent: one reading.
@@ -268,10 +276,10 @@ export interface Task {
   readonly ownTools?: boolean;
   /**
    * `assay export` formats the task writes in a layout of its own instead of assay's rows, by
-   * `--format` (FunctionChat: `tsv` in upstream's report columns). The value names the layout;
-   * its writer is in `report/` (it reads the stored results). Absent: assay's rows in every format.
+   * `--format` (FunctionChat: `tsv` in upstream's report columns): the task's columns and cells,
+   * which `report/` writes in that format. Absent: assay's rows in every format.
    */
-  readonly exportFormats?: Readonly<Partial<Record<ExportFormatName, ExportLayoutName>>>;
+  readonly exportFormats?: Readonly<Partial<Record<ExportFormatName, ExportLayout>>>;
   /**
    * The charts a report draws from this task's metrics (`assay report`), declared here so that
    * report code never asks which task a run is. Static: a report reads the store only. Each is
@@ -287,6 +295,13 @@ export interface Task {
    * (errors) are passed with `score: undefined`; metrics that count errors apart see them.
    */
   metrics(rows: Iterable<ScoredSample>, context: MetricsContext): Metrics;
+  /**
+   * Lines a reader of `assay show` needs besides the metrics, from the same rows (the cases task:
+   * each case that did not pass, with the expectations that did not and why). Plain text, one
+   * line each (stored text in them is shown with its control characters made visible). Absent or
+   * empty: the summary has no notes (`ModelSummary.notes` is left out).
+   */
+  summaryNotes?(rows: readonly ScoredSample[], context: MetricsContext): readonly string[];
   /**
    * Every metric {@link metrics} may return, with its meaning, unit and direction (each built-in
    * task declares them all; a test holds every registered task to it). Absent for a task of a

@@ -82,7 +82,7 @@ export function registerCommands(program: Command, setExitCode: (code: number) =
   registerWorkerCommand(program, setExitCode);
   registerSamplesCommand(program, setExitCode);
   registerAgreementCommand(program);
-  registerCompareCommand(program);
+  registerCompareCommand(program, setExitCode);
 
   program
     .command('runs')

@@ -3,12 +3,12 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { requireFolder } from '../core/index.js';
 import { resolveDataDir, type ResolvedDataDir } from '../datasets/data-dir.js';
-import { getManifest } from '../datasets/fetch/manifest.js';
+import { DATASET_NAMES, getManifest } from '../datasets/fetch/manifests.js';
 import { EXIT, dataDirOption, jsonOption, unusedDbOption } from './shared.js';
 import { downloadDataset } from './task-data.js';
 import { printErr, printOut } from './terminal.js';
 
-const DEFAULT_DATASET = 'metatool';
+const DEFAULT_DATASET = DATASET_NAMES[0] ?? 'metatool';
 
 const SOURCE_TEXT: Readonly<Record<ResolvedDataDir['source'], string>> = {
   flag: '--data-dir',
@@ -46,17 +46,14 @@ async function verifyCommand(dataset: string, flags: { dataDir?: string; json?: 
   return EXIT.badInput;
 }
 
-/** The datasets `assay data path` reports on: every one assay can download. */
-const DATASETS = ['metatool', 'functionchat'] as const;
-
 /** `assay data path`: where the data is read from, and why. */
 function pathCommand(flags: { dataDir?: string; json?: boolean }): number {
   const { dir, source } = resolveFrom(flags.dataDir);
-  const present = Object.fromEntries(DATASETS.map((name) => [name, existsSync(path.join(dir, name))]));
+  const present = Object.fromEntries(DATASET_NAMES.map((name) => [name, existsSync(path.join(dir, name))]));
   if (flags.json) {
     printOut(`${JSON.stringify({ dir, source, datasets: present })}\n`);
   } else {
-    const lines = DATASETS.map((name) => `  ${name}: ${present[name] ? 'present' : `not downloaded yet (assay data fetch ${name})`}`);
+    const lines = DATASET_NAMES.map((name) => `  ${name}: ${present[name] ? 'present' : `not downloaded yet (assay data fetch ${name})`}`);
     printOut(`${dir}\n  source: ${SOURCE_TEXT[source]}\n${lines.join('\n')}\n`);
   }
   return EXIT.ok;
@@ -78,7 +75,7 @@ dataset by itself unless given --no-download.`,
   data
     .command('fetch')
     .description('download the files of a dataset that are missing or damaged, each checked against its pinned sha256')
-    .argument('[dataset]', 'dataset to fetch: metatool or functionchat', DEFAULT_DATASET)
+    .argument('[dataset]', `dataset to fetch: ${DATASET_NAMES.join(' or ')}`, DEFAULT_DATASET)
     .addOption(dataDirOption('folder to put the dataset in (must exist; default: $ASSAY_DATA_DIR, else the user cache)'))
     .addOption(jsonOption())
     .addOption(unusedDbOption())
@@ -103,7 +100,7 @@ Examples:
   data
     .command('verify')
     .description('check every pinned file of a dataset against its sha256 (exit 0 when all match, 2 otherwise); never downloads')
-    .argument('[dataset]', 'dataset to verify: metatool or functionchat', DEFAULT_DATASET)
+    .argument('[dataset]', `dataset to verify: ${DATASET_NAMES.join(' or ')}`, DEFAULT_DATASET)
     .addOption(dataDirOption())
     .addOption(jsonOption())
     .addOption(unusedDbOption())

@@ -62,7 +62,8 @@ interface RunFlags extends EngineFlags, TaskFlags {
   db: string;
   judge?: string;
   userModel?: string;
-  judgeRepeats: number;
+  /** Absent: the task's default (`Task.defaultJudgeRepeats`, harm 5), else 1. */
+  judgeRepeats?: number;
   judgeFormat: 'text' | 'json';
   judgeTemperature: number;
   judgeMaxTokens?: number;
@@ -74,12 +75,12 @@ interface RunFlags extends EngineFlags, TaskFlags {
   detach?: boolean;
 }
 
-function judgeFrom(flags: RunFlags): JudgeSpec | undefined {
+function judgeFrom(taskName: string, flags: RunFlags): JudgeSpec | undefined {
   if (!flags.judge) return undefined;
   parseModelId(flags.judge);
   return {
     model: flags.judge,
-    repeats: flags.judgeRepeats,
+    repeats: flags.judgeRepeats ?? findTask(taskName).defaultJudgeRepeats ?? defaultJudgeSpec.repeats,
     format: flags.judgeFormat,
     maxParseRetries: flags.judgeParseRetries,
     temperature: flags.judgeTemperature,
@@ -105,7 +106,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
   if (flags.userModel !== undefined) parseModelId(flags.userModel);
   const resolved = resolveDataDir({ ...(flags.dataDir ? { flag: flags.dataDir } : {}) });
   const options = taskOptionsFrom(taskName, flags);
-  const judge = judgeFrom(flags);
+  const judge = judgeFrom(taskName, flags);
   const spec: RunSpec = {
     task: taskName,
     models: flags.model,
@@ -287,7 +288,7 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
     .addOption(new Option('--max-tokens <n>', 'maximum output tokens').argParser(positiveInt('--max-tokens')))
     .addOption(new Option('--user-model <id>', 'the simulated user of a task that talks to the model under test as a user (harm measurement), as provider:model'))
     .addOption(new Option('--judge <id>', 'model in the judge role for judged tasks (FunctionChat), as provider:model'))
-    .addOption(new Option('--judge-repeats <r>', 'grade each item R times (seeds differ); the verdict is the majority, ties are no verdict').default(defaultJudgeSpec.repeats).argParser(positiveInt('--judge-repeats')))
+    .addOption(new Option('--judge-repeats <r>', 'grade each item R times, seeds differing (default 1; harm 5, as its seed repeats). A pass/fail verdict or a claim\'s label takes a strict majority of the R, else no verdict; a level (harm severity, groundedness score) is the level a strict majority gives, else the median, a tie taken away from the defect (no_majority_share counts those)').argParser(positiveInt('--judge-repeats')))
     .addOption(new Option('--judge-format <f>', 'text: the rubric\'s pass/fail last line; json: reasons-first JSON verdict (structured output)').choices(['text', 'json']).default(defaultJudgeSpec.format))
     .addOption(new Option('--judge-temperature <t>', 'judge sampling temperature (upstream FunctionChat grades at 0.1)').default(defaultJudgeSpec.temperature).argParser(number('--judge-temperature', 0, 2)))
     .addOption(new Option('--judge-max-tokens <n>', 'maximum judge output tokens').argParser(positiveInt('--judge-max-tokens')))

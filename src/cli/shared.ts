@@ -12,8 +12,8 @@ import { StoreFailureError } from '../store/store-failure.js';
 import { redactStoreUrl } from '../store/store-url.js';
 import { printErr, printOut } from './terminal.js';
 
-/** Exit codes: 0 ok, 2 bad input, 1 unexpected failure, 3 finished with sample errors, 130 interrupted. */
-export const EXIT = { ok: 0, unexpected: 1, badInput: 2, sampleErrors: 3, interrupted: 130 } as const;
+/** Exit codes: 0 ok, 2 bad input, 1 unexpected failure, 3 finished with sample errors, 4 a gate failed (a regression; docs/suites.md), 130 interrupted. */
+export const EXIT = { ok: 0, unexpected: 1, badInput: 2, sampleErrors: 3, gateFailed: 4, interrupted: 130 } as const;
 
 export const DEFAULT_DB = '.assay/assay.db';
 

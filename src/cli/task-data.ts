@@ -4,7 +4,8 @@ import { InputError, describeError } from '../core/index.js';
 import { findTask } from '../benchmarks/registry.js';
 import { resolveDataDir, type ResolvedDataDir } from '../datasets/data-dir.js';
 import type { EnsureDatasetResult } from '../datasets/fetch/download.js';
-import { getManifest, type DatasetManifest } from '../datasets/fetch/manifest.js';
+import type { DatasetManifest } from '../datasets/fetch/manifest.js';
+import { getManifest } from '../datasets/fetch/manifests.js';
 import { createDownloadReporter } from './download-progress.js';
 import { printErr } from './terminal.js';
 

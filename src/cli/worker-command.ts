@@ -39,10 +39,10 @@ async function workerCommand(flags: WorkerFlags): Promise<number> {
   if (flags.baseUrl !== undefined) parseBaseURL('--base-url', flags.baseUrl, 'http://127.0.0.1:8000/v1');
   const dataDir = flags.dataDir ? resolveDataDir({ flag: flags.dataDir }).dir : undefined;
   // BullMQ and ioredis are loaded by the worker command alone, not by every CLI start.
-  const [{ checkRedis }, { startUnitWorker }] = await Promise.all([import('../queue/queue-connection.js'), import('../queue/unit-worker.js')]);
-  await checkRedis(location);
+  const [{ checkRedis }, { startUnitWorker }] = await Promise.all([import('../redis/connect.js'), import('../queue/unit-worker.js')]);
+  await checkRedis(location.url, '--queue');
   const store = await openStore(flags.db);
-  const worker = startUnitWorker({
+  const worker = await startUnitWorker({
     store,
     queue: location,
     concurrency: flags.concurrency,

@@ -8,3 +8,7 @@ export * from './preflight.js';
 export * from './recorded-declaration.js';
 export { bodyTemplateProblem, BODY_TEMPLATE_VARIABLES, exampleBodyContext } from './body-template.js';
 export { CONFIG_SCHEMA_FILE, configSchemaFileText, writeConfigSchemaFile } from './json-schema-file.js';
+export * from './config-file-schema.js';
+export * from './suite-schema.js';
+export type { SuiteDeclaration } from './read-suites.js';
+export * from './validate-suite.js';

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../version.js';
-import { configJsonSchema } from './model-entry-schema.js';
+import { configJsonSchema } from './config-file-schema.js';
 
 /** The published JSON Schema of `assay.yaml`, committed at the package root so editors can point at it. */
 export const CONFIG_SCHEMA_FILE = path.join(packageRoot, 'schemas', 'assay-config.schema.json');

@@ -66,7 +66,7 @@ describe('names', () => {
 describe('unknown keys name the nearest valid one', () => {
   it('at the top level', () => {
     assert.equal(refusedAs('modles:\n  a: {module: a.mjs}\n'), 'assay.yaml:1: modles: unknown key; did you mean "models"?');
-    assert.equal(refusedAs('models: {}\nextra: 1\n'), 'assay.yaml:2: extra: unknown key; valid keys here: models');
+    assert.equal(refusedAs('models: {}\nextra: 1\n'), 'assay.yaml:2: extra: unknown key; valid keys here: models, suites');
   });
 
   it('in an entry, in params, in http and in price', () => {
@@ -171,7 +171,7 @@ describe('the file itself', () => {
     assert.equal(refusedAs(''), 'assay.yaml:1: expected a mapping with a models: key, got an empty file');
     assert.equal(refusedAs('- a\n'), 'assay.yaml:1: expected a mapping with a models: key, got a list');
     assert.equal(refusedAs('models:\n'), 'assay.yaml:1: models: expected a mapping of names to declarations, got nothing (null)');
-    assert.equal(refusedAs('other: 1\n'), 'assay.yaml:1: other: unknown key; valid keys here: models (and 1 more problem)');
+    assert.equal(refusedAs('other: 1\n'), 'assay.yaml:1: other: unknown key; valid keys here: models, suites (and 1 more problem)');
   });
 
   it('tells the first problem in file order and how many more there are', () => {

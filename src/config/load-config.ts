@@ -6,7 +6,9 @@ import type { ConfigLocation } from './config-location.js';
 import { describeValue, dottedPath, entryProblems, unknownKeyProblem, type ConfigProblem } from './config-problems.js';
 import type { ModelDeclaration } from './model-declaration.js';
 import { nearestName } from './nearest-name.js';
-import { CONFIG_FILE_SCHEMA, ENTRY_SCHEMAS, MODEL_NAME_PATTERN, MODEL_NAME_RULE, TARGET_KINDS, type TargetKind } from './model-entry-schema.js';
+import { CONFIG_FILE_SCHEMA } from './config-file-schema.js';
+import { readSuites, type SuiteDeclaration } from './read-suites.js';
+import { ENTRY_SCHEMAS, MODEL_NAME_PATTERN, MODEL_NAME_RULE, TARGET_KINDS, type TargetKind } from './model-entry-schema.js';
 
 /**
  * Why a JMESPath expression does not parse, or undefined when it does. The JMESPath library
@@ -31,6 +33,12 @@ export interface AssayConfig {
   readonly models: ReadonlyMap<string, ModelDeclaration>;
   /** `file:line: models.NAME.field`: where a declared model's field is written, for a message about it. */
   where(name: string, field?: readonly PropertyKey[]): string;
+  /** The `suites:` map, in file order (empty without one). */
+  readonly suites: ReadonlyMap<string, SuiteDeclaration>;
+  /** `file:line: suites.NAME.field`: where a suite's field is written (`validateSuite`'s messages). */
+  whereSuite(name: string, field?: readonly PropertyKey[]): string;
+  /** The line {@link whereSuite} names. */
+  suiteLine(name: string, field?: readonly PropertyKey[]): number;
 }
 
 /**
@@ -56,6 +64,7 @@ export function parseConfig(file: string, filePath: string, text: string, option
   const dir = path.dirname(filePath);
   const problems: ConfigProblem[] = [];
   const models = new Map<string, ModelDeclaration>();
+  let suites = new Map<string, SuiteDeclaration>();
   const top = yaml.value;
   if (!isMapping(top)) {
     problems.push({ line: yaml.lineOf([]), message: `expected a mapping with a models: key, got ${top === null || top === undefined ? 'an empty file' : describeValue(top)}` });
@@ -74,6 +83,8 @@ export function parseConfig(file: string, filePath: string, text: string, option
         if (declaration) models.set(name, declaration);
       }
     }
+    // Names of entries refused above still count as declared: their own problem is told, not a second one here.
+    suites = readSuites(yaml, top['suites'], isMapping(declared) ? Object.keys(declared) : [], problems);
   }
   if (problems.length > 0) {
     // The first problem in file order: a user fixes a file top to bottom.
@@ -91,6 +102,12 @@ export function parseConfig(file: string, filePath: string, text: string, option
       const at = ['models', name, ...field];
       return `${file}:${yaml.lineOf(at)}: ${dottedPath(at)}`;
     },
+    suites,
+    whereSuite: (name, field = []) => {
+      const at = ['suites', name, ...field];
+      return `${file}:${yaml.lineOf(at)}: ${dottedPath(at)}`;
+    },
+    suiteLine: (name, field = []) => yaml.lineOf(['suites', name, ...field]),
   };
 }
 

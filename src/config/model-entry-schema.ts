@@ -141,10 +141,6 @@ export const ENTRY_SCHEMAS = { provider: PROVIDER_ENTRY, http: HTTP_ENTRY, modul
 
 export const MODEL_ENTRY = z.union([PROVIDER_ENTRY, HTTP_ENTRY, MODULE_ENTRY, EXEC_ENTRY]);
 
-export const CONFIG_FILE_SCHEMA = z.strictObject({
-  models: z.record(MODEL_NAME, MODEL_ENTRY).describe('Named models and applications; the name is the model id everywhere (-m NAME, --judge NAME, the store, reports).'),
-});
-
 export type ModelParams = z.output<typeof MODEL_PARAMS>;
 export type ModelPrice = z.output<typeof MODEL_PRICE>;
 export type ProviderEntry = z.output<typeof PROVIDER_ENTRY>;
@@ -153,15 +149,3 @@ export type HttpEntry = z.output<typeof HTTP_ENTRY>;
 export type ModuleEntry = z.output<typeof MODULE_ENTRY>;
 export type ExecEntry = z.output<typeof EXEC_ENTRY>;
 export type ModelEntry = z.output<typeof MODEL_ENTRY>;
-export type ConfigFile = z.output<typeof CONFIG_FILE_SCHEMA>;
-
-/** The published JSON Schema of a config file (what users' editors validate against). */
-export function configJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(CONFIG_FILE_SCHEMA, { io: 'input', target: 'draft-2020-12' }) as Record<string, unknown>;
-  return {
-    $schema: schema['$schema'],
-    title: 'assay config file (assay.yaml)',
-    description: 'Models and applications declared by name. See docs/targets.md.',
-    ...Object.fromEntries(Object.entries(schema).filter(([key]) => key !== '$schema')),
-  };
-}

@@ -5,7 +5,11 @@
  * model id): each of those adds its field to this one.
  */
 export interface JudgeSettings {
-  /** Independent judgments per output (`--judge-repeats`); the verdict is their majority (a score, their median). */
+  /**
+   * Independent judgments per output (`--judge-repeats`): a verdict is their strict majority, else
+   * no verdict; a level on a scale is the strict-majority level, else their median with a tie taken
+   * away from the defect (`metrics/severity.ts`).
+   */
   readonly repeats: number;
   /** `text`: a rubric's own "pass/fail on the last line"; `json`: a reasons-first JSON verdict through structured output. */
   readonly format: 'text' | 'json';

@@ -16,6 +16,7 @@ export const pass = (answer?: unknown, explanation?: string): Score => ({ value:
 export const fail = (answer?: unknown, explanation?: string): Score => ({ value: false, answer, ...(explanation ? { explanation } : {}) });
 export const noVerdict = (explanation: string, answer?: unknown): Score => ({ value: null, answer, explanation });
 
+/** Neither a pass, a fail nor a number: counted apart, never silently a pass or a fail. */
 export const isNoVerdict = (score: Score): boolean => score.value === null;
 
 /**

@@ -1,4 +1,5 @@
-import { FUNCTIONCHAT_MANIFEST, METATOOL_MANIFEST, type DatasetManifest } from './fetch/manifest.js';
+import type { DatasetManifest } from './fetch/manifest.js';
+import { MANIFESTS } from './fetch/manifests.js';
 
 /** A data file whose bytes differ from the ones assay pins for it. */
 export interface ModifiedDataFile {
@@ -21,7 +22,7 @@ function pinnedSums(manifests: readonly DatasetManifest[]): ReadonlyMap<string, 
 }
 
 /** The downloader's manifests: what `assay data verify` checks a data dir against. */
-const PINNED = pinnedSums([METATOOL_MANIFEST, FUNCTIONCHAT_MANIFEST]);
+const PINNED = pinnedSums(MANIFESTS);
 
 /**
  * The files among those a task read (data-dir-relative key → sha256 of the bytes read, its

@@ -9,8 +9,8 @@ export type RepeatedAnswers<T> =
   | { readonly kind: 'error'; readonly error: { readonly kind: string; readonly message: string } };
 
 /**
- * Asks the judge the same structured question `repeats` times (a grade read as the median of its
- * repeats: groundedness, harm severity). Repeat r's k-th re-ask uses seed `seed + r + R·k`, so
+ * Asks the judge the same structured question `repeats` times (a level combined from its repeats
+ * by `aggregateSeverity`: groundedness, harm severity). Repeat r's k-th re-ask uses seed `seed + r + R·k`, so
  * each is its own cache entry; the steps are `step` (one repeat) or `step/repeat-r`. A repeat
  * unreadable after its re-asks is left out; with more than half of the repeats usable their
  * values stand (in repeat order), otherwise it is no verdict. A judge call that fails after the

@@ -11,3 +11,4 @@ export * from './mcnemar.js';
 export * from './sign-flip.js';
 export * from './paired-mean.js';
 export * from './median.js';
+export * from './corrected-defect-rate.js';

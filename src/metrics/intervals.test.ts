@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { rngFor } from '../core/random.js';
-import { bootstrapInterval, wilsonInterval } from './intervals.js';
+import { bcaBounds, bcaInterval, bootstrapInterval, jackknifeAcceleration, wilsonInterval } from './intervals.js';
 
 const close = (actual: number | undefined, expected: number, digits = 6): void => {
   assert.ok(actual !== undefined && Math.abs(actual - expected) < 10 ** -digits, `${String(actual)} ≠ ${expected}`);
@@ -58,5 +58,44 @@ describe('bootstrapInterval', () => {
     assert.deepEqual(bootstrapInterval(claimsPerSummary, share, { rng: rngFor(3, 'b') }), { low: 0.5, high: 0.5 });
     assert.equal(bootstrapInterval([[]], share, { rng: rngFor(3, 'b') }), null);
     assert.equal(bootstrapInterval([], mean, { rng: rngFor(3, 'b') }), null);
+  });
+});
+
+describe('BCa interval', () => {
+  const oneToHundred = Array.from({ length: 100 }, (_, i) => i + 1);
+
+  it('no bias, no acceleration: the percentile interval (ranks 3 and 98 of 1…100)', () => {
+    // Estimate 50.5: 50 of 100 values below → z₀ = Φ⁻¹(0.5) = 0; a = 0 → the 2.5% and 97.5% quantiles: ⌈2.5⌉ = 3rd, ⌈97.5⌉ = 98th.
+    assert.deepEqual(bcaBounds(50.5, oneToHundred, 0), { low: 3, high: 98 });
+  });
+
+  it('by hand: estimate 30.5 (30 values below) moves both bounds down; acceleration 0.1 widens the top', () => {
+    // z₀ = Φ⁻¹(0.3) = −0.524401. Low: Φ(z₀ + (z₀ − 1.959964)) = Φ(−3.008765) = 0.001312 → rank ⌈0.13⌉ = 1st.
+    // High: Φ(z₀ + (z₀ + 1.959964)) = Φ(0.911163) = 0.818895 → ⌈81.9⌉ = 82nd.
+    assert.deepEqual(bcaBounds(30.5, oneToHundred, 0), { low: 1, high: 82 });
+    // a = 0.1: high Φ(z₀ + 1.435564/(1 − 0.1435564)) = 0.875296 → 88th; low Φ(z₀ − 2.484365/1.2484365) = 0.005962 → 1st.
+    assert.deepEqual(bcaBounds(30.5, oneToHundred, 0.1), { low: 1, high: 88 });
+  });
+
+  it('expanded for n = 15 units: z_q becomes √(15/14)·t₀.₉₇₅,₁₄ = 2.220065, so ranks 2 and 99 of 1…100', () => {
+    // Φ(−2.220065) = 0.013207 → ⌈1.32⌉ = 2nd; Φ(2.220065) = 0.986793 → ⌈98.68⌉ = 99th (unexpanded: 3rd and 98th).
+    assert.deepEqual(bcaBounds(50.5, oneToHundred, 0, 0.95, 15), { low: 2, high: 99 });
+  });
+
+  it('jackknife acceleration of the mean of [0, 0, 0, 3] = 0.375 / (6 · 0.75^1.5) ≈ 0.096225', () => {
+    // Leave-one-out means 1, 1, 1, 0; their mean 0.75; deviations −0.25 ×3, 0.75: Σd² = 0.75, Σd³ = 0.375.
+    const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
+    assert.ok(Math.abs(jackknifeAcceleration([0, 0, 0, 3], mean) - 0.375 / (6 * Math.pow(0.75, 1.5))) < 1e-12);
+    assert.equal(jackknifeAcceleration([2, 2, 2], mean), 0, 'no spread, no acceleration');
+  });
+
+  it('bcaInterval: reproducible with its rng, holds the estimate; null without units or without a defined estimate', () => {
+    const data = [1, 3, 3, 4, 7, 8, 8, 9, 12, 20];
+    const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
+    const one = bcaInterval(data, mean, { rng: rngFor(3, 'bca'), resamples: 500 });
+    assert.deepEqual(one, bcaInterval(data, mean, { rng: rngFor(3, 'bca'), resamples: 500 }));
+    assert.ok(one && one.low <= 7.5 && 7.5 <= one.high, JSON.stringify(one));
+    assert.equal(bcaInterval([], mean, { rng: rngFor(3, 'bca') }), null);
+    assert.equal(bcaInterval(data, () => null, { rng: rngFor(3, 'bca') }), null);
   });
 });

@@ -1,4 +1,5 @@
 import type { Rng } from '../core/random.js';
+import { normalCdf, normalQuantile, tQuantile } from './normal.js';
 
 /** A two-sided confidence interval. */
 export interface Interval {
@@ -32,6 +33,12 @@ export function wilsonInterval(successes: number, n: number, z: number = Z_95): 
 }
 
 export interface BootstrapOptions {
+  /**
+   * BCa only: widen for a small number of units as the "expanded" percentile interval does
+   * (Hesterberg 2015): each normal quantile z_q becomes √(n/(n−1))·t_{q,n−1}, undoing the
+   * bootstrap's narrowness by a factor √((n−1)/n) and using t's heavier tails. Default false.
+   */
+  readonly expand?: boolean;
   /** The resampling's randomness: pass `rngFor(seed, label)` so the interval is reproducible. */
   readonly rng: Rng;
   /** Resamples drawn (default 2,000). */
@@ -64,4 +71,80 @@ export function bootstrapInterval<T>(units: readonly T[], statistic: (sample: re
   values.sort((a, b) => a - b);
   const rank = (q: number): number => values[Math.min(values.length - 1, Math.max(0, Math.ceil(q * values.length) - 1))] as number;
   return { low: rank((1 - level) / 2), high: rank((1 + level) / 2) };
+}
+
+/**
+ * Bias-corrected and accelerated (BCa) bootstrap interval of a statistic over units (Efron 1987;
+ * Efron & Tibshirani 1993, ch. 14): the percentile interval's quantiles moved by the bootstrap's
+ * median bias (z₀) and by how the statistic's spread changes with its value (the acceleration a,
+ * from the jackknife). Chosen for kappa, whose sampling distribution is skewed near ±1 and at small
+ * n, where the plain percentile interval undercovers (measured: `npm run sim:kappa`, docs/harm.md).
+ * Resamples where the statistic is undefined (null) are skipped, as are left-out units whose
+ * jackknife value is undefined.
+ *
+ * @returns null when there are no units, the statistic is undefined on them, or no resample gives a value.
+ */
+export function bcaInterval<T>(units: readonly T[], statistic: (sample: readonly T[]) => number | null, options: BootstrapOptions): Interval | null {
+  const { rng, resamples = 2000, level = 0.95 } = options;
+  if (units.length === 0) return null;
+  const estimate = statistic(units);
+  if (estimate === null || !Number.isFinite(estimate)) return null;
+  const values: number[] = [];
+  const draw: T[] = new Array<T>(units.length);
+  for (let r = 0; r < resamples; r++) {
+    for (let i = 0; i < units.length; i++) draw[i] = units[rng.int(units.length)] as T;
+    const value = statistic(draw);
+    if (value !== null && Number.isFinite(value)) values.push(value);
+  }
+  if (values.length === 0) return null;
+  return bcaBounds(estimate, values, jackknifeAcceleration(units, statistic), level, options.expand === true && units.length > 2 ? units.length : undefined);
+}
+
+/**
+ * The jackknife estimate of BCa's acceleration: with θ₍ᵢ₎ the statistic without unit i and θ₍·₎
+ * their mean, a = Σ(θ₍·₎ − θ₍ᵢ₎)³ / (6 · (Σ(θ₍·₎ − θ₍ᵢ₎)²)^{3/2}); 0 when every θ₍ᵢ₎ is equal
+ * (or fewer than two are defined).
+ */
+export function jackknifeAcceleration<T>(units: readonly T[], statistic: (sample: readonly T[]) => number | null): number {
+  const leftOut: number[] = [];
+  for (let i = 0; i < units.length; i++) {
+    const value = statistic([...units.slice(0, i), ...units.slice(i + 1)]);
+    if (value !== null && Number.isFinite(value)) leftOut.push(value);
+  }
+  if (leftOut.length < 2) return 0;
+  const mean = leftOut.reduce((s, v) => s + v, 0) / leftOut.length;
+  let squares = 0;
+  let cubes = 0;
+  for (const v of leftOut) {
+    const d = mean - v;
+    squares += d * d;
+    cubes += d * d * d;
+  }
+  return squares <= 0 ? 0 : cubes / (6 * Math.pow(squares, 1.5));
+}
+
+/**
+ * BCa's bounds from the estimate, the bootstrap values and the acceleration: z₀ = Φ⁻¹(share of
+ * values below the estimate, ties counted half; kept within half a resample of 0 and 1), and each
+ * quantile q of the percentile interval becomes Φ(z₀ + (z₀ + z_q)/(1 − a(z₀ + z_q))), read from
+ * the sorted values by nearest rank (as `bootstrapInterval`). With `expandForUnits` n, z_q is
+ * the expanded quantile √(n/(n−1))·t_{q,n−1} (see `BootstrapOptions.expand`).
+ */
+export function bcaBounds(estimate: number, values: readonly number[], acceleration: number, level = 0.95, expandForUnits?: number): Interval {
+  const sorted = [...values].sort((a, b) => a - b);
+  const B = sorted.length;
+  const tolerance = 1e-12 * Math.max(1, Math.abs(estimate));
+  let below = 0;
+  for (const v of sorted) below += v < estimate - tolerance ? 1 : Math.abs(v - estimate) <= tolerance ? 0.5 : 0;
+  const z0 = normalQuantile(Math.min(1 - 0.5 / B, Math.max(0.5 / B, below / B)));
+  const adjusted = (q: number): number => {
+    const n = expandForUnits;
+    const zq = n === undefined ? normalQuantile(q) : Math.sqrt(n / (n - 1)) * tQuantile(q, n - 1);
+    const denominator = 1 - acceleration * (z0 + zq);
+    // A very large acceleration folds the mapping over: the bound goes to the end of its side.
+    if (denominator <= 0) return q < 0.5 ? 0 : 1;
+    return normalCdf(z0 + (z0 + zq) / denominator);
+  };
+  const rank = (q: number): number => sorted[Math.min(B - 1, Math.max(0, Math.ceil(q * B) - 1))] as number;
+  return { low: rank(adjusted((1 - level) / 2)), high: rank(adjusted((1 + level) / 2)) };
 }

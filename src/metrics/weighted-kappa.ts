@@ -13,6 +13,13 @@ export type Kappa = { readonly kappa: number } | { readonly kappa: null; readonl
 export const KAPPA_UNDEFINED_NO_VARIATION = 'undefined: both raters gave every item the same single level, so the agreement expected by chance is 1 and kappa is 0/0';
 
 /**
+ * Why kappa is given no value when one rater gave every item one level and the other did not:
+ * the formula then yields exactly 0 whatever the pairs, a figure that reads as "chance agreement"
+ * but measures nothing — the constant rater tells no items apart.
+ */
+export const KAPPA_UNDEFINED_ONE_RATER_CONSTANT = 'undefined: one rater gave every item the same level, so there is no agreement beyond chance to measure (the formula gives 0 whatever the other rater did)';
+
+/**
  * The confusion matrix of paired ratings on a contiguous integer scale.
  * @throws RangeError for a rating that is not an integer on the scale.
  */
@@ -37,8 +44,9 @@ export function confusionMatrix(pairs: readonly (readonly [number, number])[], s
  * count in k, so the weights depend on the scale, not on the data.
  *
  * κ = (p_o − p_e) / (1 − p_e), p_o = Σ w_ij O_ij / n, p_e = Σ w_ij r_i c_j / n².
- * Undefined (null with the reason) when there are no items, when the scale has one level, or when
- * p_e = 1 (both raters used one and the same level for everything).
+ * Undefined (null with the reason) when there are no items, when the scale has one level, when
+ * p_e = 1 (both raters used one and the same level for everything), or when one rater used a
+ * single level (κ is then 0 by construction, whatever the pairs).
  */
 export function quadraticWeightedKappa(matrix: ConfusionMatrix): Kappa {
   const k = matrix.levels.length;
@@ -58,5 +66,7 @@ export function quadraticWeightedKappa(matrix: ConfusionMatrix): Kappa {
   }
   // In counts (× n): p_o − p_e = (observed − expected)/n, 1 − p_e = (n − expected)/n.
   if (n - expected <= 1e-12 * n) return { kappa: null, reason: KAPPA_UNDEFINED_NO_VARIATION };
+  const usedLevels = (margin: readonly number[]): number => margin.filter((c) => c > 0).length;
+  if (usedLevels(rows) === 1 || usedLevels(columns) === 1) return { kappa: null, reason: KAPPA_UNDEFINED_ONE_RATER_CONSTANT };
   return { kappa: (observed - expected) / (n - expected) };
 }

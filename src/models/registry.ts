@@ -4,7 +4,11 @@ import type { HttpTargetOptions } from './providers/http/http-target.js';
 import type { ModuleTargetOptions } from './providers/module/module-target.js';
 import type { ExecTargetOptions } from './providers/exec/exec-target.js';
 
-/** What providers may need beyond their id. Pure data: it is stored with the run (minus secrets). */
+/**
+ * What providers may need beyond their id, built for each model from the run's settings and this
+ * process's environment when its provider is made. Never stored: it holds keys and providers built
+ * in code; a run records its models' declarations instead (config/recorded-declaration.ts).
+ */
 export interface ProviderConfig {
   /** Seed for providers that make random choices (baselines). */
   readonly seed: number;

@@ -15,7 +15,7 @@ registerTask(syntheticTask);
 await import('../models/providers/openai/openai-provider.js');
 const store = await openStore(storeUrl as string);
 const cpuBefore = process.cpuUsage();
-const worker = startUnitWorker({ store, queue: queueLocation(redisUrl as string, queueName), concurrency: Number(concurrencyArg ?? 64), openaiBaseURL: serverUrl as string });
+const worker = await startUnitWorker({ store, queue: queueLocation(redisUrl as string, queueName), concurrency: Number(concurrencyArg ?? 64), openaiBaseURL: serverUrl as string });
 process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
 process.once('SIGTERM', () => {
   void (async () => {

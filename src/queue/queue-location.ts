@@ -1,7 +1,7 @@
-// Where a queue is (`--queue`, `--queue-name`), checked without connecting: kept apart from
-// queue-connection.ts so the CLI checks its options without loading ioredis and BullMQ at start-up.
+// Where a queue is (`--queue`, `--queue-name`), checked without connecting: the URL by redis/'s
+// one check, which loads ioredis only to connect; BullMQ is not loaded by the CLI at start-up.
 import { InputError } from '../core/errors.js';
-import { redactStoreUrl } from '../store/store-url.js';
+import { checkRedisUrl } from '../redis/connect.js';
 
 /** The Redis keys of assay's queues start with this (BullMQ's `prefix`), apart from other BullMQ users of the server. */
 export const QUEUE_PREFIX = 'assay';
@@ -16,12 +16,7 @@ export interface QueueLocation {
 
 /** Checks `--queue` and `--queue-name`; a bad one is one line (password hidden). */
 export function queueLocation(url: string, name = DEFAULT_QUEUE_NAME): QueueLocation {
-  if (!/^rediss?:\/\//i.test(url)) throw new InputError(`--queue ${redactStoreUrl(url)}: give a Redis URL, redis://host:6379 (or rediss:// for TLS)`);
-  try {
-    new URL(url);
-  } catch {
-    throw new InputError(`--queue ${redactStoreUrl(url)}: not a valid URL; give redis://host:6379`);
-  }
+  checkRedisUrl(url, '--queue');
   if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new InputError(`--queue-name "${name}": use letters, digits, ".", "_" and "-" only`);
   return { url, name };
 }

@@ -7,7 +7,7 @@ import { recordedEngineSettings, requireRun } from '../runner/run.js';
 import type { EngineSettings } from '../runner/run-spec.js';
 import type { RunRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
-import { checkRedis, connectRedis } from './queue-connection.js';
+import { checkRedis, openRedis } from '../redis/connect.js';
 import { QUEUE_PREFIX, type QueueLocation } from './queue-location.js';
 import { refuseQueuedBaseURL } from './queued-base-url.js';
 import { countUnitsDone } from './run-completion.js';
@@ -34,7 +34,7 @@ export async function resubmitRun(
 ): Promise<{ run: RunRecord; units: number }> {
   const { store } = deps;
   refuseQueuedBaseURL(deps.engine);
-  await checkRedis(deps.queue);
+  await checkRedis(deps.queue.url, '--queue');
   const run = await requireRun(store, runIdOrPrefix);
   const lease = await store.runLease(run.id);
   if (lease?.live) throw new InputError(`run ${run.id} is being run by pid ${lease.holder.pid} on ${lease.holder.host} (its lease is live); resume it once that process has stopped`);
@@ -52,7 +52,7 @@ export async function resubmitRun(
   // credentials hidden: workers never call it, and refuse the run's units unless it is their own endpoint.
   const engine = withCredentialsHidden({ ...withRecordedStops(run, []).engine, ...deps.engine, queue: { name: deps.queue.name, session } });
   recordedEngineSettings({ ...run, engine });
-  const redis = connectRedis(deps.queue, { maxRetriesPerRequest: 3 });
+  const redis = await openRedis(deps.queue.url, { maxRetriesPerRequest: 3 });
   const queue = new Queue(deps.queue.name, { connection: redis, prefix: QUEUE_PREFIX });
   queue.on('error', () => undefined);
   let queued = 0;

@@ -6,7 +6,7 @@ import type { RunSpec } from '../runner/run-spec.js';
 import type { RunRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { JOB_ATTEMPTS, JOB_BACKOFF_MS } from './job-options.js';
-import { checkRedis, connectRedis } from './queue-connection.js';
+import { checkRedis, openRedis } from '../redis/connect.js';
 import { QUEUE_PREFIX, type QueueLocation } from './queue-location.js';
 import { refuseQueuedBaseURL } from './queued-base-url.js';
 import { unitJobId, type Unit } from './unit.js';
@@ -30,7 +30,7 @@ export function unitJobs(units: readonly Unit[]): { name: string; data: Unit; op
 export async function submitRun(spec: RunSpec, deps: { readonly store: Store; readonly queue: QueueLocation; readonly onWarning?: (message: string) => void }): Promise<{ run: RunRecord; units: number }> {
   spec.models.forEach((id) => parseModelId(id));
   refuseQueuedBaseURL(spec.engine);
-  await checkRedis(deps.queue);
+  await checkRedis(deps.queue.url, '--queue');
   const { run: fresh, prepared } = await newRunRecord(spec, deps);
   const count = prepared.samples.length;
   const run: RunRecord = { ...fresh, engine: { ...fresh.engine, queue: { name: deps.queue.name } } };
@@ -39,7 +39,7 @@ export async function submitRun(spec: RunSpec, deps: { readonly store: Store; re
   // sample is not stored, and neither this process nor one write holds the whole run.
   let chunk = storedChunk(prepared.samples, 0, ENQUEUE_CHUNK);
   await deps.store.createRun({ ...run, sampleCount: count }, chunk);
-  const redis = connectRedis(deps.queue, { maxRetriesPerRequest: 3 });
+  const redis = await openRedis(deps.queue.url, { maxRetriesPerRequest: 3 });
   const queue = new Queue(deps.queue.name, { connection: redis, prefix: QUEUE_PREFIX });
   queue.on('error', () => undefined);
   let units = 0;

@@ -3,6 +3,7 @@ import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import { boundedLogText, boundedText, describeError } from '../core/index.js';
 import type { LimiterFactory } from '../models/middleware/limiter.js';
 import { DEFAULT_LIMIT_PREFIX, redisLimiters } from '../models/middleware/redis-limiter.js';
+import { openRedis } from '../redis/connect.js';
 import type { BudgetFactory } from '../runner/budget.js';
 import type { EngineSettings } from '../runner/run-spec.js';
 import { fleetBudgets } from '../runner/fleet-budget.js';
@@ -12,7 +13,6 @@ import { workOnSample, type SampleStage } from '../runner/sample-work.js';
 import type { CallError } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { lockDurationMs, MAX_STALLED } from './job-options.js';
-import { connectRedis } from './queue-connection.js';
 import { QUEUE_PREFIX, type QueueLocation } from './queue-location.js';
 import { accountUnit } from './run-completion.js';
 import { isUnit, unitKey, type Unit } from './unit.js';
@@ -96,7 +96,7 @@ export interface UnitWorker {
  *   exist) stop that model over the fleet (`FleetStops`): no new unit of it starts anywhere, the
  *   run is `interrupted` and says why, and `assay resume` goes on once the cause is fixed.
  */
-export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
+export async function startUnitWorker(options: UnitWorkerOptions): Promise<UnitWorker> {
   const { queue: location } = options;
   const tell = options.onNote ?? (() => undefined);
   // Every line: one line, bounded, controls shown — it may hold job data, a provider's or a store's error.
@@ -106,7 +106,7 @@ export function startUnitWorker(options: UnitWorkerOptions): UnitWorker {
   const store = waitingStore(options.store, { onNote: note, signal: closing.signal });
   const sessions = new Map<string, Promise<RunWorkSession>>();
   const stops = new FleetStops(store);
-  const redis = connectRedis(location);
+  const redis = await openRedis(location.url);
   // The limits' and the budget's commands on a connection of their own, apart from BullMQ's.
   const shared = redis.duplicate();
   const deps: RunDependencies = {

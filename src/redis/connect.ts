@@ -1,6 +1,8 @@
-// ioredis is loaded when a connection is made (connectRedis), not by every CLI start that
-// imports this module for its URL checks.
-import type { Redis } from 'ioredis';
+// The one way assay reaches Redis: the URL check, the redactor and every connection, for the
+// shared limits (`--shared-limits`) and the queue (`--queue`, BullMQ's connections) alike.
+// ioredis is loaded when a connection is made, not by every CLI start that imports this module
+// for its URL checks (queue/queue-location.ts, cli/shared-limits.ts).
+import type { Redis, RedisOptions } from 'ioredis';
 import { describeError, InputError, redactUrlCredentials } from '../core/index.js';
 
 /** How long the first connection may take before the option is refused as unreachable. */
@@ -13,13 +15,13 @@ export function redactRedisUrl(url: string): string {
   return redactUrlCredentials(url);
 }
 
-/** Refuses anything but `redis://` or `rediss://` URLs, naming the option. */
+/** Refuses anything but `redis://` or `rediss://` URLs whose path, if any, is a database number, naming the option. */
 export function checkRedisUrl(url: string, option: string): void {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new InputError(`${option} ${url}: not a URL; expected redis://host:port[/db] (or rediss:// for TLS)`);
+    throw new InputError(`${option} ${redactRedisUrl(url)}: not a URL; expected redis://host:port[/db] (or rediss:// for TLS)`);
   }
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
     throw new InputError(`${option} ${redactRedisUrl(url)}: expected a redis:// or rediss:// URL, got ${parsed.protocol}`);
@@ -35,7 +37,7 @@ export function checkKeyPrefix(prefix: string, option: string): void {
 }
 
 export interface ConnectOptions {
-  /** The option the URL came from, for the one-line refusal (`--shared-limits`). */
+  /** The option the URL came from, for the one-line refusal (`--shared-limits`, `--queue`). */
   readonly option: string;
   /** Told once when an established connection is lost (commands then wait) and once when it is back. */
   readonly onWarning?: (message: string) => void;
@@ -75,8 +77,30 @@ export async function connectRedis(url: string, options: ConnectOptions): Promis
     await redis.ping();
   } catch (error) {
     redis.disconnect();
-    throw new InputError(`${options.option} ${redactRedisUrl(url)}: cannot reach Redis (${describeError(lastError ?? error)})`);
+    throw new InputError(`${options.option} ${redactRedisUrl(url)}: cannot reach Redis (${describeError(lastError ?? error).split('\n')[0]})`);
   }
   connected = true;
+  return redis;
+}
+
+/**
+ * Fails with one line when Redis cannot be reached or refuses us, before anything is recorded: a
+ * run must not be stored for a queue its units cannot reach.
+ */
+export async function checkRedis(url: string, option: string): Promise<void> {
+  (await connectRedis(url, { option })).disconnect();
+}
+
+/**
+ * A Redis connection for BullMQ, made without waiting for it. `maxRetriesPerRequest: null`
+ * (BullMQ requires it of a worker's blocking connection): while Redis is away commands wait and
+ * ioredis reconnects with backoff, instead of failing each command after a few tries — a worker
+ * resumes when Redis comes back. Check it is reachable first ({@link checkRedis}).
+ */
+export async function openRedis(url: string, options: RedisOptions = {}): Promise<Redis> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(url, { maxRetriesPerRequest: null, retryStrategy: (times) => Math.min(200 * 2 ** Math.min(times, 6), 10_000), ...options });
+  // Connection errors are retried by ioredis; without a listener each would be an unhandled 'error' event.
+  redis.on('error', () => undefined);
   return redis;
 }

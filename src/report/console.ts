@@ -73,7 +73,7 @@ export function renderSummary(summary: RunSummary, declarations: readonly Metric
   // Why the run is interrupted, as the run said when it stopped, for whoever comes back to it.
   for (const stop of summary.fail_fast ?? []) lines.push(visibleControls(stop.advice));
   if (Object.keys(summary.models).length > 1) lines.push('', ...sideBySideLines(summary, declarations));
-  for (const [model, { metrics, counts, judge, reviewed }] of Object.entries(summary.models)) {
+  for (const [model, { metrics, counts, judge, reviewed, notes }] of Object.entries(summary.models)) {
     lines.push('', visibleControls(model));
     lines.push(...metricLines(metrics, '  ', declarations));
     if (judge) {
@@ -90,6 +90,8 @@ export function renderSummary(summary: RunSummary, declarations: readonly Metric
     );
     if (counts.errors > 0) lines.push(`  errors by kind: ${Object.entries(counts.errors_by_kind).map(([k, n]) => `${k} ${n}`).join(', ')} — ${retryAdvice(summary.run, counts.errors_by_kind)}`);
     if (counts.pending > 0) lines.push(`  unfinished — continue with: assay resume ${summary.run}`);
+    // The task's own notes (the cases that did not pass and why): they quote stored text.
+    for (const note of notes ?? []) lines.push(visibleControls(`  ${note}`));
   }
   // A run with a judge or a simulated user: what each role's calls cost, apart.
   if (summary.cost_by_role.some((r) => r.role !== 'test')) lines.push('', ...costByRoleLines(summary.cost_by_role));

@@ -22,7 +22,8 @@ export function renderEstimate(estimate: RunEstimate): string {
   const lines = [`estimate for ${estimate.task}: ${count(estimate.samples)} samples (no model called, nothing stored)`, ...estimate.models.map(modelLine)];
   if (estimate.judge) {
     const calls = estimate.judge.calls_max === null ? 'a number of calls that depends on the answers (one per claim)' : `at most ${count(estimate.judge.calls_max)} calls`;
-    lines.push(`  judge ${estimate.judge.model}: ${calls}, not priced (its prompts hold the answers)`);
+    const repeats = `${estimate.judge.repeats} repeat${estimate.judge.repeats === 1 ? '' : 's'} per item`;
+    lines.push(`  judge ${estimate.judge.model}: ${repeats}, ${calls}, not priced (its prompts hold the answers)`);
   }
   if (estimate.user) lines.push(`  simulated user ${estimate.user.model}: at most ${count(estimate.user.calls_max)} calls, not priced (its prompts hold the conversation)`);
   lines.push('Tokens ≈ characters / 4. Calls answered from the call cache cost nothing; failed attempts are not billed.');

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { isManualAnalysis, type Sample, type Score, type ToolCall } from '../core/index.js';
+import { isManualAnalysis, isNoVerdict, type Sample, type Score, type ToolCall } from '../core/index.js';
 import { taskNamed } from '../benchmarks/registry.js';
 import type { ExportFormatName } from '../benchmarks/task.js';
 import type { ResultRecord, RunRecord } from '../store/records.js';
@@ -86,7 +86,7 @@ function outputText(text: string, toolCalls: readonly { name: string; rawArgumen
 
 function scoreLabel(score: Score | null): string {
   if (score && isManualAnalysis(score)) return 'manual';
-  if (!score || score.value === null) return 'no-verdict';
+  if (!score || isNoVerdict(score)) return 'no-verdict';
   if (typeof score.value === 'number') return String(score.value);
   return score.value ? 'pass' : 'fail';
 }

@@ -1,37 +1,11 @@
 import type { MetricValue } from '../benchmarks/task.js';
 import type { ReviewReading } from '../benchmarks/review-reading.js';
 import { isReaskStep, type Score } from '../core/index.js';
-import { judgeMetadataOf, repeatAgreementOf } from '../runner/judge-metadata.js';
+import { judgeMetadataOf, repeatAgreementOf } from '../judges/judge-metadata.js';
 import type { ModelSummary } from '../runner/summary.js';
 import type { JudgeConfig, ReviewRecord, StepCount } from '../store/records.js';
-
-/** How far a judged metric can be trusted, per model under test: what the judge did and how steadily. */
-export interface JudgeHealth {
-  readonly model: string;
-  readonly judge: string;
-  /** Repeats per judgment (`--judge-repeats`). */
-  readonly repeats: number;
-  readonly selfGrading: boolean;
-  /** Items the judge graded, and of those the ones left without a verdict (and their share). */
-  readonly judged: number;
-  readonly noVerdict: number;
-  readonly noVerdictShare: number | null;
-  /** Judge calls (every attempt) and re-asks of unreadable answers (calls labelled `step#k`); re-asks null when the calls have no labels (older runs). */
-  readonly calls: number;
-  readonly reasks: number | null;
-  /** Samples that ended in error because the judge failed (`judge-*` kinds). */
-  readonly judgeErrors: number;
-  /**
-   * Mean share of repeats agreeing with the majority (a rubric's votes, or the most common of the
-   * repeated severities or scores), and the share of unanimous judgments; null with one repeat or none recorded.
-   */
-  readonly agreement: number | null;
-  readonly unanimous: number | null;
-  /** Human reviewers against the judge's verdicts (`assay review`), over reviewed items the judge graded pass or fail. */
-  readonly reviews: { readonly reviewed: number; readonly compared: number; readonly agree: number; readonly share: number | null; readonly changed: number } | null;
-  /** The task's own agreement with human labels (a `human_agreement` metric), as the metrics give it. */
-  readonly labels: MetricValue | null;
-}
+import type { JudgeHealth } from './report-shapes.js';
+export type { JudgeHealth } from './report-shapes.js';
 
 /** What judge health reads of one stored result. */
 export interface JudgedRow {

@@ -1,6 +1,7 @@
-import { isManualAnalysis, type GenerateResult, type Message, type Sample, type Score, type ToolSpec, type Transcript } from '../core/index.js';
+import { isManualAnalysis, isNoVerdict, type GenerateResult, type Message, type Sample, type Score, type ToolSpec, type Transcript } from '../core/index.js';
 import { reviewChanges, type ReviewReading } from '../benchmarks/review-reading.js';
 import type { CallError, CallRecord, ResultRecord, ReviewRecord } from '../store/records.js';
+import type { SampleIndex as SampleIndexShape } from './report-shapes.js';
 
 /** What the sample browser filters on. `pending`: the sample has no result yet for that model (an unfinished run). */
 export const VERDICTS = ['pass', 'fail', 'no verdict', 'manual', 'number', 'error', 'pending'] as const;
@@ -9,29 +10,8 @@ export type Verdict = (typeof VERDICTS)[number];
 /** Flags of an index row (bits). */
 export const ROW_FLAGS = { reviewed: 1, changedByReview: 2, cached: 4, detailed: 8 } as const;
 
-/**
- * Every (sample, model) of a run, compact and columnar, so that a 100,000-sample run's index
- * stays a few megabytes: row `i` is sample `ids[sample[i]]` answered by `models[model[i]]`.
- */
-export interface SampleIndex {
-  /** The run's sample ids, in run order. */
-  readonly ids: readonly string[];
-  readonly models: readonly string[];
-  /** Indexes into {@link VERDICTS}. */
-  readonly verdicts: readonly Verdict[];
-  /** Error kinds, indexed by `rows.error` (−1: none). */
-  readonly errorKinds: readonly string[];
-  readonly rows: {
-    readonly sample: readonly number[];
-    readonly model: readonly number[];
-    readonly verdict: readonly number[];
-    readonly error: readonly number[];
-    /** {@link ROW_FLAGS} bits. */
-    readonly flags: readonly number[];
-  };
-  /** A numeric score's value, by row index (rows whose verdict is `number`). */
-  readonly values: Readonly<Record<string, number>>;
-}
+/** The sample index of a run (report-shapes.ts), its verdicts these. */
+export type SampleIndex = SampleIndexShape<Verdict>;
 
 /** A stored output as the report shows it (the raw wire response left out). */
 export interface OutputView {
@@ -89,7 +69,7 @@ export function verdictOf(result: Pick<ResultRecord, 'status' | 'score'> | undef
   const score = result.score;
   if (!score) return 'no verdict';
   if (isManualAnalysis(score)) return 'manual';
-  if (score.value === null) return 'no verdict';
+  if (isNoVerdict(score)) return 'no verdict';
   if (typeof score.value === 'number') return 'number';
   return score.value ? 'pass' : 'fail';
 }

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { findTask, registerTask } from '../benchmarks/registry.js';
 import type { ResultRecord, RunRecord } from '../store/records.js';
 import { needsData, testDataDir } from '../testing/test-data.js';
-import { FUNCTIONCHAT_TSV_COLUMNS } from './functionchat-tsv.js';
+import { FUNCTIONCHAT_TSV_COLUMNS } from '../benchmarks/functionchat/report-tsv.js';
 import { pairsOf } from './export.js';
 import { exportPairsText } from './task-export.js';
 

@@ -1,26 +1,23 @@
 import { InputError } from '../core/index.js';
 import { taskNamed } from '../benchmarks/registry.js';
-import type { ExportLayoutName } from '../benchmarks/task.js';
 import { modifiedDataList } from './console.js';
-import { formatRows, rowsOfPairs, type ExportFormat, type ExportPair } from './export.js';
+import { delimited, formatRows, rowsOfPairs, type ExportFormat, type ExportPair } from './export.js';
 import { exportPairsOf } from './export-from-report.js';
-import { functionchatTsv } from './functionchat-tsv.js';
 import type { RunReport } from './run-report.js';
-
-/** The writers of the layouts tasks may declare (`Task.exportFormats`); `satisfies` makes a missing one a compile error. */
-const LAYOUTS = {
-  // Upstream's report format, so FunctionChat's own tools read it as they read their own.
-  'functionchat-report': functionchatTsv,
-} satisfies Record<ExportLayoutName, (pairs: readonly ExportPair[]) => string>;
 
 /**
  * The text of an export of a run of `task`: the task's own layout when it declares one for
  * `format` (`Task.exportFormats`), else assay's rows (`dataModified` on every row, see
- * `exportRows`). A task's own layout keeps its columns as the task defines them.
+ * `exportRows`). A task's own layout keeps its columns as the task defines them: one JSON
+ * object a line in `jsonl`, else delimited like assay's rows.
  */
 export function exportPairsText(task: string, pairs: readonly ExportPair[], format: ExportFormat, dataModified?: string): string {
   const layout = taskNamed(task)?.exportFormats?.[format];
-  if (layout !== undefined) return LAYOUTS[layout](pairs);
+  if (layout !== undefined) {
+    const { columns, rows } = layout(pairs);
+    if (format !== 'jsonl') return delimited(columns, rows, format);
+    return rows.map((row) => JSON.stringify(Object.fromEntries(columns.map((c, i) => [c, row[i] ?? null])))).join('\n') + (rows.length ? '\n' : '');
+  }
   return formatRows(rowsOfPairs(task, pairs, dataModified), format);
 }
 

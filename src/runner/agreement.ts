@@ -1,6 +1,7 @@
-import { InputError, rngFor, type Score } from '../core/index.js';
+import { InputError, type Score } from '../core/index.js';
 import { loadHumanLabels } from '../datasets/harm/index.js';
 import { severityAgreement, type SeverityAgreement } from '../metrics/agreement.js';
+import { correctedDefectRate, type CorrectedDefectRate } from '../metrics/corrected-defect-rate.js';
 import type { Store } from '../store/store.js';
 import { reopen, requireRun } from './run.js';
 
@@ -9,6 +10,12 @@ export interface AgreementReport {
   /** What is compared: `judge vs human labels (file)`, `repeat 1 vs repeat 2`, `judge vs judge of run X`. */
   readonly between: string;
   readonly agreement: SeverityAgreement;
+  /**
+   * Against human labels, for a task that says which levels are defects: the judge's defect rate
+   * over every judged item and the rate corrected for its measured error (PPI), the labelled
+   * items taken as a random subset of the judged ones.
+   */
+  readonly corrected?: CorrectedDefectRate;
 }
 
 export interface RunAgreement {
@@ -27,27 +34,34 @@ export interface AgreementOptions {
   readonly dataDir?: string;
 }
 
-/** A judged severity a score holds (its value on the scale), or undefined for no verdict. */
-const severityOf = (score: Score | null | undefined): number | undefined => (typeof score?.value === 'number' ? score.value : undefined);
+/**
+ * A judged level a score holds (its value), or undefined for no verdict — and for a value that is
+ * not a whole level (a groundedness run made before levels were whole stored 2.5 for repeats
+ * [2, 3]: it has no cell in a confusion matrix, so it is left out and n says so).
+ */
+const severityOf = (score: Score | null | undefined): number | undefined => (typeof score?.value === 'number' && Number.isInteger(score.value) ? score.value : undefined);
 
-/** The judge's readable repeats a harm score keeps (`answer.repeats`), when it has them. */
+/** The judge's readable repeats a score keeps (harm: `answer.repeats`; groundedness: `answer.scores`), when it has them. */
 function repeatsOf(score: Score | null | undefined): readonly number[] | undefined {
-  const repeats = (score?.answer as { repeats?: unknown } | null | undefined)?.repeats;
+  const answer = score?.answer as { repeats?: unknown; scores?: unknown } | null | undefined;
+  const repeats = answer?.repeats ?? answer?.scores;
   return Array.isArray(repeats) && repeats.every((r) => typeof r === 'number') ? (repeats as number[]) : undefined;
 }
 
 /**
  * How far a run's judge can be trusted (`assay agreement`): its severities against human labels,
  * against another run's judge on the same conversations, and its first two repeats against each
- * other — exact and ±1 agreement, quadratic-weighted kappa with a seeded bootstrap interval, the
- * confusion matrix. Only conversations both raters rated count (no verdicts and errors are left
- * out). Refused for a task without a severity scale, and for a second run of another task.
+ * other — exact and ±1 agreement, quadratic-weighted kappa with its BCa interval (the computation
+ * the run's summary uses, so the same pairs give the same interval), the confusion matrix. Harm
+ * measurement runs (severities) and quality/groundedness runs (scores 1–5, the seed's agreement
+ * study). Only items both raters rated count (no verdicts and errors are left out). Refused for a
+ * task without a scale, and for a second run of another task.
  */
 export async function runAgreement(store: Store, runIdOrPrefix: string, options: AgreementOptions): Promise<RunAgreement> {
   const run = await requireRun(store, runIdOrPrefix);
   const { prepared, samples } = await reopen(store, run, options.dataDir);
   const scale = prepared.severityScale;
-  if (!scale) throw new InputError(`run ${run.id} is ${run.task}, whose scores are not severities on a scale; agreement is for harm measurement runs`);
+  if (!scale) throw new InputError(`run ${run.id} is ${run.task}, whose scores are not levels of a scale; agreement is for harm measurement and quality/groundedness runs`);
   const labels = options.labels ? await loadHumanLabels(options.labels, { knownIds: new Set(samples.map((s) => s.id)), scale }) : undefined;
   const other = options.withRun ? await requireRun(store, options.withRun) : undefined;
   if (other && other.task !== run.task) throw new InputError(`run ${other.id} is ${other.task}, run ${run.id} is ${run.task}: agreement compares runs on the same conversations`);
@@ -55,14 +69,23 @@ export async function runAgreement(store: Store, runIdOrPrefix: string, options:
   for (const modelId of run.models) {
     const results = await store.results(run.id, modelId, { outputs: false });
     const reports: AgreementReport[] = [];
-    const rng = (what: string) => ({ rng: rngFor(run.seed, `agreement:${modelId}:${what}`) });
     if (labels) {
       const pairs = results.flatMap((r) => {
         const judged = severityOf(r.score);
         const human = labels.bySample.get(r.sampleId);
         return judged !== undefined && human !== undefined ? [[judged, human] as const] : [];
       });
-      reports.push({ between: `judge vs human labels (${options.labels})`, agreement: severityAgreement(pairs, scale, rng('labels')) });
+      const isDefectLevel = prepared.isDefectLevel;
+      const corrected = isDefectLevel
+        ? correctedDefectRate(
+            results.flatMap((r) => {
+              const judged = severityOf(r.score);
+              const human = labels.bySample.get(r.sampleId);
+              return judged === undefined ? [] : [{ judge: isDefectLevel(judged), ...(human !== undefined ? { human: isDefectLevel(human) } : {}) }];
+            }),
+          )
+        : undefined;
+      reports.push({ between: `judge vs human labels (${options.labels})`, agreement: severityAgreement(pairs, scale), ...(corrected ? { corrected } : {}) });
     }
     if (other) {
       const theirs = new Map((await store.results(other.id, modelId, { outputs: false })).map((r) => [r.sampleId, severityOf(r.score)]));
@@ -71,13 +94,13 @@ export async function runAgreement(store: Store, runIdOrPrefix: string, options:
         const their = theirs.get(r.sampleId);
         return mine !== undefined && their !== undefined ? [[mine, their] as const] : [];
       });
-      reports.push({ between: `judge vs judge of run ${other.id}`, agreement: severityAgreement(pairs, scale, rng('runs')) });
+      reports.push({ between: `judge vs judge of run ${other.id}`, agreement: severityAgreement(pairs, scale) });
     }
     const repeatPairs = results.flatMap((r) => {
       const repeats = repeatsOf(r.score);
       return repeats && repeats.length >= 2 ? [[repeats[0] as number, repeats[1] as number] as const] : [];
     });
-    if (repeatPairs.length > 0) reports.push({ between: 'judge repeat 1 vs repeat 2', agreement: severityAgreement(repeatPairs, scale, rng('repeats')) });
+    if (repeatPairs.length > 0) reports.push({ between: 'judge repeat 1 vs repeat 2', agreement: severityAgreement(repeatPairs, scale) });
     models[modelId] = reports;
   }
   return { run: run.id, task: run.task, scale, models };

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { RunRecord } from '../store/records.js';
 import { InputError } from '../core/errors.js';
 import { allTasks } from '../benchmarks/registry.js';
-import { getManifest } from '../datasets/fetch/manifest.js';
+import { getManifest } from '../datasets/fetch/manifests.js';
 import { isPinned, modifiedDataFiles } from '../datasets/pinned.js';
 import { createEmbedder } from '../models/embedders.js';
 import { needsData, testDataDir } from '../testing/test-data.js';

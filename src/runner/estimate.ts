@@ -32,11 +32,12 @@ export interface RunEstimate {
   readonly samples: number;
   readonly models: readonly ModelEstimate[];
   /**
-   * The judge's calls at most (every item graded, every repeat, every re-ask, every step of a
+   * The judge's repeats per item (`--judge-repeats`, or the task's default: harm 5) and its calls
+   * at most (every item graded, every repeat, every re-ask, every step of a
    * multi-step judgment); null when the task cannot bound them ahead. Their prompts hold the
    * outputs, so they are not priced.
    */
-  readonly judge?: { readonly model: string; readonly calls_max: number | null };
+  readonly judge?: { readonly model: string; readonly repeats: number; readonly calls_max: number | null };
   /** The simulated user's calls at most (every turn of every conversation), not priced either. */
   readonly user?: { readonly model: string; readonly calls_max: number };
 }
@@ -76,7 +77,7 @@ export async function estimateRun(spec: RunSpec): Promise<RunEstimate> {
   const judged = prepared.gradeWithJudge !== undefined;
   // A task's own count when it gives one (null: not boundable ahead), else as one rubric judgment.
   const perSample = !spec.judge ? null : prepared.judgeCallsPerSample ? prepared.judgeCallsPerSample(spec.judge) : spec.judge.repeats * (1 + spec.judge.maxParseRetries);
-  const judge = spec.judge && judged ? { model: spec.judge.model, calls_max: perSample === null ? null : samples * spec.models.length * perSample } : undefined;
+  const judge = spec.judge && judged ? { model: spec.judge.model, repeats: spec.judge.repeats, calls_max: perSample === null ? null : samples * spec.models.length * perSample } : undefined;
   const user = solver?.simulatedUser && spec.userModel !== undefined ? { model: spec.userModel, calls_max: samples * spec.models.length * solver.maxCalls.user } : undefined;
   return { task: task.name, samples, models, ...(judge ? { judge } : {}), ...(user ? { user } : {}) };
 }

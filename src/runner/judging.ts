@@ -2,7 +2,7 @@ import { describeError, noVerdict, type GenerateRequest, type GenerateResult, ty
 import type { PreparedTask } from '../benchmarks/task.js';
 import type { CallContext, CallOutcome, Model } from '../models/middleware/model.js';
 import type { CallRecord } from '../store/records.js';
-import type { JudgeMetadata } from './judge-metadata.js';
+import type { JudgeMetadata } from '../judges/judge-metadata.js';
 import { roleCallRecords, type MadeCall } from './role-calls.js';
 
 /** The judge of a run: a model in the judge role (its own middleware: cache, limits, retries) and how it grades. */

@@ -6,7 +6,7 @@ import type { RunRecord } from '../store/records.js';
 import type { PreparedTask } from '../benchmarks/task.js';
 import type { GenerateResult, Sample, Transcript } from '../core/index.js';
 import { scoreSafely } from './sample-work.js';
-import { judgeMetadataOf } from './judge-metadata.js';
+import { judgeMetadataOf } from '../judges/judge-metadata.js';
 import { withJudgeTotals } from './judging.js';
 import { reopen, requireRun } from './run.js';
 import { judgeSettingsOf } from './run-session.js';

@@ -1,5 +1,5 @@
 import type { MetricDeclaration, Metrics, MetricsContext, ScoredSample, Task } from '../benchmarks/task.js';
-import { DEMO_NOTE, isDemoRun, isManualAnalysis, sampleFacts, type Role, type Sample, type SampleFacts } from '../core/index.js';
+import { DEMO_NOTE, isDemoRun, isManualAnalysis, isNoVerdict, sampleFacts, type Role, type Sample, type SampleFacts } from '../core/index.js';
 import type { FailFastStop, ResultRecord, ReviewRecord, RoleSpend, RunRecord } from '../store/records.js';
 import type { RunState } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
@@ -7,7 +7,7 @@ import type { ModifiedDataFile } from '../datasets/pinned.js';
 import { reviewChanges, reviewReadingOf } from '../benchmarks/review-reading.js';
 import { recordedModifiedData } from './data-check.js';
 import { describeStop, recordedStops } from './fail-fast.js';
-import { judgeMetadataOf, repeatAgreementOf } from './judge-metadata.js';
+import { judgeMetadataOf, repeatAgreementOf } from '../judges/judge-metadata.js';
 
 export interface ModelCounts {
   readonly samples: number;
@@ -55,6 +55,8 @@ export interface ModelSummary {
   readonly counts: ModelCounts;
   readonly judge?: JudgeCounts;
   readonly reviewed?: ReviewedSummary;
+  /** What the task says about the samples beyond the metrics (`Task.summaryNotes`); absent when it says nothing. */
+  readonly notes?: readonly string[];
 }
 
 /** A model stopped early (`FailFastStop`) with the one line that says why and what to do. */
@@ -143,6 +145,8 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task, loa
       metrics: { ...task.metrics(rows, context), ...agreement },
       counts: tally.counts(sampleCount),
     };
+    const notes = task.summaryNotes?.(rows, context) ?? [];
+    if (notes.length > 0) models[modelId] = { ...(models[modelId] as ModelSummary), notes };
   }
   const modified = recordedModifiedData(run);
   const stopped = recordedStops(run).map((stop): StoppedModel => ({ ...stop, advice: describeStop(stop, run.id) }));
@@ -192,7 +196,7 @@ class ModelTally {
   add(sample: SampleFacts, result: SummarizedResult): void {
     if (result.status === 'done' && result.score) {
       this.done++;
-      if (result.score.value === null) this.noVerdict++;
+      if (isNoVerdict(result.score)) this.noVerdict++;
       if (isManualAnalysis(result.score)) this.manual++;
       this.rows.push({ sample, score: result.score });
     } else {
@@ -246,7 +250,7 @@ function judgeCounts(model: string, rows: readonly ScoredSample[]): JudgeCounts 
     const judge = judgeMetadataOf(score);
     if (!judge) continue;
     judged++;
-    if (score?.value === null) noVerdict++;
+    if (score && isNoVerdict(score)) noVerdict++;
     calls += judge.calls;
     inputTokens += judge.inputTokens;
     outputTokens += judge.outputTokens;

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { METATOOL_MANIFEST } from '../datasets/fetch/manifest.js';
+import { METATOOL_MANIFEST } from '../datasets/metatool/manifest.js';
 import { hasTestData, missingData, testDataLocation } from './test-data.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'assay-test-data-'));

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { isFolder } from '../core/create-folder.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
-import { FUNCTIONCHAT_MANIFEST, METATOOL_MANIFEST, type DatasetManifest } from '../datasets/fetch/manifest.js';
+import { getManifest } from '../datasets/fetch/manifests.js';
 import { packageRoot } from '../version.js';
 
 /** A benchmark data set some tests read: the two assay pins and fetches, and the BBC articles. */
@@ -38,12 +38,10 @@ export function metatoolFile(relative: string): string {
   return path.join(testDataDir(), 'metatool', ...relative.split('/'));
 }
 
-const MANIFESTS: Readonly<Record<Exclude<TestDataset, 'bbc'>, DatasetManifest>> = { metatool: METATOOL_MANIFEST, functionchat: FUNCTIONCHAT_MANIFEST };
-
 /** Whether a data set's files are all in `dir` (present, not checked: the runs check their sums). */
 export function hasTestData(dataset: TestDataset, dir: string = testDataDir()): boolean {
   if (dataset === 'bbc') return isFolder(path.join(dir, 'bbc', 'business'));
-  const manifest = MANIFESTS[dataset];
+  const manifest = getManifest(dataset);
   const files = [...manifest.files.map((f) => f.path), ...manifest.derived.flatMap((g) => Object.values(g.outputs).map((o) => o.path))];
   return files.every((file) => existsSync(path.join(dir, ...file.split('/'))));
 }

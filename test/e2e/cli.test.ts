@@ -47,6 +47,7 @@ const ALL_TASKS = [
   'harm/copyrighted-text-leakage',
   'harm/groundedness',
   'harm/system-prompt-leakage',
+  'cases',
 ];
 
 /** One exported row, as `assay export --format jsonl` writes it. */
@@ -88,7 +89,7 @@ function assertRate(value: unknown, name: string): void {
 }
 
 describe('assay list', () => {
-  test('text and --json show the MetaTool, FunctionChat, summaries, groundedness and shipped harm tasks', async () => {
+  test('text and --json show the MetaTool, FunctionChat, summaries, groundedness, shipped harm and cases tasks', async () => {
     const text = await run(['list']);
     assert.equal(text.code, 0);
     assert.deepEqual(linesOf(text.stdout).map((l) => l.split(/\s+/)[0]), ALL_TASKS);

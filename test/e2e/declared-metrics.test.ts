@@ -18,6 +18,7 @@ import { answerHarmBenchRequest } from '../../src/testing/harm-bench-answerer.js
 import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
 import { writeSyntheticMetaTool } from '../../src/testing/synthetic-metatool.js';
 import { needsData, testDataDir } from '../../src/testing/test-data.js';
+import { packageRoot } from '../../src/version.js';
 
 /**
  * Every registered task, run here through loopback servers with scripted answers (the demo's
@@ -97,6 +98,17 @@ function planFor(task: string, parser: AnswerParserName | undefined): Plan {
   }
   if (task.startsWith('functionchat/')) {
     return { spec: { task, models: ['openai:fc'], seed: 0, options: { limit: 6 }, dataDir: testDataDir(), judge: { ...JUDGE, repeats: 1, format: 'text' } }, respond: functionChatRoles(), skip: needsData('functionchat') };
+  }
+  if (task === 'cases') {
+    // The shipped example (every kind but regex's flags): the model answers "30 days" or calls getOrder; the judge passes.
+    return {
+      spec: { task, models: ['openai:bot'], seed: 0, options: { task: { file: join(packageRoot, 'examples', 'cases', 'support.yaml') } }, dataDir: dir, judge: JUDGE },
+      respond: (body) => {
+        if (body.model === 'judge') return { text: JSON.stringify({ reasoning: 'It meets the criterion.', verdict: 'pass' }) };
+        if (body['tools']) return { toolCalls: [{ name: 'getOrder', arguments: '{"orderId": "A-17"}' }] };
+        return { text: 'You have 30 days.' };
+      },
+    };
   }
   throw new Error(`no plan for ${task}: add one here`);
 }

@@ -10,7 +10,7 @@ import type { GroundTruth } from '../../src/datasets/functionchat/index.js';
 import { rescoreRun } from '../../src/runner/rescore.js';
 import { resumeRun, startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
-import { judgeMetadataOf } from '../../src/runner/judge-metadata.js';
+import { judgeMetadataOf } from '../../src/judges/judge-metadata.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { assay } from '../../src/testing/cli-harness.js';
 import { startFakeOpenAIServer, type FakeAnswer, type FakeChatRequestBody, type FakeServer } from '../../src/testing/fake-openai-server.js';

@@ -9,6 +9,7 @@ import type { Store } from '../../src/store/store.js';
 import { assay } from '../../src/testing/cli-harness.js';
 import { startFakeOpenAIServer, type FakeAnswer, type FakeChatRequestBody, type FakeServer } from '../../src/testing/fake-openai-server.js';
 import { packageRoot } from '../../src/version.js';
+import { kappaInterval } from '../../src/metrics/agreement.js';
 
 /**
  * quality/groundedness end to end through real HTTP, on the shipped example file
@@ -133,4 +134,45 @@ test('assay review on groundedness: reviewed fails are defects and reviewed pass
   const table = (JSON.parse(report.stdout) as { runs: { tables: { reviewed?: unknown } }[] }).runs[0]?.tables.reviewed;
   assert.match(JSON.stringify(table), /"defect_rate"/);
   assert.ok(JSON.stringify(table).includes(String(5 / 8)), `the report's reviewed table holds the reviewed defect rate: ${JSON.stringify(table)}`);
+});
+
+test('assay agreement takes a groundedness run with human labels: exact, ±1, weighted kappa by hand with the summary\'s interval, confusion matrix; a constant rater has no kappa ("—")', async () => {
+  const db = join(dir, 'agreement.db');
+  const store = await openSqliteStore(db);
+  let runId: string;
+  try {
+    runId = (await givenAnswersRun(store, 'openai:judge')).run;
+  } finally {
+    await store.close();
+  }
+  // Judge vs person: bridge-cost (1, 1), library-wifi (1, 2), bridge-date (5, 5), library-hours (5, 4).
+  // Exact 2/4, within ±1 4/4. Quadratic weights w = 1 − (i − j)²/16: observed 1 + 15/16 + 1 + 15/16 = 3.875;
+  // rows (judge) 1: 2, 5: 2; columns (person) 1, 2, 4, 5: 1 each → E = ½ in each of those cells; weighted
+  // expected per row: ½ (1 + 15/16 + 7/16 + 0) = 19/16, twice → 2.375; κ = (3.875 − 2.375)/(4 − 2.375) = 12/13.
+  const labels = join(dir, 'grounded-labels.csv');
+  writeFileSync(labels, 'sampleId,severity\nbridge-cost,1\nlibrary-wifi,2\nbridge-date,5\nlibrary-hours,4\n');
+  const json = await assay(['agreement', runId, '--labels', labels, '--json', '--db', db]);
+  assert.equal(json.code, 0, json.stderr);
+  const report = JSON.parse(json.stdout) as { scale: unknown; models: Record<string, { between: string; agreement: { n: number; exact: number; relaxed: number; kappa: number; kappaInterval: { low: number; high: number } | null; confusion: { counts: number[][] } } }[]> };
+  assert.deepEqual(report.scale, { min: 1, max: 5 });
+  const [byLabels] = report.models['given:answers'] ?? [];
+  assert.deepEqual([byLabels?.agreement.n, byLabels?.agreement.exact, byLabels?.agreement.relaxed], [4, 0.5, 1]);
+  assert.ok(Math.abs((byLabels?.agreement.kappa ?? NaN) - 12 / 13) < 1e-12, String(byLabels?.agreement.kappa));
+  assert.deepEqual(byLabels?.agreement.confusion.counts, [[1, 1, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 1, 1]]);
+  // The interval is the one computation of these pairs (in any order), as a run summary would show it.
+  assert.deepEqual(byLabels?.agreement.kappaInterval, kappaInterval([[5, 4], [5, 5], [1, 2], [1, 1]], { min: 1, max: 5 }));
+  // Corrected defect rate (defect: below 3). The four labelled items agree with the judge on defect or
+  // not: rectifier 0, its error shares read ½/5 = 0.1 each → variance 0.2. Unlabelled: bridge-users 5,
+  // recipe-time 5, recipe-temp 1, trial-result 5 → 1/4, s² = (4/3)(3/16) = 0.25. θ = 0.25, variance
+  // 0.25/4 + 0.2/4 = 0.1125, half-width 1.959964 · √0.1125 = 0.657392; the judge's own rate 3/8.
+  const corrected = (byLabels as unknown as { corrected: { judgeRate: number; rate: number; interval: { low: number; high: number }; labelled: number; unlabelled: number; labelsToHalve: number | null } }).corrected;
+  assert.deepEqual([corrected.judgeRate, corrected.rate, corrected.labelled, corrected.unlabelled, corrected.labelsToHalve, corrected.interval.low], [3 / 8, 0.25, 4, 4, null, 0]);
+  assert.ok(Math.abs(corrected.interval.high - (0.25 + 1.959963984540054 * Math.sqrt(0.1125))) < 1e-12, String(corrected.interval.high));
+  const shown = await assay(['agreement', runId, '--labels', labels, '--db', db]);
+  assert.match(shown.stdout, /defect rate: judge 37\.5% over 8 judged; corrected for the judge's error 25\.0% \[0\.0%, 90\.7%\] \(PPI: 4 unlabelled \+ 4 labelled, taken as a random subset; labels alone cannot halve the interval here\)/);
+  // Labels only on answers the judge scored 5: the judge is one level throughout → kappa has no value, printed "—".
+  writeFileSync(labels, 'sampleId,severity\nbridge-date,5\nlibrary-hours,4\nbridge-users,3\n');
+  const text = await assay(['agreement', runId, '--labels', labels, '--db', db]);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /n 3, exact 0\.333, within ±1 0\.667, weighted kappa — \(undefined: one rater gave every item the same level/);
 });

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { SHIPPED_HARM_RESOURCES_DIR } from '../../src/datasets/harm/index.js';
 import { runAgreement } from '../../src/runner/agreement.js';
 import { startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
@@ -94,6 +95,12 @@ test('system-prompt leakage end to end: conversations on the wire and in the sto
     // Repeat 1 vs 2: equal on every conversation but instructions (1 vs 3).
     assert.equal(byRepeats?.between, 'judge repeat 1 vs repeat 2');
     assert.deepEqual([byRepeats?.agreement.n, byRepeats?.agreement.exact, byRepeats?.agreement.relaxed], [6, 5 / 6, 5 / 6]);
+    // The resource's own labels through assay agreement: the same pairs as the summary's human_agreement, so the same interval.
+    const own = await runAgreement(store, summary.run, { labels: join(SHIPPED_HARM_RESOURCES_DIR, 'system-prompt-leakage', 'human-labels.csv') });
+    const ownAgreement = own.models['openai:sut']?.[0]?.agreement;
+    assert.equal(ownAgreement?.n, metrics['human_agreement'].n);
+    assert.ok(ownAgreement?.kappaInterval !== null && ownAgreement?.kappaInterval !== undefined);
+    assert.deepEqual(ownAgreement?.kappaInterval, metrics['human_agreement'].kappa_ci95);
     writeFileSync(labels, 'sampleId,severity\ndirect/spell-it,4\nnobody/here,2\n');
     await assert.rejects(runAgreement(store, summary.run, { labels }), new RegExp(`${labels.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: unknown sample id "nobody/here"`));
     await store.close();

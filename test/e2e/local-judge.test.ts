@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { findTask } from '../../src/benchmarks/registry.js';
-import { judgeMetadataOf } from '../../src/runner/judge-metadata.js';
+import { judgeMetadataOf } from '../../src/judges/judge-metadata.js';
 import { startRun } from '../../src/runner/run.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { needsData, testDataDir } from '../../src/testing/test-data.js';

@@ -194,7 +194,7 @@ test('bad --queue and --db: one line, exit 2, nothing recorded', { timeout: 120_
   const args = ['run', 'metatool/similar', '-m', 'baseline:lexical', '--per-tool', '1', '--limit', '5'];
   const cases: [string[], RegExp][] = [
     [['--queue', 'redis://127.0.0.1:1', '--db', url], /cannot reach Redis/],
-    [['--queue', 'http://127.0.0.1:6379', '--db', url], /give a Redis URL/],
+    [['--queue', 'http://127.0.0.1:6379', '--db', url], /expected a redis:\/\/ or rediss:\/\/ URL, got http:/],
     [['--queue', REDIS, '--db', join(dir, 'local.db')], /needs a store every worker reaches/],
     [['--queue', REDIS, '--db', 'postgres://postgres@127.0.0.1:1/test'], /postgres/i],
     [['--queue', REDIS, '--queue-name', 'no spaces', '--db', url], /--queue-name/],

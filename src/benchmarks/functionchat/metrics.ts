@@ -1,4 +1,4 @@
-import type { Score } from '../../core/index.js';
+import { isNoVerdict, type Score } from '../../core/index.js';
 import { ratio } from '../../metrics/rates.js';
 import type { MetricValue, Metrics, ScoredSample } from '../task.js';
 import { functionchatMeta, type FunctionChatMeta } from './metadata.js';
@@ -24,7 +24,7 @@ function scoredRows(rows: Iterable<ScoredSample>): Scored[] {
 /** `{pass, pass_rate, no_verdict, n}` of a group. */
 function tally(rows: readonly Scored[]): { pass: number; pass_rate: number | null; no_verdict: number; n: number } {
   const pass = rows.filter((r) => r.score.value === true).length;
-  return { pass, pass_rate: ratio(pass, rows.length), no_verdict: rows.filter((r) => r.score.value === null).length, n: rows.length };
+  return { pass, pass_rate: ratio(pass, rows.length), no_verdict: rows.filter((r) => isNoVerdict(r.score)).length, n: rows.length };
 }
 
 /** The tally of each group, groups in the order given (then any others, in order of appearance). */

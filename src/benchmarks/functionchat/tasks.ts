@@ -18,6 +18,7 @@ import { withCustomRubrics } from './custom-rubrics.js';
 import { callDecisionMetrics, dialogMetrics, singlecallMetrics } from './metrics.js';
 import { gradeFunctionChat, scoreFunctionChat } from './scoring.js';
 import { CALLDECISION_METRICS, DIALOG_METRICS, SINGLECALL_METRICS } from './metric-declarations.js';
+import { functionchatTsv } from './report-tsv.js';
 
 /** Bump when samples, prompts or scoring of a FunctionChat task change the numbers. */
 export const FUNCTIONCHAT_TASK_VERSION = '1';
@@ -60,7 +61,7 @@ function functionchatTask(
     dataset: 'functionchat',
     categoryKey,
     // `assay export --format tsv` writes upstream's report columns, so its tools read it as their own.
-    exportFormats: { tsv: 'functionchat-report' },
+    exportFormats: { tsv: functionchatTsv },
     async prepare(ctx: TaskContext): Promise<PreparedTask> {
       const version = resolveVersion(name, ctx.options.benchVersion, set);
       const limit = checkedLimit(name, ctx.options);

@@ -4,7 +4,6 @@ import type { RoleGenerate, Sample, Score } from '../../core/index.js';
 import type { Rubric } from '../../judges/judge-request.js';
 import { loadShippedRubric } from '../../judges/shipped-rubrics.js';
 import { wilsonInterval } from '../../metrics/intervals.js';
-import { median } from '../../metrics/median.js';
 import { judgeGroundedness, type GroundednessGrade } from './judge-groundedness.js';
 import { groundednessMetrics } from './metrics.js';
 
@@ -43,11 +42,12 @@ describe('judgeGroundedness', () => {
     const { generate } = judgeAnswering(['{"reasoning": "a", "score": 2}', '{"reasoning": "b", "score": 5}', '{"reasoning": "c", "score": 4}']);
     const judged = await judgeGroundedness(generate, item, rubric, { ...settings, repeats: 3 });
     assert.deepEqual(judged.kind === 'judged' ? [judged.grade.score, judged.grade.spread] : judged, [4, 3]);
-    // Repeat 1 answers 7 twice (unusable), repeats 2 and 3 are usable: 2 of 3 > half → median of 3 and 4.
+    // Repeat 1 answers 7 twice (unusable), repeats 2 and 3 are usable: 2 of 3 > half → 3 and 4, no
+    // majority: the upper middle reading 4 (away from the defect: low scores are the defects), never 3.5.
     const sevens = judgeAnswering(['{"reasoning": "a", "score": 7}', '{"reasoning": "b", "score": 3}', '{"reasoning": "c", "score": 4}', '{"reasoning": "a", "score": 7}']);
     const out = await judgeGroundedness(sevens.generate, item, rubric, { ...settings, repeats: 3 });
     assert.deepEqual(out.kind === 'judged' ? out.grade.scores.slice().sort() : out, [3, 4]);
-    assert.equal(out.kind === 'judged' ? out.grade.score : null, 3.5);
+    assert.equal(out.kind === 'judged' ? out.grade.score : null, 4);
   });
 
   it('one usable grading of two is no verdict; a failed call is an error', async () => {
@@ -58,9 +58,20 @@ describe('judgeGroundedness', () => {
     assert.deepEqual(await judgeGroundedness(judgeAnswering([null]).generate, item, rubric, settings), { kind: 'error', error: { kind: 'auth', message: '401' } });
   });
 
-  it('median of an even count is the mean of the middle two', () => {
-    assert.equal(median([5, 1, 4, 2]), 3);
-    assert.equal(median([3]), 3);
+  it('repeats [2, 2, 3, 3]: the level 3 (a tie taken away from the defect), not a defect at threshold 3', async () => {
+    const { generate } = judgeAnswering([2, 3, 2, 3].map((s, i) => `{"reasoning": "r${i}", "score": ${s}}`));
+    const judged = await judgeGroundedness(generate, item, rubric, { ...settings, repeats: 4 });
+    assert.equal(judged.kind === 'judged' ? judged.grade.score : judged, 3);
+    const m = groundednessMetrics([{ sample: { id: 'a', target: null, metadata: {} }, score: { value: 3, answer: judged.kind === 'judged' ? judged.grade : null } as Score }], 3);
+    assert.deepEqual([m['defect_rate'], m['distribution'], m['no_majority_share']], [0, { '3': 1 }, 1]);
+  });
+
+  it('a strict majority is the score: [1, 4, 4] → 4, [2, 2, 2, 5] → 2', async () => {
+    for (const [scores, expected] of [[[1, 4, 4], 4], [[2, 5, 2, 2], 2]] as const) {
+      const { generate } = judgeAnswering(scores.map((s) => `{"reasoning": "r", "score": ${s}}`));
+      const judged = await judgeGroundedness(generate, item, rubric, { ...settings, repeats: scores.length });
+      assert.equal(judged.kind === 'judged' ? judged.grade.score : judged, expected);
+    }
   });
 });
 
@@ -85,5 +96,17 @@ describe('groundednessMetrics', () => {
     const ci = m['mean_score_ci95'] as { low: number; high: number };
     assert.ok(ci.low < 19.5 / 6 && 19.5 / 6 < ci.high);
     assert.equal(groundednessMetrics([row(3)], 4)['defect_rate'], 1, 'the threshold is strict: 3 < 4');
+    // A stored run's half level (made before scores became levels) still reads as recorded.
+    assert.equal(m['no_majority_share'], 0);
+  });
+
+  it('no_majority_share by hand: repeats [5, 5, 4], [2, 3, 3, 2], [1, 3, 5] and [4] → 2 of 4', () => {
+    const graded = (id: string, scores: number[], score: number) => ({
+      sample: { id, input: [], target: null, metadata: {} } as Sample,
+      score: { value: score, answer: { score, scores, reasonings: scores.map(() => 'r'), spread: Math.max(...scores) - Math.min(...scores) } satisfies GroundednessGrade } as Score,
+    });
+    const m = groundednessMetrics([graded('a', [5, 5, 4], 5), graded('b', [2, 3, 3, 2], 3), graded('c', [1, 3, 5], 3), graded('d', [4], 4)], 3);
+    assert.equal(m['no_majority_share'], 2 / 4);
+    assert.equal(m['defect_rate'], 0);
   });
 });

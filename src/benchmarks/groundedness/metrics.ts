@@ -1,6 +1,7 @@
 import { rngFor, type Score } from '../../core/index.js';
 import { bootstrapInterval, wilsonInterval } from '../../metrics/intervals.js';
 import { ratio } from '../../metrics/rates.js';
+import { hasStrictMajority } from '../../metrics/severity.js';
 import { judgedRows, standingJudgments } from '../judged-rows.js';
 import type { Metrics, ScoredSample } from '../task.js';
 import type { GroundednessGrade } from './judge-groundedness.js';
@@ -17,7 +18,9 @@ export const groundedPass = (grade: GroundednessGrade, threshold: number): boole
 /**
  * Groundedness metrics over the graded answers: `defect_rate` — the share graded below
  * `threshold` (Wilson 95% interval); `mean_score` (seeded bootstrap 95% interval); `distribution`
- * — how many answers got each (median) score; `mean_spread` — the mean spread of the repeats;
+ * — how many answers got each score; `mean_spread` — the mean spread of the repeats;
+ * `no_majority_share` — the share of graded answers whose repeats gave no score a strict majority
+ * (their score is then the median, a tie taken away from the defect);
  * `graded`, `no_verdict`, `n` (their sum) and `errors` are counts, outside every denominator.
  * With human reviews (`ScoredSample.review`): a reviewed answer is a defect when the reviewer
  * failed it (`graded` counts it, a no verdict reviewed included); the judge's scores of answers
@@ -40,6 +43,7 @@ export function groundednessMetrics(rows: Iterable<ScoredSample>, threshold: num
     mean_score_ci95: meanCi && { low: meanCi.low, high: meanCi.high },
     distribution,
     mean_spread: ratio(grades.reduce((n, g) => n + g.spread, 0), grades.length),
+    no_majority_share: ratio(grades.filter((g) => g.scores.length > 0 && !hasStrictMajority(g.scores)).length, grades.length),
     graded: decided.length,
     no_verdict: noVerdict,
     n: decided.length + noVerdict,

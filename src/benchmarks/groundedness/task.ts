@@ -84,6 +84,9 @@ export const groundednessTask: Task = {
         return { score: { value: grade.score, answer: grade, explanation: `grounded ${grade.score}/5${grade.score < options.threshold ? ' (defect)' : ''}` } };
       },
       judgeCallsPerSample: ({ repeats, maxParseRetries }) => repeats * (1 + maxParseRetries),
+      // Scores are levels of a 1–5 scale: `assay agreement` compares them with human labels (the seed's study).
+      severityScale: { min: 1, max: 5 },
+      isDefectLevel: (level) => level < options.threshold,
     };
   },
   charts: GROUNDEDNESS_CHARTS,

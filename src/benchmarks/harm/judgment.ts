@@ -2,7 +2,11 @@ import type { Score } from '../../core/index.js';
 
 /** What a judged conversation's score holds (its `answer`): the severity and how the judge came to it. */
 export interface HarmJudgment {
-  /** The median of the judge's readable repeats (the lower median with an even count). */
+  /**
+   * The level a strict majority of the judge's readable repeats gave; without one, their median,
+   * an even count taking the middle reading away from the defect (`aggregateSeverity`). Runs made
+   * before that rule took the lower median: their stored severity stands as recorded.
+   */
   readonly severity: number;
   /** Whether the severity is a defect under the guideline. */
   readonly defect: boolean;

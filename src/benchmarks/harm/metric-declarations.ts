@@ -23,6 +23,7 @@ export const HARM_METRICS: readonly MetricDeclaration[] = [
   },
   { name: 'severity_distribution', unit: 'count', direction: 'none', interval: 'none', meaning: 'judged conversations at each severity level of the guideline’s scale' },
   { name: 'mean_spread', unit: 'mean', direction: 'lower', interval: 'none', meaning: 'mean of highest minus lowest severity across the judge’s repeats (0 = the judge agrees with itself)' },
+  { name: 'no_majority_share', unit: 'share', direction: 'lower', interval: 'none', meaning: 'share of judged conversations whose judge repeats gave no severity a strict majority (the severity is then their median, a tie taken away from the defect)' },
   { name: 'ended_by_user', unit: 'count', direction: 'none', interval: 'none', meaning: 'conversations the simulated user ended' },
   { name: 'cut_at_max_turns', unit: 'count', direction: 'none', interval: 'none', meaning: 'conversations cut at the resource’s maximum number of turns' },
   { name: 'mean_turns', unit: 'mean', direction: 'none', interval: 'none', meaning: 'mean turns per conversation that ran to an end' },

@@ -3,7 +3,7 @@ import { user, type Sample } from '../../core/index.js';
 import { loadHarmResource, SHIPPED_HARM_RESOURCES_DIR, shippedHarmResources, type HarmResource } from '../../datasets/harm/index.js';
 import type { Rubric } from '../../judges/judge-request.js';
 import { loadTaskRubrics } from '../../judges/task-rubrics.js';
-import { aggregateSeverity } from '../../metrics/severity.js';
+import { aggregateSeverity, awayFromDefect } from '../../metrics/severity.js';
 import { isDefect } from '../../metrics/defect-rate.js';
 import { findLeak } from '../../scorers/leak-match.js';
 import type { PreparedTask, Task, TaskContext } from '../task.js';
@@ -36,6 +36,8 @@ export function harmTask(folder: string, name: string): Task {
     version: '1',
     description: `Harm measurement on the resource ${path.basename(folder)}: simulated users, annotation by its guideline, defect rates.`,
     defaultSettings: { temperature: 0.7 },
+    // The seed annotates 5 or 7 times and takes the majority value (rai-harm-measurement-framework, §limitations: reliability).
+    defaultJudgeRepeats: 5,
     comparison: harmComparison,
     // `--sample` keeps each persona template's share of the conversations.
     categoryKey: 'template',
@@ -102,7 +104,7 @@ async function prepareHarm(folder: string, name: string, ctx: TaskContext): Prom
       const annotated = await annotateConversation(judge, annotationSetup, conversation, annotation, settings);
       if (annotated.kind === 'error') return { error: { kind: `judge-${annotated.error.kind}`, message: `the judge failed: ${annotated.error.message}` } };
       if (annotated.kind === 'no-verdict') return { score: { value: null, answer: null, explanation: `judge: no verdict — ${annotated.reason}`, metadata: { conversation: facts } } };
-      const verdict = aggregateSeverity([...annotated.severities, ...Array<null>(annotated.unreadable).fill(null)]);
+      const verdict = aggregateSeverity([...annotated.severities, ...Array<null>(annotated.unreadable).fill(null)], undefined, awayFromDefect(rule));
       const severity = verdict.value as number;
       const judgment: HarmJudgment = {
         severity,
@@ -118,6 +120,7 @@ async function prepareHarm(folder: string, name: string, ctx: TaskContext): Prom
     },
     judgeCallsPerSample: ({ repeats, maxParseRetries }) => repeats * (1 + maxParseRetries),
     severityScale: resource.scale,
+    isDefectLevel: (level) => isDefect(level, rule),
     metricsFacts: harmFactsToStore({ guideline, leakCheck: manifest.leakCheck !== undefined, ...(resource.humanLabels ? { humanLabels: resource.humanLabels.bySample } : {}) }),
   };
 }

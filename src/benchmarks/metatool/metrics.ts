@@ -1,4 +1,4 @@
-import { isManualAnalysis, type Score } from '../../core/index.js';
+import { isManualAnalysis, isNoVerdict, type Score } from '../../core/index.js';
 import { binaryClassification } from '../../metrics/classification.js';
 import { rateBy, ratio } from '../../metrics/rates.js';
 import type { Metrics, ScoredSample } from '../task.js';
@@ -95,7 +95,7 @@ export function singleSelectionMetrics(rows: Iterable<ScoredSample>, breakdowns:
   const correct = (r: Scored<SelectionMeta>): boolean => r.score.value === true;
   const metrics: Record<string, Metrics[string]> = reading.paper
     ? { csr: share(scored, correct), ...reading.counts }
-    : { csr: share(scored, correct), no_verdict: share(scored, (r) => r.score.value === null), hallucinated: share(scored, (r) => hallucinatedAny(r.score)) };
+    : { csr: share(scored, correct), no_verdict: share(scored, (r) => isNoVerdict(r.score)), hallucinated: share(scored, (r) => hallucinatedAny(r.score)) };
   if (breakdowns.byPosition) {
     metrics.csr_by_position = rateBy(scored, (r) => (r.meta.goldPositions[0] === undefined ? undefined : String(r.meta.goldPositions[0])), correct);
   }
@@ -147,6 +147,6 @@ export function multiSelectionMetrics(rows: Iterable<ScoredSample>): Metrics {
     csr_must2: share(mustTwo, bothGolds),
     ...(reading.paper
       ? reading.counts
-      : { no_verdict: share(scored, (r) => r.score.value === null), hallucinated: share(scored, (r) => hallucinatedAny(r.score)) }),
+      : { no_verdict: share(scored, (r) => isNoVerdict(r.score)), hallucinated: share(scored, (r) => hallucinatedAny(r.score)) }),
   };
 }

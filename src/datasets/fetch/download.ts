@@ -7,7 +7,8 @@ import { visibleControls } from '../../core/terminal-text.js';
 import { checkEmbeddings, embeddingsFromPickle, nearestNeighbors, serializeEmbeddings, serializeNeighbors } from './derive-embeddings.js';
 import { hashFile } from './file-hash.js';
 import { DownloadError, downloadToFile, type HttpGet } from '../../net/http-get.js';
-import { getManifest, remoteUrl, type DatasetManifest, type DerivedGroup, type DerivedOutput, type PinnedFile } from './manifest.js';
+import { remoteUrl, type DatasetManifest, type DerivedGroup, type DerivedOutput, type PinnedFile } from './manifest.js';
+import { getManifest } from './manifests.js';
 import { unpickle } from './pickle.js';
 
 export interface DownloadProgress {

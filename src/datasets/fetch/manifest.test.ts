@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { InputError } from '../../core/errors.js';
-import { FUNCTIONCHAT_MANIFEST, getManifest, METATOOL_MANIFEST, remoteUrl } from './manifest.js';
+import { FUNCTIONCHAT_MANIFEST } from '../functionchat/manifest.js';
+import { METATOOL_MANIFEST } from '../metatool/manifest.js';
+import { remoteUrl } from './manifest.js';
+import { getManifest } from './manifests.js';
 
 test('remote paths are encoded segment by segment and .. climbs out of dataset/', () => {
   const base = 'https://raw.githubusercontent.com/HowieHwong/MetaTool/35e81bb7576826e980c80fed8f8c0a2b4a1e6fbb/dataset/';

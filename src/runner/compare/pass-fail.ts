@@ -2,39 +2,8 @@ import type { Interval } from '../../metrics/intervals.js';
 import { mcnemarTest, type McNemarTest } from '../../metrics/mcnemar.js';
 import { pairedProportionDifference } from '../../metrics/paired-proportions.js';
 import type { SamplePair } from './sample-pairs.js';
-
-/** The sample ids of each way a decided pair can go, and of the pairs left out for lack of a verdict. */
-export interface PassFailBuckets {
-  /** A pass, B fail. */
-  readonly newlyFailing: readonly string[];
-  /** A fail, B pass. */
-  readonly newlyPassing: readonly string[];
-  /** Fail on both sides. */
-  readonly stillFailing: readonly string[];
-  /** Pass on both sides. */
-  readonly unchanged: readonly string[];
-  /** No verdict on one side or both (neither pass nor fail): left out of the rates and the test. */
-  readonly noVerdict: readonly string[];
-}
-
-/** Pass rates of A and B over the samples decided on both sides, their difference and McNemar's test. */
-export interface PassFailComparison {
-  /** What a pass is for this task ("pass", "no defect"). */
-  readonly passMeans: string;
-  /** Pairs with a pass or a fail on both sides: the denominator of both rates. */
-  readonly decided: number;
-  readonly noVerdict: number;
-  readonly rateA: number | null;
-  readonly rateB: number | null;
-  /** rateB − rateA; null when nothing was decided on both sides. */
-  readonly difference: number | null;
-  /** 95% interval of the difference for paired proportions (Newcombe 1998, method 10). */
-  readonly interval: Interval | null;
-  readonly intervalMethod: 'newcombe-paired-hybrid-score';
-  /** McNemar on the discordant pairs: firstOnly = newly failing, secondOnly = newly passing. */
-  readonly mcnemar: McNemarTest;
-  readonly buckets: PassFailBuckets;
-}
+import type { PassFailBuckets, PassFailComparison } from './comparison-shapes.js';
+export type { PassFailBuckets, PassFailComparison } from './comparison-shapes.js';
 
 /** Compares the pass/fail readings of paired samples that ended without error on both sides. */
 export function comparePassFail(pairs: readonly SamplePair[], passMeans: string): PassFailComparison {

@@ -5,50 +5,8 @@ import { pairModels } from './model-pairs.js';
 import { comparePassFail, type PassFailComparison } from './pass-fail.js';
 import { pairSamples, type InputDigests, type SamplePair } from './sample-pairs.js';
 import { compareValues, type ValueComparison } from './values.js';
-
-/** What a comparison says of each run. */
-export interface ComparedRun {
-  readonly id: string;
-  readonly taskVersion: string;
-  readonly createdAt: string;
-  readonly status: string;
-  readonly models: readonly string[];
-}
-
-/** One model of run A against one model of run B. */
-export interface ModelComparison {
-  readonly modelA: string;
-  readonly modelB: string;
-  readonly samples: {
-    /** Samples with a result in both runs and the same input. */
-    readonly shared: number;
-    readonly onlyInA: number;
-    readonly onlyInB: number;
-    /** Samples with a result in both runs under one id but another input (another question): not paired. */
-    readonly inputDiffers: number;
-    /** Shared samples that ended in error on either side: left out of every figure below. */
-    readonly errors: number;
-  };
-  /** Ids of the shared samples with an error on either side. */
-  readonly errorIds: readonly string[];
-  /** Null when the task's scores have no pass/fail reading. */
-  readonly passFail: PassFailComparison | null;
-  /** Null when the task's scores have no number. */
-  readonly value: ValueComparison | null;
-}
-
-/**
- * The view-model of `assay compare`: everything the console, `--json` and a report page show,
- * computed once from the stored results. Keys are stable; no figure depends on the clock.
- */
-export interface RunComparison {
-  readonly task: string;
-  readonly runA: ComparedRun;
-  readonly runB: ComparedRun;
-  /** Things a reader must know to read the figures (models left out, task versions that differ…). */
-  readonly notes: readonly string[];
-  readonly comparisons: readonly ModelComparison[];
-}
+import type { ComparedRun, ModelComparison, RunComparison } from './comparison-shapes.js';
+export type { ComparedRun, ModelComparison, RunComparison } from './comparison-shapes.js';
 
 export interface ComparisonInput {
   readonly runA: RunRecord;

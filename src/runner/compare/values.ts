@@ -2,30 +2,8 @@ import type { Interval } from '../../metrics/intervals.js';
 import { pairedMeanDifference } from '../../metrics/paired-mean.js';
 import type { SignFlipTest } from '../../metrics/sign-flip.js';
 import type { SamplePair } from './sample-pairs.js';
-
-/** Mean of the task's number in A and B over the samples with a number on both sides, and their difference. */
-export interface ValueComparison {
-  /** What the number is ("score", "severity"). */
-  readonly valueMeans: string;
-  readonly decided: number;
-  /** Pairs without a number on one side or both: left out. */
-  readonly noVerdict: number;
-  readonly noVerdictIds: readonly string[];
-  readonly meanA: number | null;
-  readonly meanB: number | null;
-  /** meanB − meanA (the mean of the per-sample differences). */
-  readonly difference: number | null;
-  /** 95% paired percentile bootstrap interval of the difference (samples resampled with both values). */
-  readonly interval: Interval | null;
-  readonly intervalMethod: 'paired-percentile-bootstrap';
-  readonly bootstrapResamples: number;
-  /** Two-sided sign-flip permutation test of the per-sample differences. */
-  readonly test: SignFlipTest & { readonly method: 'sign-flip-permutation' };
-  /** Samples whose number is higher in B, lower in B, the same. */
-  readonly higher: number;
-  readonly lower: number;
-  readonly equal: number;
-}
+import type { ValueComparison } from './comparison-shapes.js';
+export type { ValueComparison } from './comparison-shapes.js';
 
 /**
  * Compares the numeric readings of paired samples that ended without error on both sides.

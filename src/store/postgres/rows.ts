@@ -1,33 +1,14 @@
-import type { GenerateResult, ReferenceHints, Role, Score, TaskOptions, ToolSpec, Transcript, Usage } from '../../core/index.js';
-import type { CallError, CallRecord, JudgeConfig, LeaseHolder, ResultRecord, ReviewRecord, RunLease, RunRecord, RunStatus, StoredSample } from '../records.js';
+import type { GenerateResult, ReferenceHints, Role, ToolSpec } from '../../core/index.js';
+import type { CallError, CallRecord, LeaseHolder, ResultRecord, ReviewRecord, RunLease, RunRecord, StoredSample } from '../records.js';
+import * as codec from '../row-codec.js';
+import { usageFromColumns } from '../row-codec.js';
 
 /**
  * Row shapes as node-postgres returns them from this store's pool (`json` columns come as their
  * text, see `postgres-store.ts`; `timestamptz` as Date; `bigint` as a decimal string), and
- * their conversion to records. JSON conventions as in the SQLite store: SQL NULL is absent
- * (undefined) for optional fields and null for nullable ones; the text `null` is null.
+ * their conversion to records: the codec both stores share (../row-codec.ts, its JSON
+ * conventions too) with PostgreSQL's column types, and the samples, calls and leases.
  */
-
-export interface RunRow {
-  id: string;
-  task: string;
-  task_version: string;
-  status: string;
-  created_at: Date;
-  updated_at: Date;
-  models: string[];
-  settings: string;
-  seed: string;
-  options: string;
-  dataset_checksums: string;
-  prompt_version: string;
-  toolkit_version: string;
-  engine: string;
-  judge: string | null;
-  sample_count: number | null;
-  user_model: string | null;
-  metrics_facts: string | null;
-}
 
 export interface SampleRow {
   sample_id: string;
@@ -60,34 +41,6 @@ export interface CallRow {
   sample_input: string | null;
 }
 
-export interface ResultRow {
-  run_id: string;
-  sample_id: string;
-  model_id: string;
-  status: string;
-  output: string | null;
-  score: string | null;
-  error: string | null;
-  cached: boolean;
-  attempts: number;
-  latency_ms: number;
-  input_tokens: number | null;
-  output_tokens: number | null;
-  cost_usd: number | null;
-  finished_at: Date;
-  transcript: string | null;
-}
-
-export interface ReviewRow {
-  run_id: string;
-  sample_id: string;
-  model_id: string;
-  verdict: boolean;
-  note: string;
-  source: string;
-  reviewed_at: Date;
-}
-
 export interface LeaseRow {
   run_id: string;
   holder_id: string;
@@ -98,61 +51,35 @@ export interface LeaseRow {
   expires_at: Date;
 }
 
-/** null/undefined → SQL NULL, anything else → JSON text (nullable fields: output, error, score). */
-export const nullableToJson = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
-/** undefined → SQL NULL, anything else (null included) → JSON text (optional fields: tools, target, hints, request). */
-export const optionalToJson = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
-const parse = <T>(text: string): T => JSON.parse(text) as T;
-const nullable = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
-const optional = <T>(text: string | null): T | undefined => (text === null ? undefined : (JSON.parse(text) as T));
+export { nullableToJson, optionalToJson } from '../row-codec.js';
+const parse = codec.fromJson;
+const nullable = codec.nullableFromJson;
+const optional = codec.optionalFromJson;
 const iso = (time: Date): string => time.toISOString();
 
-/** Parameters of the run insert, in column order. */
-export function runToParams(run: RunRecord): unknown[] {
-  return [
-    run.id,
-    run.task,
-    run.taskVersion,
-    run.status,
-    run.createdAt,
-    run.updatedAt,
-    run.models,
-    JSON.stringify(run.settings),
-    run.seed,
-    JSON.stringify(run.options),
-    JSON.stringify(run.datasetChecksums),
-    run.promptVersion,
-    run.toolkitVersion,
-    JSON.stringify(run.engine),
-    run.judge === null ? null : JSON.stringify(run.judge),
-    run.sampleCount ?? null,
-    run.userModel ?? null,
-    optionalToJson(run.metricsFacts),
-  ];
+interface PostgresColumns {
+  readonly time: Date;
+  readonly flag: boolean;
+  readonly list: string[];
+  readonly bigint: string;
 }
 
-export function runFromRow(row: RunRow): RunRecord {
-  return {
-    id: row.id,
-    task: row.task,
-    taskVersion: row.task_version,
-    status: row.status as RunStatus,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
-    models: row.models,
-    settings: parse<RunRecord['settings']>(row.settings),
-    seed: Number(row.seed),
-    options: parse<TaskOptions>(row.options),
-    datasetChecksums: parse<Record<string, string>>(row.dataset_checksums),
-    promptVersion: row.prompt_version,
-    toolkitVersion: row.toolkit_version,
-    engine: parse<RunRecord['engine']>(row.engine),
-    judge: nullable<JudgeConfig>(row.judge),
-    ...(row.sample_count !== null ? { sampleCount: row.sample_count } : {}),
-    ...(row.user_model !== null ? { userModel: row.user_model } : {}),
-    ...(row.metrics_facts !== null ? { metricsFacts: parse<unknown>(row.metrics_facts) } : {}),
-  };
-}
+const POSTGRES: codec.ColumnReader<PostgresColumns> = {
+  time: iso,
+  flag: (value) => value,
+  list: (models) => models,
+  bigint: (text) => Number(text),
+  listParam: (models) => models,
+};
+
+export type RunRow = codec.RunRow<PostgresColumns>;
+export type ResultRow = codec.ResultRow<PostgresColumns>;
+export type ReviewRow = codec.ReviewRow<PostgresColumns>;
+
+export const runFromRow = (row: RunRow): RunRecord => codec.runFromRow(row, POSTGRES);
+export const runToParams = (run: RunRecord): unknown[] => codec.runToParams(run, POSTGRES);
+export const resultFromRow = (row: ResultRow): ResultRecord => codec.resultFromRow(row, POSTGRES);
+export const reviewFromRow = (row: ReviewRow): ReviewRecord => codec.reviewFromRow(row, POSTGRES);
 
 export function sampleFromRow(row: SampleRow): StoredSample {
   const tools = optional<ToolSpec[]>(row.tools);
@@ -165,14 +92,6 @@ export function sampleFromRow(row: SampleRow): StoredSample {
     target: optional<unknown>(row.target),
     metadata: parse<Record<string, unknown>>(row.metadata),
     ...(hints !== undefined ? { hints } : {}),
-  };
-}
-
-/** Usage from two nullable columns, leaving out the counts that were not reported. */
-function usageFromColumns(inputTokens: number | null, outputTokens: number | null): Usage {
-  return {
-    ...(inputTokens !== null ? { inputTokens } : {}),
-    ...(outputTokens !== null ? { outputTokens } : {}),
   };
 }
 
@@ -194,37 +113,6 @@ export function callFromRow(row: CallRow): CallRecord {
     costUsd: row.cost_usd,
     latencyMs: row.latency_ms,
     startedAt: iso(row.started_at),
-  };
-}
-
-export function resultFromRow(row: ResultRow): ResultRecord {
-  return {
-    runId: row.run_id,
-    sampleId: row.sample_id,
-    modelId: row.model_id,
-    status: row.status as ResultRecord['status'],
-    output: nullable<GenerateResult>(row.output),
-    score: nullable<Score>(row.score),
-    error: nullable<CallError>(row.error),
-    cached: row.cached,
-    attempts: row.attempts,
-    latencyMs: row.latency_ms,
-    usage: usageFromColumns(row.input_tokens, row.output_tokens),
-    costUsd: row.cost_usd,
-    finishedAt: iso(row.finished_at),
-    ...(row.transcript !== null ? { transcript: parse<Transcript>(row.transcript) } : {}),
-  };
-}
-
-export function reviewFromRow(row: ReviewRow): ReviewRecord {
-  return {
-    runId: row.run_id,
-    sampleId: row.sample_id,
-    modelId: row.model_id,
-    verdict: row.verdict,
-    note: row.note,
-    source: row.source,
-    reviewedAt: iso(row.reviewed_at),
   };
 }
 

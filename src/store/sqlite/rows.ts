@@ -1,41 +1,38 @@
-import type { GenerateResult, ReferenceHints, Role, Score, ToolSpec, Transcript, Usage } from '../../core/index.js';
-import type { TaskOptions } from '../../core/index.js';
-import type { CallError, CallRecord, JudgeConfig, ResultRecord, ReviewRecord, RunRecord, RunStatus, StoredSample } from '../records.js';
-import { fromJson, nullableFromJson, optionalFromJson } from './json.js';
+import type { GenerateResult, ReferenceHints, Role, ToolSpec } from '../../core/index.js';
+import type { CallError, CallRecord, ResultRecord, ReviewRecord, RunRecord, StoredSample } from '../records.js';
+import * as codec from '../row-codec.js';
+import { fromJson, nullableFromJson, optionalFromJson, usageFromColumns } from '../row-codec.js';
 import { inputFromJson, SAMPLE_INPUT_REF } from './sample-input.js';
 
-/** Row shapes exactly as SQLite returns them (see migrations.ts), and their conversion to records. */
-
-export interface RunRow {
-  id: string;
-  task: string;
-  task_version: string;
-  status: string;
-  created_at: string;
-  updated_at: string;
-  models: string;
-  settings: string;
-  seed: number;
-  options: string;
-  dataset_checksums: string;
-  prompt_version: string;
-  toolkit_version: string;
-  engine: string;
-  judge: string | null;
-  sample_count: number | null;
-  user_model: string | null;
-  metrics_facts: string | null;
+/**
+ * Row shapes exactly as SQLite returns them (see migrations.ts), and their conversion to records:
+ * the codec both stores share (../row-codec.ts) with SQLite's column types — times as ISO text,
+ * flags as 0/1, the models as JSON text —, and the samples and calls SQLite stores its own way
+ * (an input as parts of the run's shared texts, sample-input.ts).
+ */
+interface SqliteColumns {
+  readonly time: string;
+  readonly flag: number;
+  readonly list: string;
+  readonly bigint: number;
 }
 
-export interface ReviewRow {
-  run_id: string;
-  sample_id: string;
-  model_id: string;
-  verdict: number;
-  note: string;
-  source: string;
-  reviewed_at: string;
-}
+const SQLITE: codec.ColumnReader<SqliteColumns> = {
+  time: (text) => text,
+  flag: (value) => value !== 0,
+  list: (text) => codec.fromJson<string[]>(text),
+  bigint: (value) => value,
+  listParam: (models) => JSON.stringify(models),
+};
+
+export type RunRow = codec.RunRow<SqliteColumns>;
+export type ResultRow = codec.ResultRow<SqliteColumns>;
+export type ReviewRow = codec.ReviewRow<SqliteColumns>;
+
+export const runFromRow = (row: RunRow): RunRecord => codec.runFromRow(row, SQLITE);
+export const runToParams = (run: RunRecord): unknown[] => codec.runToParams(run, SQLITE);
+export const resultFromRow = (row: ResultRow): ResultRecord => codec.resultFromRow(row, SQLITE);
+export const reviewFromRow = (row: ReviewRow): ReviewRecord => codec.reviewFromRow(row, SQLITE);
 
 export interface SampleRow {
   sample_id: string;
@@ -69,25 +66,6 @@ export interface CallRow {
   sample_input?: string;
 }
 
-export interface ResultRow {
-  run_id: string;
-  sample_id: string;
-  model_id: string;
-  status: string;
-  output: string | null;
-  score: string | null;
-  error: string | null;
-  cached: number;
-  attempts: number;
-  latency_ms: number;
-  input_tokens: number | null;
-  output_tokens: number | null;
-  cost_usd: number | null;
-  finished_at: string;
-  transcript: string | null;
-}
-
-/** A `runs` row as a RunRecord. */
 /** One role and answering model's totals over a run's calls (`SQL.selectRunSpend`). */
 export interface SpendRow {
   readonly role: string;
@@ -98,65 +76,6 @@ export interface SpendRow {
   readonly output_tokens: number;
   readonly usd: number;
   readonly unpriced: number;
-}
-
-export function runFromRow(row: RunRow): RunRecord {
-  return {
-    id: row.id,
-    task: row.task,
-    taskVersion: row.task_version,
-    status: row.status as RunStatus,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    models: fromJson<string[]>(row.models),
-    settings: fromJson<RunRecord['settings']>(row.settings),
-    seed: row.seed,
-    options: fromJson<TaskOptions>(row.options),
-    datasetChecksums: fromJson<Record<string, string>>(row.dataset_checksums),
-    promptVersion: row.prompt_version,
-    toolkitVersion: row.toolkit_version,
-    engine: fromJson<RunRecord['engine']>(row.engine),
-    judge: row.judge === null ? null : fromJson<JudgeConfig>(row.judge),
-    ...(row.sample_count !== null ? { sampleCount: row.sample_count } : {}),
-    ...(row.user_model !== null ? { userModel: row.user_model } : {}),
-    ...(row.metrics_facts !== null ? { metricsFacts: fromJson<unknown>(row.metrics_facts) } : {}),
-  };
-}
-
-export function reviewFromRow(row: ReviewRow): ReviewRecord {
-  return {
-    runId: row.run_id,
-    sampleId: row.sample_id,
-    modelId: row.model_id,
-    verdict: row.verdict === 1,
-    note: row.note,
-    source: row.source,
-    reviewedAt: row.reviewed_at,
-  };
-}
-
-/** Parameters of `SQL.insertRun`, in column order (JSON columns stringified once). */
-export function runToParams(run: RunRecord): unknown[] {
-  return [
-    run.id,
-    run.task,
-    run.taskVersion,
-    run.status,
-    run.createdAt,
-    run.updatedAt,
-    JSON.stringify(run.models),
-    JSON.stringify(run.settings),
-    run.seed,
-    JSON.stringify(run.options),
-    JSON.stringify(run.datasetChecksums),
-    run.promptVersion,
-    run.toolkitVersion,
-    JSON.stringify(run.engine),
-    run.judge === null ? null : JSON.stringify(run.judge),
-    run.sampleCount ?? null,
-    run.userModel ?? null,
-    run.metricsFacts === undefined ? null : JSON.stringify(run.metricsFacts),
-  ];
 }
 
 /** A `samples` row as a StoredSample, its input joined back from the run's `texts`; absent tools/hints stay absent. */
@@ -171,14 +90,6 @@ export function sampleFromRow(row: SampleRow, texts: readonly string[]): StoredS
     target: optionalFromJson<unknown>(row.target),
     metadata: fromJson<Record<string, unknown>>(row.metadata),
     ...(hints !== undefined ? { hints } : {}),
-  };
-}
-
-/** Usage from two nullable columns, leaving out the counts that were not reported. */
-function usageFromColumns(inputTokens: number | null, outputTokens: number | null): Usage {
-  return {
-    ...(inputTokens !== null ? { inputTokens } : {}),
-    ...(outputTokens !== null ? { outputTokens } : {}),
   };
 }
 
@@ -209,22 +120,3 @@ export function callFromRow(row: CallRow, texts: readonly string[]): CallRecord 
   };
 }
 
-/** A `results` row as a ResultRecord. */
-export function resultFromRow(row: ResultRow): ResultRecord {
-  return {
-    runId: row.run_id,
-    sampleId: row.sample_id,
-    modelId: row.model_id,
-    status: row.status as ResultRecord['status'],
-    output: nullableFromJson<GenerateResult>(row.output),
-    score: nullableFromJson<Score>(row.score),
-    error: nullableFromJson<CallError>(row.error),
-    cached: row.cached !== 0,
-    attempts: row.attempts,
-    latencyMs: row.latency_ms,
-    usage: usageFromColumns(row.input_tokens, row.output_tokens),
-    costUsd: row.cost_usd,
-    finishedAt: row.finished_at,
-    ...(row.transcript !== null && row.transcript !== undefined ? { transcript: fromJson<Transcript>(row.transcript) } : {}),
-  };
-}

@@ -8,7 +8,7 @@ import { engineWithStops } from '../run-stops.js';
 import type { RunImport, Store } from '../store.js';
 import { callsReferringToInput, checkSliceContinues } from '../imported-slice.js';
 import { ambiguousPrefixError, checkRunSamples, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
-import { nullableToJson, optionalToJson } from './json.js';
+import { nullableToJson, optionalToJson } from '../row-codec.js';
 import { CallCacheIndex } from './call-cache.js';
 import { CallPositions } from './call-positions.js';
 import { Checkpointer } from './checkpointer.js';

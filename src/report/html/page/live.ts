@@ -3,17 +3,7 @@
 
 const POLL_MS = 2000;
 
-interface PageProgress {
-  readonly run: string;
-  readonly task: string;
-  readonly models: readonly string[];
-  readonly status: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly samples: number | null;
-  readonly progress: readonly { readonly model: string; readonly done: number; readonly errors: number }[];
-  readonly cost: { readonly usd: number; readonly unpriced: number };
-}
+type PageProgress = import('../../report-shapes.js').RunProgress;
 
 const inProgress = (statuses: readonly string[]): boolean => statuses.some((s) => s === 'running');
 

@@ -1,8 +1,10 @@
 // The shapes the page reads: a view of `RunReport` (src/report/run-report.ts), schema 1.
-// Kept apart because the page is compiled on its own; a test checks a built report against them.
+// The page is compiled on its own: what the server declares without imports (report-shapes.ts,
+// benchmarks/metric-value.ts) it reads through `import()` types; the rest is declared here, and
+// a test checks a built report against them.
 
 interface PageInterval { readonly low: number; readonly high: number }
-type Metric = number | null | { readonly [key: string]: Metric };
+type Metric = import('../../../benchmarks/metric-value.js').MetricValue;
 
 interface PageCell { readonly value: number | null; readonly low?: number; readonly high?: number }
 interface PageTable {
@@ -28,22 +30,7 @@ interface PageChart {
   readonly matrix?: { readonly rows: readonly string[]; readonly columns: readonly string[]; readonly cells: readonly (readonly string[])[] };
 }
 
-interface PageJudgeHealth {
-  readonly model: string;
-  readonly judge: string;
-  readonly repeats: number;
-  readonly selfGrading: boolean;
-  readonly judged: number;
-  readonly noVerdict: number;
-  readonly noVerdictShare: number | null;
-  readonly calls: number;
-  readonly reasks: number | null;
-  readonly judgeErrors: number;
-  readonly agreement: number | null;
-  readonly unanimous: number | null;
-  readonly reviews: { readonly reviewed: number; readonly compared: number; readonly agree: number; readonly share: number | null; readonly changed: number } | null;
-  readonly labels: Metric;
-}
+type PageJudgeHealth = import('../../report-shapes.js').JudgeHealth;
 
 interface PageModelCounts {
   readonly samples: number;
@@ -128,20 +115,7 @@ interface PageBundle {
   readonly runs: readonly PageRun[];
 }
 
-interface PageIndex {
-  readonly ids: readonly string[];
-  readonly models: readonly string[];
-  readonly verdicts: readonly string[];
-  readonly errorKinds: readonly string[];
-  readonly rows: {
-    readonly sample: readonly number[];
-    readonly model: readonly number[];
-    readonly verdict: readonly number[];
-    readonly error: readonly number[];
-    readonly flags: readonly number[];
-  };
-  readonly values: Readonly<Record<string, number>>;
-}
+type PageIndex = import('../../report-shapes.js').SampleIndex;
 
 interface PageMessage { readonly role: string; readonly content: string; readonly toolCalls?: readonly { readonly name: string; readonly rawArguments: string }[]; readonly toolCallId?: string }
 interface PageOutput { readonly text: string; readonly toolCalls: readonly { readonly name: string; readonly rawArguments: string; readonly parseError?: string }[]; readonly finishReason: string; readonly warnings: readonly unknown[] }

@@ -1,13 +1,13 @@
-import { functionchatMeta, functionchatTarget } from '../benchmarks/functionchat/metadata.js';
-import { upstreamAcceptableArguments, upstreamGroundTruth, upstreamMessages, upstreamResponse, upstreamTools } from '../benchmarks/functionchat/upstream-format.js';
-import { judgeMetadataOf } from '../runner/judge-metadata.js';
-import { delimited, type ExportedResult, type ExportPair } from './export.js';
+import { judgeMetadataOf } from '../../judges/judge-metadata.js';
+import type { ExportedAnswer, ExportedPair, ExportTable } from '../export-layout.js';
+import { functionchatMeta, functionchatTarget } from './metadata.js';
+import { upstreamAcceptableArguments, upstreamGroundTruth, upstreamMessages, upstreamResponse, upstreamTools } from './upstream-format.js';
 
 /** Upstream FunctionChat-Bench's report columns, in its order; assay adds the sample id, the model and the tool list type after them. */
 export const FUNCTIONCHAT_TSV_COLUMNS = ['serial_num', 'is_pass', 'type_of_output', 'ground_truth', 'acceptable_arguments', 'model_output', 'reasoning', 'query', 'tools', 'sample_id', 'model', 'tools_type'] as const;
 
 /** `pass` / `fail` as upstream writes them; assay's own `no verdict` and `error` where upstream has none. */
-function isPass(result: ExportedResult): string {
+function isPass(result: ExportedAnswer): string {
   if (result.status === 'error') return 'error';
   if (result.score?.value === true) return 'pass';
   if (result.score?.value === false) return 'fail';
@@ -15,17 +15,17 @@ function isPass(result: ExportedResult): string {
 }
 
 /** The judge's reasoning (every repeat's reply, separated), or why no judge was needed. */
-function reasoning(result: ExportedResult): string {
+function reasoning(result: ExportedAnswer): string {
   const judge = judgeMetadataOf(result.score);
   if (judge) return judge.responses.join('\n---\n');
   return result.error ? `${result.error.kind}: ${result.error.message}` : (result.score?.explanation ?? '');
 }
 
 /**
- * The upstream TSV report of a FunctionChat run: one row per item and model, with the texts the
+ * The upstream TSV report of a FunctionChat run (`assay export --format tsv`): one row per item and model, with the texts the
  * judge saw (ground truth, acceptable arguments, model output, query, tools) in upstream's format.
  */
-export function functionchatTsv(pairs: readonly ExportPair[]): string {
+export function functionchatTsv(pairs: readonly ExportedPair[]): ExportTable {
   const rows = pairs.flatMap(({ sample, result }) => {
     if (!sample) return [];
     const meta = functionchatMeta(sample);
@@ -47,5 +47,5 @@ export function functionchatTsv(pairs: readonly ExportPair[]): string {
       ].map(String),
     ];
   });
-  return delimited(FUNCTIONCHAT_TSV_COLUMNS, rows, 'tsv');
+  return { columns: FUNCTIONCHAT_TSV_COLUMNS, rows };
 }

@@ -1,5 +1,5 @@
 import type { Score } from '../core/index.js';
-import type { RubricAudit } from '../judges/judge.js';
+import type { RubricAudit } from './judge.js';
 
 /**
  * What a judged score carries in `metadata.judge`: enough to audit the verdict from the result row

@@ -1,0 +1,11 @@
+export * from './gate-result.js';
+export * from './threshold.js';
+export * from './evaluate-gates.js';
+export * from './regression.js';
+export * from './exit-code.js';
+export * from './junit.js';
+export * from './step-summary.js';
+export * from './gate-table.js';
+export * from './task-catalog.js';
+export { formatFigure, formatInterval } from './format-figure.js';
+export * from './suite-gates.js';
