@@ -117,8 +117,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
   const judge = judgeFrom(taskName, flags, config);
   const declared = [...flags.model, ...(flags.judge !== undefined ? [flags.judge] : []), ...(flags.userModel !== undefined ? [flags.userModel] : [])].filter((id) => !id.includes(':'));
   // Every variable, command and module file the declared models need, before the store is opened.
-  if (config) checkModelsReady(config, declared, process.env);
-  if (flags.queue !== undefined && declared.length > 0) throw new InputError(`--queue takes provider:model ids only for now: ${declared.join(', ')} ${declared.length === 1 ? 'is a name' : 'are names'} of the config file, which workers do not read yet; run it in this process`);
+  if (config && flags.queue === undefined) checkModelsReady(config, declared, process.env);
   const spec: RunSpec = {
     task: taskName,
     models: flags.model,
@@ -153,7 +152,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
       if (nonEmpty(process.env['OPENAI_BASE_URL']) !== undefined) printErr('warning: OPENAI_BASE_URL is not sent with a queued run: each worker calls its own endpoint (assay worker --base-url, or the worker\'s OPENAI_BASE_URL)\n');
       // The queue path (BullMQ, ioredis) is loaded only by a run that uses it: not on every start.
       const { queueRunCommand } = await import('./queue-run.js');
-      return await queueRunCommand(spec, { ...flags, queue: flags.queue });
+      return await queueRunCommand(spec, { ...flags, queue: flags.queue, ...(config ? { declared: config } : {}) });
     }
     // Before the store is opened: a bad or unreachable Redis is refused before anything is recorded.
     const shared = await sharedLimitsFrom(flags, Boolean(flags.rpm ?? flags.tpm), (message) => printErr(`warning: ${message}\n`));

@@ -38,11 +38,12 @@ export function runModelIds(run: Pick<RunRecord, 'models' | 'judge' | 'userModel
  * `exec` command and `module` file it needs there (`checkModelsReady`), so a run that cannot call
  * its models is refused before anything is recorded.
  */
-export function declarationsToRecord(ids: readonly string[], config: AssayConfig | undefined, env: Env): Record<string, RecordedModel> | undefined {
+export function declarationsToRecord(ids: readonly string[], config: AssayConfig | undefined, env: Env | undefined): Record<string, RecordedModel> | undefined {
   const names = ids.filter(isDeclaredName);
   if (names.length === 0) return undefined;
   const found = requireConfig(names, config);
-  checkModelsReady(found, names, env);
+  // Without an environment (a queued run's submitter, which calls nothing), the workers check theirs.
+  if (env) checkModelsReady(found, names, env);
   return Object.fromEntries(
     names.map((name) => {
       const declaration = recordedDeclaration(declarationOf(name, found));

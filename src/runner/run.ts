@@ -32,7 +32,7 @@ export type { RunDependencies } from './run-session.js';
  * and calls, and what a queue submission records and enqueues (each chunk of samples built and
  * stored in its turn: `storedChunk`). Warnings go to `deps.onWarning`.
  */
-export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'onWarning' | 'stop' | 'config' | 'env'>): Promise<{ run: RunRecord; task: Task; prepared: PreparedTask }> {
+export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'onWarning' | 'stop' | 'config' | 'env'>, check: { readonly checkModelsReady?: boolean } = {}): Promise<{ run: RunRecord; task: Task; prepared: PreparedTask }> {
   if (spec.models.length === 0) throw new InputError('give at least one --model');
   if (new Set(spec.models).size !== spec.models.length) throw new InputError('the same --model is given twice');
   const task = findTask(spec.task);
@@ -43,7 +43,7 @@ export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'o
   const judge = judgeConfigFor(task.name, prepared, spec);
   const userModel = userModelFor(task.name, prepared, spec);
   // Declared names: in the file, with every variable and file they need, before anything is recorded.
-  const declarations = declarationsToRecord(runModelIds({ models: spec.models, judge, ...(userModel !== undefined ? { userModel } : {}) }), deps.config, deps.env ?? process.env);
+  const declarations = declarationsToRecord(runModelIds({ models: spec.models, judge, ...(userModel !== undefined ? { userModel } : {}) }), deps.config, check.checkModelsReady === false ? undefined : (deps.env ?? process.env));
   checkBaselines(task.name, prepared, spec.models);
   const now = new Date().toISOString();
   assertUniqueSampleIds(prepared.samples, `task ${task.name}`);
