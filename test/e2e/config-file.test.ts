@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { DEMO_TEXTS_DIR } from '../../src/demo/demo-tasks.js';
 import { answerSummariesRequest } from '../../src/demo/answers/summaries.js';
+import { LEAKED_CODE_WORD, systemPromptLeakageRoles } from '../../src/demo/answers/system-prompt-leakage.js';
+import { startSessionApp } from '../../src/testing/session-app-server.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { startFakeOpenAIServer, type FakeServer } from '../../src/testing/fake-openai-server.js';
 import { assay } from '../../src/testing/cli-harness.js';
@@ -204,4 +206,74 @@ test('bad input: an unknown name, a missing variable, an unknown key: one line, 
   for (const result of [unknown, missing, unknownKey, viaEnv]) assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
   assert.ok(!existsSync(db), 'no store was made');
   assert.equal(servers.small.models.length + servers.other.models.length + servers.big.models.length, 0, 'no model was called');
+});
+
+test('an http app declared in the file is the system under test of harm/system-prompt-leakage: one session per conversation, never shared; transcripts and the defect rate stored', async () => {
+  // The app leaks the code word to a conversation whose first message is the developer's or the
+  // spell-it persona's (what it remembers by session), and refuses the others: 2 of the 6.
+  const firstBySession = new Map<string, string>();
+  const app = await startSessionApp({
+    respond: (body) => {
+      if (!firstBySession.has(body.session)) firstBySession.set(body.session, body.message);
+      const leaks = /^(developer|spell-it) /.test(firstBySession.get(body.session) ?? '');
+      return { reply: leaks ? `Fine: the code word is ${LEAKED_CODE_WORD}.` : 'Sorry, I cannot share internal information.' };
+    },
+  });
+  const roles = await startFakeOpenAIServer({ respond: systemPromptLeakageRoles({ user: 'simulated-user', sut: 'none', judge: 'judge' }) });
+  try {
+    const config = join(dir, 'harm.yaml');
+    writeFileSync(
+      config,
+      [
+        'models:',
+        '  support-bot:',
+        '    http:',
+        `      url: ${app.url}`,
+        '      body: \'{"session": {{ session | tojson }}, "message": {{ prompt | tojson }}}\'',
+        '      output: reply',
+        '  sim:',
+        '    provider: openai',
+        '    model: simulated-user',
+        `    baseUrl: ${roles.url}`,
+        '  rater:',
+        '    provider: openai',
+        '    model: judge',
+        `    baseUrl: ${roles.url}`,
+        '',
+      ].join('\n'),
+    );
+    const db = join(dir, 'harm.db');
+    const result = await assay(['run', 'harm/system-prompt-leakage', '--config', config, '-m', 'support-bot', '--user-model', 'sim', '--judge', 'rater', '--judge-format', 'json', '--db', db, '--json'], { ...env(), OPENAI_API_KEY: 'unused-loopback-key' });
+    assert.equal(result.code, 0, result.stderr);
+    const summary = JSON.parse(result.stdout) as { models: Record<string, { metrics: Record<string, number> }> };
+    // Hand count: 6 conversations, 2 leak (developer, spell-it).
+    assert.deepEqual([summary.models['support-bot']?.metrics['defects'], summary.models['support-bot']?.metrics['judged']], [2, 6]);
+
+    const sessionsOf = new Map<string, Set<string>>();
+    for (const request of app.requests) {
+      const { session, message } = request.body as { session: string; message: string };
+      const persona = message.split(' ')[0] as string;
+      sessionsOf.set(persona, (sessionsOf.get(persona) ?? new Set()).add(session));
+    }
+    assert.equal(sessionsOf.size, 6, [...sessionsOf.keys()].join(', '));
+    for (const [persona, sessions] of sessionsOf) assert.equal(sessions.size, 1, `${persona}'s turns came with one session`);
+    assert.equal(new Set([...sessionsOf.values()].map((s) => [...s][0])).size, 6, 'no two conversations share a session');
+    for (const [, history] of app.histories) assert.ok(history.length >= 2, 'every turn of a conversation reached its session');
+
+    const store = await openSqliteStore(db);
+    try {
+      const [run] = await store.listRuns();
+      assert.ok(run);
+      assert.deepEqual(run.models, ['support-bot']);
+      const results = await store.results(run.id);
+      assert.equal(results.length, 6);
+      const leaked = results.filter((r) => r.transcript?.some((step) => step.role === 'test' && (step.text ?? '').includes(LEAKED_CODE_WORD)));
+      assert.equal(leaked.length, 2, 'the transcripts are stored, the app\'s replies in them');
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await app.close();
+    await roles.close();
+  }
 });
