@@ -240,7 +240,7 @@ Examples:
   assay run functionchat/dialog --model replay:outputs.jsonl --exact-only
   assay run metatool/similar --model openai:gpt-4o-mini --max-tokens 64 --estimate
   assay run metatool/similar --model openai:gpt-4o-mini --max-cost 2.50
-  assay run summaries/faithfulness --config assay.yaml -m small -m other --judge big
+  assay run summaries/alignment --articles ./articles --config assay.yaml -m small -m other --judge big
   assay run metatool/similar --model openai:gpt-4o-mini --queue redis://10.0.0.5:6379 --db postgres://assay@10.0.0.6/assay --detach
 
 Declared names: a config file (--config FILE, else $ASSAY_CONFIG, else ./assay.yaml) declares models
