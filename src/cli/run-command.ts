@@ -142,7 +142,12 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
     const ready = options.tools !== undefined || (await dataReady(taskName, { dataDir: resolved, download: flags.download, signal: stop }));
     if (!ready) return EXIT.interrupted;
     if (flags.estimate) {
-      const estimate = await estimateRun(spec);
+      // A declared model's price is in its declaration (a --price given for it still wins).
+      const declaredPrices = Object.fromEntries(declared.flatMap((name) => {
+        const price = config?.models.get(name)?.price;
+        return price ? [[name, { inputPerMillion: price.input, outputPerMillion: price.output }]] : [];
+      }));
+      const estimate = await estimateRun(Object.keys(declaredPrices).length > 0 ? { ...spec, engine: { ...spec.engine, prices: { ...declaredPrices, ...spec.engine.prices } } } : spec);
       printOut(flags.json ? `${JSON.stringify(estimate, null, 2)}\n` : renderEstimate(estimate));
       return EXIT.ok;
     }
