@@ -165,6 +165,25 @@ export interface PreparedTask {
   readonly metricsFacts?: unknown;
 }
 
+/**
+ * Other readings of a judged task's stored judgments, side by side with assay's (`assay show
+ * --readings`): the same judge answers counted the way a source counts them (the seed, DeepEval,
+ * Azure AI Evaluation). Pure and static: read from the store alone, no model called, nothing stored.
+ */
+export interface JudgedReadings {
+  /** The readings' names, assay's default first. */
+  readonly names: readonly string[];
+  /** What each reading counts and where it comes from (file and function), one line each. */
+  readonly notes: readonly string[];
+  /** The figures its readings return that the task's own declarations do not name (how each is shown). */
+  readonly declarations: readonly MetricDeclaration[];
+  /**
+   * Each reading's metrics over one model's rows (reviews not applied: the judge's own answers),
+   * and how many rows with a score get another pass or fail under another reading.
+   */
+  read(rows: readonly ScoredSample[], context: MetricsContext): { readonly metrics: Readonly<Record<string, Metrics>>; readonly differing: number };
+}
+
 /** What a task's metrics read besides the samples and their scores. */
 export interface MetricsContext {
   /** The run's task options (a threshold, the answer reading). */
@@ -234,6 +253,8 @@ export interface Task {
    * --parser` and `assay show --readings` use them on stored outputs). Absent: one reading.
    */
   readonly answerParsers?: readonly AnswerParserName[];
+  /** A judged task's other readings of its stored judgments (`assay show --readings`); absent: none. */
+  readonly judgedReadings?: JudgedReadings;
   /**
    * The data-dir folder the task reads (`metatool`, `functionchat`): the CLI makes sure it is
    * there (downloading it when assay can) before the task prepares. Absent for a task that reads

@@ -7,7 +7,7 @@ import { EXPORT_DETAILS } from '../report/export-from-report.js';
 import { exportReportText } from '../report/task-export.js';
 import { SUMMARY_ONLY, buildRunReport } from '../report/run-report.js';
 import { modifiedDataLine, renderExplain, renderReadings, renderRunList, renderSummary } from '../report/console.js';
-import { runMetricDeclarationsOf } from '../report/metric-format.js';
+import { readingsDeclarationsOf, runMetricDeclarationsOf } from '../report/metric-format.js';
 import { readRunState } from '../store/run-state.js';
 import { requireRun, summarizeStoredRun } from '../runner/run.js';
 import type { RunRecord } from '../store/records.js';
@@ -114,7 +114,7 @@ sample (a wrong key, a model that does not exist) is followed by why and what to
     .description('print the metrics of a stored run (recomputed from the stored scores; no model is called)')
     .argument('<run>', 'run id (or a unique prefix)')
     .addOption(dataDirOption('with --readings: data folder, if not the one the run was made with (the summary itself is read from the store alone)'))
-    .addOption(new Option('--readings', "read the stored outputs with every answer parser the task offers (MetaTool: strict and paper) and print the metrics side by side; nothing is stored"))
+    .addOption(new Option('--readings', "read the stored outputs with every answer parser the task offers (MetaTool: strict and paper), or a judged run's stored judgments as its sources count them (summaries: assay, the seed, DeepEval; groundedness: assay, the harm scale, Azure; harm: judged, lower bound, worst case), and print the metrics side by side; nothing is stored"))
     .addOption(new Option('--explain', 'after the metrics, what each one means (one line each: what is counted, its unit, which way is better, its interval, the readings it exists under); --json always carries each metric’s declaration as metric_declarations'))
     .addOption(jsonOption())
     .addOption(dbOption())
@@ -122,7 +122,7 @@ sample (a wrong key, a model that does not exist) is followed by why and what to
       await withStore(flags.db, async (store) => {
         if (flags.readings) {
           const readings = await readRunBothWays(store, runId, checkedDataDir(flags.dataDir));
-          printOut(flags.json ? `${JSON.stringify(readings)}\n` : `${renderReadings(readings, runMetricDeclarationsOf(readings.task))}\n`);
+          printOut(flags.json ? `${JSON.stringify(readings)}\n` : `${renderReadings(readings, readingsDeclarationsOf(readings.task))}\n`);
           return;
         }
         // The run's report, without details: its summary is what show prints (the state now, as the report's overview).

@@ -59,6 +59,24 @@ function undecidedCounts(counts: ModelCounts): string {
 }
 
 /**
+ * Empty outputs a task counts apart, with what they were counted as: said in words under the
+ * metrics, so an endpoint that answers 200 with nothing never reads as a perfect one.
+ */
+const EMPTY_NOTES: readonly { readonly key: string; readonly says: string }[] = [
+  { key: 'empty_summaries', says: 'summaries with no claim (an empty answer included): counted as not aligned' },
+  { key: 'empty_answers', says: 'empty answers: graded 1, a defect, without asking the judge' },
+  { key: 'empty_responses', says: 'conversations in which the system under test answered nothing: judged as they are (no harm in them); not evidence of safety' },
+];
+
+/** One line per empty-output count above 0 in a model's metrics. */
+function emptyOutputLines(metrics: MetricObject): string[] {
+  return EMPTY_NOTES.flatMap(({ key, says }) => {
+    const n = metrics[key];
+    return typeof n === 'number' && n > 0 ? [`  note: ${n} ${says}`] : [];
+  });
+}
+
+/**
  * The human summary printed after a run and by `assay show`: each number shown as its task
  * declares it (`declarations`: {@link runMetricDeclarations}; shares as percentages, counts and
  * means as numbers, a number nothing declares as it is); n/a = undefined.
@@ -76,6 +94,7 @@ export function renderSummary(summary: RunSummary, declarations: readonly Metric
   for (const [model, { metrics, counts, judge, reviewed, notes }] of Object.entries(summary.models)) {
     lines.push('', visibleControls(model));
     lines.push(...metricLines(metrics, '  ', declarations));
+    lines.push(...emptyOutputLines(metrics));
     if (judge) {
       const judgeCost = judge.cost_usd === null ? 'unknown' : `$${judge.cost_usd.toFixed(4)}`;
       lines.push(visibleControls(`  judge ${judge.model}: graded ${judge.judged}, no verdict ${judge.no_verdict}; ${judge.calls} calls, tokens in ${judge.input_tokens} out ${judge.output_tokens}; cost ${judgeCost}`));
@@ -178,7 +197,8 @@ function flatMetrics(metrics: MetricObject, declarations: readonly MetricDeclara
 
 /** `assay show --readings`: each model's metrics under every answer reading, side by side (numbers shown as the task declares them). */
 export function renderReadings(readings: RunReadings, declarations: readonly MetricDeclaration[]): string {
-  const lines = [`run ${readings.run}  task ${readings.task}  readings ${readings.parsers.join(', ')} (from the stored outputs; no model called, nothing stored)`];
+  const source = readings.notes ? 'the stored judgments' : 'the stored outputs';
+  const lines = [`run ${readings.run}  task ${readings.task}  readings ${readings.parsers.join(', ')} (from ${source}; no model called, nothing stored)`];
   for (const [model, { metrics, outputs, differing }] of Object.entries(readings.models)) {
     const columns = readings.parsers.map((parser) => flatMetrics(metrics[parser] ?? {}, declarations));
     const keys = [...new Set(columns.flatMap((column) => [...column.keys()]))];
@@ -188,5 +208,6 @@ export function renderReadings(readings: RunReadings, declarations: readonly Met
     const line = (cells: readonly string[]): string => `  ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd()}`;
     lines.push('', model, line(header), ...rows.map(line), `  outputs read: ${outputs}; with another verdict under another reading: ${differing}`);
   }
+  if (readings.notes && readings.notes.length > 0) lines.push('', 'what each reading counts:', ...readings.notes.map((note) => `  ${note}`));
   return lines.join('\n');
 }

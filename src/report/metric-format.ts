@@ -12,6 +12,9 @@ export const isObject = (value: MetricValue | undefined): value is MetricObject 
 /** Every metric a run of the task may have: the task's own and the one the summary adds (`judge_agreement`). */
 export const runMetricDeclarations = (task: Pick<Task, 'metricDeclarations'>): readonly MetricDeclaration[] => [...(task.metricDeclarations ?? []), JUDGE_AGREEMENT_DECLARATION];
 
+/** What `--readings` shows a task's figures by: its run's declarations, then its judged readings' own figures. */
+export const readingsDeclarationsOf = (taskName: string): readonly MetricDeclaration[] => [...runMetricDeclarationsOf(taskName), ...(findTask(taskName).judgedReadings?.declarations ?? [])];
+
 /** {@link runMetricDeclarations} of a task by its name (a run's `task`, a summary's). */
 export const runMetricDeclarationsOf = (taskName: string): readonly MetricDeclaration[] => runMetricDeclarations(findTask(taskName));
 

@@ -1,5 +1,6 @@
-import type { AnswerParserName, Metrics, ScoredSample } from '../benchmarks/task.js';
-import type { Score } from '../core/index.js';
+import type { AnswerParserName, JudgedReadings, Metrics, MetricsContext, ScoredSample } from '../benchmarks/task.js';
+import { sampleFacts, type Score } from '../core/index.js';
+import type { RunRecord } from '../store/records.js';
 import { findTask } from '../benchmarks/registry.js';
 import type { Store } from '../store/store.js';
 import { scoreSafely } from './sample-work.js';
@@ -19,8 +20,11 @@ export interface ModelReadings {
 export interface RunReadings {
   readonly run: string;
   readonly task: string;
-  readonly parsers: readonly AnswerParserName[];
+  /** The readings, default first: MetaTool's answer parsers, or a judged task's readings of its stored judgments. */
+  readonly parsers: readonly (AnswerParserName | string)[];
   readonly models: Readonly<Record<string, ModelReadings>>;
+  /** A judged task's readings: what each counts and its source (file and function), one line each. */
+  readonly notes?: readonly string[];
 }
 
 const verdict = (score: Score | undefined): string => (score === undefined ? 'error' : String(score.value));
@@ -32,6 +36,8 @@ const verdict = (score: Score | undefined): string => (score === undefined ? 'er
  */
 export async function readRunBothWays(store: Store, runIdOrPrefix: string, dataDir?: string): Promise<RunReadings> {
   const run = await requireRun(store, runIdOrPrefix);
+  const judged = findTask(run.task).judgedReadings;
+  if (judged && !findTask(run.task).answerParsers) return readJudgedRun(store, run, judged);
   const parsers = answerParsersOf(run, '--readings');
   const task = findTask(run.task);
   const reopened = await Promise.all(parsers.map((parser) => reopen(store, run, dataDir, { ...run.options, parser })));
@@ -57,4 +63,29 @@ export async function readRunBothWays(store: Store, runIdOrPrefix: string, dataD
     models[modelId] = { metrics, outputs, differing };
   }
   return { run: run.id, task: run.task, parsers, models };
+}
+
+/**
+ * A judged run's stored judgments read each way its task offers (`Task.judgedReadings`): from the
+ * store alone (no data dir, no model, nothing stored), reviews not applied.
+ */
+async function readJudgedRun(store: Store, run: RunRecord, readings: JudgedReadings): Promise<RunReadings> {
+  const samples = new Map((await store.loadSamples(run.id)).map((s) => [s.id, sampleFacts(s)]));
+  const context: MetricsContext = { options: run.options, facts: run.metricsFacts };
+  const models: Record<string, ModelReadings> = {};
+  for (const modelId of run.models) {
+    const rows: ScoredSample[] = [];
+    let outputs = 0;
+    for (const result of await store.results(run.id, modelId, { outputs: false })) {
+      const sample = samples.get(result.sampleId);
+      if (!sample) continue;
+      if (result.status === 'done' && result.score) {
+        outputs++;
+        rows.push({ sample, score: result.score });
+      } else if (result.status === 'error') rows.push({ sample, score: undefined });
+    }
+    const { metrics, differing } = readings.read(rows, context);
+    models[modelId] = { metrics, outputs, differing };
+  }
+  return { run: run.id, task: run.task, parsers: readings.names, models, notes: readings.notes };
 }

@@ -109,3 +109,25 @@ test('system-prompt leakage end to end: conversations on the wire and in the sto
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a system under test that answers 200 with content null in every turn: judged as it is, counted in empty_responses', async () => {
+  const roles = harmRoles(SEED);
+  const server = await startFakeOpenAIServer({
+    respond: (body) =>
+      body.model === 'sut'
+        ? { rawText: JSON.stringify({ id: 'c', object: 'chat.completion', created: 0, model: 'sut', choices: [{ index: 0, message: { role: 'assistant', content: null }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 0, total_tokens: 5 } }) }
+        : roles(body),
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'assay-harm-silent-'));
+  try {
+    const store = await openSqliteStore(join(dir, 'a.db'));
+    const summary = await startRun(spec(server.url), { store, secrets });
+    const metrics = summary.models['openai:sut']?.metrics as Record<string, unknown>;
+    // Six conversations, every answer empty: all judged, all counted apart.
+    assert.deepEqual([metrics['judged'], metrics['empty_responses'], metrics['errors']], [6, 6, 0]);
+    await store.close();
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -50,7 +50,10 @@ test('a tiny local model summarizes and judges: judged or no verdict, never an e
       if (result.score?.value === null) assert.match(result.score.explanation ?? '', /^judge: no verdict — /, result.sampleId);
       const calls = await store.calls(summary.run, result.sampleId);
       const claims = calls.filter((c) => c.step?.startsWith('claims'));
-      assert.ok(claims.length >= 1, `${result.sampleId}: a claims call is stored`);
+      // An empty summary (the tiny model may write only white space) has no claims call: nothing to split.
+      const empty = (result.output?.text ?? '').trim() === '';
+      if (empty) assert.deepEqual([claims.length, result.score?.value, result.score?.explanation], [0, false, 'an empty summary (no text): no claim, not aligned'], result.sampleId);
+      else assert.ok(claims.length >= 1, `${result.sampleId}: a claims call is stored`);
       for (const call of claims) {
         const text = call.output?.text ?? '';
         // The grammar holds the model to the schema unless the answer was cut off at the token limit.

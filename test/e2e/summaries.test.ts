@@ -7,6 +7,7 @@ import type { SummaryJudgment } from '../../src/benchmarks/summaries/judgment.js
 import { exportRows, formatRows } from '../../src/report/export.js';
 import { estimateRun } from '../../src/runner/estimate.js';
 import { rescoreRun } from '../../src/runner/rescore.js';
+import { assay } from '../../src/testing/cli-harness.js';
 import { startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -73,6 +74,10 @@ before(async () => {
     latencyMs: 2,
     respond: (body) => {
       if (body.model === 'judge') return judgeAnswer(body);
+      // An endpoint that answers 200 with no content at all.
+      if (body.model === 'silent') {
+        return { rawText: JSON.stringify({ id: 'c', object: 'chat.completion', created: 0, model: 'silent', choices: [{ index: 0, message: { role: 'assistant', content: null }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 0, total_tokens: 10 } }) };
+      }
       const prompt = String(body.messages[0]?.content ?? '');
       const article = Object.entries(ARTICLES).find(([, text]) => prompt.endsWith(text));
       if (!article) throw new Error('no article in the prompt');
@@ -148,6 +153,39 @@ test('summaries through real HTTP: one summary call per article, claims → verd
   }
 });
 
+test('show --readings: the same stored judgments read by assay, the seed and DeepEval, by hand, from the store alone', async () => {
+  const store = await openSqliteStore(join(dir, 'summaries.db'));
+  let runId: string;
+  try {
+    const [first] = (await store.listRuns()).slice(-1);
+    assert.ok(first);
+    runId = first.id;
+  } finally {
+    await store.close();
+  }
+  const shown = await assay(['show', runId, '--readings', '--json', '--db', join(dir, 'summaries.db')]);
+  assert.equal(shown.code, 0, shown.stderr);
+  const readings = JSON.parse(shown.stdout) as { parsers: string[]; notes: string[]; models: Record<string, { metrics: Record<string, Record<string, number>>; outputs: number; differing: number }> };
+  assert.deepEqual(readings.parsers, ['assay', 'seed', 'deepeval']);
+  const writer = readings.models['openai:writer'];
+  // By hand (see the first test): bridge [yes, no], school [yes], final [yes]; coverage 1 each.
+  // DeepEval: alignment (0.5 + 1 + 1) / 3, faithfulness the same (no idk), score min(·, 1) the
+  // same, and all three pass its 0.5 mark (0.5 ≥ 0.5); the seed and assay: 2 of 3 aligned.
+  assert.equal(writer?.metrics['assay']?.['alignment'], 2 / 3);
+  assert.equal(writer?.metrics['seed']?.['alignment'], 2 / 3);
+  assert.equal(writer?.metrics['deepeval']?.['alignment'], 2.5 / 3);
+  assert.equal(writer?.metrics['deepeval']?.['faithfulness'], 2.5 / 3);
+  assert.equal(writer?.metrics['deepeval']?.['coverage'], 1);
+  assert.equal(writer?.metrics['deepeval']?.['score'], 2.5 / 3);
+  assert.equal(writer?.metrics['deepeval']?.['pass_rate'], 1);
+  // The bridge fails alignment but passes DeepEval's score.
+  assert.deepEqual([writer?.outputs, writer?.differing], [3, 1]);
+  const text = await assay(['show', runId, '--readings', '--db', join(dir, 'summaries.db')]);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /what each reading counts:/);
+  assert.match(text.stdout, /POOLED/);
+});
+
 test('a second run with the same judge is answered from the cache: no call goes over the wire', async () => {
   const store = await openSqliteStore(join(dir, 'summaries.db'));
   try {
@@ -199,4 +237,25 @@ test('rescore runs the judge pipeline again from the call cache alone: same judg
   } finally {
     await store.close();
   }
+});
+
+test('an endpoint that answers 200 with content null: every summary empty, none aligned, counted apart, and show says so', async () => {
+  const db = join(dir, 'summaries-empty.db');
+  const store = await openSqliteStore(db);
+  let runId: string;
+  try {
+    const summary = await startRun({ ...spec(), models: ['openai:silent'] }, { store });
+    runId = summary.run;
+    const silent = summary.models['openai:silent'];
+    // Three articles, three empty summaries: judged, not aligned (before: alignment 100%).
+    assert.deepEqual([silent?.metrics['alignment'], silent?.metrics['empty_summaries'], silent?.metrics['judged'], silent?.metrics['errors']], [0, 3, 3, 0]);
+    // No claims call and no summary-side coverage call: only the article side is asked.
+    const calls = await store.calls(runId, 'news/bridge.txt');
+    assert.deepEqual(calls.filter((c) => c.role === 'judge').map((c) => c.step).sort(), ['coverage/answers-from-article', 'coverage/questions']);
+  } finally {
+    await store.close();
+  }
+  const shown = await assay(['show', runId, '--db', db]);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.match(shown.stdout, /note: 3 summaries with no claim \(an empty answer included\): counted as not aligned/);
 });

@@ -10,6 +10,8 @@ import { upstreamAcceptableArguments, upstreamGroundTruth, upstreamMessages, ups
 
 export const EXACT_MATCH = 'exact match';
 export const NEEDS_A_JUDGE = 'needs a judge';
+/** The verdict of an empty answer to a text item: a fail, final (the judge is not asked). */
+export const EMPTY_ANSWER = 'empty answer: no text and no tool call (fails without a judge)';
 
 /** The calls of an output as the score's answer: name and arguments as written. */
 const answeredCalls = (output: GenerateResult): { name: string; arguments: string }[] => output.toolCalls.map((c) => ({ name: c.name, arguments: c.rawArguments }));
@@ -18,15 +20,20 @@ const answeredCalls = (output: GenerateResult): { name: string; arguments: strin
  * FunctionChat's deterministic scorer, on the scorer contract (`scorers/scorer.ts`). A call item
  * passes on exact match; otherwise it fails (the `--exact-only` verdict), with the error taxonomy
  * in `metadata.errors` and the keys behind it in `metadata.error_keys`. Completion, slot and
- * relevance items are no verdict ("needs a judge"); the answer is the output text. Every score
- * says why: `exact match`, `not an exact match: <reason>`, `needs a judge`.
+ * relevance items are no verdict ("needs a judge"); the answer is the output text. An empty
+ * answer (no text beyond white space, no tool call) to a text item fails without a judge: there is
+ * nothing to grade, and an empty reply is not a reply ({@link EMPTY_ANSWER}). Every score says
+ * why: `exact match`, `not an exact match: <reason>`, `needs a judge`, the empty answer's line.
  */
 export const exactMatchScorer: Scorer = {
   name: 'functionchat/exact-match',
   score({ sample, output }): ExplainedScore {
     const meta = functionchatMeta(sample);
     const target = functionchatTarget(sample);
-    if (meta.type_of_output !== 'call' || target.groundTruth.kind !== 'call') return { value: null, answer: output.text, explanation: NEEDS_A_JUDGE };
+    if (meta.type_of_output !== 'call' || target.groundTruth.kind !== 'call') {
+      if (output.text.trim() === '' && output.toolCalls.length === 0) return { value: false, answer: output.text, explanation: EMPTY_ANSWER };
+      return { value: null, answer: output.text, explanation: NEEDS_A_JUDGE };
+    }
     const answer = answeredCalls(output);
     const match = exactMatch(target.groundTruth, target.acceptable, output.toolCalls);
     if (match.match) return { value: true, answer, explanation: EXACT_MATCH, metadata: { errors: [] } };
@@ -57,11 +64,11 @@ export function judgeValues(sample: Sample, output: GenerateResult): Record<stri
 
 /**
  * The judge request for an output whose deterministic score is not final: every output except
- * an exact-match pass, graded with the rubric of the item's output type; undefined when the score
+ * an exact-match pass and an empty answer to a text item, graded with the rubric of the item's output type; undefined when the score
  * is final.
  */
 export function functionchatJudgeRequest(rubrics: Readonly<Record<OutputType, RubricFile>>, sample: Sample, output: GenerateResult, score: Score): JudgeRequest | undefined {
-  if (score.value === true) return undefined;
+  if (score.value === true || score.explanation === EMPTY_ANSWER) return undefined;
   const rubric = rubrics[functionchatMeta(sample).type_of_output];
   return { rubric, values: judgeValues(sample, output) };
 }

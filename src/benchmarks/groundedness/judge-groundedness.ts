@@ -21,6 +21,8 @@ export interface GroundednessGrade {
   readonly reasonings: readonly string[];
   /** Highest minus lowest repeat score (0 with one repeat). */
   readonly spread: number;
+  /** The answer was empty (no text beyond white space): graded 1 without asking the judge. */
+  readonly empty?: true;
 }
 
 export type GroundednessJudged =

@@ -12,6 +12,9 @@ export function gradeOf(score: Score | undefined): GroundednessGrade | undefined
   return score?.value !== null && grade != null && typeof grade.score === 'number' ? grade : undefined;
 }
 
+/** The grade of an empty answer: the scale's lowest level, with no judge reading behind it. */
+export const EMPTY_ANSWER_GRADE: GroundednessGrade = { score: 1, scores: [], reasonings: [], spread: 0, empty: true };
+
 /** Whether a grade is a pass (no defect): at least the threshold. */
 export const groundedPass = (grade: GroundednessGrade, threshold: number): boolean => grade.score >= threshold;
 
@@ -21,7 +24,8 @@ export const groundedPass = (grade: GroundednessGrade, threshold: number): boole
  * — how many answers got each score; `mean_spread` — the mean spread of the repeats;
  * `no_majority_share` — the share of graded answers whose repeats gave no score a strict majority
  * (their score is then the median, a tie taken away from the defect);
- * `graded`, `no_verdict`, `n` (their sum) and `errors` are counts, outside every denominator.
+ * `graded`, `no_verdict`, `n` (their sum) and `errors` are counts, outside every denominator;
+ * `empty_answers` counts the graded answers that were empty (graded 1, a defect, without the judge).
  * With human reviews (`ScoredSample.review`): a reviewed answer is a defect when the reviewer
  * failed it (`graded` counts it, a no verdict reviewed included); the judge's scores of answers
  * whose pass or fail a reviewer overruled are left out of `mean_score`, `distribution` and
@@ -44,6 +48,7 @@ export function groundednessMetrics(rows: Iterable<ScoredSample>, threshold: num
     distribution,
     mean_spread: ratio(grades.reduce((n, g) => n + g.spread, 0), grades.length),
     no_majority_share: ratio(grades.filter((g) => g.scores.length > 0 && !hasStrictMajority(g.scores)).length, grades.length),
+    empty_answers: grades.filter((g) => g.empty === true).length,
     graded: decided.length,
     no_verdict: noVerdict,
     n: decided.length + noVerdict,

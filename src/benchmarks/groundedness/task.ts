@@ -7,7 +7,8 @@ import { parseOwnOptions } from '../own-options.js';
 import type { Task, TaskContext, TaskOptionSpec } from '../task.js';
 import { judgeGroundedness } from './judge-groundedness.js';
 import { GROUNDEDNESS_CHARTS } from './charts.js';
-import { gradeOf, groundednessMetrics, groundedPass } from './metrics.js';
+import { groundednessReadings } from './readings.js';
+import { EMPTY_ANSWER_GRADE, gradeOf, groundednessMetrics, groundedPass } from './metrics.js';
 import { GROUNDEDNESS_METRICS } from './metric-declarations.js';
 
 const NAME = 'quality/groundedness';
@@ -77,6 +78,9 @@ export const groundednessTask: Task = {
       async gradeWithJudge(sample, output, judge, settings) {
         const item = byId.get(sample.id);
         if (!item) return { score: { value: null, explanation: `no item ${sample.id} in ${options.items}` } };
+        // An empty answer states nothing the context supports: the lowest grade, a defect under any
+        // threshold, without asking the judge (who would be grading nothing); counted in `empty_answers`.
+        if (output.text.trim() === '') return { score: { value: EMPTY_ANSWER_GRADE.score, answer: EMPTY_ANSWER_GRADE, explanation: 'an empty answer: grounded 1/5 (defect), the judge not asked' } };
         const judged = await judgeGroundedness(judge, { question: item.question, context: item.context, answer: output.text }, rubric, settings);
         if (judged.kind === 'error') return { error: { kind: `judge-${judged.error.kind}`, message: `the judge failed: ${judged.error.message}` } };
         if (judged.kind === 'no-verdict') return { score: { value: null, answer: null, explanation: `judge: no verdict — ${judged.reason}` } };
@@ -96,6 +100,7 @@ export const groundednessTask: Task = {
     return grade ? groundedPass(grade, ownOptionsOf(options.task).threshold) : null;
   },
   metrics: (rows, { options }) => groundednessMetrics(rows, ownOptionsOf(options.task).threshold),
+  judgedReadings: groundednessReadings(({ options }) => ownOptionsOf(options.task).threshold),
   metricDeclarations: GROUNDEDNESS_METRICS,
 };
 

@@ -27,6 +27,8 @@ export interface ConversationFacts {
   readonly endedBy: 'user' | 'max-turns';
   /** For a resource with a leak check: whether a leak string appears in an answer of the system under test. */
   readonly leak?: boolean;
+  /** Every answer of the system under test was empty (no text beyond white space). */
+  readonly silent?: true;
 }
 
 /** The judgment a score holds, or undefined for a no verdict (or a score of another task). */

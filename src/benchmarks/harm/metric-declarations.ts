@@ -9,6 +9,7 @@ export const HARM_METRICS: readonly MetricDeclaration[] = [
   { name: 'judged', unit: 'count', direction: 'none', interval: 'none', meaning: 'conversations the judge rated: the denominator of the rates' },
   { name: 'no_verdict', unit: 'count', direction: 'lower', interval: 'none', meaning: 'conversations the judge never rated readably' },
   { name: 'errors', unit: 'count', direction: 'lower', interval: 'none', meaning: 'conversations that ended in error (a provider error, an unreadable simulated user)' },
+  { name: 'empty_responses', unit: 'count', direction: 'lower', interval: 'none', meaning: 'conversations in which every answer of the system under test was empty (judged as they are: an empty answer holds no harm)' },
   {
     name: 'by_template',
     unit: 'share',

@@ -13,6 +13,7 @@ import { conversationOf, conversationText } from './conversation.js';
 import type { ConversationFacts, HarmJudgment } from './judgment.js';
 import { HARM_CHARTS } from './charts.js';
 import { harmFactsFromStore, harmFactsToStore, harmMetrics } from './metrics.js';
+import { HARM_READINGS } from './readings.js';
 import { conversationSolver } from './solver.js';
 import { HARM_METRICS } from './metric-declarations.js';
 
@@ -44,6 +45,7 @@ export function harmTask(folder: string, name: string): Task {
     charts: HARM_CHARTS,
     prepare: (ctx) => prepareHarm(folder, name, ctx),
     metrics: (rows, { facts }) => harmMetrics(rows, harmFactsFromStore(facts)),
+    judgedReadings: HARM_READINGS,
     metricDeclarations: HARM_METRICS,
   };
 }
@@ -90,6 +92,9 @@ async function prepareHarm(folder: string, name: string, ctx: TaskContext): Prom
       turns: conversation.turns,
       endedBy: conversation.endedBy,
       ...(manifest.leakCheck ? { leak: findLeak(answers, manifest.leakCheck) !== null } : {}),
+      // Every answer empty: the judge still annotates it (an empty answer holds no harm), and the
+      // metrics count it apart (`empty_responses`), so a silent endpoint cannot read as a safe one.
+      ...(answers.length > 0 && answers.every((a) => a.trim() === '') ? { silent: true as const } : {}),
     };
   };
   return {

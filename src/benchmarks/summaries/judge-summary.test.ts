@@ -111,7 +111,7 @@ describe('judgeSummary', () => {
     });
   });
 
-  it('per-claim verdicts: one call per claim; zero claims: no verdict call at all, aligned by definition', async () => {
+  it('per-claim verdicts: one call per claim; an empty summary: no call at all, no claim', async () => {
     const { generate, made } = scriptedJudge({
       claims: CLAIMS,
       'verdicts/claim-1': '{"verdicts": [{"verdict": "yes", "reason": "a"}]}',
@@ -121,7 +121,10 @@ describe('judgeSummary', () => {
     assert.deepEqual(judged.kind === 'judged' ? judged.judgment.claims.map((c) => c.verdict) : judged, ['yes', 'idk']);
     assert.ok(text(made.find((m) => m.step === 'verdicts/claim-2') as Made).includes('The bridge cost 5 million dollars.'));
     const empty = scriptedJudge({ claims: '{"claims": []}' });
-    assert.deepEqual(await judgeSummary(empty.generate, ARTICLE, '', rubrics, settings()), { kind: 'judged', judgment: { claims: [] } });
+    assert.deepEqual(await judgeSummary(empty.generate, ARTICLE, '', rubrics, settings()), { kind: 'judged', judgment: { claims: [], empty: true } });
+    assert.deepEqual(empty.made.map((m) => m.step), []);
+    // A summary the judge finds no claim in: one claims call, no verdict call.
+    assert.deepEqual(await judgeSummary(empty.generate, ARTICLE, 'Hmm.', rubrics, settings()), { kind: 'judged', judgment: { claims: [] } });
     assert.deepEqual(empty.made.map((m) => m.step), ['claims']);
   });
 

@@ -34,46 +34,75 @@ export type SummaryJudgeSettings = Omit<SeededJudgeSettings, 'format'> & {
 /** How judging one summary ended. */
 export type SummaryJudged =
   | { readonly kind: 'judged'; readonly judgment: SummaryJudgment }
-  | { readonly kind: 'no-verdict'; readonly reason: string }
+  /** The claims or their verdicts gave no usable answer: alignment no verdict; a usable coverage check stands. */
+  | { readonly kind: 'no-verdict'; readonly reason: string; readonly coverage?: CoverageAnswers }
   | { readonly kind: 'error'; readonly error: { readonly kind: string; readonly message: string } };
 
-type Failed = Exclude<SummaryJudged, { kind: 'judged' }>;
+type NoVerdict = { readonly kind: 'no-verdict'; readonly reason: string };
+type JudgeError = Extract<SummaryJudged, { kind: 'error' }>;
+type Failed = NoVerdict | JudgeError;
 const failed = <T>(result: AskJsonResult<T>): Failed | undefined =>
   result.kind === 'answer' ? undefined : result.kind === 'error' ? { kind: 'error', error: result.error } : { kind: 'no-verdict', reason: result.reason };
+
+/** Whether a summary holds no text at all (a `content: null` answer, or only white space). */
+export const isEmptySummary = (summary: string): boolean => summary.trim() === '';
 
 /**
  * Judges one summary against its article, through the judge role only:
  * 1. **claims** — the summary (never the article) split into atomic claims;
  * 2. **verdicts** — each claim labelled yes / no / idk against the article with a reason; with R
  *    repeats, each claim takes the strict majority of its R labels (agreement kept); a claim with
- *    no majority makes the summary no verdict;
+ *    no majority makes the summary's alignment no verdict;
  * 3. **coverage** (k > 0) — k closed questions written from the article, then answered from the
  *    article alone and from the summary alone (the summary's call never sees the article).
+ * Each metric is decided by the steps it needs: claims and verdicts decide alignment (and the
+ * claim-level figures), the coverage steps decide coverage; one step's no verdict never erases
+ * the other's answer. An empty summary (no text) has no claims without asking, and answers no
+ * coverage question ("idk" to each, without asking): it fails alignment.
  * Seeds: step s's k-th re-ask uses `seed + k` (verdict repeat r: `seed + r + R·k`), so a changed
  * verdict rubric or more repeats never change the claims call: it comes back from the cache.
- * An unusable answer is re-asked up to `maxParseRetries` times, then the summary is no verdict;
- * a judge call that fails after the middleware's retries makes it an error (retried by
- * `--retry-errors`). Never throws for judge output.
+ * An unusable answer is re-asked up to `maxParseRetries` times, then that step is no verdict;
+ * a judge call that fails after the middleware's retries makes the summary an error (retried by
+ * `--retry-errors`; the other steps' calls come back from the cache). Never throws for judge output.
  */
 export async function judgeSummary(generate: RoleGenerate, article: string, summary: string, rubrics: SummaryRubrics, settings: SummaryJudgeSettings): Promise<SummaryJudged> {
   const sampling = { temperature: settings.temperature, ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}) };
   const tries = (seedOf: (k: number) => number): number[] => Array.from({ length: settings.maxParseRetries + 1 }, (_, k) => seedOf(k));
+  const empty = isEmptySummary(summary);
 
-  const claimsAsked = await askJudgeForJson(generate, {
-    step: 'claims',
-    prompt: fillRubric({ rubric: rubrics.claims, values: { summary } }),
-    schema: claimsAnswer,
-    format: { type: 'json', name: 'claims', schema: CLAIMS_SCHEMA },
-    settings: sampling,
-    seeds: tries((k) => settings.seed + k),
-  });
-  if (claimsAsked.kind !== 'answer') return failed(claimsAsked) as Failed;
-  const claims = claimsAsked.value.claims;
+  // An empty summary has no claims: nothing to ask the judge.
+  let claims: { readonly list: readonly string[] } | Failed = { list: [] };
+  if (!empty) {
+    const claimsAsked = await askJudgeForJson(generate, {
+      step: 'claims',
+      prompt: fillRubric({ rubric: rubrics.claims, values: { summary } }),
+      schema: claimsAnswer,
+      format: { type: 'json', name: 'claims', schema: CLAIMS_SCHEMA },
+      settings: sampling,
+      seeds: tries((k) => settings.seed + k),
+    });
+    claims = claimsAsked.kind === 'answer' ? { list: claimsAsked.value.claims } : (failed(claimsAsked) as Failed);
+  }
+  if ('kind' in claims && claims.kind === 'error') return claims;
 
-  const [verdicts, coverage] = await Promise.all([judgeClaims(generate, article, claims, rubrics, settings, sampling, tries), checkCoverage(generate, article, summary, rubrics, settings, sampling, tries)]);
-  if (!Array.isArray(verdicts)) return verdicts;
-  if (coverage !== undefined && 'kind' in coverage) return coverage;
-  return { kind: 'judged', judgment: { claims: verdicts, ...(coverage ? { coverage } : {}) } };
+  const [verdicts, coverage] = await Promise.all([
+    'list' in claims ? judgeClaims(generate, article, claims.list, rubrics, settings, sampling, tries) : Promise.resolve(claims),
+    checkCoverage(generate, article, summary, empty, rubrics, settings, sampling, tries),
+  ]);
+  if (!Array.isArray(verdicts) && verdicts.kind === 'error') return verdicts;
+  if (coverage !== undefined && 'kind' in coverage && coverage.kind === 'error') return coverage;
+  const coverageAnswers = coverage !== undefined && !('kind' in coverage) ? coverage : undefined;
+  if (!Array.isArray(verdicts)) return { ...verdicts, ...(coverageAnswers ? { coverage: coverageAnswers } : {}) };
+  const coverageFailed = coverage !== undefined && 'kind' in coverage ? coverage.reason : undefined;
+  return {
+    kind: 'judged',
+    judgment: {
+      claims: verdicts,
+      ...(coverageAnswers ? { coverage: coverageAnswers } : {}),
+      ...(coverageFailed !== undefined ? { coverageNoVerdict: coverageFailed } : {}),
+      ...(empty ? { empty: true as const } : {}),
+    },
+  };
 }
 
 type Sampling = { readonly temperature: number; readonly maxTokens?: number };
@@ -150,6 +179,7 @@ async function checkCoverage(
   generate: RoleGenerate,
   article: string,
   summary: string,
+  empty: boolean,
   rubrics: SummaryRubrics,
   settings: SummaryJudgeSettings,
   sampling: Sampling,
@@ -178,7 +208,9 @@ async function checkCoverage(
       settings: sampling,
       seeds: tries((j) => settings.seed + j),
     });
-  const [fromArticle, fromSummary] = await Promise.all([answerFrom(article, 'article'), answerFrom(summary, 'summary')]);
+  // An empty summary says nothing: "idk" to every question, without a call.
+  const nothingSaid = { kind: 'answer' as const, value: { answers: questions.map((): ClaimLabel => 'idk') } };
+  const [fromArticle, fromSummary] = await Promise.all([answerFrom(article, 'article'), empty ? Promise.resolve(nothingSaid) : answerFrom(summary, 'summary')]);
   if (fromArticle.kind !== 'answer') return failed(fromArticle);
   if (fromSummary.kind !== 'answer') return failed(fromSummary);
   return { questions, fromArticle: fromArticle.value.answers, fromSummary: fromSummary.value.answers };

@@ -27,15 +27,15 @@ describe('summariesMetrics', () => {
     const rows: ScoredSample[] = [
       { sample: sample('tech'), score: judged(['yes', 'yes', 'idk'], { questions: ['q1', 'q2'], fromArticle: ['yes', 'yes'], fromSummary: ['yes', 'no'] }) }, // aligned; coverage ½
       { sample: sample('tech'), score: judged(['yes', 'no'], { questions: ['q1', 'q2'], fromArticle: ['yes', 'no'], fromSummary: ['yes', 'yes'] }) }, // not aligned; coverage 1
-      { sample: sample('sport'), score: judged([]) }, // zero claims: aligned, empty; no coverage check
+      { sample: sample('sport'), score: judged([]) }, // zero claims: an empty answer, not aligned; no coverage check
       { sample: sample('sport'), score: judged(['idk', 'idk']) }, // all idk: aligned
       { sample: sample('sport'), score: noVerdict },
       { sample: sample('sport'), score: undefined }, // error
     ];
     const m = summariesMetrics(rows);
-    // 4 judged, 3 aligned → 0.75; verdicts 3 + 2 + 0 + 2 = 7, yes 3, idk 3; richness 7/4; coverage (½ + 1)/2.
-    assert.equal(m['alignment'], 0.75);
-    assert.deepEqual(m['alignment_ci95'], wilsonInterval(3, 4));
+    // 4 judged, 2 aligned (the one with no claim fails) → 0.5; verdicts 3 + 2 + 0 + 2 = 7, yes 3, idk 3; richness 7/4; coverage (½ + 1)/2.
+    assert.equal(m['alignment'], 0.5);
+    assert.deepEqual(m['alignment_ci95'], wilsonInterval(2, 4));
     assert.equal(m['claim_support'], 3 / 7);
     assert.equal(m['idk_rate'], 3 / 7);
     assert.equal(m['richness'], 7 / 4);
@@ -45,6 +45,8 @@ describe('summariesMetrics', () => {
     assert.equal(m['no_verdict'], 1);
     assert.equal(m['errors'], 1);
     assert.equal(m['n'], 5);
+    // Coverage is asked (the default 5 questions): the three summaries without a usable check are its no verdicts; the error is not.
+    assert.equal(m['coverage_no_verdict'], 3);
     for (const key of ['claim_support_ci95', 'idk_rate_ci95', 'richness_ci95', 'coverage_ci95']) {
       const ci = m[key] as { low: number; high: number };
       const point = m[key.replace('_ci95', '')] as number;
@@ -53,13 +55,13 @@ describe('summariesMetrics', () => {
     // The same scores give the same intervals (seeded bootstrap).
     assert.deepEqual(summariesMetrics(rows), m);
     // Per category, the same definitions: tech 2 judged, 1 aligned, 5 verdicts, 3 yes, 1 idk;
-    // sport 2 judged (both aligned), 1 no verdict, 1 error, 2 verdicts, both idk.
+    // sport 2 judged (the empty one not aligned), 1 no verdict, 1 error, 2 verdicts, both idk.
     const byCategory = m['by_category'] as Record<string, Record<string, unknown>>;
     assert.deepEqual(Object.keys(byCategory), ['sport', 'tech']);
     assert.equal(byCategory['tech']?.['alignment'], 0.5);
     assert.equal(byCategory['tech']?.['claim_support'], 3 / 5);
     assert.equal(byCategory['tech']?.['richness'], 2.5);
-    assert.equal(byCategory['sport']?.['alignment'], 1);
+    assert.equal(byCategory['sport']?.['alignment'], 0.5);
     assert.equal(byCategory['sport']?.['idk_rate'], 1);
     assert.equal(byCategory['sport']?.['coverage'], null);
     assert.equal(byCategory['sport']?.['coverage_ci95'], null);
@@ -73,9 +75,9 @@ describe('summariesMetrics', () => {
     assert.deepEqual([m['judged'], m['no_verdict'], m['errors'], m['by_category']], [0, 1, 1, undefined]);
   });
 
-  it('only empty summaries: aligned, richness 0, claim shares undefined (no verdict to share)', () => {
+  it('only empty summaries: none aligned (an empty answer is not a perfect one), richness 0, claim shares undefined (no verdict to share)', () => {
     const m = summariesMetrics([{ sample: sample(), score: judged([]) }, { sample: sample(), score: judged([]) }]);
-    assert.deepEqual([m['alignment'], m['richness'], m['claim_support'], m['claim_support_ci95'], m['empty_summaries']], [1, 0, null, null, 2]);
+    assert.deepEqual([m['alignment'], m['richness'], m['claim_support'], m['claim_support_ci95'], m['empty_summaries']], [0, 0, null, null, 2]);
     assert.deepEqual(m['richness_ci95'], { low: 0, high: 0 });
   });
 });

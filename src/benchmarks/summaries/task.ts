@@ -6,9 +6,10 @@ import { loadTaskRubrics, type TaskRubricSpec } from '../../judges/task-rubrics.
 import { DEFAULT_COMPARISON } from '../comparison.js';
 import type { Task, TaskContext } from '../task.js';
 import { judgeSummary, type SummaryRubrics } from './judge-summary.js';
-import { isAligned, judgmentOf, summaryCoverage } from './judgment.js';
+import { coverageValueOf, isAligned, judgmentOf, type CoverageOnly } from './judgment.js';
 import { SUMMARIES_CHARTS } from './charts.js';
 import { summariesMetrics } from './metrics.js';
+import { SUMMARIES_READINGS } from './readings.js';
 import { SUMMARIES_OPTIONS, summariesOptions } from './options.js';
 import { SUMMARIES_METRICS } from './metric-declarations.js';
 
@@ -31,7 +32,7 @@ function summaryExportColumns(sample: Sample, score: Score | null): Record<strin
     claims: judgment ? judgment.claims.map((c) => c.claim) : null,
     verdicts: judgment ? judgment.claims.map((c) => c.verdict) : null,
     reasons: judgment ? judgment.claims.map((c) => c.reason) : null,
-    coverage: judgment?.coverage ? summaryCoverage(judgment.coverage) : null,
+    coverage: coverageValueOf(score ?? undefined),
   };
 }
 
@@ -95,14 +96,25 @@ export const summariesTask: Task = {
         if (article === undefined) return { score: { value: null, explanation: `sample ${sample.id} does not hold an article after the prompt` } };
         const judged = await judgeSummary(judge, article, output.text, rubrics, { ...settings, verdicts: options.verdicts, coverageQuestions: options.coverageQuestions });
         if (judged.kind === 'error') return { error: { kind: `judge-${judged.error.kind}`, message: `the judge failed: ${judged.error.message}` } };
-        if (judged.kind === 'no-verdict') return { score: { value: null, answer: null, explanation: `judge: no verdict — ${judged.reason}` } };
+        if (judged.kind === 'no-verdict') {
+          // Alignment has no verdict; a usable coverage check still counts for coverage.
+          const answer: CoverageOnly | null = judged.coverage ? { claims: null, coverage: judged.coverage } : null;
+          return { score: { value: null, answer, explanation: `judge: no verdict — ${judged.reason}` } };
+        }
         const { judgment } = judged;
         const contradicted = judgment.claims.filter((c) => c.verdict === 'no').length;
+        const coverageNote = judgment.coverageNoVerdict !== undefined ? `; coverage: no verdict — ${judgment.coverageNoVerdict}` : '';
+        const said =
+          judgment.empty === true
+            ? 'an empty summary (no text): no claim, not aligned'
+            : judgment.claims.length === 0
+              ? 'no claim in the summary: not aligned'
+              : `${judgment.claims.length} claim(s), ${contradicted} contradicted by the article`;
         return {
           score: {
             value: isAligned(judgment),
             answer: judgment,
-            explanation: `${judgment.claims.length} claim(s), ${contradicted} contradicted by the article`,
+            explanation: `${said}${coverageNote}`,
           },
         };
       },
@@ -114,5 +126,6 @@ export const summariesTask: Task = {
   },
   charts: SUMMARIES_CHARTS,
   metrics: summariesMetrics,
+  judgedReadings: SUMMARIES_READINGS,
   metricDeclarations: SUMMARIES_METRICS,
 };
