@@ -140,7 +140,7 @@ test('cases: every expectation kind through the CLI; the undecided rubric is no 
   const ci = wilsonInterval(4, 8);
   assert.deepEqual(
     { ...metrics, by_expectation: undefined },
-    { pass_rate: 0.5, pass_rate_ci95: { low: ci?.low, high: ci?.high }, pass: 4, fail: 4, no_verdict: 1, n: 9, errors: 0, by_expectation: undefined },
+    { pass_rate: 0.5, pass_rate_ci95: { low: ci?.low, high: ci?.high }, pass: 4, fail: 4, no_verdict: 1, n: 9, errors: 0, empty_answers: 0, by_expectation: undefined },
   );
   assert.deepEqual(metrics?.['by_expectation'], {
     contains: { pass: 2, fail: 0, no_verdict: 0, n: 2, pass_rate: 1 },

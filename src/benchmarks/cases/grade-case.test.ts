@@ -81,3 +81,29 @@ test('a judge call that fails outright makes the case an error (retryable), neve
   const graded = await gradeCase(testCase, output('You have 30 days.'), rubric, judgeAnswering(() => new Error('503 from the judge')).judge, settings);
   assert.deepEqual(graded, { error: { kind: 'judge-server', message: 'the judge failed on rubric 1: 503 from the judge' } });
 });
+
+test('an empty answer fails its case whatever it expects; its rubric is not sent to the judge; a tool call alone is an answer', async () => {
+  const onlyAbsent: TestCase = { id: 'no-secret', line: 1, messages: [{ role: 'user', content: 'Say hi.' }], expectations: [{ expectation: { kind: 'not-contains', text: 'MARIGOLD' } }] };
+  const blank = scoreCase(onlyAbsent, output('  \n'));
+  assert.equal(blank.value, false, 'not-contains alone passes on nothing, but nothing is not an answer');
+  assert.equal(blank.explanation, 'fail: the answer is empty (no text, no tool call); 1 of 1 expectation(s) passed — not-contains "MARIGOLD": pass (absent)');
+  assert.equal(blank.metadata?.['emptyAnswer'], true);
+  assert.equal(scoreCase(onlyAbsent, output('Hi!')).value, true);
+  assert.equal(scoreCase(onlyAbsent, output('Hi!')).metadata?.['emptyAnswer'], undefined);
+
+  const asked = judgeAnswering(() => 'pass');
+  const graded = await gradeCase(testCase, output(''), rubric, asked.judge, settings);
+  assert.ok('score' in graded);
+  assert.equal(graded.score.value, false);
+  assert.deepEqual(asked.steps, [], 'no judge call for an empty answer');
+  assert.deepEqual(expectationResultsOf(graded.score).map((r) => [r.kind, r.outcome, r.reason]), [
+    ['contains', 'fail', '"30 days" is not in the answer'],
+    ['rubric', 'fail', 'the answer is empty; not sent to the judge'],
+  ]);
+
+  const call: GenerateResult = { ...output(''), toolCalls: [{ id: 'c1', name: 'getOrder', rawArguments: '{"orderId":"A-17"}', arguments: { orderId: 'A-17' } }] };
+  const toolCase: TestCase = { id: 'order', line: 1, messages: [{ role: 'user', content: 'Where is A-17?' }], expectations: [{ expectation: { kind: 'tool-call', name: 'getOrder', arguments: { orderId: 'A-17' } } }] };
+  const called = scoreCase(toolCase, call);
+  assert.equal(called.value, true);
+  assert.equal(called.metadata?.['emptyAnswer'], undefined);
+});

@@ -14,13 +14,26 @@ export function caseVerdict(results: readonly ExpectationResult[]): boolean | nu
   return true;
 }
 
-/** The score of a case: its verdict, one line per expectation in the explanation, and every outcome in `metadata.expectations`. */
+/**
+ * Whether the model gave no answer at all: no text but white space, and no tool call (an endpoint
+ * answering `content: null`). Such an answer fails its case whatever it expects: a case of only
+ * `not-contains` would otherwise pass on nothing (issue 25: an empty answer is not a perfect one).
+ */
+export const isEmptyAnswer = (output: GenerateResult): boolean => output.text.trim() === '' && output.toolCalls.length === 0;
+
+/**
+ * The score of a case: its verdict, one line per expectation in the explanation, and every outcome
+ * in `metadata.expectations`. An empty answer ({@link isEmptyAnswer}) fails the case, marked
+ * `metadata.emptyAnswer`, its expectations still checked and shown as written.
+ */
 export function caseScore(output: GenerateResult, results: readonly ExpectationResult[]): ExplainedScore {
-  const value = caseVerdict(results);
+  const empty = isEmptyAnswer(output);
+  const value = empty ? false : caseVerdict(results);
   const passed = results.filter((r) => r.outcome === 'pass').length;
-  const head = `${value === true ? 'pass' : value === false ? 'fail' : 'no verdict'}: ${passed} of ${results.length} expectation(s) passed`;
+  const verdict = value === true ? 'pass' : value === false ? 'fail' : 'no verdict';
+  const head = `${verdict}: ${empty ? 'the answer is empty (no text, no tool call); ' : ''}${passed} of ${results.length} expectation(s) passed`;
   const lines = results.map((r) => `${r.expected}: ${r.outcome} (${r.reason})`);
-  return { value, answer: answerText(output), explanation: `${head} — ${lines.join('; ')}`, metadata: { expectations: results } };
+  return { value, answer: answerText(output), explanation: `${head} — ${lines.join('; ')}`, metadata: empty ? { expectations: results, emptyAnswer: true } : { expectations: results } };
 }
 
 /** The answer as graded: its text, then each tool call as `name(arguments)` on its own line. */
@@ -64,6 +77,11 @@ export async function gradeCase(testCase: TestCase, output: GenerateResult, rubr
       continue;
     }
     k += 1;
+    if (isEmptyAnswer(output)) {
+      // Nothing to grade: the judge is not asked about an answer that is not there.
+      results.push({ kind: 'rubric', expected: describeExpectation(ready.expectation), outcome: 'fail', reason: 'the answer is empty; not sent to the judge' });
+      continue;
+    }
     const values = { conversation: conversationText(testCase.messages), criterion: ready.expectation.criterion, response: answerText(output) };
     const judgment = await judgeWithRubric(judge, { rubric, values }, settings, `rubric-${k}`);
     const failed = judgment.verdict === null ? judgment.calls.find((c) => c.outcome.error !== null) : undefined;

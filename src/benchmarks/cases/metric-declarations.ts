@@ -18,6 +18,7 @@ export const CASES_METRICS: readonly MetricDeclaration[] = [
   { name: 'no_verdict', unit: 'count', direction: 'lower', interval: 'none', meaning: 'cases with nothing failed but a rubric the judge could not decide' },
   { name: 'n', unit: 'count', direction: 'none', interval: 'none', meaning: 'scored cases: pass + fail + no verdict' },
   { name: 'errors', unit: 'count', direction: 'lower', interval: 'none', meaning: 'cases that ended in error (the model or a judge call failed)' },
+  { name: 'empty_answers', unit: 'count', direction: 'lower', interval: 'none', meaning: 'cases whose answer was empty (no text, no tool call): each fails, whatever it expects' },
   {
     name: 'by_expectation',
     unit: 'share',

@@ -19,21 +19,24 @@ test('pass rate over decided cases with its Wilson interval; no verdicts and err
     row('b', true, [result('regex', 'pass')]),
     row('c', false, [result('contains', 'fail'), result('rubric', 'no-verdict')]),
     row('d', null, [result('contains', 'pass'), result('rubric', 'no-verdict')]),
+    { sample: { id: 'f', target: null, metadata: {} }, score: { value: false, explanation: '', metadata: { expectations: [result('not-contains', 'pass')], emptyAnswer: true } } },
     { sample: { id: 'e', target: null, metadata: {} }, score: undefined },
   ];
   const m = casesMetrics(rows);
-  // By hand: decided a, b (pass) and c (fail) → 2/3; d no verdict; e an error.
-  const ci = wilsonInterval(2, 3);
+  // By hand: decided a, b (pass), c and the empty answer f (fail) → 2/4; d no verdict; e an error.
+  const ci = wilsonInterval(2, 4);
   assert.deepEqual(m, {
-    pass_rate: 2 / 3,
+    pass_rate: 2 / 4,
     pass_rate_ci95: { low: ci?.low, high: ci?.high },
     pass: 2,
-    fail: 1,
+    fail: 2,
     no_verdict: 1,
-    n: 4,
+    n: 5,
     errors: 1,
+    empty_answers: 1,
     by_expectation: {
       contains: { pass: 2, fail: 1, no_verdict: 0, n: 3, pass_rate: 2 / 3 },
+      'not-contains': { pass: 1, fail: 0, no_verdict: 0, n: 1, pass_rate: 1 },
       regex: { pass: 1, fail: 0, no_verdict: 0, n: 1, pass_rate: 1 },
       rubric: { pass: 1, fail: 0, no_verdict: 2, n: 3, pass_rate: 1 },
     },

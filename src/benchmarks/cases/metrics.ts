@@ -19,7 +19,8 @@ export function expectationResultsOf(score: Score | null | undefined): readonly 
  * with a Wilson 95% interval; `pass`, `fail`, `no_verdict` (a rubric the judge could not decide,
  * and nothing failed), `n` (their sum) and `errors` (the model or a judge call failed) are counts,
  * no verdicts and errors outside the rate's denominator. A human review (`ScoredSample.review`)
- * decides its case. `by_expectation`: per kind, how the expectations of the scored cases went.
+ * decides its case. `empty_answers`: the scored cases whose answer was empty (each a fail, see
+ * `isEmptyAnswer`). `by_expectation`: per kind, how the expectations of the scored cases went.
  */
 export function casesMetrics(rows: Iterable<ScoredSample>): Metrics {
   const all = [...rows];
@@ -34,6 +35,7 @@ export function casesMetrics(rows: Iterable<ScoredSample>): Metrics {
     no_verdict: noVerdict,
     n: decided.length + noVerdict,
     errors,
+    empty_answers: all.filter((row) => row.score?.metadata?.['emptyAnswer'] === true).length,
     by_expectation: byExpectation(all),
   };
 }
