@@ -12,6 +12,7 @@ import { parseStoreUrl, redactStoreUrl } from '../store/store-url.js';
 import { createProgressReporter, type ProgressReporter } from './progress.js';
 import { EXIT, exitCodeFor, interruptSignal, printSummary, withStore } from './shared.js';
 import { printErr, printOut } from './terminal.js';
+import type { AssayConfig } from '../config/load-config.js';
 
 export interface QueueRunFlags {
   readonly queue: string;
@@ -19,6 +20,8 @@ export interface QueueRunFlags {
   readonly detach?: boolean;
   readonly db: string;
   readonly json?: boolean;
+  /** The submitter's config file: the run records its declared models' declarations (workers build them from their own file). */
+  readonly declared?: AssayConfig;
 }
 
 /**
@@ -32,7 +35,7 @@ export async function queueRunCommand(spec: RunSpec, flags: QueueRunFlags): Prom
   checkFleetStore(flags.db);
   return withStore(flags.db, async (store) => {
     const progress = createProgressReporter(spec.task);
-    const { run, units } = await submitRun(spec, { store, queue: location, onWarning: (message) => progress.note(`warning: ${message}`) });
+    const { run, units } = await submitRun(spec, { store, queue: location, ...(flags.declared ? { config: flags.declared } : {}), onWarning: (message) => progress.note(`warning: ${message}`) });
     return followQueued(store, run, units, location, flags, progress);
   });
 }

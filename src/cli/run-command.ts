@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { InputError, parseModelId } from '../core/index.js';
+import { InputError } from '../core/index.js';
 import { findTask } from '../benchmarks/registry.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
 import { requireRun, resumeRun, startRun, type RunDependencies } from '../runner/run.js';
@@ -21,6 +21,9 @@ import { DEFAULT_QUEUE_NAME, queueLocation } from '../queue/queue-location.js';
 import { queuedBaseUrlRefusal } from '../queue/queued-base-url.js';
 import { nonEmpty } from '../models/http/base-url.js';
 import { printErr, printOut } from './terminal.js';
+import { checkModelArgument, configFrom, configOption } from './config-file.js';
+import type { AssayConfig } from '../config/load-config.js';
+import { checkModelsReady } from '../config/preflight.js';
 
 /** The API key named by `--api-key-env` (the key itself never goes on a command line or into the store). */
 function secretsFrom(flags: EngineFlags): RunDependencies['secrets'] {
@@ -34,11 +37,13 @@ function secretsFrom(flags: EngineFlags): RunDependencies['secrets'] {
 function sessionDeps(
   store: Store,
   flags: EngineFlags,
-  session: { signal: AbortSignal; stop: AbortSignal; lease: ReturnType<typeof leaseFromEnv>; shared: { limiters: LimiterFactory } | undefined; progress: ProgressReporter },
+  session: { signal: AbortSignal; stop: AbortSignal; lease: ReturnType<typeof leaseFromEnv>; shared: { limiters: LimiterFactory } | undefined; progress: ProgressReporter; config: AssayConfig | undefined; sessionName: string },
 ): RunDependencies {
-  const { signal, stop, lease, shared, progress } = session;
+  const { signal, stop, lease, shared, progress, config, sessionName } = session;
   return {
     store,
+    ...(config ? { config } : {}),
+    sessionName,
     ...(shared ? { limiters: shared.limiters } : {}),
     signal,
     stop,
@@ -52,6 +57,7 @@ function sessionDeps(
 
 interface RunFlags extends EngineFlags, TaskFlags {
   model: string[];
+  config?: string;
   json?: boolean;
   parser: 'strict' | 'paper';
   temperature?: number;
@@ -75,9 +81,9 @@ interface RunFlags extends EngineFlags, TaskFlags {
   detach?: boolean;
 }
 
-function judgeFrom(taskName: string, flags: RunFlags): JudgeSpec | undefined {
+function judgeFrom(taskName: string, flags: RunFlags, config: AssayConfig | undefined): JudgeSpec | undefined {
   if (!flags.judge) return undefined;
-  parseModelId(flags.judge);
+  checkModelArgument(flags.judge, config);
   return {
     model: flags.judge,
     repeats: flags.judgeRepeats ?? findTask(taskName).defaultJudgeRepeats ?? defaultJudgeSpec.repeats,
@@ -102,11 +108,16 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
   if (flags.queue !== undefined && (flags.resume || flags.retryErrors)) throw new InputError('--resume and --retry-errors do not go with --queue: "assay resume <run>" continues a queued run in this process');
   if (flags.queue !== undefined) queueLocation(flags.queue, flags.queueName);
   if (flags.queue !== undefined && flags.baseUrl !== undefined) throw new InputError(queuedBaseUrlRefusal('--base-url'));
-  flags.model.forEach((id) => parseModelId(id));
-  if (flags.userModel !== undefined) parseModelId(flags.userModel);
+  // The config file first: a model name is checked against what it declares.
+  const config = await configFrom(flags.config);
+  flags.model.forEach((id) => checkModelArgument(id, config));
+  if (flags.userModel !== undefined) checkModelArgument(flags.userModel, config);
   const resolved = resolveDataDir({ ...(flags.dataDir ? { flag: flags.dataDir } : {}) });
   const options = taskOptionsFrom(taskName, flags);
-  const judge = judgeFrom(taskName, flags);
+  const judge = judgeFrom(taskName, flags, config);
+  const declared = [...flags.model, ...(flags.judge !== undefined ? [flags.judge] : []), ...(flags.userModel !== undefined ? [flags.userModel] : [])].filter((id) => !id.includes(':'));
+  // Every variable, command and module file the declared models need, before the store is opened.
+  if (config && flags.queue === undefined) checkModelsReady(config, declared, process.env);
   const spec: RunSpec = {
     task: taskName,
     models: flags.model,
@@ -131,7 +142,12 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
     const ready = options.tools !== undefined || (await dataReady(taskName, { dataDir: resolved, download: flags.download, signal: stop }));
     if (!ready) return EXIT.interrupted;
     if (flags.estimate) {
-      const estimate = await estimateRun(spec);
+      // A declared model's price is in its declaration (a --price given for it still wins).
+      const declaredPrices = Object.fromEntries(declared.flatMap((name) => {
+        const price = config?.models.get(name)?.price;
+        return price ? [[name, { inputPerMillion: price.input, outputPerMillion: price.output }]] : [];
+      }));
+      const estimate = await estimateRun(Object.keys(declaredPrices).length > 0 ? { ...spec, engine: { ...spec.engine, prices: { ...declaredPrices, ...spec.engine.prices } } } : spec);
       printOut(flags.json ? `${JSON.stringify(estimate, null, 2)}\n` : renderEstimate(estimate));
       return EXIT.ok;
     }
@@ -141,7 +157,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
       if (nonEmpty(process.env['OPENAI_BASE_URL']) !== undefined) printErr('warning: OPENAI_BASE_URL is not sent with a queued run: each worker calls its own endpoint (assay worker --base-url, or the worker\'s OPENAI_BASE_URL)\n');
       // The queue path (BullMQ, ioredis) is loaded only by a run that uses it: not on every start.
       const { queueRunCommand } = await import('./queue-run.js');
-      return await queueRunCommand(spec, { ...flags, queue: flags.queue });
+      return await queueRunCommand(spec, { ...flags, queue: flags.queue, ...(config ? { declared: config } : {}) });
     }
     // Before the store is opened: a bad or unreachable Redis is refused before anything is recorded.
     const shared = await sharedLimitsFrom(flags, Boolean(flags.rpm ?? flags.tpm), (message) => printErr(`warning: ${message}\n`));
@@ -149,7 +165,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
       return await storeFailureExit(flags.db, () => withStore(flags.db, async (store) => {
         const progress = createProgressReporter(taskName);
         const deps: RunDependencies = {
-          ...sessionDeps(store, flags, { signal, stop, lease, shared, progress }),
+          ...sessionDeps(store, flags, { signal, stop, lease, shared, progress, config, sessionName: 'this run' }),
           onRunCreated: (run) => printErr(`run ${run.id}: ${run.task} on ${run.models.join(', ')}${run.userModel !== undefined ? `, simulated user ${run.userModel}` : ''}${run.judge ? `, judge ${run.judge.model}` : ''} (db ${redactStoreUrl(flags.db)})\n`),
         };
         try {
@@ -178,7 +194,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
   }
 }
 
-type ResumeFlags = EngineFlags & { retryErrors?: boolean; dataDir?: string; json?: boolean; download: boolean; db: string; allowModifiedData?: boolean; queue?: string; queueName?: string; detach?: boolean };
+type ResumeFlags = EngineFlags & { config?: string; retryErrors?: boolean; dataDir?: string; json?: boolean; download: boolean; db: string; allowModifiedData?: boolean; queue?: string; queueName?: string; detach?: boolean };
 
 async function resumeCommand(runId: string, flags: ResumeFlags, command: Command): Promise<number> {
   // Only the engine settings given on this command line replace the run's own.
@@ -192,6 +208,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
     return queueResumeCommand(runId, engine, { queue: flags.queue, db: flags.db, ...(flags.queueName !== undefined ? { queueName: flags.queueName } : {}), ...(flags.detach ? { detach: true } : {}), ...(flags.json ? { json: true } : {}) });
   }
   if (flags.queueName !== undefined || flags.detach) throw new InputError('--queue-name and --detach go with --queue');
+  const config = await configFrom(flags.config);
   const shared = await sharedLimitsFrom(flags, engine.requestsPerMinute !== undefined || engine.tokensPerMinute !== undefined ? true : undefined, (message) => printErr(`warning: ${message}\n`));
   try {
     return await storeFailureExit(flags.db, () => withStore(flags.db, async (store) => {
@@ -204,7 +221,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
       try {
         const ownTools = run.options.tools !== undefined;
         if (!ownTools && !(await dataReady(run.task, { dataDir, download: flags.download, signal: stop }))) return EXIT.interrupted;
-        const summary = await resumeRun(run.id, { retryErrors: Boolean(flags.retryErrors), engine, dataDir: dataDir.dir, allowModifiedData: Boolean(flags.allowModifiedData) }, sessionDeps(store, flags, { signal, stop, lease, shared, progress }));
+        const summary = await resumeRun(run.id, { retryErrors: Boolean(flags.retryErrors), engine, dataDir: dataDir.dir, allowModifiedData: Boolean(flags.allowModifiedData) }, sessionDeps(store, flags, { signal, stop, lease, shared, progress, config, sessionName: 'the resume' }));
         progress.stop();
         printSummary(summary, Boolean(flags.json));
         return exitCodeFor(summary);
@@ -228,7 +245,13 @@ Examples:
   assay run functionchat/dialog --model replay:outputs.jsonl --exact-only
   assay run metatool/similar --model openai:gpt-4o-mini --max-tokens 64 --estimate
   assay run metatool/similar --model openai:gpt-4o-mini --max-cost 2.50
+  assay run summaries/alignment --articles ./articles --config assay.yaml -m small -m other --judge big
   assay run metatool/similar --model openai:gpt-4o-mini --queue redis://10.0.0.5:6379 --db postgres://assay@10.0.0.6/assay --detach
+
+Declared names: a config file (--config FILE, else $ASSAY_CONFIG, else ./assay.yaml) declares models
+and applications by name (models: small: {provider: openai, model: …, baseUrl: …, apiKeyEnv: …});
+-m small, --judge big and --user-model big use them, each with its own endpoint, key and settings
+(--base-url and --api-key-env hold for openai: ids only). See docs/targets.md.
 
 Model ids: openai:<model> (needs OPENAI_API_KEY; --base-url for compatible servers),
 anthropic:<model> (ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL), gemini:<model> (GEMINI_API_KEY or
@@ -281,13 +304,13 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
       .command('run')
       .description('run a task on one or more models, store every call and result, and print the metrics')
       .argument('<task>', 'task name, e.g. metatool/similar (see "assay list")')
-      .requiredOption('-m, --model <id>', 'model under test as provider:model, repeatable (openai:gpt-4o-mini, local:./model.gguf, replay:out.jsonl, baseline:lexical, baseline:random; all kinds below)', collect),
+      .requiredOption('-m, --model <id>', 'model under test as provider:model or a name the config file declares, repeatable (openai:gpt-4o-mini, local:./model.gguf, replay:out.jsonl, baseline:lexical, baseline:random; all kinds below)', collect),
   )
     .addOption(new Option('--parser <which>', "MetaTool answer reading: strict (assay's rules, docs/metatool.md) or paper (the paper's answer matching; answers it leaves undecided are counted as manual)").choices(['strict', 'paper']).default('strict'))
     .addOption(new Option('--temperature <t>', 'sampling temperature (task default: 0 for MetaTool, 0.1 for FunctionChat)').argParser(number('--temperature', 0, 2)))
     .addOption(new Option('--max-tokens <n>', 'maximum output tokens').argParser(positiveInt('--max-tokens')))
-    .addOption(new Option('--user-model <id>', 'the simulated user of a task that talks to the model under test as a user (harm measurement), as provider:model'))
-    .addOption(new Option('--judge <id>', 'model in the judge role for judged tasks (FunctionChat), as provider:model'))
+    .addOption(new Option('--user-model <id>', 'the simulated user of a task that talks to the model under test as a user (harm measurement), as provider:model or a declared name'))
+    .addOption(new Option('--judge <id>', 'model in the judge role for judged tasks (FunctionChat), as provider:model or a declared name'))
     .addOption(new Option('--judge-repeats <r>', 'grade each item R times, seeds differing (default 1; harm 5, as its seed repeats). A pass/fail verdict or a claim\'s label takes a strict majority of the R, else no verdict; a level (harm severity, groundedness score) is the level a strict majority gives, else the median, a tie taken away from the defect (no_majority_share counts those)').argParser(positiveInt('--judge-repeats')))
     .addOption(new Option('--judge-format <f>', 'text: the rubric\'s pass/fail last line; json: reasons-first JSON verdict (structured output)').choices(['text', 'json']).default(defaultJudgeSpec.format))
     .addOption(new Option('--judge-temperature <t>', 'judge sampling temperature (upstream FunctionChat grades at 0.1)').default(defaultJudgeSpec.temperature).argParser(number('--judge-temperature', 0, 2)))
@@ -302,6 +325,7 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
     .addOption(new Option('--queue <url>', 'record the run and queue its units on this Redis (redis://host:6379) for "assay worker"s, instead of calling the models here; needs --db postgres://…'))
     .addOption(new Option('--queue-name <name>', `with --queue: the queue to use (default ${DEFAULT_QUEUE_NAME})`))
     .addOption(new Option('--detach', 'with --queue: print the run id and return at once instead of following the run'))
+    .addOption(configOption())
     .addOption(jsonOption())
     .addOption(dbOption())
     .addHelpText('after', RUN_EXAMPLES);
@@ -318,11 +342,12 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
     .addOption(new Option('--queue <url>', 'queue the units that have no result again on this Redis for "assay worker"s, instead of calling the models here; needs --db postgres://…'))
     .addOption(new Option('--queue-name <name>', `with --queue: the queue to use (default ${DEFAULT_QUEUE_NAME})`))
     .addOption(new Option('--detach', 'with --queue: print the run id and return at once instead of following the run'))
+    .addOption(configOption())
     .addOption(jsonOption())
     .addOption(dbOption())
     .addHelpText(
       'after',
-      "\nEngine options given here (concurrency, timeouts, retries…) replace the run's own for this session only.\n\n" +
+      "\nA run made with a config file resumes with the same file: a declared model whose declaration changed is refused, naming the field.\n\nEngine options given here (concurrency, timeouts, retries…) replace the run's own for this session only.\n\n" +
         'With --queue (a PostgreSQL --db), the units without a result are queued again for the workers, and the engine options\n' +
         "given here replace the run's own in the store (workers read them there; not --base-url: workers call their own endpoint):\n" +
         'e.g. a run its --max-cost stopped, resumed with a larger one; a run a fail-fast stop interrupted, once the workers have\n' +

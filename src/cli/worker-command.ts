@@ -9,6 +9,7 @@ import { parseStoreUrl, redactStoreUrl } from '../store/store-url.js';
 import { nonNegativeInt, positiveInt } from './options.js';
 import { EXIT, dbOption, retryNoticeFromEnv } from './shared.js';
 import { printErr } from './terminal.js';
+import { configFrom, configOption } from './config-file.js';
 
 interface WorkerFlags {
   queue: string;
@@ -19,6 +20,7 @@ interface WorkerFlags {
   apiKeyEnv?: string;
   baseUrl?: string;
   maxRetryWait?: number;
+  config?: string;
 }
 
 /**
@@ -37,6 +39,8 @@ async function workerCommand(flags: WorkerFlags): Promise<number> {
   }
   // This worker's own endpoint, checked before anything starts; a run's recorded URL is never called.
   if (flags.baseUrl !== undefined) parseBaseURL('--base-url', flags.baseUrl, 'http://127.0.0.1:8000/v1');
+  // This worker's own declarations: a queued run's model names are built from them, never from the run.
+  const config = await configFrom(flags.config);
   const dataDir = flags.dataDir ? resolveDataDir({ flag: flags.dataDir }).dir : undefined;
   // BullMQ and ioredis are loaded by the worker command alone, not by every CLI start.
   const [{ checkRedis }, { startUnitWorker }] = await Promise.all([import('../redis/connect.js'), import('../queue/unit-worker.js')]);
@@ -47,6 +51,7 @@ async function workerCommand(flags: WorkerFlags): Promise<number> {
     queue: location,
     concurrency: flags.concurrency,
     ...(dataDir ? { dataDir } : {}),
+    ...(config ? { config } : {}),
     ...(openaiApiKey ? { secrets: { openaiApiKey } } : {}),
     ...(flags.baseUrl !== undefined ? { openaiBaseURL: flags.baseUrl } : {}),
     ...(flags.maxRetryWait !== undefined ? { engine: { maxRetryWaitMs: flags.maxRetryWait * 1000 } } : {}),
@@ -92,10 +97,14 @@ export function registerWorkerCommand(program: Command, setExitCode: (code: numb
         nonNegativeInt('--max-retry-wait'),
       ),
     )
+    .addOption(configOption())
     .addOption(dbOption())
     .addHelpText(
       'after',
-      '\nEach unit (one sample on one model) is recorded exactly once: a unit that has a result is acknowledged without a call, a\n' +
+      '\nA queued run\'s declared model names (no ":") are built from this worker\'s own config file, with its endpoints and keys, never\n' +
+        'from the run record; a declaration that differs from the one the run recorded (by hash) is each of its units\' error, naming\n' +
+        'the field, and nothing is called.\n\n' +
+        'Each unit (one sample on one model) is recorded exactly once: a unit that has a result is acknowledged without a call, a\n' +
         'failed attempt is retried (3 attempts) and only the last one\'s error is recorded, and the units of a worker killed with -9\n' +
         'go to another once their locks lapse (30 s; ASSAY_QUEUE_LOCK_MS). The worker that records a run\'s last unit marks it finished.\n\n' +
         'A run\'s --rpm/--tpm and --max-cost hold over the whole fleet: every worker keeps each model\'s limits and the run\'s spend in\n' +

@@ -26,6 +26,8 @@ export interface ProviderConfig {
   readonly geminiApiKey?: string;
   /** Ollama's OpenAI-compatible endpoint; falls back to OLLAMA_HOST, then http://127.0.0.1:11434/v1. */
   readonly ollamaBaseURL?: string;
+  /** Extra request headers of an OpenAI-compatible endpoint (a config file's `headers`); their values are secrets to redact. */
+  readonly openaiHeaders?: Readonly<Record<string, string>>;
   /** Connections the HTTP pool may open (set to the model's concurrency). */
   readonly connections?: number;
   /** Providers built in code (tests, library users), looked up by full id before anything else. */
@@ -51,6 +53,7 @@ const factories = {
       model,
       ...(config.openaiBaseURL ? { baseURL: config.openaiBaseURL } : {}),
       ...(config.openaiApiKey ? { apiKey: config.openaiApiKey } : {}),
+      ...(config.openaiHeaders ? { headers: config.openaiHeaders } : {}),
       ...(config.connections ? { connections: config.connections } : {}),
     });
   },

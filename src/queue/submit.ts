@@ -1,6 +1,6 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import { InputError, parseModelId } from '../core/index.js';
-import { newRunRecord } from '../runner/run.js';
+import { newRunRecord, type RunDependencies } from '../runner/run.js';
 import { storedChunk } from '../runner/stored-sample.js';
 import type { RunSpec } from '../runner/run-spec.js';
 import type { RunRecord } from '../store/records.js';
@@ -27,11 +27,13 @@ export function unitJobs(units: readonly Unit[]): { name: string; data: Unit; op
  * workers would record them, nothing more). Provider keys are not needed here: workers have them,
  * and their endpoints (a base URL in `spec.engine` is refused: `refuseQueuedBaseURL`).
  */
-export async function submitRun(spec: RunSpec, deps: { readonly store: Store; readonly queue: QueueLocation; readonly onWarning?: (message: string) => void }): Promise<{ run: RunRecord; units: number }> {
-  spec.models.forEach((id) => parseModelId(id));
+export async function submitRun(spec: RunSpec, deps: { readonly store: Store; readonly queue: QueueLocation; readonly config?: RunDependencies['config']; readonly onWarning?: (message: string) => void }): Promise<{ run: RunRecord; units: number }> {
+  // A name without `:` is declared in the config file; the run records its declaration, and each worker builds it from its own file.
+  spec.models.filter((id) => id.includes(':')).forEach((id) => parseModelId(id));
   refuseQueuedBaseURL(spec.engine);
   await checkRedis(deps.queue.url, '--queue');
-  const { run: fresh, prepared } = await newRunRecord(spec, deps);
+  // The submitter calls no model: its environment need not hold the models' keys (the workers' does).
+  const { run: fresh, prepared } = await newRunRecord(spec, deps, { checkModelsReady: false });
   const count = prepared.samples.length;
   const run: RunRecord = { ...fresh, engine: { ...fresh.engine, queue: { name: deps.queue.name } } };
   // The run is recorded with its first samples (and its sample count); each further chunk is

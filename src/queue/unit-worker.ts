@@ -31,6 +31,11 @@ export interface UnitWorkerOptions {
   /** Providers built in code, by model id (tests). */
   readonly providers?: RunDependencies['providers'];
   /**
+   * This worker's config file (`assay worker --config`): a queued run's declared names are built
+   * from it, never from the run record; a declaration other than the recorded one is each unit's error.
+   */
+  readonly config?: RunDependencies['config'];
+  /**
    * The OpenAI-compatible endpoint this worker's `openai:` models call (`assay worker --base-url`);
    * default: its `OPENAI_BASE_URL`, else api.openai.com. Never a URL a run records: a run that
    * records another is each unit's error (`withWorkerEndpoint`).
@@ -115,6 +120,8 @@ export async function startUnitWorker(options: UnitWorkerOptions): Promise<UnitW
     budgets: options.budgets ?? fleetBudgets(shared),
     ...(options.secrets ? { secrets: options.secrets } : {}),
     ...(options.providers ? { providers: options.providers } : {}),
+    ...(options.config ? { config: options.config } : {}),
+    sessionName: 'this worker',
     ...(options.retryNoticeMs !== undefined ? { retryNoticeMs: options.retryNoticeMs } : {}),
     onWarning: (message) => note(`warning: ${message}`),
   };

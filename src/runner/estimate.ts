@@ -60,7 +60,8 @@ export async function estimateRun(spec: RunSpec): Promise<RunEstimate> {
   const callsPerModel = samples * (solver?.maxCalls.test ?? 1);
   const outputMax = settings.maxTokens !== undefined ? callsPerModel * settings.maxTokens : null;
   const models = spec.models.map((model): ModelEstimate => {
-    const free = UNBILLED_PROVIDERS.has(parseModelId(model).provider);
+    // A declared name (no `:`) is priced by its declaration at run time; unknown here.
+    const free = model.includes(':') && UNBILLED_PROVIDERS.has(parseModelId(model).provider);
     const price: Price | undefined = free ? { inputPerMillion: 0, outputPerMillion: 0 } : (spec.engine.prices?.[model] ?? KNOWN_PRICES[model]);
     const inputCost = price && inputTokens !== null ? (inputTokens * price.inputPerMillion) / 1e6 : null;
     const outputCost = price && outputMax !== null ? (outputMax * price.outputPerMillion) / 1e6 : free ? 0 : null;

@@ -1,6 +1,7 @@
 import type { Role } from '../core/index.js';
 import { FAIL_FAST_STOPS_FIELD, type FailFastStop, type ResultRecord, type RunRecord } from '../store/records.js';
 import { isFailFastStop } from '../store/run-stops.js';
+import { recordedModels } from './declared-models.js';
 
 /**
  * How many errors of one kind in a row (for one model, no success between) stop that model.
@@ -136,14 +137,19 @@ const FIX: Readonly<Record<string, string>> = {
   'bad-request': 'fix what the message names (a setting the model does not take needs a new run without it)',
 };
 
-/** The one-line warning for a stop, with what to do next. */
-export function describeStop(stop: FailFastStop, runId: string): string {
+/**
+ * The one-line warning for a stop, with what to do next. `engine` (the run's record) names the
+ * key variable of a model a config file declares, where an auth error is to be fixed.
+ */
+export function describeStop(stop: FailFastStop, runId: string, engine?: RunRecord['engine']): string {
+  const keyVariable = stop.kind === 'auth' && engine ? recordedModels({ engine })[stop.actor]?.declaration['apiKeyEnv'] : undefined;
+  const fix = typeof keyVariable === 'string' ? `fix the key in ${keyVariable} (models.${stop.actor}.apiKeyEnv of the config file) or its permissions` : (FIX[stop.kind] ?? 'fix the cause');
   const who = stop.role === 'judge' ? `the judge ${stop.actor} (and with it the run)` : stop.role === 'user' ? `the simulated user ${stop.actor} (and with it the run)` : stop.actor;
   const errors = stop.count === 1 ? `1 ${stop.kind} error` : `${stop.count} identical ${stop.kind} errors in a row`;
   return (
     `stopped ${who} after ${errors} — ${WHY[stop.kind] ?? stop.kind}: ${stop.message}. ` +
     `No new sample was started; the samples that got this error are left unfinished. ` +
-    `To go on: ${FIX[stop.kind] ?? 'fix the cause'}, then assay resume ${runId}`
+    `To go on: ${fix}, then assay resume ${runId}`
   );
 }
 

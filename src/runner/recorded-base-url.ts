@@ -31,7 +31,7 @@ export function withCredentialsHidden<E extends { readonly openaiBaseURL?: strin
  */
 export function withWorkerEndpoint<E extends { readonly openaiBaseURL?: string }>(run: RunRecord, engine: E, own: string | undefined, environment: NodeJS.ProcessEnv = process.env): E {
   const { openaiBaseURL: recorded, ...rest } = engine;
-  const callsOpenAI = [...run.models, ...(run.judge ? [run.judge.model] : []), ...(run.userModel !== undefined ? [run.userModel] : [])].some((id) => parseModelId(id).provider === 'openai');
+  const callsOpenAI = [...run.models, ...(run.judge ? [run.judge.model] : []), ...(run.userModel !== undefined ? [run.userModel] : [])].some((id) => id.includes(':') && parseModelId(id).provider === 'openai');
   if (recorded !== undefined && callsOpenAI) {
     const mine = own ?? nonEmpty(environment['OPENAI_BASE_URL']) ?? DEFAULT_OPENAI_BASE_URL;
     // The worker's URL with its credentials, or with the keys the run hid (`***` in a path segment or any query value).

@@ -15,6 +15,8 @@ import type { ProgressEvent } from './execute.js';
 import type { JudgeStage } from './judging.js';
 import type { LeaseSettings } from './run-lease.js';
 import { checkRecordedOutputs } from './recorded-outputs.js';
+import type { AssayConfig } from '../config/load-config.js';
+import { buildDeclaredModel, checkDeclarationsUnchanged, isDeclaredName } from './declared-models.js';
 
 /**
  * What a session of a run (start, resume, a queue worker) is given by its caller: the store, its
@@ -45,6 +47,15 @@ export interface RunDependencies {
   readonly limiters?: LimiterFactory;
   /** Waits before a retry from this long on are told once per model (default 5 s; tests shorten it). */
   readonly retryNoticeMs?: number;
+  /**
+   * The config file whose `models:` the run's declared names (ids without `:`) are built from. A
+   * session continuing a run (a resume, a worker) is refused when a declaration changed.
+   */
+  readonly config?: AssayConfig;
+  /** Where declared models read their keys and `${VAR}`s (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Who a refused declaration names (default "this session"; "the resume", "this worker"). */
+  readonly sessionName?: string;
   /** Makes the run's `--max-cost` budget: `Budget` in this process by default; `fleetBudgets` keeps the spend in Redis for workers sharing one run. */
   readonly budgets?: BudgetFactory;
 }
@@ -87,6 +98,8 @@ export interface RunSession {
  * asked for, to check a replay file against them.
  */
 export async function openSession(run: RunRecord, prepared: PreparedTask, engine: EngineSettings, deps: RunDependencies, samples: SessionSamples): Promise<RunSession> {
+  // Before any model is built: the declared models are those the run recorded, and all they need is here.
+  checkDeclarationsUnchanged(run, deps.config, deps.env ?? process.env, deps.sessionName ?? 'this session');
   const secrets = new RunSecrets();
   const models = await buildModels(run, engine, deps, secrets, samples);
   const built: Model[] = [...models];
@@ -151,7 +164,7 @@ async function buildModels(run: RunRecord, engine: EngineSettings, deps: RunDepe
   return run.models.map((id) => built.get(id) as Model);
 }
 
-const isReplay = (id: string): boolean => parseModelId(id).provider === 'replay';
+const isReplay = (id: string): boolean => !isDeclaredName(id) && parseModelId(id).provider === 'replay';
 
 /** The judge's model, with the same middleware as the models under test (cache, limits, retries, cost, the run's secrets). */
 async function buildJudge(run: RunRecord, engine: EngineSettings, deps: RunDependencies, secrets: RunSecrets): Promise<JudgeStage | undefined> {
@@ -167,6 +180,14 @@ export function judgeSettingsOf(seed: number, judge: JudgeConfig): JudgeRunSetti
 
 /** One model of a session; `secrets` is the session's one set, which its provider's join: every model's outputs and errors are redacted of all of them. */
 async function buildModel(id: string, run: RunRecord, engine: EngineSettings, deps: RunDependencies, secrets: RunSecrets): Promise<Model> {
+  if (isDeclaredName(id) && deps.config && !deps.providers?.[id]) {
+    // A declared model: its own endpoint, key and settings; the run's price for it (--price) still wins, as for any model.
+    const declared = await buildDeclaredModel(id, deps.config, deps.env ?? process.env, run.seed);
+    secrets.add([declared.key]);
+    const price = engine.prices?.[id] ?? declared.settings.price;
+    const settings = { ...modelSettingsOf(engine, { ...(deps.retryNoticeMs !== undefined ? { retryNoticeMs: deps.retryNoticeMs } : {}) }), ...declared.settings, ...(price ? { price } : {}) };
+    return new Model({ provider: declared.provider, settings, cache: deps.store, ...(deps.limiters ? { limiters: deps.limiters } : {}), ...(deps.onWarning ? { onNotice: deps.onWarning } : {}), secrets });
+  }
   const provider = await createProvider(id, {
     seed: run.seed,
     connections: engine.concurrency,

@@ -18,6 +18,7 @@ import { describeStop, withRecordedStops, type FailFastStop } from './fail-fast.
 import { checkPinnedData, MODIFIED_DATA_FIELD, recordedModifiedData } from './data-check.js';
 import { describeModified } from '../datasets/pinned.js';
 import { openSession, type RunDependencies, type RunSession } from './run-session.js';
+import { DECLARATIONS_FIELD, declarationsToRecord, isDeclaredName, runModelIds } from './declared-models.js';
 import type { RunSpec } from './run-spec.js';
 import { checkEngineSettings, type EngineSettings } from '../core/engine-settings.js';
 import { summarizeRun, type RunSummary } from './summary.js';
@@ -31,7 +32,7 @@ export type { RunDependencies } from './run-session.js';
  * and calls, and what a queue submission records and enqueues (each chunk of samples built and
  * stored in its turn: `storedChunk`). Warnings go to `deps.onWarning`.
  */
-export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'onWarning' | 'stop'>): Promise<{ run: RunRecord; task: Task; prepared: PreparedTask }> {
+export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'onWarning' | 'stop' | 'config' | 'env'>, check: { readonly checkModelsReady?: boolean } = {}): Promise<{ run: RunRecord; task: Task; prepared: PreparedTask }> {
   if (spec.models.length === 0) throw new InputError('give at least one --model');
   if (new Set(spec.models).size !== spec.models.length) throw new InputError('the same --model is given twice');
   const task = findTask(spec.task);
@@ -41,6 +42,8 @@ export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'o
   const modifiedData = checkPinnedData(prepared.datasetChecksums, spec.dataDir, spec.allowModifiedData ?? false);
   const judge = judgeConfigFor(task.name, prepared, spec);
   const userModel = userModelFor(task.name, prepared, spec);
+  // Declared names: in the file, with every variable and file they need, before anything is recorded.
+  const declarations = declarationsToRecord(runModelIds({ models: spec.models, judge, ...(userModel !== undefined ? { userModel } : {}) }), deps.config, check.checkModelsReady === false ? undefined : (deps.env ?? process.env));
   checkBaselines(task.name, prepared, spec.models);
   const now = new Date().toISOString();
   assertUniqueSampleIds(prepared.samples, `task ${task.name}`);
@@ -58,7 +61,7 @@ export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'o
     datasetChecksums: prepared.datasetChecksums,
     promptVersion: prepared.promptVersion,
     toolkitVersion,
-    engine: { ...withCredentialsHidden(spec.engine), dataDir: spec.dataDir, ...(modifiedData.length > 0 ? { [MODIFIED_DATA_FIELD]: modifiedData } : {}) },
+    engine: { ...withCredentialsHidden(spec.engine), dataDir: spec.dataDir, ...(modifiedData.length > 0 ? { [MODIFIED_DATA_FIELD]: modifiedData } : {}), ...(declarations ? { [DECLARATIONS_FIELD]: declarations } : {}) },
     judge,
     ...(userModel !== undefined ? { userModel } : {}),
     sampleCount: prepared.samples.length,
@@ -101,7 +104,7 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
  * carry: refuse up front rather than record every sample as an "unsupported" error.
  */
 function checkBaselines(taskName: string, prepared: PreparedTask, models: readonly string[]): void {
-  const baseline = models.find((id) => parseModelId(id).provider === 'baseline');
+  const baseline = models.find((id) => !isDeclaredName(id) && parseModelId(id).provider === 'baseline');
   if (!baseline) return;
   for (const s of prepared.samples) {
     if (s.hints !== undefined && s.hints.kind !== 'given') continue;
@@ -114,7 +117,7 @@ function userModelFor(taskName: string, prepared: PreparedTask, spec: RunSpec): 
   const wanted = prepared.solver?.simulatedUser ?? false;
   if (!wanted && spec.userModel !== undefined) throw new InputError(`${taskName} has no simulated user; drop --user-model`);
   if (wanted && spec.userModel === undefined) throw new InputError(`${taskName} simulates a user talking to the model under test: give --user-model <model id> (e.g. openai:gpt-4o-mini)`);
-  if (spec.userModel !== undefined) parseModelId(spec.userModel);
+  if (spec.userModel !== undefined && !isDeclaredName(spec.userModel)) parseModelId(spec.userModel);
   return spec.userModel;
 }
 
@@ -130,7 +133,7 @@ function judgeConfigFor(taskName: string, prepared: PreparedTask, spec: RunSpec)
     throw new InputError(`${taskName} is graded by an LLM judge: give --judge <model id> (e.g. openai:gpt-4o), or --exact-only to score tool calls by exact match alone`);
   }
   if (!spec.judge) return null;
-  parseModelId(spec.judge.model);
+  if (!isDeclaredName(spec.judge.model)) parseModelId(spec.judge.model);
   if (!Number.isInteger(spec.judge.repeats) || spec.judge.repeats < 1) throw new InputError(`--judge-repeats must be a whole number ≥ 1, got ${spec.judge.repeats}`);
   // Every other setting too, before anything is recorded: a bad one would otherwise make each judged item a no verdict.
   checkJudgeSettings({ ...spec.judge, seed: spec.seed });
@@ -378,7 +381,7 @@ async function execute(session: RunSession, deps: RunDependencies, work: Session
       deps.onWarning?.(`stopped: ${outcome.stoppedBy}; the samples in flight were finished. To go on: assay resume ${run.id} --max-cost <more USD>`);
     }
     failFastStops = outcome.failedFast ?? [];
-    for (const stop of failFastStops) deps.onWarning?.(describeStop(stop, run.id));
+    for (const stop of failFastStops) deps.onWarning?.(describeStop(stop, run.id, run.engine));
   } catch (error) {
     const failure = storeFailureOf(error);
     if (!failure) throw error;

@@ -247,3 +247,15 @@ test("a model's settings are its share of the run's engine settings: not the end
   assert.deepEqual(modelSettingsOf(engine, { price, retryNoticeMs: 10 }), { concurrency: 2, timeoutMs: 50, retry, cache: false, requestsPerMinute: 60, price, retryNoticeMs: 10 });
   assert.deepEqual(modelSettingsOf({ concurrency: 1, timeoutMs: 1, retry, cache: true }), { concurrency: 1, timeoutMs: 1, retry, cache: true });
 });
+
+test('a model\'s own params (a config file\'s) replace the run\'s sampling settings in what it is sent and in its cache key', async () => {
+  const seen: GenerateRequest[] = [];
+  const p: ModelProvider = { specVersion: 'v1', id: 'small', cacheable: true, generate: async (r) => (seen.push(r), result('ok')) };
+  const model = new Model({ provider: p, settings: settings({ params: { temperature: 0.7, maxTokens: 64 } }) });
+  const outcome = await model.generate({ ...request, settings: { temperature: 0, topP: 0.5 } }, { sampleId: 's' });
+  assert.deepEqual(seen[0]?.settings, { temperature: 0.7, topP: 0.5, maxTokens: 64 });
+  assert.equal(outcome.cacheKey, model.cacheKey({ ...request, settings: { temperature: 0.7, topP: 0.5, maxTokens: 64 } }));
+  const plain = new Model({ provider: p, settings: settings() });
+  await plain.generate(request, { sampleId: 's' });
+  assert.deepEqual(seen[1]?.settings, { temperature: 0 }, 'without params the run\'s settings are sent as they are');
+});

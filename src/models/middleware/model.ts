@@ -1,4 +1,4 @@
-import { canonicalJson, describeError, ModelCallError, sha256, type GenerateRequest, type GenerateResult, type Usage } from '../../core/index.js';
+import { canonicalJson, describeError, ModelCallError, sha256, type GenerateRequest, type GenerateSettings, type GenerateResult, type Usage } from '../../core/index.js';
 import { approxInputTokens } from './token-estimate.js';
 import type { ModelProvider } from '../spec.js';
 import { costOf, type Price } from '../pricing.js';
@@ -18,6 +18,11 @@ export type ModelSettings = Pick<EngineSettings, (typeof MODEL_SHARE)[number]> &
   /** Waits before a retry from this long on are told once per model (default 5 s). */
   readonly retryNoticeMs?: number;
   readonly price?: Price;
+  /**
+   * The model's own sampling settings (a config file's `params`): they replace the run's in every
+   * request this model is sent, so the cache key and the call say what the model was really asked.
+   */
+  readonly params?: GenerateSettings;
 };
 
 /**
@@ -162,7 +167,9 @@ export class Model {
    * own, no cost), else made with retries. With the cache off (`--no-cache`) every call is its
    * own: the user asked for each request to reach the model (sampling again at a temperature).
    */
-  async generate(request: GenerateRequest, context: CallContext): Promise<CallOutcome> {
+  async generate(given: GenerateRequest, context: CallContext): Promise<CallOutcome> {
+    const params = this.settings.params;
+    const request = params ? { ...given, settings: { ...given.settings, ...params } } : given;
     const cacheKey = this.cacheKey(request);
     if (!cacheKey || !this.settings.cache) return this.call(request, context, cacheKey);
     const leader = this.inFlight.get(cacheKey);
