@@ -191,7 +191,7 @@ describe('the report pages a newcomer reads, in headless Chromium', () => {
     );
     assert.ok(distributionRows.length >= 2);
     assert.deepEqual(distributionRows.map(([visible]) => visible), distributionRows.map((_, i) => i === 0), 'the meaning shown once per metric');
-    assert.ok(distributionRows.every(([, title]) => title === 'graded answers at each score (the median of the judge’s repeats) (count)'));
+    assert.ok(distributionRows.every(([, title]) => title === 'graded answers at each score (the judge’s repeats combined: a strict majority, else the median, a tie taken away from the defect) (count)'));
     await page.screenshot({ path: join(SHOTS, 'models-meanings.png') });
   });
 
@@ -279,7 +279,7 @@ describe('the report pages a newcomer reads, in headless Chromium', () => {
     assert.match(plain.stdout, /judge_agreement: \d+\.\d+%/);
     const lines = explained.stdout.slice(plain.stdout.length).trim().split('\n');
     assert.equal(lines[0], 'what the metrics mean:');
-    assert.deepEqual(lines.slice(1).map((l) => l.trim().split(/\s+/)[0]), ['defect_rate', 'mean_score', 'distribution', 'mean_spread', 'graded', 'no_verdict', 'n', 'errors', 'judge_agreement']);
+    assert.deepEqual(lines.slice(1).map((l) => l.trim().split(/\s+/)[0]), ['defect_rate', 'mean_score', 'distribution', 'mean_spread', 'no_majority_share', 'empty_answers', 'graded', 'no_verdict', 'n', 'errors', 'judge_agreement']);
     assert.match(lines[1] ?? '', /^ {2}defect_rate +share of graded answers scored below --threshold .*\(share, lower is better; Wilson 95% interval\)$/);
     const json = JSON.parse((await assay(['show', runs.grounded, '--explain', '--json', '--db', db])).stdout) as { metric_declarations: { name: string; unit: string; direction: string }[] };
     assert.deepEqual(json.metric_declarations[0], { name: 'defect_rate', meaning: 'share of graded answers scored below --threshold (not grounded enough in their context)', unit: 'share', direction: 'lower', interval: 'wilson' });
