@@ -15,7 +15,7 @@ import type { Store } from '../store/store.js';
 import { registerDataCommands } from './data-command.js';
 import { parserOf, parsersInScores, rescoreRun, type RescoreOutcome } from '../runner/rescore.js';
 import { readRunBothWays } from '../runner/readings.js';
-import { applyReviewFile } from '../runner/review.js';
+import { applyReviewFile } from '../analysis/review.js';
 import { registerRunCommands } from './run-command.js';
 import { registerWorkerCommand } from './worker-command.js';
 import { registerSamplesCommand } from './samples-command.js';

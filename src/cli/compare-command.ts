@@ -4,7 +4,7 @@ import { renderComparison } from '../report/compare.js';
 import { buildComparisonReport } from '../report/compare-report.js';
 import { renderReportHtml } from '../report/html/html-report.js';
 import { DEFAULT_DETAILS, parseDetailsPolicy, type DetailsPolicy } from '../report/run-report.js';
-import { compareRuns } from '../runner/compare/compare-runs.js';
+import { compareRuns } from '../analysis/compare/compare-runs.js';
 import { dbOption, jsonOption, withStore, writeOutFile } from './shared.js';
 import { printErr, printOut } from './terminal.js';
 

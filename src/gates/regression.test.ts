@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_COMPARISON } from '../benchmarks/comparison.js';
 import { pairedProportionDifference } from '../metrics/paired-proportions.js';
-import { buildRunComparison } from '../runner/compare/run-comparison.js';
+import { buildRunComparison } from '../analysis/compare/run-comparison.js';
 import type { ResultRecord, RunRecord } from '../store/records.js';
 import { comparisonRegression, evaluateRegression, pairedReadingOf, type PairedModelReadings, type RegressionComparison, type RegressionGate } from './regression.js';
 

@@ -2,7 +2,7 @@ import type { Interval } from '../metrics/intervals.js';
 import { formatFigure, formatInterval } from './format-figure.js';
 import type { GateResult, IntervalRelation } from './gate-result.js';
 
-/** What `compare` computed for one model pair (runner/compare's `ModelComparison`, structurally: gates/ does not import the runner). */
+/** What `compare` computed for one model pair (analysis/compare's `ModelComparison`, structurally: gates/ does not import analysis/). */
 export interface PairedModelReadings {
   readonly modelA: string;
   readonly modelB: string;
@@ -13,7 +13,7 @@ export interface PairedModelReadings {
   readonly value: { readonly decided: number; readonly difference: number | null; readonly interval: Interval | null; readonly valueMeans: string } | null;
 }
 
-/** Two runs compared sample by sample (runner/compare's `RunComparison`, structurally): A the baseline, B the candidate. */
+/** Two runs compared sample by sample (analysis/compare's `RunComparison`, structurally): A the baseline, B the candidate. */
 export interface RegressionComparison {
   readonly task: string;
   readonly runA: { readonly id: string };

@@ -1,5 +1,5 @@
-import { compareRuns } from '../runner/compare/compare-runs.js';
-import type { RunComparison } from '../runner/compare/run-comparison.js';
+import { compareRuns } from '../analysis/compare/compare-runs.js';
+import type { RunComparison } from '../analysis/compare/run-comparison.js';
 import type { Store } from '../store/store.js';
 import { buildRunReport, DEFAULT_DETAILS, RUN_REPORT_SCHEMA, type DetailsPolicy, type ReportBundle } from './run-report.js';
 import { toolkitVersion } from '../version.js';

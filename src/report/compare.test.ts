@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { harmComparison } from '../benchmarks/harm/comparison.js';
 import type { Score } from '../core/index.js';
-import { buildRunComparison } from '../runner/compare/run-comparison.js';
+import { buildRunComparison } from '../analysis/compare/run-comparison.js';
 import type { ResultRecord, RunRecord } from '../store/records.js';
 import { renderComparison } from './compare.js';
 

@@ -1,5 +1,5 @@
 import { visibleControls } from '../core/index.js';
-import type { ComparedRun, ModelComparison, RunComparison } from '../runner/compare/run-comparison.js';
+import type { ComparedRun, ModelComparison, RunComparison } from '../analysis/compare/run-comparison.js';
 
 /** Sample ids shown per bucket on the console (`--json` lists them all). */
 const IDS_SHOWN = 5;

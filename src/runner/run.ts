@@ -1,12 +1,14 @@
 import { assertUniqueSampleIds, InputError, parseModelId, samplesBetween, type Sample, type SampleList } from '../core/index.js';
 import { checkJudgeSettings } from '../judges/judge.js';
 import { findTask } from '../benchmarks/registry.js';
+import { taskOfRun } from '../benchmarks/task-of-run.js';
 import type { PreparedTask, Task } from '../benchmarks/task.js';
 import { createEmbedder } from '../models/embedders.js';
 import { prepareTask } from './prepare-task.js';
 import type { Model } from '../models/middleware/model.js';
 import type { JudgeConfig, RunRecord } from '../store/records.js';
 import { newRunId } from '../store/run-id.js';
+import { requireRun } from '../store/require-run.js';
 import type { Store } from '../store/store.js';
 import { storeFailureOf, StoreFailureError } from '../store/store-failure.js';
 import { toolkitVersion } from '../version.js';
@@ -25,6 +27,8 @@ import { summarizeRun, type RunSummary } from './summary.js';
 import { withCredentialsHidden, withWorkerEndpoint } from './recorded-base-url.js';
 
 export type { RunDependencies } from './run-session.js';
+// Reading a stored run by id and its task moved below the runner (analysis/ reads them too); kept here for the runner's callers.
+export { requireRun, taskOfRun };
 
 /**
  * A new run's record and prepared task, checked (task options, data against its pinned sums,
@@ -278,21 +282,6 @@ export function recordedEngineSettings(run: RunRecord): EngineSettings {
 export async function summarizeStoredRun(store: Store, runIdOrPrefix: string): Promise<RunSummary> {
   const run = await requireRun(store, runIdOrPrefix);
   return summarizeRun(store, run, taskOfRun(run));
-}
-
-/** The task a run was made with, refused when this assay's version of it scores differently. */
-export function taskOfRun(run: RunRecord): Task {
-  const task = findTask(run.task);
-  if (task.version !== run.taskVersion) {
-    throw new InputError(`run ${run.id} was made with ${run.task} version ${run.taskVersion}; this assay has version ${task.version}`);
-  }
-  return task;
-}
-
-export async function requireRun(store: Store, runIdOrPrefix: string): Promise<RunRecord> {
-  const run = await store.getRun(runIdOrPrefix);
-  if (!run) throw new InputError(`no run "${runIdOrPrefix}" in this database; "assay runs" lists them`);
-  return run;
 }
 
 /**

@@ -7,7 +7,7 @@ import { findTask } from '../../src/benchmarks/registry.js';
 import type { Sample } from '../../src/core/index.js';
 import { startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
-import type { RunComparison } from '../../src/runner/compare/run-comparison.js';
+import type { RunComparison } from '../../src/analysis/compare/run-comparison.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { chromiumMissing, launchChromium, watchPage } from '../../src/testing/chromium.js';
 import { assay } from '../../src/testing/cli-harness.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { RunComparison } from '../../src/runner/compare/run-comparison.js';
+import type { RunComparison } from '../../src/analysis/compare/run-comparison.js';
 import { startRun } from '../../src/runner/run.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { assay, linesOf } from '../../src/testing/cli-harness.js';

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { needsData, testDataDir } from '../../src/testing/test-data.js';
 import { assay, linesOf, type CliResult } from '../../src/testing/cli-harness.js';
-import type { RunComparison } from '../../src/runner/compare/run-comparison.js';
+import type { RunComparison } from '../../src/analysis/compare/run-comparison.js';
 
 /** Without the benchmark data these tests are skipped, saying how to get it. */
 const skip = needsData('metatool');

@@ -8,7 +8,7 @@ import { findTask } from '../../src/benchmarks/registry.js';
 import type { Sample } from '../../src/core/index.js';
 import type { GroundTruth } from '../../src/datasets/functionchat/index.js';
 import { buildReportBundle, type ReportBundle } from '../../src/report/run-report.js';
-import { applyReviewFile } from '../../src/runner/review.js';
+import { applyReviewFile } from '../../src/analysis/review.js';
 import { startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';

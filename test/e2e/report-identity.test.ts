@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { SHIPPED_HARM_RESOURCES_DIR } from '../../src/datasets/harm/index.js';
-import { applyReviewFile } from '../../src/runner/review.js';
+import { applyReviewFile } from '../../src/analysis/review.js';
 import { startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { RunComparison } from '../../runner/compare/run-comparison.js';
+import type { RunComparison } from '../../analysis/compare/run-comparison.js';
 import type { ReportBundle, RunReport } from '../run-report.js';
 import { REPORT_CSS } from './style.js';
 

@@ -1,4 +1,4 @@
-import { reviewReadingOfRun } from '../../runner/review.js';
+import { reviewReadingOfRun } from '../../analysis/review.js';
 import { buildRunReport, type RunReport } from '../run-report.js';
 import { sampleDetail, type SampleDetail } from '../sample-rows.js';
 import type { RunRecord } from '../../store/records.js';

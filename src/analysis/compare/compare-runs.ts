@@ -1,7 +1,7 @@
 import { comparisonOf } from '../../benchmarks/comparison.js';
 import { taskNamed } from '../../benchmarks/registry.js';
 import type { Store } from '../../store/store.js';
-import { requireRun } from '../run.js';
+import { requireRun } from '../../store/require-run.js';
 import { storedInputDigests } from './input-digests.js';
 import { buildRunComparison, refuseOtherTask, type RunComparison } from './run-comparison.js';
 

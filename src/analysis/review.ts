@@ -6,7 +6,8 @@ import type { Store } from '../store/store.js';
 import { parseReviewFile } from './review-file.js';
 import { reviewChanges, reviewReadingOf, type ReviewReading } from '../benchmarks/review-reading.js';
 import type { Score } from '../core/index.js';
-import { requireRun, taskOfRun } from './run.js';
+import { taskOfRun } from '../benchmarks/task-of-run.js';
+import { requireRun } from '../store/require-run.js';
 
 export interface ReviewOutcome {
   readonly runId: string;
