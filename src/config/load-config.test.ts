@@ -142,6 +142,11 @@ describe('values', () => {
     assert.match(refusedAs(entry('provider: openai\nmodel: x\nheaders: { "X A": b }')), /^assay\.yaml:5: models\.a\.headers\.X A: must be an HTTP header name/);
   });
 
+  it('refuses a ${...} that is not a variable reference, in a header value and in a URL, naming the field', () => {
+    assert.match(refusedAs(entry('provider: openai\nmodel: x\nheaders: { X-A: "Bearer ${a-b}" }')), /^assay\.yaml:5: models\.a\.headers\.X-A: "\$\{a-b\}" is not an environment variable reference/);
+    assert.match(refusedAs(entry('provider: openai\nmodel: x\nbaseUrl: "http://${1HOST}/v1"')), /^assay\.yaml:\d+: models\.a\.baseUrl: "\$\{1HOST\}" is not an environment variable reference/);
+  });
+
   it('refuses one header given twice in different case (both would be sent)', () => {
     assert.equal(
       refusedAs(entry('provider: openai\nmodel: x\nheaders: { X-Team: a, x-team: b }')),

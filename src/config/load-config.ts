@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fsReason, InputError, parseYamlFile, type YamlFile } from '../core/index.js';
-import { bodyTemplateProblem } from './body-template.js';
+import { bodyTemplateProblem } from './body-template-check.js';
 import type { ConfigLocation } from './config-location.js';
 import { describeValue, dottedPath, entryProblems, unknownKeyProblem, type ConfigProblem } from './config-problems.js';
 import type { ModelDeclaration } from './model-declaration.js';

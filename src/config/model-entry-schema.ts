@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { replaceEnvReferences } from './env-template.js';
+import { malformedEnvReference, malformedEnvReferenceMessage, replaceEnvReferences } from '../core/index.js';
 
 /**
  * The `models:` map of a config file (`assay.yaml`) as zod schemas: the one definition the loader
@@ -38,7 +38,15 @@ function isHttpUrlTemplate(text: string): boolean {
     return false;
   }
 }
-const endpointUrl = z.string().refine(isHttpUrlTemplate, 'must be an http:// or https:// URL (a ${VAR} may stand for any part of it)');
+/** A `${...}` that is not a reference is refused where the file says it (a typo would otherwise be sent as text). */
+function refuseMalformedReference(text: string, ctx: z.RefinementCtx): void {
+  const bad = malformedEnvReference(text);
+  if (bad !== undefined) ctx.addIssue({ code: 'custom', message: malformedEnvReferenceMessage(bad) });
+}
+const endpointUrl = z
+  .string()
+  .superRefine(refuseMalformedReference)
+  .refine(isHttpUrlTemplate, 'must be an http:// or https:// URL (a ${VAR} may stand for any part of it)');
 
 /** RFC 9110 token characters: a header name is sent as written. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -46,7 +54,7 @@ const headers = z
   .record(
     z.string().regex(HEADER_NAME, 'must be an HTTP header name (letters, digits and !#$%&\'*+.^_`|~-)'),
     // A line break would let a value add headers of its own.
-    z.string().regex(/^[^\r\n\0]*$/, 'must be one line (no line break or NUL)'),
+    z.string().regex(/^[^\r\n\0]*$/, 'must be one line (no line break or NUL)').superRefine(refuseMalformedReference),
   )
   .superRefine((values, ctx) => {
     // Header names are case-insensitive: `X-Team` and `x-team` would both be sent, and the server would pick one.

@@ -2,7 +2,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../core/index.js';
 import { dottedPath } from './config-problems.js';
-import { envReferences } from './env-template.js';
+import { envReferences } from '../core/index.js';
 import type { AssayConfig } from './load-config.js';
 import type { ExecDeclaration, ModelDeclaration } from './model-declaration.js';
 
@@ -23,7 +23,7 @@ export interface EnvironmentNeed {
 export function environmentNeeds(declaration: ModelDeclaration): EnvironmentNeed[] {
   const needs: EnvironmentNeed[] = [];
   const referencesIn = (text: string | undefined, field: readonly string[]) => {
-    for (const variable of envReferences(text ?? '')) needs.push({ variable, field });
+    for (const variable of envReferences(text ?? '', field.join('.'))) needs.push({ variable, field });
   };
   const headers = (values: Readonly<Record<string, string>> | undefined, at: readonly string[]) => {
     for (const [name, value] of Object.entries(values ?? {})) referencesIn(value, [...at, 'headers', name]);

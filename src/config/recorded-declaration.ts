@@ -1,5 +1,4 @@
-import { canonicalJson, HIDDEN_CREDENTIAL, redactUrlCredentials, sha256 } from '../core/index.js';
-import { hasEnvReference } from './env-template.js';
+import { canonicalJson, hasEnvReference, HIDDEN_CREDENTIAL, redactUrlCredentials, sha256 } from '../core/index.js';
 import type { ModelDeclaration } from './model-declaration.js';
 
 /**

@@ -21,3 +21,4 @@ export * from './url-credentials.js';
 export { abortable } from './abortable.js';
 export * from './demo-run.js';
 export * from './yaml-file.js';
+export * from './env-references.js';

@@ -1,9 +1,8 @@
-import { InputError, type GenerateSettings } from '../core/index.js';
+import { type GenerateSettings, InputError, resolveEnvReferences } from '../core/index.js';
 import type { AssayConfig } from '../config/load-config.js';
 import { declaredGenerateSettings, type ModelDeclaration } from '../config/model-declaration.js';
 import { checkModelsReady } from '../config/preflight.js';
 import { declarationChangeMessage, declarationHash, recordedDeclaration, type RecordedDeclaration } from '../config/recorded-declaration.js';
-import { resolveEnvTemplate } from '../config/env-template.js';
 import { createProvider, createTargetProvider, type ProviderConfig } from '../models/registry.js';
 import type { ModelSettings } from '../models/middleware/model.js';
 import type { ModelProvider } from '../models/spec.js';
@@ -122,8 +121,8 @@ export async function buildDeclaredModel(name: string, config: AssayConfig, env:
     case 'provider': {
       const where = (field: readonly string[]) => config.where(name, field);
       const key = declaration.apiKeyEnv !== undefined ? env[declaration.apiKeyEnv] : undefined;
-      const baseUrl = declaration.baseUrl !== undefined ? resolveEnvTemplate(declaration.baseUrl, env, where(['baseUrl'])) : undefined;
-      const headers = declaration.headers !== undefined ? Object.fromEntries(Object.entries(declaration.headers).map(([header, value]) => [header, resolveEnvTemplate(value, env, where(['headers', header]))])) : undefined;
+      const baseUrl = declaration.baseUrl !== undefined ? resolveEnvReferences(declaration.baseUrl, env, where(['baseUrl'])) : undefined;
+      const headers = declaration.headers !== undefined ? Object.fromEntries(Object.entries(declaration.headers).map(([header, value]) => [header, resolveEnvReferences(value, env, where(['headers', header]))])) : undefined;
       if (headers && declaration.provider !== 'openai') throw new InputError(`${where(['headers'])}: headers are sent only by provider openai (an OpenAI-compatible server)`);
       const providerConfig: ProviderConfig = {
         seed,

@@ -2,4 +2,3 @@ export { buildTargetRequest, type TargetRequest, type OpenAIShapedTool } from '.
 export { createSessionIds } from './session-ids.js';
 export { readTargetAnswer, readToolCalls, readUsage, readText, targetResult, type Read } from './target-answer.js';
 export { targetError, MAX_TARGET_REASON } from './target-error.js';
-export { envReferences, resolveEnvReferences } from './env-refs.js';

@@ -207,7 +207,7 @@ describe('http target against a loopback app that keeps conversations by session
     delete env.BOT_TOKEN;
     const gone = await callError(p.generate(request([user('unset')]), { signal: signal() }));
     assert.equal(gone.kind, 'target');
-    assert.match(gone.message, /needs the environment variable BOT_TOKEN, which is not set/);
+    assert.match(gone.message, /environment variable BOT_TOKEN is not set/);
   });
 
   it('sends credentials of the URL as Basic auth, and never shows them', async () => {
@@ -261,8 +261,8 @@ describe('http target declarations that cannot work are refused when built', () 
   });
 
   it('a header naming an environment variable that is not set, and a URL that is not http', () => {
-    refused({ headers: { Authorization: 'Bearer ${BOT_TOKEN}' } }, /^bot: headers\.Authorization needs the environment variable BOT_TOKEN, which is not set$/);
-    refused({ headers: { 'X-Key': '${1BAD}' } }, /is not an environment variable name/);
+    refused({ headers: { Authorization: 'Bearer ${BOT_TOKEN}' } }, /^bot: headers\.Authorization: environment variable BOT_TOKEN is not set$/);
+    refused({ headers: { 'X-Key': '${1BAD}' } }, /is not an environment variable reference/);
     refused({ url: 'ftp://example.org/chat' }, /must start with http:\/\/ or https:\/\//);
   });
 

@@ -1,11 +1,10 @@
-import { describeError, InputError, type GenerateRequest, type GenerateResult } from '../../../core/index.js';
+import { describeError, envReferences, type GenerateRequest, type GenerateResult, InputError, resolveEnvReferences } from '../../../core/index.js';
 import { endpointSecrets, basicCredentials, parseBaseURL, shownUrl } from '../../http/base-url.js';
 import { httpCallError } from '../../http/call-errors.js';
 import { createJsonClient } from '../../http/json-client.js';
 import { createRedactor } from '../../http/redact-secrets.js';
 import { parseRetryAfterMs } from '../../http/retry-after.js';
 import type { GenerateOptions, ModelProvider } from '../../spec.js';
-import { envReferences, resolveEnvReferences } from '../../targets/env-refs.js';
 import { createSessionIds } from '../../targets/session-ids.js';
 import { readText, readToolCalls, readUsage, targetResult } from '../../targets/target-answer.js';
 import { excerpt, targetError } from '../../targets/target-error.js';

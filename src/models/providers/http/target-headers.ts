@@ -1,4 +1,4 @@
-import { envReferences, resolveEnvReferences } from '../../targets/env-refs.js';
+import { envReferences, resolveEnvReferences } from '../../../core/index.js';
 
 /** Header names whose whole values are secrets (as the OpenAI provider's extra headers). */
 const SECRET_HEADER = /auth|key|token|secret|cookie/i;
