@@ -135,7 +135,8 @@ sample (a wrong key, a model that does not exist) is followed by why and what to
           return;
         }
         const leaseNote = overview.statusNote;
-        printOut(`${renderSummary(summary, metricDeclarations)}\n${leaseNote ? `${leaseNote}\n` : ''}${flags.explain ? `\n${renderExplain(metricDeclarations)}\n` : ''}`);
+        const targetNote = overview.applicationTargetNote ? `note: ${overview.applicationTargetNote}\n` : '';
+        printOut(`${renderSummary(summary, metricDeclarations)}\n${leaseNote ? `${leaseNote}\n` : ''}${targetNote}${flags.explain ? `\n${renderExplain(metricDeclarations)}\n` : ''}`);
       });
     });
 

@@ -5,6 +5,7 @@ import { recordedModifiedData } from '../runner/data-check.js';
 import { taskOfRun } from '../benchmarks/task-of-run.js';
 import { requireRun } from '../store/require-run.js';
 import { reviewReadingOfRun } from '../analysis/review.js';
+import { applicationTargetNote } from './application-targets.js';
 import { summarizeRun, type RunSummary } from '../runner/summary.js';
 import type { JudgeConfig, ResultRecord, ReviewRecord, RunRecord } from '../store/records.js';
 import { readRunState, type RunState, type StoredLease } from '../store/run-state.js';
@@ -44,6 +45,8 @@ export interface RunOverview {
   readonly datasetChecksums: Readonly<Record<string, string>>;
   /** Pinned files the run read with other bytes (`--allow-modified-data`): its numbers are not the benchmark's. */
   readonly modifiedData: NonNullable<RunSummary['modified_data']>;
+  /** A harm run whose system under test is an application target: what its results are of (`application-targets.ts`); absent otherwise. */
+  readonly applicationTargetNote?: string;
   readonly promptVersion: string;
   readonly toolkitVersion: string;
   /** The engine settings (concurrency, retries, cache, data dir…); never a key. */
@@ -238,6 +241,11 @@ function declaredIn(declarations: readonly MetricDeclaration[] | undefined, mode
   return (declarations ?? []).filter((d) => names.has(d.name));
 }
 
+function applicationTargetNoteOf(run: RunRecord): { applicationTargetNote?: string } {
+  const note = applicationTargetNote(run);
+  return note !== undefined ? { applicationTargetNote: note } : {};
+}
+
 function overviewOf(run: RunRecord, description: string, status: RunState, statusNote: string | undefined, lease: StoredLease | undefined, stored: number, reviews: number): RunOverview {
   return {
     run: run.id,
@@ -258,6 +266,7 @@ function overviewOf(run: RunRecord, description: string, status: RunState, statu
     options: run.options,
     datasetChecksums: run.datasetChecksums,
     modifiedData: recordedModifiedData(run),
+    ...applicationTargetNoteOf(run),
     promptVersion: run.promptVersion,
     toolkitVersion: run.toolkitVersion,
     engine: run.engine,

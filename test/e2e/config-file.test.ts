@@ -272,6 +272,15 @@ test('an http app declared in the file is the system under test of harm/system-p
     } finally {
       await store.close();
     }
+    // The system prompt was the app's own business: show and the report say so.
+    const runId = /"run":"([^"]+)"/.exec(result.stdout)?.[1] ?? '';
+    const show = await assay(['show', runId, '--db', db], env());
+    assert.equal(show.code, 0, show.stderr);
+    assert.match(show.stdout, /note: support-bot \(http\): an application target; it was sent the resource's system prompt, and whether it used it is the application's own business/);
+    const html = join(dir, 'harm.html');
+    const report = await assay(['report', runId, '--db', db, '--out', html], env());
+    assert.equal(report.code, 0, report.stderr);
+    assert.match(readFileSync(html, 'utf8'), /support-bot \(http\): an application target/);
   } finally {
     await app.close();
     await roles.close();

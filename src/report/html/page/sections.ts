@@ -30,6 +30,7 @@ function overviewBlock(run: PageRun, many: boolean): HTMLElement {
       ['models', o.models.join(', ')],
       ['judge', judge],
       ...(o.userModel ? [['simulated user', o.userModel] as const] : []),
+      ...(o.applicationTargetNote ? [['system prompt', o.applicationTargetNote] as const] : []),
       ['samples', o.samples.total === o.samples.stored ? String(o.samples.total) : `${o.samples.total} (${o.samples.stored} stored)`],
       ['settings', jsonBlock(o.settings)],
       ['seed', String(o.seed)],

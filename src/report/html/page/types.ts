@@ -73,6 +73,7 @@ interface PageOverview {
   readonly options: unknown;
   readonly datasetChecksums: Readonly<Record<string, string>>;
   readonly modifiedData: readonly { readonly file: string; readonly pinned: string; readonly actual: string }[];
+  readonly applicationTargetNote?: string;
   readonly promptVersion: string;
   readonly toolkitVersion: string;
   readonly engine: unknown;
