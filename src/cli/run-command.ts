@@ -147,7 +147,7 @@ async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
         const price = config?.models.get(name)?.price;
         return price ? [[name, { inputPerMillion: price.input, outputPerMillion: price.output }]] : [];
       }));
-      const estimate = await estimateRun(Object.keys(declaredPrices).length > 0 ? { ...spec, engine: { ...spec.engine, prices: { ...declaredPrices, ...spec.engine.prices } } } : spec);
+      const estimate = await estimateRun(Object.keys(declaredPrices).length > 0 ? { ...spec, engine: { ...spec.engine, prices: { ...declaredPrices, ...spec.engine.prices } } } : spec, config?.models);
       printOut(flags.json ? `${JSON.stringify(estimate, null, 2)}\n` : renderEstimate(estimate));
       return EXIT.ok;
     }

@@ -1,4 +1,5 @@
 import { parseModelId } from '../core/index.js';
+import type { ModelDeclaration } from '../config/model-declaration.js';
 import { findTask } from '../benchmarks/registry.js';
 import { createEmbedder } from '../models/embedders.js';
 import { prepareTask } from './prepare-task.js';
@@ -15,7 +16,7 @@ export interface ModelEstimate {
    * (calls answered from the call cache cost nothing; failed attempts are not billed).
    */
   readonly calls: number;
-  /** Replay, baselines and local models cost nothing. */
+  /** Replay, baselines and local models cost nothing (a declared name: by its declaration's provider). */
   readonly free: boolean;
   /** ≈ characters / 4 of every prompt (messages and tool definitions); null for a solver's calls, whose prompts hold the answers before them. */
   readonly input_tokens: number | null;
@@ -43,12 +44,25 @@ export interface RunEstimate {
 }
 
 /**
+ * Whether calls to `model` cost nothing: a `provider:model` id of an unbilled provider (replay,
+ * baselines, local…), or a declared name whose declaration is a `provider` entry of one (a
+ * `local` model in the config file; free even with a `price`, as the run itself counts it: its
+ * provider is not billed). An application target (`http`, `module`, `exec`) is counted
+ * as billed: assay cannot know what it costs, so it is priced only by a declared `price`, else
+ * its cost is unknown (null), never 0.
+ */
+function isUnbilled(model: string, declaration: ModelDeclaration | undefined): boolean {
+  if (declaration !== undefined) return declaration.kind === 'provider' && UNBILLED_PROVIDERS.has(declaration.provider);
+  return model.includes(':') && UNBILLED_PROVIDERS.has(parseModelId(model).provider);
+}
+
+/**
  * What a run would cost before it is made: the task's samples are built (as the run would build
  * them) and each model's prompts measured. Nothing is called and nothing stored. Tokens are
  * approximate (four characters a token), answers are bounded only by a max-tokens setting, and
  * the judge is counted, not priced.
  */
-export async function estimateRun(spec: RunSpec): Promise<RunEstimate> {
+export async function estimateRun(spec: RunSpec, declarations: ReadonlyMap<string, ModelDeclaration> = new Map()): Promise<RunEstimate> {
   const task = findTask(spec.task);
   const prepared = await prepareTask(task, { dataDir: spec.dataDir, seed: spec.seed, options: spec.options, createEmbedder });
   const settings = { ...task.defaultSettings, ...spec.settings };
@@ -60,8 +74,7 @@ export async function estimateRun(spec: RunSpec): Promise<RunEstimate> {
   const callsPerModel = samples * (solver?.maxCalls.test ?? 1);
   const outputMax = settings.maxTokens !== undefined ? callsPerModel * settings.maxTokens : null;
   const models = spec.models.map((model): ModelEstimate => {
-    // A declared name (no `:`) is priced by its declaration at run time; unknown here.
-    const free = model.includes(':') && UNBILLED_PROVIDERS.has(parseModelId(model).provider);
+    const free = isUnbilled(model, declarations.get(model));
     const price: Price | undefined = free ? { inputPerMillion: 0, outputPerMillion: 0 } : (spec.engine.prices?.[model] ?? KNOWN_PRICES[model]);
     const inputCost = price && inputTokens !== null ? (inputTokens * price.inputPerMillion) / 1e6 : null;
     const outputCost = price && outputMax !== null ? (outputMax * price.outputPerMillion) / 1e6 : free ? 0 : null;

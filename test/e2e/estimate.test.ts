@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -68,6 +68,51 @@ test('assay run --estimate prints the estimate and stores nothing', { skip }, as
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /^estimate for metatool\/similar: 12 samples \(no model called, nothing stored\)\n  openai:priced: 12 calls, input ≈ [\d,]+ tokens \(\$[\d.]+\), output not bounded \(give --max-tokens to bound it\): \$[\d.]+ plus the answers\n/);
     assert.equal(existsSync(db), false, 'no database was created');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('--estimate prices declared models by their declaration: a local model is free, an application target billed: at its declared price, else unknown', { skip }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'assay-estimate-declared-'));
+  try {
+    writeFileSync(join(dir, 'agent.mjs'), 'export default async () => ({ text: "No" });\n');
+    writeFileSync(
+      join(dir, 'assay.yaml'),
+      [
+        'models:',
+        '  mine:',
+        '    provider: local',
+        '    model: m.gguf',
+        '  mine-priced:',
+        '    provider: local',
+        '    model: m.gguf',
+        '    price: { input: 1, output: 2 }',
+        '  app:',
+        '    module: ./agent.mjs',
+        '  app-priced:',
+        '    module: ./agent.mjs',
+        '    price: { input: 3, output: 5 }',
+        '',
+      ].join('\n'),
+    );
+    const db = join(dir, 'never.db');
+    const models = ['mine', 'mine-priced', 'app', 'app-priced'].flatMap((m) => ['-m', m]);
+    const out = await runAssay(['run', 'metatool/awareness', '--config', join(dir, 'assay.yaml'), ...models, '--limit', '4', '--max-tokens', '10', '--estimate', '--json', '--db', db], { ASSAY_DATA_DIR: dataDir, ASSAY_CONFIG: '' });
+    assert.equal(out.code, 0, out.stderr);
+    const estimate = JSON.parse(out.stdout) as { models: { model: string; free: boolean; input_tokens: number; output_tokens_max: number; input_cost_usd: number | null; cost_usd_max: number | null }[] };
+    const [mine, minePriced, app, appPriced] = estimate.models;
+    assert.ok(mine && minePriced && app && appPriced);
+    const tokens = mine.input_tokens;
+    assert.ok(tokens > 0);
+    assert.equal(mine.output_tokens_max, 4 * 10);
+    // A local model costs nothing, a price declared or not (the run counts it so: its provider is not billed);
+    // an application is billed, at its declared price or an unknown one.
+    assert.deepEqual([mine.free, mine.input_cost_usd, mine.cost_usd_max], [true, 0, 0]);
+    assert.deepEqual([minePriced.free, minePriced.input_cost_usd, minePriced.cost_usd_max], [true, 0, 0]);
+    assert.deepEqual([app.free, app.input_cost_usd, app.cost_usd_max], [false, null, null]);
+    assert.ok(Math.abs((appPriced.cost_usd_max ?? NaN) - (tokens * 3 + 40 * 5) / 1e6) < 1e-15);
+    assert.equal(existsSync(db), false, 'nothing stored');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
