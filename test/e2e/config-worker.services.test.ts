@@ -14,6 +14,8 @@ import { QUEUE_PREFIX } from '../../src/queue/queue-location.js';
 import { openStore } from '../../src/store/open-store.js';
 import { ScratchSchemas } from '../../src/store/postgres/test-support/scratch-schemas.js';
 import { startFakeOpenAIServer, type FakeServer } from '../../src/testing/fake-openai-server.js';
+import { CANARY_KEY } from '../../src/testing/canary.js';
+import { assertNoCanary, readRunEverywhere } from '../../src/testing/canary-sweep.js';
 import { collect, runAssay, spawnAssay, type CliResult } from '../../src/testing/spawn-cli.js';
 
 // `assay worker --config FILE` (issue 23 §3): a queued run's declared names are built from the
@@ -23,7 +25,8 @@ import { collect, runAssay, spawnAssay, type CliResult } from '../../src/testing
 const REDIS = process.env['ASSAY_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const schemas = new ScratchSchemas();
 const children: ChildProcess[] = [];
-const SMALL_KEY = 'worker-small-key-0123';
+// small's key is the canary: it must reach small's server and nothing else (not the URL the other run names, no output).
+const SMALL_KEY = CANARY_KEY;
 const BIG_KEY = 'worker-big-key-456789';
 let dir: string | undefined;
 
@@ -115,6 +118,8 @@ test('a worker builds a queued run\'s declared names from its own config file; a
     const log = await worker.exited;
     assert.equal(log.code, 0, log.stderr);
     for (const key of [SMALL_KEY, BIG_KEY]) assert.ok(!log.stderr.includes(key));
+    assertNoCanary('the worker\'s output', `${log.stdout}\n${log.stderr}`);
+    for (const run of [same, changed]) for (const [name, text] of Object.entries(await readRunEverywhere(run, url, dir))) assertNoCanary(`${name} of run ${run}`, text);
   } finally {
     worker?.child.kill('SIGKILL');
     await store.close();
