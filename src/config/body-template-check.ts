@@ -1,5 +1,5 @@
 import { Environment, Interpreter, Template } from '@huggingface/jinja';
-import { describeError } from '../core/index.js';
+import { describeError, jinjaGlobals } from '../core/index.js';
 
 /**
  * What an `http` target's `body` template is given (docs/targets.md): the same fields a `module`
@@ -33,27 +33,15 @@ export function exampleBodyContext(model: string): Record<(typeof BODY_TEMPLATE_
 }
 
 /**
- * The engine's globals (its `setupGlobals` is not exported): what `Template.render` would give,
- * with `range` bounded and without `strftime_now` — a body rendering the clock would defeat the
- * call cache, and the example render must end.
+ * The engine's globals with `range` bounded (a body rendering the clock would defeat the call
+ * cache, and the example render must end).
  */
-const GLOBALS: Readonly<Record<string, unknown>> = {
-  false: false,
-  true: true,
-  none: null,
-  False: false,
-  True: true,
-  None: null,
-  raise_exception: (message: unknown) => {
-    throw new Error(String(message));
-  },
-  range: (start: number, stop?: number, step = 1) => {
-    const [from, to] = stop === undefined ? [0, start] : [start, stop];
-    const count = step === 0 ? Infinity : Math.max(0, Math.ceil((to - from) / step));
-    if (!Number.isFinite(count) || count > 10_000) throw new Error('range() of more than 10000 items');
-    return Array.from({ length: count }, (_, i) => from + i * step);
-  },
-};
+const GLOBALS = jinjaGlobals((start: number, stop?: number, step = 1) => {
+  const [from, to] = stop === undefined ? [0, start] : [start, stop];
+  const count = step === 0 ? Infinity : Math.max(0, Math.ceil((to - from) / step));
+  if (!Number.isFinite(count) || count > 10_000) throw new Error('range() of more than 10000 items');
+  return Array.from({ length: count }, (_, i) => from + i * step);
+});
 
 /**
  * Why a body template cannot be used, or undefined when it renders the example request to JSON.

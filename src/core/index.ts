@@ -22,3 +22,4 @@ export { abortable } from './abortable.js';
 export * from './demo-run.js';
 export * from './yaml-file.js';
 export * from './env-references.js';
+export * from './jinja-globals.js';

@@ -3,6 +3,7 @@
 // to check in the engine are checked here, the time and memory bounds by the main thread.
 import { parentPort, workerData } from 'node:worker_threads';
 import { Environment, Interpreter, Template } from '@huggingface/jinja';
+import { jinjaGlobals } from '../../core/jinja-globals.js';
 import type { RenderOutcome, RenderReply, RenderRequest } from './template-renderer.js';
 
 const { maxOutputChars, maxRangeItems } = workerData as { maxOutputChars: number; maxRangeItems: number };
@@ -23,23 +24,8 @@ function boundedRange(start: number, stop?: number, step = 1): number[] {
   return Array.from({ length: count }, (_, i) => from + i * step);
 }
 
-/**
- * The engine's own globals (its `setupGlobals`, which `Template.render` calls and the package
- * does not export) with `range` bounded; `strftime_now` is left out (compileTemplate refuses it:
- * a persona must render the same each run).
- */
-const GLOBALS: Readonly<Record<string, unknown>> = {
-  false: false,
-  true: true,
-  none: null,
-  False: false,
-  True: true,
-  None: null,
-  raise_exception: (message: unknown) => {
-    throw new Error(String(message));
-  },
-  range: boundedRange,
-};
+/** The engine's own globals with `range` bounded (`strftime_now` left out: compileTemplate refuses it, a persona must render the same each run). */
+const GLOBALS = jinjaGlobals(boundedRange);
 
 /** Templates compiled once each: a resource has a few, each rendered once a parameter row. */
 const compiled = new Map<string, Template>();
