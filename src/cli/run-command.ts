@@ -24,6 +24,7 @@ import { printErr, printOut } from './terminal.js';
 import { checkModelArgument, configFrom, configOption } from './config-file.js';
 import type { AssayConfig } from '../config/load-config.js';
 import { checkModelsReady } from '../config/preflight.js';
+import { planSuite, runPlannedSuite } from './suite-command.js';
 
 /** The API key named by `--api-key-env` (the key itself never goes on a command line or into the store). */
 function secretsFrom(flags: EngineFlags): RunDependencies['secrets'] {
@@ -56,7 +57,9 @@ function sessionDeps(
 }
 
 interface RunFlags extends EngineFlags, TaskFlags {
-  model: string[];
+  model?: string[];
+  suite?: string;
+  junit?: string;
   config?: string;
   json?: boolean;
   parser: 'strict' | 'paper';
@@ -101,7 +104,61 @@ async function findResumable(store: Store, spec: RunSpec): Promise<string | unde
   return runs.find((r) => r.task === spec.task && same(r.models, spec.models) && r.seed === spec.seed && same(r.options, spec.options))?.id;
 }
 
-async function runCommand(taskName: string, flags: RunFlags): Promise<number> {
+/**
+ * `assay run --suite NAME`: the suite checked and every entry's run planned before the store is
+ * opened (a bad suite records nothing), then its entries run in this process, one run each.
+ */
+async function suiteCommand(name: string, flags: RunFlags): Promise<number> {
+  if (flags.queue !== undefined || flags.resume || flags.retryErrors || flags.estimate) throw new InputError('--suite runs its entries in this process: --queue, --resume, --retry-errors and --estimate do not go with it');
+  const config = await configFrom(flags.config);
+  if (!config) throw new InputError(`--suite ${name}: no config file found (--config FILE, $ASSAY_CONFIG or ./assay.yaml) to declare it`);
+  const resolved = resolveDataDir({ ...(flags.dataDir ? { flag: flags.dataDir } : {}) });
+  const plan = planSuite(config, name, flags, resolved);
+  const lease = leaseFromEnv();
+  const { stop, signal, dispose } = interruptSignal();
+  try {
+    const shared = await sharedLimitsFrom(flags, Boolean(flags.rpm ?? flags.tpm), (message) => printErr(`warning: ${message}\n`));
+    try {
+      return await storeFailureExit(flags.db, () => withStore(flags.db, async (store) => {
+        let progress: ProgressReporter | undefined;
+        try {
+          return await runPlannedSuite(store, plan, flags, {
+            stop,
+            dataDir: resolved,
+            depsFor: (_i, spec) => {
+              progress?.stop();
+              progress = createProgressReporter(spec.task);
+              return {
+                ...sessionDeps(store, flags, { signal, stop, lease, shared, progress, config, sessionName: 'this run' }),
+                onRunCreated: (run) => printErr(`run ${run.id}: ${run.task} on ${run.models.join(', ')}${run.userModel !== undefined ? `, simulated user ${run.userModel}` : ''}${run.judge ? `, judge ${run.judge.model}` : ''} (db ${redactStoreUrl(flags.db)})\n`),
+              };
+            },
+          });
+        } finally {
+          progress?.stop();
+        }
+      }, { missing: 'create' }));
+    } finally {
+      await shared?.close();
+    }
+  } finally {
+    dispose();
+  }
+}
+
+async function runCommand(taskName: string | undefined, flags: RunFlags): Promise<number> {
+  if (flags.suite !== undefined) {
+    if (taskName !== undefined) throw new InputError(`--suite ${flags.suite} names its tasks: give no task argument (got "${taskName}")`);
+    if (flags.model !== undefined) throw new InputError(`--suite ${flags.suite} names its models: -m/--model does not go with it`);
+    return suiteCommand(flags.suite, flags);
+  }
+  if (flags.junit !== undefined) throw new InputError('--junit goes with --suite');
+  if (taskName === undefined) throw new InputError('missing required argument \'task\' (or --suite NAME)');
+  if (flags.model === undefined) throw new InputError("required option '-m, --model <id>' not specified");
+  return runTask(taskName, { ...flags, model: flags.model });
+}
+
+async function runTask(taskName: string, flags: RunFlags & { model: string[] }): Promise<number> {
   // Cheap checks first, so a typo fails before any download or database write.
   findTask(taskName);
   if (flags.queue === undefined && (flags.detach || flags.queueName !== undefined)) throw new InputError('--detach and --queue-name go with --queue');
@@ -303,8 +360,8 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
     program
       .command('run')
       .description('run a task on one or more models, store every call and result, and print the metrics')
-      .argument('<task>', 'task name, e.g. metatool/similar (see "assay list")')
-      .requiredOption('-m, --model <id>', 'model under test as provider:model or a name the config file declares, repeatable (openai:gpt-4o-mini, local:./model.gguf, replay:out.jsonl, baseline:lexical, baseline:random; all kinds below)', collect),
+      .argument('[task]', 'task name, e.g. metatool/similar (see "assay list"); none with --suite')
+      .option('-m, --model <id>', 'model under test as provider:model or a name the config file declares, repeatable (openai:gpt-4o-mini, local:./model.gguf, replay:out.jsonl, baseline:lexical, baseline:random; all kinds below)', collect),
   )
     .addOption(new Option('--parser <which>', "MetaTool answer reading: strict (assay's rules, docs/metatool.md) or paper (the paper's answer matching; answers it leaves undecided are counted as manual)").choices(['strict', 'paper']).default('strict'))
     .addOption(new Option('--temperature <t>', 'sampling temperature (task default: 0 for MetaTool, 0.1 for FunctionChat)').argParser(number('--temperature', 0, 2)))
@@ -325,11 +382,13 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
     .addOption(new Option('--queue <url>', 'record the run and queue its units on this Redis (redis://host:6379) for "assay worker"s, instead of calling the models here; needs --db postgres://…'))
     .addOption(new Option('--queue-name <name>', `with --queue: the queue to use (default ${DEFAULT_QUEUE_NAME})`))
     .addOption(new Option('--detach', 'with --queue: print the run id and return at once instead of following the run'))
+    .addOption(new Option('--suite <name>', 'run the suite the config file declares under suites: (its tasks on its models, one run each), then check its gates: exit 0 all passed, 4 a gate failed (docs/suites.md)'))
+    .addOption(new Option('--junit <file>', 'with --suite: write one JUnit test case per gate and model to this file'))
     .addOption(configOption())
     .addOption(jsonOption())
     .addOption(dbOption())
     .addHelpText('after', RUN_EXAMPLES);
-  addEngineOptions(run).action(async (task: string, flags: RunFlags) => setExitCode(await runCommand(task, flags)));
+  addEngineOptions(run).action(async (task: string | undefined, flags: RunFlags) => setExitCode(await runCommand(task, flags)));
 
   const resume = program
     .command('resume')

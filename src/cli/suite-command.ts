@@ -1,0 +1,120 @@
+import path from 'node:path';
+import { Command, CommanderError, Option } from 'commander';
+import { InputError } from '../core/index.js';
+import { findTask } from '../benchmarks/registry.js';
+import type { AssayConfig } from '../config/load-config.js';
+import { validateSuite, type SuiteDeclaration } from '../config/index.js';
+import { checkModelsReady } from '../config/preflight.js';
+import { appendStepSummary, renderGateTable, renderStepSummary, taskCatalog, writeJUnit } from '../gates/index.js';
+import { defaultJudgeSpec, type RunSpec } from '../runner/run-spec.js';
+import type { RunDependencies } from '../runner/run.js';
+import { runSuite } from '../suites/run-suite.js';
+import type { Store } from '../store/store.js';
+import type { ResolvedDataDir } from '../datasets/data-dir.js';
+import { engineFrom, type EngineFlags } from './engine-options.js';
+import { addTaskOptions, taskOptionsFrom, type TaskFlags } from './task-options.js';
+import { dataReady } from './task-data.js';
+import { printErr, printOut } from './terminal.js';
+import { EXIT } from './shared.js';
+
+/** The flags of `assay run` a suite run reads (the engine's, the store's, the outputs'). */
+export interface SuiteFlags extends EngineFlags {
+  json?: boolean;
+  junit?: string;
+  download: boolean;
+  db: string;
+}
+
+/**
+ * `assay run --suite NAME`, before anything runs: the suite checked against the task registry,
+ * `repeats:` refused (not built yet), each entry's options read as its task's flags would be (the
+ * same checks and defaults as `assay run`; paths relative to the config file), its judge and
+ * simulated user, and every declared model's variables and files. Throws InputError (exit 2).
+ */
+export function planSuite(config: AssayConfig, name: string, flags: SuiteFlags, dataDir: ResolvedDataDir): { suite: SuiteDeclaration; specs: RunSpec[] } {
+  const suite = validateSuite(config, taskCatalog(), name) as SuiteDeclaration;
+  const at = `${config.file}:${suite.source.line}: suites.${suite.name}`;
+  if (suite.repeats !== undefined) throw new InputError(`${at}.repeats: repeats of the model under test are not yet supported (issue 24 §2); remove the key to run the suite`);
+  const engine = engineFrom(flags, []);
+  const specs = suite.tasks.map((entry, i): RunSpec => {
+    const taskFlags = entryFlags(config, entry.task, entry.options ?? {}, `${at}.tasks[${i}].options`);
+    const task = findTask(entry.task);
+    const judge = entry.judge ?? suite.judge;
+    const userModel = entry.userModel ?? suite.userModel;
+    return {
+      task: entry.task,
+      models: suite.models,
+      seed: taskFlags.seed,
+      options: taskOptionsFrom(entry.task, taskFlags),
+      settings: {},
+      dataDir: dataDir.dir,
+      engine,
+      ...(judge !== undefined ? { judge: { ...defaultJudgeSpec, model: judge, repeats: task.defaultJudgeRepeats ?? defaultJudgeSpec.repeats } } : {}),
+      ...(userModel !== undefined ? { userModel } : {}),
+    };
+  });
+  const declared = [...new Set(specs.flatMap((s) => [...s.models, ...(s.judge ? [s.judge.model] : []), ...(s.userModel !== undefined ? [s.userModel] : [])]))].filter((id) => !id.includes(':'));
+  checkModelsReady(config, declared, process.env);
+  return { suite, specs };
+}
+
+/**
+ * An entry's `options:` read by the flags of `assay run` (`limit: 5` as `--limit 5`, `per-tool`
+ * as `--per-tool`, a list as the flag repeated, `true` as the bare flag), so a suite takes
+ * exactly what the command line takes. A path option is resolved against the config file's folder.
+ */
+function entryFlags(config: AssayConfig, taskName: string, options: Readonly<Record<string, string | number | boolean | readonly string[]>>, at: string): TaskFlags {
+  const pathKeys = new Set(['tools', ...(findTask(taskName).ownOptions ?? []).filter((o) => o.kind === 'path').map((o) => o.key)]);
+  const base = path.dirname(config.file);
+  const argv: string[] = [];
+  for (const [key, value] of Object.entries(options)) {
+    const flag = `--${key}`;
+    const camel = key.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    const resolve = (v: string): string => (pathKeys.has(camel) || pathKeys.has(key) ? path.resolve(base, v) : v);
+    if (value === true) argv.push(flag);
+    else if (value === false) continue;
+    else if (Array.isArray(value)) for (const v of value) argv.push(flag, resolve(String(v)));
+    else argv.push(flag, resolve(String(value)));
+  }
+  const parser = addTaskOptions(new Command('options'))
+    .addOption(new Option('--parser <which>').choices(['strict', 'paper']).default('strict'))
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined, writeOut: () => undefined })
+    .allowExcessArguments(false);
+  try {
+    parser.parse(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) throw new InputError(`${at}: ${error.message.replace(/^error: /, '')}`);
+    throw error;
+  }
+  return parser.opts<TaskFlags>();
+}
+
+/** Runs a planned suite in an open store and prints its table (or JSON), the JUnit file and the step summary; returns the exit code. */
+export async function runPlannedSuite(
+  store: Store,
+  plan: { suite: SuiteDeclaration; specs: RunSpec[] },
+  flags: SuiteFlags,
+  session: { stop: AbortSignal; depsFor(entry: number, spec: RunSpec): RunDependencies; dataDir: ResolvedDataDir },
+): Promise<number> {
+  const { suite, specs } = plan;
+  for (const spec of specs) {
+    if (spec.options.tools !== undefined) continue;
+    if (!(await dataReady(spec.task, { dataDir: session.dataDir, download: flags.download, signal: session.stop }))) return EXIT.interrupted;
+  }
+  const result = await runSuite(store, suite, specs, {
+    stop: session.stop,
+    depsFor: (i) => session.depsFor(i, specs[i] as RunSpec),
+    onEntry: (i, spec) => printErr(`suite ${suite.name}: entry ${i + 1} of ${specs.length}, ${spec.task}\n`),
+  });
+  const strict = suite.strict === true;
+  if (flags.junit !== undefined) writeJUnit(flags.junit, result.results, { suite: suite.name, strict });
+  appendStepSummary(renderStepSummary(result.results, { suite: suite.name, strict }));
+  if (flags.json) {
+    printOut(`${JSON.stringify(result, null, 2)}\n`);
+  } else {
+    printOut(`suite run ${result.suiteRun}: ${suite.name}, runs ${result.runs.map((r) => r.run ?? `${r.task} (not started)`).join(', ')}${result.baseline !== undefined ? `; baseline ${result.baseline}` : ''}\n`);
+    printOut(renderGateTable(result.results, { strict }));
+  }
+  return result.exitCode;
+}

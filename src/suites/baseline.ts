@@ -1,0 +1,46 @@
+import type { SuiteDeclaration } from '../config/index.js';
+import { evaluateGates, formatFigure, suiteEntryGates, taskCatalog, type GateResult, type RegressionGate } from '../gates/index.js';
+import { summarizeStoredRun } from '../runner/run.js';
+import type { Store } from '../store/store.js';
+import { suiteRunsIn } from './membership.js';
+
+/** The baseline of a suite's regression gates, or why there is none. */
+export type SuiteBaseline =
+  | { readonly found: true; readonly id: string; runOf(entry: number, task: string): string | undefined }
+  | { readonly found: false; readonly reason: string };
+
+/**
+ * `regression.baseline`: `last-passing` — the newest earlier suite run of the same suite whose
+ * every entry finished and whose threshold gates (as the suite declares them now) passed as its
+ * exit code counts them: none failed (nor, under `strict`, was inconclusive) —,
+ * or an id: a suite run's (each entry compared with the same entry of it) or one run's (compared
+ * with the entries of its task).
+ */
+export async function findBaseline(store: Store, suite: SuiteDeclaration, current: string, baseline: string): Promise<SuiteBaseline> {
+  const suiteRuns = suiteRunsIn(await store.listRuns());
+  if (baseline === 'last-passing') {
+    const entryGates = suiteEntryGates(suite, taskCatalog().metricsOf);
+    for (const [id, group] of suiteRuns) {
+      if (id === current || group.suite !== suite.name || group.entries !== suite.tasks.length) continue;
+      const members = suite.tasks.map((t, i) => group.members.get(i)).filter((r, i) => r !== undefined && r.task === suite.tasks[i]?.task && r.status === 'finished');
+      if (members.length !== suite.tasks.length) continue;
+      const summaries = await Promise.all(members.map(async (r, i) => ({ entry: entryGates[i]?.entry as string, summary: await summarizeStoredRun(store, (r as { id: string }).id) })));
+      // Passed as its exit code says: no gate failed (nor, under strict, was inconclusive).
+      if (evaluateGates(summaries, entryGates).every((g) => g.outcome === 'pass' || (g.outcome === 'inconclusive' && suite.strict !== true))) {
+        return { found: true, id, runOf: (entry) => group.members.get(entry)?.id };
+      }
+    }
+    return { found: false, reason: `no baseline: no earlier run of suite ${suite.name} passed its gates (last-passing)` };
+  }
+  const group = suiteRuns.get(baseline);
+  if (group) return { found: true, id: baseline, runOf: (entry, task) => (group.members.get(entry)?.task === task ? group.members.get(entry)?.id : undefined) };
+  const run = (await store.listRuns()).find((r) => r.id === baseline || r.id.startsWith(baseline));
+  if (!run) return { found: false, reason: `baseline ${baseline}: no such run or suite run in the store` };
+  return { found: true, id: run.id, runOf: (_entry, task) => (run.task === task ? run.id : undefined) };
+}
+
+/** A regression gate that could not be checked (no baseline, the entry did not run): inconclusive for each model, with the reason. */
+export function regressionUnavailable(entry: string, task: string, models: readonly string[], gate: RegressionGate, reason: string): GateResult[] {
+  const rule = gate.require === 'non-inferior' ? `non-inferior: no worse than ${formatFigure(-gate.margin, gate.unit, true)} vs baseline` : `no regression beyond ${formatFigure(-gate.margin, gate.unit, true)} vs baseline`;
+  return models.map((model) => ({ kind: 'regression', entry, task, model, metric: gate.metric, ...(gate.unit !== undefined ? { unit: gate.unit } : {}), rule, outcome: 'inconclusive', value: null, interval: null, relation: 'none', reason }));
+}
