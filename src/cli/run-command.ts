@@ -304,6 +304,13 @@ Examples:
   assay run metatool/similar --model openai:gpt-4o-mini --max-cost 2.50
   assay run summaries/alignment --articles ./articles --config assay.yaml -m small -m other --judge big
   assay run metatool/similar --model openai:gpt-4o-mini --queue redis://10.0.0.5:6379 --db postgres://assay@10.0.0.6/assay --detach
+  assay run --suite release --junit assay-junit.xml
+
+Suites: --suite NAME runs a suite the config file declares under suites: (its tasks on its
+models, one run each), then prints one table of its gates (pass, fail or inconclusive) and exits
+0 when none failed, 4 when one did, 3 when samples ended in error, 130 when interrupted; --junit
+FILE writes a JUnit file, and $GITHUB_STEP_SUMMARY, when set, gets a Markdown table. See
+docs/suites.md.
 
 Declared names: a config file (--config FILE, else $ASSAY_CONFIG, else ./assay.yaml) declares models
 and applications by name (models: small: {provider: openai, model: …, baseUrl: …, apiKeyEnv: …});

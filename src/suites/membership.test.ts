@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { RunRecord } from '../store/records.js';
+import { membershipOf, newSuiteRunId, suiteRunsIn } from './membership.js';
+
+const run = (id: string, createdAt: string, suiteRun?: unknown): RunRecord => ({ id, task: 'cases', createdAt, engine: suiteRun === undefined ? {} : { suiteRun } } as unknown as RunRecord);
+
+test('newSuiteRunId: suite-YYYYMMDD-HHMMSS-xxxx from the time given', () => {
+  assert.match(newSuiteRunId(new Date('2026-11-27T23:05:09Z')), /^suite-20261127-230509-[0-9a-f]{4}$/);
+});
+
+test('membershipOf: read defensively (absent, or of another shape: none)', () => {
+  assert.deepEqual(membershipOf(run('a', 't', { id: 's1', suite: 'release', entry: 1, entries: 3 })), { id: 's1', suite: 'release', entry: 1, entries: 3 });
+  assert.equal(membershipOf(run('a', 't')), undefined);
+  assert.equal(membershipOf(run('a', 't', 'suite-1')), undefined);
+  assert.equal(membershipOf(run('a', 't', { id: 's1', suite: 'release', entry: '1', entries: 3 })), undefined);
+});
+
+test('suiteRunsIn: member runs grouped by suite run, newest suite run first, the newest run of an entry standing for it', () => {
+  const runs = [
+    run('r1', '2026-01-01T00:00:01Z', { id: 'suite-20260101-000000-aaaa', suite: 'release', entry: 0, entries: 2 }),
+    run('r2', '2026-01-01T00:00:02Z', { id: 'suite-20260101-000000-aaaa', suite: 'release', entry: 1, entries: 2 }),
+    run('plain', '2026-01-01T00:00:03Z'),
+    run('r3', '2026-01-02T00:00:01Z', { id: 'suite-20260102-000000-bbbb', suite: 'release', entry: 0, entries: 2 }),
+    run('r3again', '2026-01-02T00:00:05Z', { id: 'suite-20260102-000000-bbbb', suite: 'release', entry: 0, entries: 2 }),
+  ];
+  const grouped = suiteRunsIn(runs);
+  assert.deepEqual([...grouped.keys()], ['suite-20260102-000000-bbbb', 'suite-20260101-000000-aaaa']);
+  assert.deepEqual([...(grouped.get('suite-20260101-000000-aaaa')?.members.entries() ?? [])].map(([i, r]) => [i, r.id]).sort(), [[0, 'r1'], [1, 'r2']]);
+  assert.equal(grouped.get('suite-20260102-000000-bbbb')?.members.get(0)?.id, 'r3again');
+  assert.equal(grouped.get('suite-20260102-000000-bbbb')?.members.get(1), undefined);
+});
