@@ -52,6 +52,8 @@ export interface RunEngineRecord extends Partial<EngineSettings> {
   readonly modifiedData?: readonly { readonly file: string; readonly pinned: string; readonly actual: string }[];
   /** The models the last session stopped early (`FAIL_FAST_STOPS_FIELD`, written with `RunEnd`); read defensively (`runner/fail-fast.ts`). */
   readonly failFastStops?: readonly FailFastStop[];
+  /** The suite run the run is a member of (`assay run --suite`: `SUITE_RUN_FIELD`, read defensively by `suites/membership.ts`); absent for a run of its own. */
+  readonly suiteRun?: { readonly id: string; readonly suite: string; readonly entry: number; readonly entries: number };
   /** The queue a run's units went to (`assay run --queue`; its name, never the URL); absent for an in-process run. */
   readonly queue?: {
     readonly name: string;
