@@ -8,7 +8,7 @@ import { checkModelsReady } from '../config/preflight.js';
 import { appendStepSummary, renderGateTable, renderStepSummary, taskCatalog, writeJUnit } from '../gates/index.js';
 import { defaultJudgeSpec, type RunSpec } from '../runner/run-spec.js';
 import type { RunDependencies } from '../runner/run.js';
-import { runSuite } from '../suites/run-suite.js';
+import { decideStoredSuiteRun, runSuite, storedSuiteRun, type SuiteRunResult } from '../suites/run-suite.js';
 import type { Store } from '../store/store.js';
 import type { ResolvedDataDir } from '../datasets/data-dir.js';
 import { engineFrom, type EngineFlags } from './engine-options.js';
@@ -110,11 +110,29 @@ export async function runPlannedSuite(
   const strict = suite.strict === true;
   if (flags.junit !== undefined) writeJUnit(flags.junit, result.results, { suite: suite.name, strict });
   appendStepSummary(renderStepSummary(result.results, { suite: suite.name, strict }));
-  if (flags.json) {
-    printOut(`${JSON.stringify(result, null, 2)}\n`);
-  } else {
-    printOut(`suite run ${result.suiteRun}: ${suite.name}, runs ${result.runs.map((r) => r.run ?? `${r.task} (not started)`).join(', ')}${result.baseline !== undefined ? `; baseline ${result.baseline}` : ''}\n`);
-    printOut(renderGateTable(result.results, { strict }));
-  }
+  printSuiteResult(result, strict, Boolean(flags.json));
   return result.exitCode;
+}
+
+function printSuiteResult(result: SuiteRunResult, strict: boolean, json: boolean): void {
+  if (json) {
+    printOut(`${JSON.stringify(result, null, 2)}\n`);
+    return;
+  }
+  printOut(`suite run ${result.suiteRun}: ${result.suite}, runs ${result.runs.map((r) => r.run ?? `${r.task} (not started)`).join(', ')}${result.baseline !== undefined ? `; baseline ${result.baseline}` : ''}\n`);
+  printOut(renderGateTable(result.results, { strict }));
+}
+
+/**
+ * `assay show <suite-run>`: the suite run's member runs found by their records, its gates decided
+ * again from their stored results with the suite as the config file declares it now (gates are
+ * not stored); nothing is called.
+ */
+export async function showSuiteRun(store: Store, suiteRun: string, config: AssayConfig | undefined, json: boolean): Promise<void> {
+  const stored = await storedSuiteRun(store, suiteRun);
+  if (!stored) throw new InputError(`no suite run "${suiteRun}" in the store`);
+  if (!config) throw new InputError(`suite run ${suiteRun} ran suite ${stored.suite}: its gates are read from the config file that declares it (--config FILE, $ASSAY_CONFIG or ./assay.yaml)`);
+  const suite = validateSuite(config, taskCatalog(), stored.suite) as SuiteDeclaration;
+  if (suite.tasks.length !== stored.entries) printErr(`warning: suite ${suite.name} has ${suite.tasks.length} entries now, ${stored.entries} when suite run ${suiteRun} ran: entries are matched by position\n`);
+  printSuiteResult(await decideStoredSuiteRun(store, suite, suiteRun), suite.strict === true, json);
 }

@@ -21,7 +21,8 @@ export async function findBaseline(store: Store, suite: SuiteDeclaration, curren
   if (baseline === 'last-passing') {
     const entryGates = suiteEntryGates(suite, taskCatalog().metricsOf);
     for (const [id, group] of suiteRuns) {
-      if (id === current || group.suite !== suite.name || group.entries !== suite.tasks.length) continue;
+      // Earlier suite runs only: ids sort by their time stamp (`assay show` of an old suite run does not compare it with later ones).
+      if (id >= current || group.suite !== suite.name || group.entries !== suite.tasks.length) continue;
       const members = suite.tasks.map((t, i) => group.members.get(i)).filter((r, i) => r !== undefined && r.task === suite.tasks[i]?.task && r.status === 'finished');
       if (members.length !== suite.tasks.length) continue;
       const summaries = await Promise.all(members.map(async (r, i) => ({ entry: entryGates[i]?.entry as string, summary: await summarizeStoredRun(store, (r as { id: string }).id) })));

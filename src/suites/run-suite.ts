@@ -1,10 +1,10 @@
 import type { SuiteDeclaration } from '../config/index.js';
 import { evaluateGates, evaluateRegression, gateExitCode, suiteEntryGates, suiteRegressionGates, taskCatalog, type EntrySummary, type GateResult } from '../gates/index.js';
-import { startRun, type RunDependencies } from '../runner/run.js';
+import { startRun, summarizeStoredRun, type RunDependencies } from '../runner/run.js';
 import type { RunSpec } from '../runner/run-spec.js';
 import type { RunSummary } from '../runner/summary.js';
 import type { Store } from '../store/store.js';
-import { SUITE_RUN_FIELD, newSuiteRunId, type SuiteMembership } from './membership.js';
+import { SUITE_RUN_FIELD, newSuiteRunId, suiteRunsIn, type SuiteMembership } from './membership.js';
 import { findBaseline, regressionUnavailable } from './baseline.js';
 import { compareRuns } from '../runner/compare/compare-runs.js';
 
@@ -103,4 +103,36 @@ export async function decideSuite(
   const sampleErrors = summaries.reduce((sum, { summary }) => sum + Object.values(summary.models).reduce((s, m) => s + m.counts.errors, 0), 0);
   const exitCode = gateExitCode({ results, ...(suite.strict !== undefined ? { strict: suite.strict } : {}), sampleErrors, interrupted });
   return { suiteRun, suite: suite.name, runs, results, ...(baselineId !== undefined ? { baseline: baselineId } : {}), sampleErrors, interrupted, exitCode };
+}
+
+/** The suite a stored suite run ran, by its member runs' records; undefined when no run carries the id. */
+export async function storedSuiteRun(store: Store, suiteRun: string): Promise<{ readonly suite: string; readonly entries: number } | undefined> {
+  const group = suiteRunsIn(await store.listRuns()).get(suiteRun);
+  return group ? { suite: group.suite, entries: group.entries } : undefined;
+}
+
+/**
+ * A stored suite run's gates decided again from its member runs' stored results (`assay show
+ * <suite-run>`), with the suite's gates as the config file declares them now: an entry with no
+ * member run never started (its gates inconclusive), and a member that did not finish makes the
+ * suite run interrupted.
+ */
+export async function decideStoredSuiteRun(store: Store, suite: SuiteDeclaration, suiteRun: string): Promise<SuiteRunResult> {
+  const group = suiteRunsIn(await store.listRuns()).get(suiteRun);
+  const runs: SuiteMemberRun[] = [];
+  const summaries: { entry: number; summary: RunSummary }[] = [];
+  let interrupted = false;
+  for (const [i, entry] of suite.tasks.entries()) {
+    const member = group?.members.get(i);
+    if (!member || member.task !== entry.task) {
+      interrupted = true;
+      runs.push({ entry: i, task: entry.task });
+      continue;
+    }
+    const summary = await summarizeStoredRun(store, member.id);
+    summaries.push({ entry: i, summary });
+    runs.push({ entry: i, task: entry.task, run: member.id, status: summary.status });
+    if (summary.status !== 'finished') interrupted = true;
+  }
+  return decideSuite(store, suite, suiteRun, runs, summaries, interrupted);
 }

@@ -165,6 +165,20 @@ test('run --suite: one gate passes, one fails, one is inconclusive: exit 4, the 
     assert.equal(r.value, 0);
   }
   assert.equal(readFileSync(summary, 'utf8').split('release').length > 3, true, 'each suite run appended its summary');
+
+  // show <suite-run>: the first suite run's gates decided again from its stored results (the
+  // case file fixed since does not change them), with no baseline earlier than it.
+  const firstId = /^suite run (suite-\S+): release/m.exec(first.stdout)?.[1] as string;
+  const shown = await assay(['show', firstId, '--config', join(dir, 'assay.yaml'), '--db', db, '--json'], env(join(dir, 'show-summary.md')));
+  assert.equal(shown.code, 0, shown.stderr);
+  const shownJson = JSON.parse(shown.stdout) as SuiteJson;
+  assert.equal(shownJson.suiteRun, firstId);
+  assert.equal(shownJson.exitCode, 4);
+  assert.deepEqual(shownJson.results.map((r) => `${r.kind} ${r.entry} ${r.outcome}`), ['threshold cases #1 pass', 'threshold cases #2 fail', 'threshold cases #3 inconclusive', 'regression cases #1 inconclusive', 'regression cases #2 inconclusive', 'regression cases #3 inconclusive']);
+  assert.equal(existsSync(join(dir, 'show-summary.md')), false, 'show appends no step summary');
+  const unknown = await assay(['show', 'suite-20000101-000000-0000', '--config', join(dir, 'assay.yaml'), '--db', db], env(summary));
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /no suite run "suite-20000101-000000-0000" in the store/);
 });
 
 test('run --suite: a bad suite is refused before anything runs (exit 2, one line, nothing recorded)', async () => {
