@@ -24,7 +24,7 @@ import { printErr, printOut } from './terminal.js';
 import { checkModelArgument, configFrom, configOption } from './config-file.js';
 import type { AssayConfig } from '../config/load-config.js';
 import { checkModelsReady } from '../config/preflight.js';
-import { planSuite, runPlannedSuite } from './suite-command.js';
+import { planSuite, runPlannedSuite, storedSuiteRun } from './suite-command.js';
 
 /** The API key named by `--api-key-env` (the key itself never goes on a command line or into the store). */
 function secretsFrom(flags: EngineFlags): RunDependencies['secrets'] {
@@ -251,13 +251,63 @@ async function runTask(taskName: string, flags: RunFlags & { model: string[] }):
   }
 }
 
-type ResumeFlags = EngineFlags & { config?: string; retryErrors?: boolean; dataDir?: string; json?: boolean; download: boolean; db: string; allowModifiedData?: boolean; queue?: string; queueName?: string; detach?: boolean };
+type ResumeFlags = EngineFlags & { junit?: string; config?: string; retryErrors?: boolean; dataDir?: string; json?: boolean; download: boolean; db: string; allowModifiedData?: boolean; queue?: string; queueName?: string; detach?: boolean };
+
+/**
+ * `assay resume <suite-run>`: the suite run's finished member runs are read, its unfinished ones
+ * resumed (the engine options given here replace theirs), its entries that never started run now
+ * under the same suite run; then its gates, as `run --suite` prints them.
+ */
+async function suiteResumeCommand(suiteRun: string, flags: ResumeFlags, engine: ReturnType<typeof givenEngine>): Promise<number> {
+  if (flags.queue !== undefined || flags.queueName !== undefined || flags.detach || flags.retryErrors) throw new InputError('assay resume <suite-run> continues its runs in this process: --queue, --queue-name, --detach and --retry-errors do not go with it');
+  const config = await configFrom(flags.config);
+  if (!config) throw new InputError(`suite run ${suiteRun}: no config file found (--config FILE, $ASSAY_CONFIG or ./assay.yaml) to declare its suite`);
+  const resolved = resolveDataDir({ ...(flags.dataDir ? { flag: flags.dataDir } : {}) });
+  const lease = leaseFromEnv();
+  const { stop, signal, dispose } = interruptSignal();
+  try {
+    return await storeFailureExit(flags.db, () => withStore(flags.db, async (store) => {
+      const stored = await storedSuiteRun(store, suiteRun);
+      if (!stored) throw new InputError(`no suite run "${suiteRun}" in the store`);
+      const plan = planSuite(config, stored.suite, flags, resolved);
+      if (plan.suite.tasks.length !== stored.entries) throw new InputError(`suite ${stored.suite} has ${plan.suite.tasks.length} entries now, ${stored.entries} when suite run ${suiteRun} started: run the suite again (assay run --suite ${stored.suite})`);
+      let progress: ProgressReporter | undefined;
+      const depsOf = (label: string): RunDependencies => {
+        progress?.stop();
+        progress = createProgressReporter(label);
+        return {
+          ...sessionDeps(store, flags, { signal, stop, lease, shared: undefined, progress, config, sessionName: 'this run' }),
+          onRunCreated: (run) => printErr(`run ${run.id}: ${run.task} on ${run.models.join(', ')} (db ${redactStoreUrl(flags.db)})\n`),
+        };
+      };
+      try {
+        return await runPlannedSuite(store, plan, flags, {
+          stop,
+          dataDir: resolved,
+          depsFor: (_i, spec) => depsOf(spec.task),
+          resumeMember: async (runId) => {
+            const run = await requireRun(store, runId);
+            printErr(`resuming run ${run.id} (${run.task})\n`);
+            const dataDir = dataDirForRun(flags.dataDir, run.engine.dataDir) ?? resolved;
+            return resumeRun(run.id, { retryErrors: false, engine, dataDir: dataDir.dir, allowModifiedData: Boolean(flags.allowModifiedData) }, depsOf(`resume ${run.id}`));
+          },
+        }, suiteRun);
+      } finally {
+        progress?.stop();
+      }
+    }));
+  } finally {
+    dispose();
+  }
+}
 
 async function resumeCommand(runId: string, flags: ResumeFlags, command: Command): Promise<number> {
   // Only the engine settings given on this command line replace the run's own.
   const given = (name: string): boolean => command.getOptionValueSource(name) === 'cli';
   if (given('baseUrl') && flags.queue !== undefined) throw new InputError(queuedBaseUrlRefusal('--base-url'));
   const engine = givenEngine(flags, given);
+  if (runId.startsWith('suite-')) return suiteResumeCommand(runId, flags, engine);
+  if (flags.junit !== undefined) throw new InputError('--junit goes with a suite run (assay resume suite-…)');
   if (flags.queue !== undefined) {
     if (flags.retryErrors) throw new InputError(`--retry-errors does not go with --queue: units that ended in error are redone in one process (assay resume ${runId} --retry-errors --db …)`);
     if (flags.sharedLimits !== undefined) throw new InputError('--shared-limits does not go with --queue: workers keep the limits in the queue\'s Redis');
@@ -400,8 +450,9 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
   const resume = program
     .command('resume')
     .description('continue an interrupted run: finished samples are not called again')
-    .argument('<run>', 'run id (or a unique prefix; "assay runs" lists them)')
+    .argument('<run>', 'run id (or a unique prefix; "assay runs" lists them), or a suite run\'s id (suite-…): its unfinished runs resumed, its entries never started run, then its gates')
     .addOption(new Option('--retry-errors', 're-run the samples that ended in error'))
+    .addOption(new Option('--junit <file>', 'with a suite run: write one JUnit test case per gate and model to this file'))
     .addOption(dataDirOption('data folder, if not the one the run was made with'))
     .addOption(new Option('--no-download', 'never download a missing dataset; fail instead'))
     .addOption(new Option('--allow-modified-data', 'resume although a built-in data file differs from its pinned sha256 and the run did not record that (a run made before assay checked)'))

@@ -8,7 +8,9 @@ import { checkModelsReady } from '../config/preflight.js';
 import { appendStepSummary, renderGateTable, renderStepSummary, taskCatalog, writeJUnit } from '../gates/index.js';
 import { defaultJudgeSpec, type RunSpec } from '../runner/run-spec.js';
 import type { RunDependencies } from '../runner/run.js';
+import type { RunSummary } from '../runner/summary.js';
 import { decideStoredSuiteRun, runSuite, storedSuiteRun, type SuiteRunResult } from '../suites/run-suite.js';
+export { storedSuiteRun };
 import type { Store } from '../store/store.js';
 import type { ResolvedDataDir } from '../datasets/data-dir.js';
 import { engineFrom, type EngineFlags } from './engine-options.js';
@@ -95,7 +97,8 @@ export async function runPlannedSuite(
   store: Store,
   plan: { suite: SuiteDeclaration; specs: RunSpec[] },
   flags: SuiteFlags,
-  session: { stop: AbortSignal; depsFor(entry: number, spec: RunSpec): RunDependencies; dataDir: ResolvedDataDir },
+  session: { stop: AbortSignal; depsFor(entry: number, spec: RunSpec): RunDependencies; dataDir: ResolvedDataDir; resumeMember?(runId: string, entry: number): Promise<RunSummary> },
+  continued?: string,
 ): Promise<number> {
   const { suite, specs } = plan;
   for (const spec of specs) {
@@ -106,7 +109,8 @@ export async function runPlannedSuite(
     stop: session.stop,
     depsFor: (i) => session.depsFor(i, specs[i] as RunSpec),
     onEntry: (i, spec) => printErr(`suite ${suite.name}: entry ${i + 1} of ${specs.length}, ${spec.task}\n`),
-  });
+    ...(session.resumeMember ? { resumeMember: session.resumeMember } : {}),
+  }, continued);
   const strict = suite.strict === true;
   if (flags.junit !== undefined) writeJUnit(flags.junit, result.results, { suite: suite.name, strict });
   appendStepSummary(renderStepSummary(result.results, { suite: suite.name, strict }));

@@ -36,6 +36,8 @@ export interface SuiteRunHooks {
   onEntry?(entry: number, spec: RunSpec): void;
   /** The stop signal of the whole suite: once it fired, no further entry starts. */
   readonly stop: AbortSignal;
+  /** Continues a member run that did not finish (`assay resume <suite-run>`). */
+  resumeMember?(runId: string, entry: number): Promise<RunSummary>;
 }
 
 /**
@@ -45,8 +47,10 @@ export interface SuiteRunHooks {
  * `regression:`, the regression gates against the baseline. An interrupted entry stops the suite:
  * the entries after it never start and their gates are inconclusive.
  */
-export async function runSuite(store: Store, suite: SuiteDeclaration, specs: readonly RunSpec[], hooks: SuiteRunHooks): Promise<SuiteRunResult> {
-  const suiteRun = newSuiteRunId();
+export async function runSuite(store: Store, suite: SuiteDeclaration, specs: readonly RunSpec[], hooks: SuiteRunHooks, continued?: string): Promise<SuiteRunResult> {
+  const suiteRun = continued ?? newSuiteRunId();
+  // A suite run continued: its finished members are read, its unfinished ones resumed, its entries never started run now.
+  const members = continued !== undefined ? suiteRunsIn(await store.listRuns()).get(continued)?.members : undefined;
   const labels = suiteEntryGates(suite, taskCatalog().metricsOf);
   const summaries: { entry: number; summary: RunSummary }[] = [];
   const runs: SuiteMemberRun[] = [];
@@ -57,10 +61,16 @@ export async function runSuite(store: Store, suite: SuiteDeclaration, specs: rea
       runs.push({ entry: i, task: spec.task });
       continue;
     }
-    const membership: SuiteMembership = { id: suiteRun, suite: suite.name, entry: i, entries: specs.length };
-    const member: RunSpec = { ...spec, engine: { ...spec.engine, [SUITE_RUN_FIELD]: membership } as RunSpec['engine'] };
-    hooks.onEntry?.(i, member);
-    const summary = await startRun(member, hooks.depsFor(i));
+    const earlier = members?.get(i);
+    let summary: RunSummary;
+    if (earlier !== undefined && earlier.task === spec.task) {
+      summary = earlier.status === 'finished' || !hooks.resumeMember ? await summarizeStoredRun(store, earlier.id) : await hooks.resumeMember(earlier.id, i);
+    } else {
+      const membership: SuiteMembership = { id: suiteRun, suite: suite.name, entry: i, entries: specs.length };
+      const member: RunSpec = { ...spec, engine: { ...spec.engine, [SUITE_RUN_FIELD]: membership } as RunSpec['engine'] };
+      hooks.onEntry?.(i, member);
+      summary = await startRun(member, hooks.depsFor(i));
+    }
     summaries.push({ entry: i, summary });
     runs.push({ entry: i, task: spec.task, run: summary.run, status: summary.status });
     if (summary.status === 'interrupted') interrupted = true;

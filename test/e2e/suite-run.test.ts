@@ -74,7 +74,11 @@ before(async () => {
   writeFileSync(join(dir, 'basics.yaml'), BASICS);
   writeFileSync(join(dir, 'policy.yaml'), policyFile('not-contains: MARIGOLD'));
   writeFileSync(join(dir, 'smalltalk.yaml'), SMALLTALK);
-  server = await startFakeOpenAIServer({ respond });
+  // 401 unless the request carries the right key: a wrong key stops the suite's first run (fail-fast).
+  server = await startFakeOpenAIServer({
+    respond,
+    faults: (ctx) => (ctx.headers.authorization === 'Bearer sk-test-suite' ? undefined : { type: 'status', status: 401, body: JSON.stringify({ error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }) }),
+  });
   writeFileSync(join(dir, 'assay.yaml'), configText(server.url));
 });
 after(async () => {
@@ -197,4 +201,28 @@ test('run --suite: a bad suite is refused before anything runs (exit 2, one line
   }
   assert.equal(existsSync(db), false, 'nothing recorded');
   assert.equal(existsSync(join(dir, 'never.md')), false);
+});
+
+test('resume <suite-run>: a suite run a refused key interrupted (exit 130, later entries never started) is continued under the same suite run', async () => {
+  const db = join(dir, 'resume.db');
+  const interrupted = await assay(suiteArgs('release', db, '--json'), { ...env(join(dir, 'resume-summary.md')), SUITE_BOT_KEY: 'sk-wrong' });
+  assert.equal(interrupted.code, 130, interrupted.stderr);
+  const stopped = JSON.parse(interrupted.stdout) as SuiteJson;
+  assert.deepEqual(stopped.runs.map((r) => r.status ?? 'not started'), ['interrupted', 'not started', 'not started']);
+  const firstRun = stopped.runs[0]?.run as string;
+  const resumed = await assay(['resume', stopped.suiteRun, '--config', join(dir, 'assay.yaml'), '--db', db, '--json'], env(join(dir, 'resume-summary.md')));
+  assert.equal(resumed.code, 0, resumed.stderr);
+  const done = JSON.parse(resumed.stdout) as SuiteJson;
+  assert.equal(done.suiteRun, stopped.suiteRun);
+  assert.equal(done.runs[0]?.run, firstRun, 'the interrupted run was resumed, not started again');
+  assert.deepEqual(done.runs.map((r) => r.status), ['finished', 'finished', 'finished']);
+  assert.deepEqual(done.results.filter((r) => r.kind === 'threshold').map((r) => r.outcome), ['pass', 'pass', 'inconclusive']);
+  const store = await openStore(db);
+  try {
+    const runs = await store.listRuns();
+    assert.equal(runs.length, 3);
+    assert.ok(runs.every((r) => ((r.engine as Record<string, unknown>)['suiteRun'] as { id: string }).id === stopped.suiteRun));
+  } finally {
+    await store.close();
+  }
 });
