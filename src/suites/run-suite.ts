@@ -6,7 +6,7 @@ import type { RunSummary } from '../runner/summary.js';
 import type { Store } from '../store/store.js';
 import { SUITE_RUN_FIELD, newSuiteRunId, suiteRunsIn, type SuiteMembership } from './membership.js';
 import { findBaseline, regressionUnavailable } from './baseline.js';
-import { compareRuns } from '../runner/compare/compare-runs.js';
+import { compareRuns } from '../analysis/compare/compare-runs.js';
 
 /** One entry's run as the suite run ended it. */
 export interface SuiteMemberRun {
