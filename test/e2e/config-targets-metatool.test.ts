@@ -51,7 +51,7 @@ test('module and exec targets on metatool/awareness: metrics equal the hand coun
   assert.deepEqual(script['confusion'], { tp: 0, fp: 0, tn: 4, fn: 4, no_verdict: 0 });
 });
 
-test('an exec program that does not exist and a module file that does not: one line naming the field, exit 2, nothing recorded', async () => {
+test('an exec program that does not exist and a module file that does not: one line naming the field, exit 2, nothing recorded', { skip: needsData('metatool') }, async () => {
   const bad = join(dir, 'bad.yaml');
   writeFileSync(bad, ['models:', '  gone:', '    exec: [./not-there.sh]', '  lost:', '    module: ./lost.mjs', ''].join('\n'));
   const db = join(dir, 'bad.db');
