@@ -13,6 +13,7 @@ import { Model } from '../models/middleware/model.js';
 import { createProvider } from '../models/registry.js';
 import { requestFor, scoreSafely } from '../runner/sample-work.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import { measurePool } from './measured-pool.js';
 
 const [layer, samplesArg, url, dataDir, concurrencyArg] = process.argv.slice(2);
 const samples = Number(samplesArg);
@@ -53,18 +54,6 @@ async function one(index: number): Promise<boolean> {
   return true;
 }
 
-const cpuBefore = process.cpuUsage();
-const eluBefore = performance.eventLoopUtilization();
-const started = performance.now();
-let next = 0;
-let errors = 0;
-await Promise.all(
-  Array.from({ length: concurrency }, async () => {
-    while (next < prepared.samples.length) if (!(await one(next++))) errors++;
-  }),
-);
-const wallMs = performance.now() - started;
-const cpu = process.cpuUsage(cpuBefore);
-const eventLoopBusy = performance.eventLoopUtilization(eluBefore).utilization;
+const figures = await measurePool(prepared.samples.length, concurrency, one);
 await Promise.all([pool.close(), model.close(), store.close()]);
-process.stdout.write(`${JSON.stringify({ layer, samples: prepared.samples.length, errors, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, eventLoopBusy })}\n`);
+process.stdout.write(`${JSON.stringify({ layer, samples: prepared.samples.length, ...figures })}\n`);

@@ -10,6 +10,7 @@ import type { ModelProvider } from '../models/spec.js';
 import { requestFor, scoreSafely } from '../runner/sample-work.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { benchSampleOptions } from './sample-options.js';
+import { measurePool } from './measured-pool.js';
 
 const [path, samplesArg, url, dataDir, concurrencyArg] = process.argv.slice(2);
 const samples = Number(samplesArg);
@@ -47,18 +48,6 @@ async function one(index: number): Promise<boolean> {
   return true;
 }
 
-const cpuBefore = process.cpuUsage();
-const eluBefore = performance.eventLoopUtilization();
-const started = performance.now();
-let next = 0;
-let errors = 0;
-await Promise.all(
-  Array.from({ length: concurrency }, async () => {
-    while (next < prepared.samples.length) if (!(await one(next++))) errors++;
-  }),
-);
-const wallMs = performance.now() - started;
-const cpu = process.cpuUsage(cpuBefore);
-const eventLoopBusy = performance.eventLoopUtilization(eluBefore).utilization;
+const figures = await measurePool(prepared.samples.length, concurrency, one);
 await Promise.all([model.close(), store.close()]);
-process.stdout.write(`${JSON.stringify({ path, samples: prepared.samples.length, errors, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, eventLoopBusy })}\n`);
+process.stdout.write(`${JSON.stringify({ path, samples: prepared.samples.length, ...figures })}\n`);
