@@ -24,11 +24,14 @@ export class Gate {
   }
 }
 
-/** Polls `condition` until it holds (a test waits for what it needs, never for a fixed time). */
-export async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 120_000): Promise<void> {
+/**
+ * Polls `condition` until it holds (a test waits for what it needs, never for a fixed time), every
+ * `pollMs` (a check that asks a store or Redis, or starts a process, polls less often).
+ */
+export async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 120_000, pollMs = 20): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, pollMs));
   }
 }

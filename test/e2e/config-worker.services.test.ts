@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { waitUntil } from '../../src/testing/gate.js';
 import { after, test } from 'node:test';
 import { Queue } from 'bullmq';
 import { answerSummariesRequest } from '../../src/demo/answers/summaries.js';
@@ -60,14 +60,6 @@ async function counting(): Promise<{ url: string; count: () => number; close: ()
 const config = (smallUrl: string, bigUrl: string): string =>
   ['models:', '  small:', '    provider: openai', '    model: writer-a', `    baseUrl: ${smallUrl}`, '    apiKeyEnv: SMALL_KEY', '  big:', '    provider: openai', '    model: judge', `    baseUrl: ${bigUrl}`, '    apiKeyEnv: BIG_KEY', ''].join('\n');
 
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 240_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
-
 test('a worker builds a queued run\'s declared names from its own config file; a run declaring them otherwise calls nothing and each unit names the field', { timeout: 600_000 }, async () => {
   dir = mkdtempSync(join(tmpdir(), 'assay-config-worker-'));
   const { url } = await schemas.create();
@@ -96,7 +88,7 @@ test('a worker builds a queued run\'s declared names from its own config file; a
     const child = spawnAssay(['worker', '--queue', REDIS, '--queue-name', queue, '--db', url, '--concurrency', '2', '--config', workerFile], { SMALL_KEY, BIG_KEY, ASSAY_QUEUE_LOCK_MS: '4000', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' });
     children.push(child);
     worker = { child, exited: collect(child) };
-    await waitFor('both runs to finish', async () => (await store.getRun(same))?.status === 'finished' && (await store.getRun(changed))?.status === 'finished');
+    await waitUntil(async () => (await store.getRun(same))?.status === 'finished' && (await store.getRun(changed))?.status === 'finished', 'both runs to finish', 240_000, 200);
 
     const served = await store.results(same, undefined, { outputs: false });
     assert.equal(served.length, 4);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { waitUntil } from '../../src/testing/gate.js';
 import { after, test } from 'node:test';
 import { Queue } from 'bullmq';
 import { QUEUE_PREFIX } from '../../src/queue/queue-location.js';
@@ -51,15 +51,6 @@ async function startCountingServer(): Promise<{ url: string; received: Received[
   return { url: `http://127.0.0.1:${port}/v1`, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** Waits for `check` to hold, polling; fails after `timeoutMs` (generous: a loaded 2-core machine). */
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 240_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
-
 test('workers call only their own endpoint: a run row naming another URL gets no request and no key there, and each of its units is an error naming engine.openaiBaseURL', { skip: needsData('metatool'), timeout: 600_000 }, async () => {
   const { url } = await schemas.create();
   const queue = `e2e-endpoint-${process.pid}-${Date.now().toString(36)}`;
@@ -99,7 +90,7 @@ test('workers call only their own endpoint: a run row naming another URL gets no
       workers.push({ child, exited: collect(child) });
     }
     // Each unit of the run naming B is refused on all its attempts (backoff 2 s, then 4 s) before its error is recorded.
-    await waitFor('both runs to finish', async () => (await store.getRun(toB))?.status === 'finished' && (await store.getRun(toA))?.status === 'finished');
+    await waitUntil(async () => (await store.getRun(toB))?.status === 'finished' && (await store.getRun(toA))?.status === 'finished', 'both runs to finish', 240_000, 200);
 
     for (const request of b.received) assertNoCanary(`a request to B (${request.url ?? ''})`, `${JSON.stringify(request.headers)}\n${request.body}`);
     assert.equal(b.received.length, 0, `requests that reached the URL the run row names: ${b.received.length}`);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { waitUntil } from '../../src/testing/gate.js';
 import { after, test } from 'node:test';
 import { Queue } from 'bullmq';
 import { QUEUE_PREFIX } from '../../src/queue/queue-location.js';
@@ -21,15 +21,6 @@ after(async () => {
   await schemas.dropAll();
 });
 
-/** Waits for `check` to hold, polling; fails after `timeoutMs` (generous: a loaded 2-core machine). */
-async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 240_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
-
 test('a job with a 1 MB run id (and controls) is logged in one bounded, safe line; the worker goes on serving', { timeout: 300_000 }, async () => {
   const { url } = await schemas.create();
   const queueName = `e2e-junk-${process.pid}-${Date.now().toString(36)}`;
@@ -38,7 +29,7 @@ test('a job with a 1 MB run id (and controls) is logged in one bounded, safe lin
   let log = '';
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const exited = collect(child);
-  await waitFor('the worker to start', () => log.includes(`on queue ${queueName}`));
+  await waitUntil(() => log.includes(`on queue ${queueName}`), 'the worker to start', 240_000, 200);
 
   const megabyte = 1_000_000;
   const queue = new Queue(queueName, { connection: { url: REDIS }, prefix: QUEUE_PREFIX });
@@ -46,7 +37,7 @@ test('a job with a 1 MB run id (and controls) is logged in one bounded, safe lin
     // Shaped like a unit, with a run id no store holds; and data that is no unit at all, under a long job id.
     await queue.add('unit', { runId: `${'R'.repeat(megabyte)}\x1b]0;owned\x07`, sampleId: `\x1b[2J${'s'.repeat(megabyte)}`, modelId: 'openai:m\x1b[31m', repeat: 0 });
     await queue.add('unit', { junk: 'x'.repeat(megabyte) }, { jobId: `j${'x'.repeat(10_000)}\x1b[2J` });
-    await waitFor('both junk jobs to be told as failed', () => (log.match(/: attempt 1 failed: /g) ?? []).length >= 2);
+    await waitUntil(() => (log.match(/: attempt 1 failed: /g) ?? []).length >= 2, 'both junk jobs to be told as failed', 240_000, 200);
   } finally {
     await queue.close();
   }
@@ -56,7 +47,7 @@ test('a job with a 1 MB run id (and controls) is logged in one bounded, safe lin
   const queued = await runAssay([...args, '--queue', REDIS, '--queue-name', queueName, '--db', url, '--detach'], env);
   assert.equal(queued.code, 0, queued.stderr);
   const { run } = JSON.parse(queued.stdout) as { run: string };
-  await waitFor('the real run to finish', async () => (JSON.parse((await runAssay(['show', run, '--json', '--db', url], env)).stdout) as { status: string }).status === 'finished');
+  await waitUntil(async () => (JSON.parse((await runAssay(['show', run, '--json', '--db', url], env)).stdout) as { status: string }).status === 'finished', 'the real run to finish', 240_000, 200);
   assert.equal(child.exitCode, null, 'the worker still runs');
 
   child.kill('SIGTERM');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { waitUntil } from '../../src/testing/gate.js';
 import { after, test } from 'node:test';
 import { Queue } from 'bullmq';
 import { QUEUE_PREFIX } from '../../src/queue/queue-location.js';
@@ -28,15 +29,6 @@ after(async () => {
   await schemas.dropAll();
 });
 
-/** Waits for `check` to hold, polling; fails after `timeoutMs` (generous: a loaded 2-core machine). */
-async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 240_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
-
 test('the first SIGTERM ends a worker sleeping out a Retry-After: it exits promptly, its units back on the queue with their attempts, and another worker finishes them', { timeout: 600_000 }, async () => {
   const { url } = await schemas.create();
   const queueName = `e2e-stop-${process.pid}-${Date.now().toString(36)}`;
@@ -61,7 +53,7 @@ test('the first SIGTERM ends a worker sleeping out a Retry-After: it exits promp
       return { child, exited: collect(child), log: () => log };
     };
     const first = worker();
-    await waitFor('both units to wait out the Retry-After', () => server.requests.length >= SAMPLES && first.log().includes('before retrying'));
+    await waitUntil(() => server.requests.length >= SAMPLES && first.log().includes('before retrying'), 'both units to wait out the Retry-After', 240_000, 200);
     assert.match(first.log(), new RegExp(`waiting ${RETRY_AFTER_S / 60} min \\(${RETRY_AFTER_S} s\\) before retrying`));
 
     const signalled = Date.now();
@@ -90,7 +82,7 @@ test('the first SIGTERM ends a worker sleeping out a Retry-After: it exits promp
     // Another worker takes them and the run finishes.
     limited = false;
     const second = worker();
-    await waitFor('the run to finish', async () => (JSON.parse((await runAssay(['show', run, '--json', '--db', url], env)).stdout) as { status: string }).status === 'finished');
+    await waitUntil(async () => (JSON.parse((await runAssay(['show', run, '--json', '--db', url], env)).stdout) as { status: string }).status === 'finished', 'the run to finish', 240_000, 200);
     second.child.kill('SIGTERM');
     assert.equal((await second.exited).code, 0);
     const after = await openStore(url);
