@@ -37,14 +37,14 @@ export { binaryClassification, ratio, rateBy } from './metrics/index.js';
 
 // Running, storing, reporting
 export { startRun, resumeRun, summarizeStoredRun, type RunDependencies, type ResumeOptions } from './runner/run.js';
-export { rescoreRun, type RescoreOptions, type RescoreOutcome } from './runner/rescore.js';
-export { readRunBothWays, type RunReadings, type ModelReadings } from './runner/readings.js';
+export { rescoreRun, type RescoreOptions, type RescoreOutcome } from './analysis/rescore.js';
+export { readRunBothWays, type RunReadings, type ModelReadings } from './analysis/readings.js';
 export { compareRuns } from './analysis/compare/compare-runs.js';
 export { buildRunComparison, type RunComparison, type ModelComparison, type ComparedRun, type ComparisonInput } from './analysis/compare/run-comparison.js';
 export type { PassFailComparison, PassFailBuckets } from './analysis/compare/pass-fail.js';
 export type { ValueComparison } from './analysis/compare/values.js';
 export { defaultJudgeSpec, type RunSpec, type EngineSettings, type JudgeSpec } from './runner/run-spec.js';
-export type { RunSummary, ModelSummary, ModelCounts, JudgeCounts, ReviewedSummary } from './runner/summary.js';
+export type { RunSummary, ModelSummary, ModelCounts, JudgeCounts, ReviewedSummary } from './analysis/summary.js';
 export { applyReviewFile, type ReviewOutcome } from './analysis/review.js';
 export type { JudgeMetadata } from './judges/judge-metadata.js';
 export type { ProgressEvent } from './runner/execute.js';

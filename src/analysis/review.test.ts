@@ -13,7 +13,7 @@ import type { ResultRecord, RunRecord } from '../store/records.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import { applyReviewFile } from './review.js';
-import { summarizeRun } from '../runner/summary.js';
+import { summarizeRun } from './summary.js';
 
 /**
  * Human reviews applied to each task kind whose metrics read the judge's grading rather than a

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { renderAgreement } from '../report/agreement.js';
-import { runAgreement } from '../runner/agreement.js';
+import { runAgreement } from '../analysis/agreement.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
 import { dataDirOption, dbOption, jsonOption, withStore } from './shared.js';
 import { printOut } from './terminal.js';

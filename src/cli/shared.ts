@@ -4,7 +4,7 @@ import { Option } from 'commander';
 import { InputError } from '../core/index.js';
 import { renderSummary } from '../report/console.js';
 import { runMetricDeclarationsOf } from '../report/metric-format.js';
-import type { RunSummary } from '../runner/summary.js';
+import type { RunSummary } from '../analysis/summary.js';
 import { openStore, type OpenStoreOptions } from '../store/open-store.js';
 import { createFolder, fsReason } from '../core/index.js';
 import type { Store } from '../store/store.js';

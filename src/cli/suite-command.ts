@@ -8,7 +8,7 @@ import { checkModelsReady } from '../config/preflight.js';
 import { appendStepSummary, renderGateTable, renderStepSummary, taskCatalog, writeJUnit } from '../gates/index.js';
 import { defaultJudgeSpec, type RunSpec } from '../runner/run-spec.js';
 import type { RunDependencies } from '../runner/run.js';
-import type { RunSummary } from '../runner/summary.js';
+import type { RunSummary } from '../analysis/summary.js';
 import { decideStoredSuiteRun, runSuite, storedSuiteRun, type SuiteRunResult } from '../suites/run-suite.js';
 export { storedSuiteRun };
 import type { Store } from '../store/store.js';

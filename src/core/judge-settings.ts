@@ -35,3 +35,9 @@ export type JudgeRunSettings = SeededJudgeSettings & {
   /** The judge's model id (`openai:gpt-4o`). */
   readonly model: string;
 };
+
+/** How a run's judge grades (the record's judge: its settings and model), with the seed its calls start from (the run's): for the run itself and for a re-score. */
+export function judgeSettingsOf(seed: number, judge: JudgeSettings & { readonly model: string }): JudgeRunSettings {
+  const { repeats, format, maxParseRetries, temperature, maxTokens } = judge;
+  return { repeats, format, maxParseRetries, temperature, seed, ...(maxTokens !== undefined ? { maxTokens } : {}), model: judge.model };
+}

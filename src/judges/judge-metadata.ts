@@ -50,3 +50,17 @@ export function repeatAgreementOf(score: Score | null | undefined): number | und
   for (const v of repeated) counts.set(v, (counts.get(v) ?? 0) + 1);
   return Math.max(...counts.values()) / repeated.length;
 }
+
+/** The judge's calls, tokens and cost over a model-graded scorer's calls. */
+export type JudgeTotals = Pick<JudgeMetadata, 'model' | 'calls' | 'inputTokens' | 'outputTokens' | 'costUsd'>;
+
+/**
+ * `metadata.judge` of a score graded through the judge role: the judge's model, then whatever
+ * the scorer put there itself (a rubric judgment's audit trail), then the totals. The key order
+ * is part of the stored JSON: it is the order FunctionChat's rubric judge always stored.
+ */
+export function withJudgeTotals(score: Score, totals: JudgeTotals): Score {
+  const own = score.metadata?.['judge'];
+  const judge = { model: totals.model, ...(own !== null && typeof own === 'object' ? own : {}), calls: totals.calls, inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, costUsd: totals.costUsd };
+  return { ...score, metadata: { ...score.metadata, judge } };
+}

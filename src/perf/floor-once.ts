@@ -11,7 +11,8 @@ import { findTask } from '../benchmarks/registry.js';
 import { benchSampleOptions } from './sample-options.js';
 import { Model } from '../models/middleware/model.js';
 import { createProvider } from '../models/registry.js';
-import { requestFor, scoreSafely } from '../runner/sample-work.js';
+import { requestFor } from '../runner/sample-work.js';
+import { scoreSafely } from '../benchmarks/score-safely.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { measurePool } from './measured-pool.js';
 

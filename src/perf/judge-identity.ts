@@ -20,7 +20,9 @@ interface Snapshot {
 
 async function loadApi(dist: string): Promise<ScenarioApi> {
   const load = async (file: string): Promise<Record<string, unknown>> => (await import(pathToFileURL(path.resolve(dist, 'src', file)).href)) as Record<string, unknown>;
-  const [run, rescore, store, registry] = await Promise.all([load('runner/run.js'), load('runner/rescore.js'), load('store/sqlite/sqlite-store.js'), load('benchmarks/registry.js')]);
+  // A re-score is analysis/'s since issue 28; a build from before has it in runner/.
+  const loadRescore = (): Promise<Record<string, unknown>> => load('analysis/rescore.js').catch(() => load('runner/rescore.js'));
+  const [run, rescore, store, registry] = await Promise.all([load('runner/run.js'), loadRescore(), load('store/sqlite/sqlite-store.js'), load('benchmarks/registry.js')]);
   return {
     startRun: run['startRun'] as ScenarioApi['startRun'],
     resumeRun: run['resumeRun'] as ScenarioApi['resumeRun'],

@@ -1,4 +1,5 @@
-import { FailFast, recordedStops, type FailFastStop } from '../runner/fail-fast.js';
+import { FailFast, type FailFastStop } from '../runner/fail-fast.js';
+import { recordedStops } from '../store/run-stops.js';
 import type { RunRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { withCredentialsHidden } from '../runner/recorded-base-url.js';
 import { InputError } from '../core/index.js';
-import { withRecordedStops } from '../runner/fail-fast.js';
+import { withRecordedStops } from '../store/run-stops.js';
 import { recordedEngineSettings, requireRun } from '../runner/run.js';
 import type { EngineSettings } from '../runner/run-spec.js';
 import type { RunRecord } from '../store/records.js';

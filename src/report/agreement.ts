@@ -1,6 +1,6 @@
 import { visibleControls } from '../core/index.js';
 import type { CorrectedDefectRate } from '../metrics/corrected-defect-rate.js';
-import type { RunAgreement } from '../runner/agreement.js';
+import type { RunAgreement } from '../analysis/agreement.js';
 
 const share = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
 const percent = (v: number): string => `${(100 * v).toFixed(1)}%`;

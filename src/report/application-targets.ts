@@ -1,5 +1,5 @@
 import type { RunRecord } from '../store/index.js';
-import { recordedModels } from '../runner/declared-models.js';
+import { recordedModels } from '../analysis/recorded-run.js';
 
 /** The kinds of config-file entry that are applications rather than models served over a provider's API. */
 const APPLICATION_KINDS = new Set(['http', 'module', 'exec']);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ModelCounts, RunSummary } from '../runner/summary.js';
+import type { ModelCounts, RunSummary } from '../analysis/summary.js';
 import { HARM_METRICS } from '../benchmarks/harm/metric-declarations.js';
 import { renderExplain, renderSummary } from './console.js';
 

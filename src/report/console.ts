@@ -2,11 +2,12 @@ import { unitAndDirection, unitAt } from '../benchmarks/metric-declarations.js';
 import type { MetricDeclaration } from '../benchmarks/task.js';
 import type { RunRecord } from '../store/records.js';
 import type { RunState, StoredLease } from '../store/run-state.js';
-import type { ModelCounts, RoleCost, RunSummary } from '../runner/summary.js';
-import type { RunReadings } from '../runner/readings.js';
+import type { ModelCounts, RoleCost, RunSummary } from '../analysis/summary.js';
+import type { RunReadings } from '../analysis/readings.js';
 import { DEMO_NOTE, isDemoRun } from '../core/index.js';
 import { sideBySideLines } from './side-by-side.js';
-import { describeStop, recordedStops } from '../runner/fail-fast.js';
+import { describeStop } from '../analysis/recorded-run.js';
+import { recordedStops } from '../store/run-stops.js';
 import { visibleControls } from '../core/index.js';
 import { formatMetric, isObject, type MetricObject } from './metric-format.js';
 

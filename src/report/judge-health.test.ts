@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ModelSummary } from '../runner/summary.js';
+import type { ModelSummary } from '../analysis/summary.js';
 import { judgeHealth, reasksOf, type JudgedRow } from './judge-health.js';
 
 test('re-asks are the judge calls labelled step#k, per model; unlabelled calls make them unknown', () => {

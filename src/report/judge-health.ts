@@ -2,7 +2,7 @@ import type { MetricValue } from '../benchmarks/task.js';
 import type { ReviewReading } from '../benchmarks/review-reading.js';
 import { isReaskStep, type Score } from '../core/index.js';
 import { judgeMetadataOf, repeatAgreementOf } from '../judges/judge-metadata.js';
-import type { ModelSummary } from '../runner/summary.js';
+import type { ModelSummary } from '../analysis/summary.js';
 import type { JudgeConfig, ReviewRecord, StepCount } from '../store/records.js';
 import type { JudgeHealth } from './report-shapes.js';
 export type { JudgeHealth } from './report-shapes.js';

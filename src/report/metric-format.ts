@@ -1,6 +1,6 @@
 import { findTask } from '../benchmarks/registry.js';
 import type { MetricDeclaration, MetricUnit, MetricValue, Task } from '../benchmarks/task.js';
-import { JUDGE_AGREEMENT_DECLARATION } from '../runner/summary.js';
+import { JUDGE_AGREEMENT_DECLARATION } from '../analysis/summary.js';
 
 // How a metric's numbers are shown, from the task's declarations alone: nothing reads a unit
 // from a key's name. The console, `--readings` and the report's tables share it.

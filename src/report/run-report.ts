@@ -1,12 +1,12 @@
 import { declarationOf } from '../benchmarks/metric-declarations.js';
 import type { MetricDeclaration, Metrics } from '../benchmarks/task.js';
 import { InputError, type GenerateSettings, type TaskOptions } from '../core/index.js';
-import { recordedModifiedData } from '../runner/data-check.js';
+import { recordedModifiedData } from '../analysis/recorded-run.js';
 import { taskOfRun } from '../benchmarks/task-of-run.js';
 import { requireRun } from '../store/require-run.js';
 import { reviewReadingOfRun } from '../analysis/review.js';
 import { applicationTargetNote } from './application-targets.js';
-import { summarizeRun, type RunSummary } from '../runner/summary.js';
+import { summarizeRun, type RunSummary } from '../analysis/summary.js';
 import type { JudgeConfig, ResultRecord, ReviewRecord, RunRecord } from '../store/records.js';
 import { readRunState, type RunState, type StoredLease } from '../store/run-state.js';
 import type { Store } from '../store/store.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { RunSummary } from '../runner/summary.js';
+import type { RunSummary } from '../analysis/summary.js';
 import { SUMMARIES_METRICS } from '../benchmarks/summaries/metric-declarations.js';
 import { renderSummary } from './console.js';
 import { sideBySideLines } from './side-by-side.js';

@@ -1,6 +1,6 @@
 import { unitAt } from '../benchmarks/metric-declarations.js';
 import type { MetricDeclaration } from '../benchmarks/task.js';
-import type { RunSummary } from '../runner/summary.js';
+import type { RunSummary } from '../analysis/summary.js';
 import { formatMetric, isObject, type MetricObject } from './metric-format.js';
 
 /** A metric's 95% interval, when the task reports one beside it (`alignment_ci95` for `alignment`). */

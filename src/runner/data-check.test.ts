@@ -7,7 +7,8 @@ import { getManifest } from '../datasets/fetch/manifests.js';
 import { isPinned, modifiedDataFiles } from '../datasets/pinned.js';
 import { createEmbedder } from '../models/embedders.js';
 import { needsData, testDataDir } from '../testing/test-data.js';
-import { checkPinnedData, recordedModifiedData } from './data-check.js';
+import { checkPinnedData } from './data-check.js';
+import { recordedModifiedData } from '../analysis/recorded-run.js';
 
 const READ = { 'metatool/plugin_des.json': 'ab'.repeat(32), 'metatool/plugin_info.json': '864bf25bd5494feca861acb98f69d260f212d9c098a2dc68b4b2ee357d6fb2f5', '/abs/my-tools.json': 'cd'.repeat(32) };
 

@@ -1,10 +1,6 @@
 import path from 'node:path';
 import { InputError } from '../core/index.js';
 import { describeModified, modifiedDataFiles, type ModifiedDataFile } from '../datasets/pinned.js';
-import type { RunRecord } from '../store/records.js';
-
-/** The engine record's field listing the pinned files a run read with other bytes (`--allow-modified-data`). */
-export const MODIFIED_DATA_FIELD = 'modifiedData';
 
 /**
  * Checks the files a task read against the sha256 assay pins for them, before the run is recorded
@@ -33,13 +29,4 @@ export function checkPinnedData(
     );
   }
   return modified;
-}
-
-/** The modified data files a run recorded (empty for a run on the pinned data). */
-export function recordedModifiedData(run: Pick<RunRecord, 'engine'>): ModifiedDataFile[] {
-  const value: unknown = run.engine[MODIFIED_DATA_FIELD];
-  if (!Array.isArray(value)) return [];
-  return value.filter(
-    (v): v is ModifiedDataFile => v !== null && typeof v === 'object' && typeof v.file === 'string' && typeof v.pinned === 'string' && typeof v.actual === 'string',
-  );
 }

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseConfig } from '../config/load-config.js';
 import type { RunRecord } from '../store/records.js';
-import { checkDeclarationsUnchanged, declarationsToRecord, DECLARATIONS_FIELD, isDeclaredName, recordedModels, runModelIds } from './declared-models.js';
-import { describeStop } from './fail-fast.js';
+import { checkDeclarationsUnchanged, declarationsToRecord, isDeclaredName, runModelIds } from './declared-models.js';
+import { DECLARATIONS_FIELD, describeStop, recordedModels } from '../analysis/recorded-run.js';
 
 const file = (temperature: number): ReturnType<typeof parseConfig> =>
   parseConfig(

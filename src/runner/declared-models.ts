@@ -7,21 +7,9 @@ import { createProvider, createTargetProvider, type ProviderConfig } from '../mo
 import type { ModelSettings } from '../models/middleware/model.js';
 import type { ModelProvider } from '../models/spec.js';
 import type { RunRecord } from '../store/records.js';
+import { DECLARATIONS_FIELD, recordedModels, type RecordedModel } from '../analysis/recorded-run.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-/**
- * The engine record's key holding each declared model's recorded declaration and its hash
- * (`run.engine.declarations`): in the engine record, which keeps keys as written, so no store
- * migration is needed and runs without a config file read exactly as before.
- */
-export const DECLARATIONS_FIELD = 'declarations';
-
-/** What a run records of one declared model: the declaration without secrets, and the hash of what makes it the same system. */
-export interface RecordedModel {
-  readonly declaration: RecordedDeclaration;
-  readonly hash: string;
-}
 
 /** A model id without `:` is a name a config file declares (`provider:model` ids always have one). */
 export const isDeclaredName = (id: string): boolean => !id.includes(':');
@@ -49,12 +37,6 @@ export function declarationsToRecord(ids: readonly string[], config: AssayConfig
       return [name, { declaration, hash: declarationHash(declaration) }];
     }),
   );
-}
-
-/** The declarations a run recorded, by name (empty for a run made without a config file). */
-export function recordedModels(run: Pick<RunRecord, 'engine'>): Readonly<Record<string, RecordedModel>> {
-  const recorded = run.engine[DECLARATIONS_FIELD];
-  return recorded !== null && typeof recorded === 'object' ? (recorded as Record<string, RecordedModel>) : {};
 }
 
 /**

@@ -2,7 +2,7 @@ import { parseModelId } from '../core/index.js';
 import type { ModelDeclaration } from '../config/model-declaration.js';
 import { findTask } from '../benchmarks/registry.js';
 import { createEmbedder } from '../models/embedders.js';
-import { prepareTask } from './prepare-task.js';
+import { prepareTask } from '../benchmarks/prepare-task.js';
 import { approxInputTokens } from '../models/middleware/token-estimate.js';
 import { KNOWN_PRICES, type Price } from '../models/pricing.js';
 import { UNBILLED_PROVIDERS } from '../models/registry.js';

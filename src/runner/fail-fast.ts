@@ -1,7 +1,5 @@
 import type { Role } from '../core/index.js';
-import { FAIL_FAST_STOPS_FIELD, type FailFastStop, type ResultRecord, type RunRecord } from '../store/records.js';
-import { isFailFastStop } from '../store/run-stops.js';
-import { recordedModels } from './declared-models.js';
+import type { FailFastStop, ResultRecord } from '../store/records.js';
 
 /**
  * How many errors of one kind in a row (for one model, no success between) stop that model.
@@ -26,6 +24,8 @@ export const STOP_AFTER: Readonly<Record<string, number>> = { auth: 1, 'not-foun
 
 /** Why a model (or the judge, and with it the whole run) was stopped; kept with the run (`RunEnd`). */
 export type { FailFastStop } from '../store/records.js';
+// The line a stop is told in is analysis/'s (a summary, `show` and `runs` read it too); kept here for the queue's workers.
+export { describeStop } from '../analysis/recorded-run.js';
 
 export interface FailedCall {
   readonly actor: string;
@@ -123,49 +123,4 @@ export class FailFast {
     }
     return open;
   }
-}
-
-const WHY: Readonly<Record<string, string>> = {
-  auth: 'the provider refuses the credentials',
-  'not-found': 'the model (or the endpoint) does not exist',
-  'bad-request': 'the provider refuses the request itself',
-};
-
-const FIX: Readonly<Record<string, string>> = {
-  auth: 'fix the API key (OPENAI_API_KEY or --api-key-env, ANTHROPIC_API_KEY, GEMINI_API_KEY) or its permissions',
-  'not-found': 'check the model id and the base URL (--base-url can be given to resume)',
-  'bad-request': 'fix what the message names (a setting the model does not take needs a new run without it)',
-};
-
-/**
- * The one-line warning for a stop, with what to do next. `engine` (the run's record) names the
- * key variable of a model a config file declares, where an auth error is to be fixed.
- */
-export function describeStop(stop: FailFastStop, runId: string, engine?: RunRecord['engine']): string {
-  const keyVariable = stop.kind === 'auth' && engine ? recordedModels({ engine })[stop.actor]?.declaration['apiKeyEnv'] : undefined;
-  const fix = typeof keyVariable === 'string' ? `fix the key in ${keyVariable} (models.${stop.actor}.apiKeyEnv of the config file) or its permissions` : (FIX[stop.kind] ?? 'fix the cause');
-  const who = stop.role === 'judge' ? `the judge ${stop.actor} (and with it the run)` : stop.role === 'user' ? `the simulated user ${stop.actor} (and with it the run)` : stop.actor;
-  const errors = stop.count === 1 ? `1 ${stop.kind} error` : `${stop.count} identical ${stop.kind} errors in a row`;
-  return (
-    `stopped ${who} after ${errors} — ${WHY[stop.kind] ?? stop.kind}: ${stop.message}. ` +
-    `No new sample was started; the samples that got this error are left unfinished. ` +
-    `To go on: ${fix}, then assay resume ${runId}`
-  );
-}
-
-/**
- * The models the run's last session stopped early, as recorded with the run (`RunEnd`); none
- * while a later session is running (its own end will say), and none for runs made before assay
- * kept them.
- */
-export function recordedStops(run: Pick<RunRecord, 'engine' | 'status'>): FailFastStop[] {
-  const value = run.engine[FAIL_FAST_STOPS_FIELD];
-  if (run.status === 'running' || !Array.isArray(value)) return [];
-  return value.filter(isFailFastStop);
-}
-
-/** The run as the store holds it once a session that stopped these models has ended. */
-export function withRecordedStops<R extends Pick<RunRecord, 'engine'>>(run: R, stops: readonly FailFastStop[]): R {
-  const { [FAIL_FAST_STOPS_FIELD]: _previous, ...engine } = run.engine;
-  return { ...run, engine: stops.length > 0 ? { ...engine, [FAIL_FAST_STOPS_FIELD]: stops } : engine };
 }

@@ -2,7 +2,7 @@ import { describeError, noVerdict, type GenerateRequest, type GenerateResult, ty
 import type { PreparedTask } from '../benchmarks/task.js';
 import type { CallContext, CallOutcome, Model } from '../models/middleware/model.js';
 import type { CallRecord } from '../store/records.js';
-import type { JudgeMetadata } from '../judges/judge-metadata.js';
+import { withJudgeTotals, type JudgeTotals } from '../judges/judge-metadata.js';
 import { roleCallRecords, type MadeCall } from './role-calls.js';
 
 /** The judge of a run: a model in the judge role (its own middleware: cache, limits, retries) and how it grades. */
@@ -99,8 +99,6 @@ export async function judgeOutputForRun(
   return { score: withJudgeTotals(graded.score, judgeTotals(stage.model.id, made)), calls, freshSuccess };
 }
 
-/** The judge's calls, tokens and cost over a model-graded scorer's calls. */
-type JudgeTotals = Pick<JudgeMetadata, 'model' | 'calls' | 'inputTokens' | 'outputTokens' | 'costUsd'>;
 
 function judgeTotals(model: string, made: readonly StepCall[]): JudgeTotals {
   let calls = 0, inputTokens = 0, outputTokens = 0;
@@ -112,17 +110,6 @@ function judgeTotals(model: string, made: readonly StepCall[]): JudgeTotals {
     cost = cost === null || outcome.costUsd === null ? null : cost + outcome.costUsd;
   }
   return { model, calls, inputTokens, outputTokens, costUsd: cost };
-}
-
-/**
- * `metadata.judge` of a score graded through the judge role: the judge's model, then whatever
- * the scorer put there itself (a rubric judgment's audit trail), then the totals. The key order
- * is part of the stored JSON: it is the order FunctionChat's rubric judge always stored.
- */
-export function withJudgeTotals(score: Score, totals: JudgeTotals): Score {
-  const own = score.metadata?.['judge'];
-  const judge = { model: totals.model, ...(own !== null && typeof own === 'object' ? own : {}), calls: totals.calls, inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, costUsd: totals.costUsd };
-  return { ...score, metadata: { ...score.metadata, judge } };
 }
 
 /** Calls in the judge role as stored call records: `actor` the judge, `modelId` the model whose output was graded (see `roleCallRecords`). */

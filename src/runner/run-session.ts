@@ -1,4 +1,5 @@
-import { InputError, parseModelId, type GenerateSettings, type JudgeRunSettings } from '../core/index.js';
+import { InputError, parseModelId, type GenerateSettings } from '../core/index.js';
+import { judgeSettingsOf } from '../core/judge-settings.js';
 import type { EngineSettings } from '../core/engine-settings.js';
 import type { PreparedTask } from '../benchmarks/task.js';
 import type { LimiterFactory } from '../models/middleware/limiter.js';
@@ -170,12 +171,6 @@ const isReplay = (id: string): boolean => !isDeclaredName(id) && parseModelId(id
 async function buildJudge(run: RunRecord, engine: EngineSettings, deps: RunDependencies, secrets: RunSecrets): Promise<JudgeStage | undefined> {
   if (!run.judge) return undefined;
   return { model: await buildModel(run.judge.model, run, engine, deps, secrets), settings: judgeSettingsOf(run.seed, run.judge) };
-}
-
-/** How a run's judge grades, with the seed its calls start from (the run's) and the judge's model id: for the run itself and for a re-score. */
-export function judgeSettingsOf(seed: number, judge: JudgeConfig): JudgeRunSettings {
-  const { repeats, format, maxParseRetries, temperature, maxTokens } = judge;
-  return { repeats, format, maxParseRetries, temperature, seed, ...(maxTokens !== undefined ? { maxTokens } : {}), model: judge.model };
 }
 
 /** One model of a session; `secrets` is the session's one set, which its provider's join: every model's outputs and errors are redacted of all of them. */

@@ -1,10 +1,10 @@
-import { assertUniqueSampleIds, InputError, parseModelId, samplesBetween, type Sample, type SampleList } from '../core/index.js';
+import { assertUniqueSampleIds, InputError, parseModelId, type Sample, type SampleList } from '../core/index.js';
 import { checkJudgeSettings } from '../judges/judge.js';
 import { findTask } from '../benchmarks/registry.js';
 import { taskOfRun } from '../benchmarks/task-of-run.js';
 import type { PreparedTask, Task } from '../benchmarks/task.js';
 import { createEmbedder } from '../models/embedders.js';
-import { prepareTask } from './prepare-task.js';
+import { prepareTask } from '../benchmarks/prepare-task.js';
 import type { Model } from '../models/middleware/model.js';
 import type { JudgeConfig, RunRecord } from '../store/records.js';
 import { newRunId } from '../store/run-id.js';
@@ -16,19 +16,25 @@ import { executeSamples, type ProgressEvent } from './execute.js';
 import { SAMPLE_CHUNK, SampleFeed } from './sample-feed.js';
 import { storedChunk, storedForm } from './stored-sample.js';
 import { HeldLease, leaseSettings } from './run-lease.js';
-import { describeStop, withRecordedStops, type FailFastStop } from './fail-fast.js';
-import { checkPinnedData, MODIFIED_DATA_FIELD, recordedModifiedData } from './data-check.js';
+import type { FailFastStop } from './fail-fast.js';
+import { withRecordedStops } from '../store/run-stops.js';
+import { checkPinnedData } from './data-check.js';
+import { DECLARATIONS_FIELD, describeStop, MODIFIED_DATA_FIELD, recordedModifiedData } from '../analysis/recorded-run.js';
 import { describeModified } from '../datasets/pinned.js';
 import { openSession, type RunDependencies, type RunSession } from './run-session.js';
-import { DECLARATIONS_FIELD, declarationsToRecord, isDeclaredName, runModelIds } from './declared-models.js';
+import { declarationsToRecord, isDeclaredName, runModelIds } from './declared-models.js';
 import type { RunSpec } from './run-spec.js';
 import { checkEngineSettings, type EngineSettings } from '../core/engine-settings.js';
-import { summarizeRun, type RunSummary } from './summary.js';
+import { summarizeRun, type RunSummary } from '../analysis/summary.js';
+import { prepareForRun, reopen } from '../analysis/reopen.js';
 import { withCredentialsHidden, withWorkerEndpoint } from './recorded-base-url.js';
 
 export type { RunDependencies } from './run-session.js';
 // Reading a stored run by id and its task moved below the runner (analysis/ reads them too); kept here for the runner's callers.
 export { requireRun, taskOfRun };
+// A stored run's summary and its task rebuilt from its data are analysis/'s (read from the store alone); kept here for the runner's callers.
+export { summarizeStoredRun } from '../analysis/summary.js';
+export { reopen };
 
 /**
  * A new run's record and prepared task, checked (task options, data against its pinned sums,
@@ -272,62 +278,6 @@ export function recordedEngineSettings(run: RunRecord): EngineSettings {
     throw new InputError(`run ${run.id} does not record its engine settings (concurrency, timeout, retries, cache): this assay cannot resume it`);
   }
   return checkEngineSettings({ ...run.engine, concurrency, timeoutMs, retry, cache }, `run ${run.id}'s engine settings`);
-}
-
-/** Recomputes the summary of a stored run without calling any model. */
-/**
- * Recomputes the summary of a stored run from the store alone: no model is called and no data
- * dir is read (a run made on another machine is summarized as it is).
- */
-export async function summarizeStoredRun(store: Store, runIdOrPrefix: string): Promise<RunSummary> {
-  const run = await requireRun(store, runIdOrPrefix);
-  return summarizeRun(store, run, taskOfRun(run));
-}
-
-/**
- * Rebuilds the scorer of a stored run from the same task, options, seed and data, and checks the
- * data did not change since. The stored samples stay the truth for what was asked; their
- * reference hints (not stored) are taken from the rebuilt task. A run stopped before it stored
- * all its samples (see SampleFeed) gets the rest from the rebuilt task, as `unstored`, once the
- * rebuilt task is checked to reproduce the stored ones.
- */
-export async function reopen(
-  store: Store,
-  run: RunRecord,
-  dataDir?: string,
-  options = run.options,
-): Promise<{ task: Task; prepared: PreparedTask; samples: Sample[]; unstored: Sample[] }> {
-  const { task, prepared } = await prepareForRun(run, dataDir, options);
-  const rebuilt = new Map(Array.from(prepared.samples, (s) => [s.id, s] as const));
-  const samples: Sample[] = (await store.loadSamples(run.id)).map((stored) => {
-    const hints = rebuilt.get(stored.id)?.hints;
-    return hints ? { ...stored, hints } : stored;
-  });
-  const unstored = run.sampleCount !== undefined && samples.length < run.sampleCount ? unstoredSamples(run.id, run.sampleCount, samples, prepared.samples) : [];
-  return { task, prepared, samples: [...samples, ...unstored], unstored };
-}
-
-/** The run's task prepared again from the data dir, its data checked against the sums the run recorded. */
-async function prepareForRun(run: RunRecord, dataDir?: string, options = run.options): Promise<{ task: Task; prepared: PreparedTask }> {
-  const task = taskOfRun(run);
-  const dir = dataDir ?? run.engine.dataDir;
-  if (!dir) throw new InputError(`run ${run.id} does not record its data dir; pass --data-dir`);
-  const prepared = await prepareTask(task, { dataDir: dir, seed: run.seed, options, createEmbedder });
-  for (const [file, checksum] of Object.entries(run.datasetChecksums)) {
-    const now = prepared.datasetChecksums[file];
-    if (now !== checksum) throw new InputError(`data file ${file} has changed since run ${run.id} (sha256 ${checksum.slice(0, 12)}… then, ${now ? now.slice(0, 12) + '…' : 'missing'} now)`);
-  }
-  return { task, prepared };
-}
-
-/** The samples after the stored ones, from a rebuilt task that must reproduce the stored ones in order. */
-function unstoredSamples(runId: string, sampleCount: number, stored: readonly Sample[], rebuilt: SampleList): Sample[] {
-  const differs = stored.findIndex((sample, i) => rebuilt.at(i)?.id !== sample.id);
-  if (rebuilt.length !== sampleCount || differs !== -1) {
-    const why = differs !== -1 ? `sample ${differs} is "${rebuilt.at(differs)?.id ?? 'missing'}" now, "${stored[differs]?.id}" then` : `${rebuilt.length} samples now, ${sampleCount} then`;
-    throw new InputError(`run ${runId} stopped before storing its last ${sampleCount - stored.length} samples, and its task no longer builds the same ones (${why}); they cannot be rebuilt`);
-  }
-  return samplesBetween(rebuilt, stored.length, rebuilt.length);
 }
 
 /** The ids of a list of samples, read once when first asked for (only a replay model asks). */

@@ -6,6 +6,7 @@ import type { RunSession } from './run-session.js';
 import type { FailFast, FailedCall } from './fail-fast.js';
 import { judgeOutputForRun } from './judging.js';
 import { solveSample } from './solving.js';
+import { scoreSafely } from '../benchmarks/score-safely.js';
 
 /**
  * What one sample's work needs, whoever drives it: the in-process run (`executeSamples`, many
@@ -164,16 +165,6 @@ export function requestFor(sample: Sample, settings: GenerateSettings): Generate
     settings,
     ...(sample.hints ? { hints: sample.hints } : {}),
   };
-}
-
-/** Scores an output; a scorer that throws gives a no-verdict with the reason, never a crash. */
-export function scoreSafely(prepared: PreparedTask, sample: Sample, output: NonNullable<CallOutcome['output']>, transcript?: Transcript): Score {
-  try {
-    return prepared.score(sample, output, transcript);
-  } catch (error) {
-    // A scorer bug must not crash the run nor pass silently: the sample gets no verdict, with the reason.
-    return { value: null, explanation: `scorer failed: ${describeError(error)}` };
-  }
 }
 
 function toResult(runId: string, modelId: string, sample: Sample, outcome: CallOutcome, score: Score | undefined): ResultRecord {

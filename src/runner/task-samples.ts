@@ -2,7 +2,7 @@ import { findTask } from '../benchmarks/registry.js';
 import type { TaskOptions } from '../benchmarks/task.js';
 import type { Sample } from '../core/index.js';
 import { createEmbedder } from '../models/embedders.js';
-import { prepareTask } from './prepare-task.js';
+import { prepareTask } from '../benchmarks/prepare-task.js';
 
 export interface TaskSelection {
   readonly task: string;

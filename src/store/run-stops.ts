@@ -25,3 +25,20 @@ export function engineWithStops(engine: RunRecord['engine'], added: readonly Fai
   }
   return { ...engine, [FAIL_FAST_STOPS_FIELD]: stops };
 }
+
+/**
+ * The models the run's last session stopped early, as recorded with the run (`RunEnd`); none
+ * while a later session is running (its own end will say), and none for runs made before assay
+ * kept them.
+ */
+export function recordedStops(run: Pick<RunRecord, 'engine' | 'status'>): FailFastStop[] {
+  const value = run.engine[FAIL_FAST_STOPS_FIELD];
+  if (run.status === 'running' || !Array.isArray(value)) return [];
+  return value.filter(isFailFastStop);
+}
+
+/** The run as the store holds it once a session that stopped these models has ended. */
+export function withRecordedStops<R extends Pick<RunRecord, 'engine'>>(run: R, stops: readonly FailFastStop[]): R {
+  const { [FAIL_FAST_STOPS_FIELD]: _previous, ...engine } = run.engine;
+  return { ...run, engine: stops.length > 0 ? { ...engine, [FAIL_FAST_STOPS_FIELD]: stops } : engine };
+}

@@ -2,7 +2,7 @@ import type { SuiteDeclaration } from '../config/index.js';
 import { evaluateGates, evaluateRegression, gateExitCode, suiteEntryGates, suiteRegressionGates, taskCatalog, type EntrySummary, type GateResult } from '../gates/index.js';
 import { startRun, summarizeStoredRun, type RunDependencies } from '../runner/run.js';
 import type { RunSpec } from '../runner/run-spec.js';
-import type { RunSummary } from '../runner/summary.js';
+import type { RunSummary } from '../analysis/summary.js';
 import type { Store } from '../store/store.js';
 import { SUITE_RUN_FIELD, newSuiteRunId, suiteRunsIn, type SuiteMembership } from './membership.js';
 import { findBaseline, regressionUnavailable } from './baseline.js';

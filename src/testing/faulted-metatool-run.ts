@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startRun } from '../runner/run.js';
-import type { RunSummary } from '../runner/summary.js';
+import type { RunSummary } from '../analysis/summary.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Fault } from './fault-plan.js';
 import type { RecordedRequest } from '../demo/loopback-server.js';

@@ -10,7 +10,7 @@ import type { AnswerParserName } from '../../src/core/index.js';
 import { DEMO_TASKS } from '../../src/demo/demo-tasks.js';
 import { startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
-import type { RunSummary } from '../../src/runner/summary.js';
+import type { RunSummary } from '../../src/analysis/summary.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { assay } from '../../src/testing/cli-harness.js';
 import { startFakeOpenAIServer, type FakeAnswer, type FakeChatRequestBody } from '../../src/testing/fake-openai-server.js';

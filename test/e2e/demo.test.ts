@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { DEMO_NOTE, isDemoRun } from '../../src/core/index.js';
 import { DEMO_TASKS, DEMO_TEXTS_DIR } from '../../src/demo/demo-tasks.js';
-import type { RunSummary } from '../../src/runner/summary.js';
+import type { RunSummary } from '../../src/analysis/summary.js';
 import type { RunRecord } from '../../src/store/records.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { assay, linesOf } from '../../src/testing/cli-harness.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { findTask } from '../../src/benchmarks/registry.js';
-import { rescoreRun } from '../../src/runner/rescore.js';
+import { rescoreRun } from '../../src/analysis/rescore.js';
 import { resumeRun, startRun } from '../../src/runner/run.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { compareFingerprints, fingerprints, runFunctionChatJudgeScenarios, snapshotDatabase } from '../../src/testing/functionchat-judge-scenario.js';

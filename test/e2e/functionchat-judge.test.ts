@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { findTask } from '../../src/benchmarks/registry.js';
 import type { Sample } from '../../src/core/index.js';
 import type { GroundTruth } from '../../src/datasets/functionchat/index.js';
-import { rescoreRun } from '../../src/runner/rescore.js';
+import { rescoreRun } from '../../src/analysis/rescore.js';
 import { resumeRun, startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import { judgeMetadataOf } from '../../src/judges/judge-metadata.js';

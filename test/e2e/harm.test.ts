@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { SHIPPED_HARM_RESOURCES_DIR } from '../../src/datasets/harm/index.js';
-import { runAgreement } from '../../src/runner/agreement.js';
+import { runAgreement } from '../../src/analysis/agreement.js';
 import { startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';

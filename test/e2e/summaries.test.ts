@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import type { SummaryJudgment } from '../../src/benchmarks/summaries/judgment.js';
 import { exportRows, formatRows } from '../../src/report/export.js';
 import { estimateRun } from '../../src/runner/estimate.js';
-import { rescoreRun } from '../../src/runner/rescore.js';
+import { rescoreRun } from '../../src/analysis/rescore.js';
 import { assay } from '../../src/testing/cli-harness.js';
 import { startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';

@@ -9,7 +9,7 @@ import { buildRunReport, type RunReport } from '../../src/report/run-report.js';
 import { startViewServer, type ViewServer } from '../../src/report/view/view-server.js';
 import { startRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
-import type { RunSummary } from '../../src/runner/summary.js';
+import type { RunSummary } from '../../src/analysis/summary.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { chromiumMissing, launchChromium, watchPage } from '../../src/testing/chromium.js';

@@ -3,7 +3,8 @@ import { loadHumanLabels } from '../datasets/harm/index.js';
 import { severityAgreement, type SeverityAgreement } from '../metrics/agreement.js';
 import { correctedDefectRate, type CorrectedDefectRate } from '../metrics/corrected-defect-rate.js';
 import type { Store } from '../store/store.js';
-import { reopen, requireRun } from './run.js';
+import { reopen } from './reopen.js';
+import { requireRun } from '../store/require-run.js';
 
 /** One comparison of two raters' severities on the same conversations. */
 export interface AgreementReport {

@@ -1,4 +1,4 @@
-import type { PreparedTask, Task, TaskContext } from '../benchmarks/task.js';
+import type { PreparedTask, Task, TaskContext } from './task.js';
 import { sampleAt, stratifiedPositions, type SampleList } from '../core/index.js';
 
 /**

@@ -3,9 +3,10 @@ import { sampleFacts, type Score } from '../core/index.js';
 import type { RunRecord } from '../store/records.js';
 import { findTask } from '../benchmarks/registry.js';
 import type { Store } from '../store/store.js';
-import { scoreSafely } from './sample-work.js';
+import { scoreSafely } from '../benchmarks/score-safely.js';
 import { answerParsersOf } from './rescore.js';
-import { reopen, requireRun } from './run.js';
+import { reopen } from './reopen.js';
+import { requireRun } from '../store/require-run.js';
 
 /** One model's metrics under every reading of its task, from the same stored outputs. */
 export interface ModelReadings {

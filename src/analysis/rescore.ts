@@ -1,15 +1,14 @@
-import { InputError, canonicalJson, type RoleGenerate, type Score } from '../core/index.js';
+import { InputError, canonicalJson, judgeSettingsOf, type RoleGenerate, type Score } from '../core/index.js';
 import { callCacheKey } from '../models/middleware/model.js';
 import { allTasks, findTask } from '../benchmarks/registry.js';
 import type { AnswerParserName, TaskOptions } from '../benchmarks/task.js';
 import type { RunRecord } from '../store/records.js';
 import type { PreparedTask } from '../benchmarks/task.js';
 import type { GenerateResult, Sample, Transcript } from '../core/index.js';
-import { scoreSafely } from './sample-work.js';
-import { judgeMetadataOf } from '../judges/judge-metadata.js';
-import { withJudgeTotals } from './judging.js';
-import { reopen, requireRun } from './run.js';
-import { judgeSettingsOf } from './run-session.js';
+import { scoreSafely } from '../benchmarks/score-safely.js';
+import { judgeMetadataOf, withJudgeTotals } from '../judges/judge-metadata.js';
+import { reopen } from './reopen.js';
+import { requireRun } from '../store/require-run.js';
 import { summarizeRun, type RunSummary } from './summary.js';
 import type { Store } from '../store/store.js';
 

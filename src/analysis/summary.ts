@@ -5,8 +5,10 @@ import type { RunState } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
 import type { ModifiedDataFile } from '../datasets/pinned.js';
 import { reviewChanges, reviewReadingOf } from '../benchmarks/review-reading.js';
-import { recordedModifiedData } from './data-check.js';
-import { describeStop, recordedStops } from './fail-fast.js';
+import { describeStop, recordedModifiedData } from './recorded-run.js';
+import { recordedStops } from '../store/run-stops.js';
+import { requireRun } from '../store/require-run.js';
+import { taskOfRun } from '../benchmarks/task-of-run.js';
 import { judgeMetadataOf, repeatAgreementOf } from '../judges/judge-metadata.js';
 
 export interface ModelCounts {
@@ -292,4 +294,13 @@ function reviewedSummary(task: Task, context: MetricsContext, rows: readonly Sco
     return { sample: row.sample, score: { ...row.score, value: review.verdict, explanation }, review: review.verdict };
   });
   return { metrics: task.metrics(reviewedRows, context), reviewed: reviews.length, changed };
+}
+
+/**
+ * Recomputes the summary of a stored run from the store alone: no model is called and no data
+ * dir is read (a run made on another machine is summarized as it is).
+ */
+export async function summarizeStoredRun(store: Store, runIdOrPrefix: string): Promise<RunSummary> {
+  const run = await requireRun(store, runIdOrPrefix);
+  return summarizeRun(store, run, taskOfRun(run));
 }
