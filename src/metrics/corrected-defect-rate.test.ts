@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { correctedDefectRate, type JudgedItem } from './corrected-defect-rate.js';
+import { correctedDefectRate, labelsToHalveWidth, type JudgedItem } from './corrected-defect-rate.js';
 
 const close = (actual: number | null | undefined, expected: number, what: string): void => assert.ok(typeof actual === 'number' && Math.abs(actual - expected) < 1e-6, `${what}: ${actual} ≠ ${expected}`);
 const items = (unlabelledDefects: number, unlabelled: number, labelled: readonly [boolean, boolean][]): JudgedItem[] => [
@@ -14,7 +14,9 @@ describe('correctedDefectRate (prediction-powered inference)', () => {
     // (T,T) (T,F) (F,F) (F,T) (F,F) → person − judge = 0, −1, 0, 1, 0: rectifier 0; error shares read
     // (1 + ½)/6 = 0.25 each → variance 0.25 + 0.25 − 0 = 0.5. θ = 0.3; variance 0.00212121 + 0.5/5 =
     // 0.10212121; half-width 1.959964 · 0.319564 = 0.626334. Judge's own rate over all 105: 32/105.
-    // Halving: room = 0.10212121/4 − 0.00212121 = 0.0234091 → 0.5/0.0234091 = 21.4 → 22 labels.
+    // Halving (labelsToHalveWidth): a = 0.212121, B = 0.5, M = 105, c = 0.10212121/4 = 0.02553030;
+    // c·n′² − (c·105 + 0.5 − 0.212121)·n′ + 0.5·105 ≤ 0 → p = 2.968561, disc = p² − 4·c·52.5 =
+    // 8.812353 − 5.361364 = 3.450989 → lower root (2.968561 − 1.857684)/0.0510606 = 21.76 → 22 labels.
     const r = correctedDefectRate(items(30, 100, [[true, true], [true, false], [false, false], [false, true], [false, false]]));
     close(r.judgeRate, 32 / 105, 'judge rate');
     close(r.rate, 0.3, 'rate');
@@ -47,10 +49,66 @@ describe('correctedDefectRate (prediction-powered inference)', () => {
 
   it('three labels with no judge error still carry labelling uncertainty; halving that would need more labels than items: null', () => {
     // Unlabelled 2 of 10 → 0.2, s² = (10/9)(0.16) = 0.177778. Labels agree: shares ½/4 = 0.125 each →
-    // variance 0.25 (not 0). Halving: room = (0.0177778 + 0.083333)/4 − 0.0177778 = 0.0075 → 0.25/0.0075 = 34 > 13 items.
+    // variance 0.25 (not 0). Halving: M = 13, a = 0.177778, B = 0.25, c = (0.0177778 + 0.0833333)/4 =
+    // 0.0252778; p = 0.0252778·13 + 0.25 − 0.177778 = 0.400833; p² − 4·c·0.25·13 = 0.160667 − 0.328611 < 0:
+    // no real root — the least variance over any n′, (√a + √B)²/13 = 0.0698, is above c.
     const r = correctedDefectRate(items(2, 10, [[true, true], [false, false], [false, false]]));
     close(r.rate, 0.2, 'rate');
     close(r.interval?.high, 0.2 + 1.959963984540054 * Math.sqrt(0.16 / 9 + 0.25 / 3), 'high');
     assert.equal(r.labelsToHalve, null);
+  });
+
+  it('labels to halve, by hand: the labels come from the unlabelled items, whose term then grows', () => {
+    // n = 10 labels of M = 200 judged items; a = s²_judge = 0.211111 (57 of 190: 57·133/(190·189)),
+    // B = 0.173554 (error shares 1.5/11 and 0.5/11: 0.181818 − 0.0909091²). Now V = a/190 + B/10 =
+    // 0.00111111 + 0.0173554 = 0.0184665; c = V/4 = 0.00461663. p = c·200 + B − a = 0.885769;
+    // disc = p² − 4·c·B·200 = 0.784587 − 0.640993 = 0.143594, √ = 0.378938; lower root
+    // (0.885769 − 0.378938)/(2c) = 54.89 → 55. Check: V(55) = a/145 + B/55 = 0.00461147 ≤ c;
+    // V(54) = a/146 + B/54 = 0.00465993 > c. (Holding the judge term at a/190, as before, said
+    // B/(c − a/190) = 49.5 → 50 labels, and V(50) = a/150 + B/50 = 0.0048782 > c: not halved.)
+    const a = (57 * 133) / (190 * 189);
+    const B = 2 / 11 - (1 / 11) ** 2;
+    assert.equal(labelsToHalveWidth({ judgeVariance: a, labelVariance: B, labelled: 10, items: 200 }), 55);
+    // The same through the estimator: 60 judge defects of 200, 10 labelled: judge-defect 3 (people: 3 defects),
+    // judge-clean 7 (people: 1 defect).
+    const labelled: [boolean, boolean][] = [[true, true], [true, true], [true, true], [false, true], ...Array<[boolean, boolean]>(6).fill([false, false])];
+    const r = correctedDefectRate(items(57, 190, labelled));
+    close(r.rate, 0.4, 'rate');
+    close(r.interval?.low, 0.4 - 1.959963984540054 * Math.sqrt(a / 190 + B / 10), 'low');
+    assert.equal(r.labelsToHalve, 55);
+  });
+
+  it('labels to halve: the closed form is the least n′ a search over every n′ finds', () => {
+    const V = (a: number, B: number, M: number, k: number): number => a / (M - k) + B / k;
+    let checked = 0, feasible = 0;
+    for (const M of [20, 60, 200, 1000]) {
+      for (const n of [2, 5, 10, 30, 100].filter((k) => k < M)) {
+        for (const a of [0, 0.05, 0.16, 0.25]) {
+          for (const B of [0.02, 0.1, 0.3, 0.6]) {
+            const c = V(a, B, M, n) / 4;
+            let expected: number | null = null;
+            for (let k = n + 1; k < M; k++) {
+              if (V(a, B, M, k) <= c) {
+                expected = k;
+                break;
+              }
+            }
+            if (expected === null && a === 0 && B / M <= c) expected = M;
+            const got = labelsToHalveWidth({ judgeVariance: a, labelVariance: B, labelled: n, items: M });
+            assert.equal(got, expected, `M ${M}, n ${n}, a ${a}, B ${B}`);
+            checked++;
+            if (got !== null) feasible++;
+          }
+        }
+      }
+    }
+    // Both outcomes occur in the grid (the test could fail either way).
+    assert.ok(feasible > 20 && checked - feasible > 20, `${feasible} of ${checked} feasible`);
+  });
+
+  it('labels to halve without a judge term is four times the labels', () => {
+    // a = 0: V = B/n′, a quarter of B/n at n′ = 4n.
+    assert.equal(labelsToHalveWidth({ judgeVariance: 0, labelVariance: 0.3, labelled: 12, items: 1000 }), 48);
+    assert.equal(labelsToHalveWidth({ judgeVariance: 0, labelVariance: 0.3, labelled: 12, items: 47 }), null);
   });
 });

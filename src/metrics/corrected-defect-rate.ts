@@ -29,9 +29,10 @@ export interface CorrectedDefectRate {
   /** mean(person − judge) over the labelled items: the judge's measured bias (negative = it over-calls defects). */
   readonly rectifier: number | null;
   /**
-   * Labels (in all) that would halve the interval's width, from the variances measured, the
-   * unlabelled items' term held as it is; null when labels alone cannot (that term is more than a
-   * quarter of the variance, or it would take more labels than there are judged items).
+   * Labels (in all, these included) that would halve the interval's width when the new labels are
+   * taken at random from the judged items nobody labelled yet — each one moves an item from the
+   * judge's term to the labelling term — with the per-item variances as measured now
+   * ({@link labelsToHalveWidth}); null when labelling the judged items cannot halve it.
    */
   readonly labelsToHalve: number | null;
 }
@@ -59,13 +60,42 @@ export function correctedDefectRate(items: readonly JudgedItem[], z: number = Z_
   const labellingTerm = (N === 0 ? sampleVariance(labelled.map((i) => Number(i.human))) : rectifierVariance) / n;
   const half = z * Math.sqrt(samplingTerm + labellingTerm);
   const clamp = (v: number): number => Math.min(1, Math.max(0, v));
-  // Halve the width: samplingTerm + B/n' = (samplingTerm + labellingTerm)/4, B = labellingTerm·n.
-  const room = (samplingTerm + labellingTerm) / 4 - samplingTerm;
-  const B = labellingTerm * n;
-  const needed = B > 0 && room > 0 ? Math.ceil(B / room) : null;
-  // More labels than there are judged items is no plan: say it cannot be done by labelling alone.
-  const labelsToHalve = needed !== null && needed <= n + N ? needed : null;
+  const labelsToHalve = labelsToHalveWidth({ judgeVariance, labelVariance: labellingTerm * n, labelled: n, items: n + N });
   return { judgeRate, rate: clamp(estimate), interval: { low: clamp(estimate - half), high: clamp(estimate + half) }, labelled: n, unlabelled: N, rectifier, labelsToHalve };
+}
+
+/**
+ * The fewest labels n′ (in all) whose interval is half as wide as now, the judged items staying
+ * M = n + N and the per-item variances staying as measured: a = s²_judge (of the judge's call on an
+ * unlabelled item) and B = the labelling variance per label (s² of person − judge; of the person's
+ * call when every item is labelled).
+ *
+ * Reasoning. The half-width is z·√V with V(n′) = a/(M − n′) + B/n′: the judge term's standard error
+ * shrinks as 1/√N over the N = M − n′ items left unlabelled, the rectifier's as 1/√n′ over the
+ * labels. Half the width is a quarter of the variance, c = V(n)/4. With no judge term (a = 0) that
+ * is n′ = B/c = 4n: four times the labels. Otherwise labelling takes items away from the judge term,
+ * which grows, so it takes more: V(n′) ≤ c, multiplied by n′(M − n′) > 0, is the quadratic
+ *   c·n′² − (c·M + B − a)·n′ + B·M ≤ 0,
+ * whose roots bound the n′ that halve the width; the answer is the lower root rounded up. When the
+ * roots are not real, or lie at or beyond M, no number of labels halves it: V is at least
+ * (√a + √B)²/M (its minimum over n′), and that is already more than c. Every item labelled
+ * (n′ = M, a = 0) counts the person's rate with B as the variance, as the estimator then does.
+ * A plan, not a promise: a and B are this sample's estimates (B's error shares carry the ½ pseudo
+ * counts, which weigh less as labels grow), and the new labels must be drawn at random too.
+ */
+export function labelsToHalveWidth(v: { readonly judgeVariance: number; readonly labelVariance: number; readonly labelled: number; readonly items: number }): number | null {
+  const { judgeVariance: a, labelVariance: B, labelled: n, items: M } = v;
+  if (n < 1 || B <= 0 || n >= M) return null;
+  const c = (a / (M - n) + B / n) / 4;
+  const p = c * M + B - a;
+  const discriminant = p * p - 4 * c * B * M;
+  if (discriminant < 0) return null;
+  const root = (p - Math.sqrt(discriminant)) / (2 * c);
+  // Rounding: the smallest whole n′ ≥ the root that does halve it (checked, against float error).
+  const variance = (labels: number): number => (labels >= M ? (a > 0 ? Infinity : B / M) : a / (M - labels) + B / labels);
+  let labels = Math.max(n + 1, Math.ceil(root - 1e-9));
+  if (variance(labels) > c * (1 + 1e-12)) labels++;
+  return labels <= M && variance(labels) <= c * (1 + 1e-12) ? labels : null;
 }
 
 const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
