@@ -5,6 +5,7 @@ import type { RunState } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
 import type { ModifiedDataFile } from '../datasets/pinned.js';
 import { reviewChanges, reviewReadingOf } from '../benchmarks/review-reading.js';
+import { correctedRateOfReviews, type CorrectedDefectRateSummary } from '../benchmarks/corrected-rate.js';
 import { describeStop, recordedModifiedData } from './recorded-run.js';
 import { recordedStops } from '../store/run-stops.js';
 import { requireRun } from '../store/require-run.js';
@@ -49,6 +50,11 @@ export interface ReviewedSummary {
   readonly reviewed: number;
   /** Reviews whose verdict differs from the stored score's (a no verdict made pass or fail counts). */
   readonly changed: number;
+  /**
+   * For a task whose headline is a judged defect rate (harm, groundedness): that rate corrected
+   * for the judge's error measured on the reviews, taken as a random subset (`benchmarks/corrected-rate.ts`).
+   */
+  readonly corrected_defect_rate?: CorrectedDefectRateSummary;
 }
 
 export interface ModelSummary {
@@ -293,7 +299,8 @@ function reviewedSummary(task: Task, context: MetricsContext, rows: readonly Sco
     const explanation = `reviewed: ${review.verdict ? 'pass' : 'fail'}${review.note ? ` (${review.note})` : ''}`;
     return { sample: row.sample, score: { ...row.score, value: review.verdict, explanation }, review: review.verdict };
   });
-  return { metrics: task.metrics(reviewedRows, context), reviewed: reviews.length, changed };
+  const corrected = correctedRateOfReviews(task, context, rows, new Map(reviews.map((r) => [r.sampleId, r.verdict])));
+  return { metrics: task.metrics(reviewedRows, context), reviewed: reviews.length, changed, ...(corrected ? { corrected_defect_rate: corrected } : {}) };
 }
 
 /**

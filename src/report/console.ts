@@ -1,4 +1,5 @@
 import { unitAndDirection, unitAt } from '../benchmarks/metric-declarations.js';
+import { correctedRateLine } from './corrected-rate.js';
 import type { MetricDeclaration } from '../benchmarks/task.js';
 import type { RunRecord } from '../store/records.js';
 import type { RunState, StoredLease } from '../store/run-state.js';
@@ -103,6 +104,7 @@ export function renderSummary(summary: RunSummary, declarations: readonly Metric
     if (reviewed) {
       lines.push(`  reviewed by humans: ${reviewed.reviewed} item(s), ${reviewed.changed} verdict(s) changed; metrics with the reviews:`);
       lines.push(...metricLines(reviewed.metrics, '    ', declarations));
+      if (reviewed.corrected_defect_rate) lines.push(correctedRateLine(reviewed.corrected_defect_rate, '    '));
     }
     const cost = counts.cost_usd === null ? 'unknown' : `$${counts.cost_usd.toFixed(4)}`;
     lines.push(

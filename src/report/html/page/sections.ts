@@ -129,7 +129,22 @@ function modelsBlock(run: PageRun, many: boolean): HTMLElement {
     block.appendChild(el('h3', null, 'With human reviews applied'));
     block.appendChild(metricTableEl(run.tables.reviewed));
   }
+  // Beside the judge's defect rate, that rate corrected for its error measured on the reviews (PPI).
+  const corrected = run.overview.models.flatMap((m) => {
+    const c = run.summary.models[m]?.reviewed?.corrected_defect_rate;
+    return c ? [[m, c] as const] : [];
+  });
+  if (corrected.length > 0) block.appendChild(el('ul', { class: 'judge-lines corrected-rate' }, ...corrected.map(([m, c]) => el('li', { data: { model: m } }, correctedRateText(m, c)))));
   return block;
+}
+
+/** One model's corrected defect rate as text (the console's line, `report/corrected-rate.ts`). */
+function correctedRateText(model: string, c: PageCorrectedRate): string {
+  const raw = c.judge_rate === null ? 'the judge’s: —' : `the judge’s ${fmtShare(c.judge_rate)}`;
+  const leftOut = c.reviews_left_out > 0 ? `; ${c.reviews_left_out} review(s) of items the judge gave no verdict left out` : '';
+  if (c.rate === null || c.ci95 === null) return `${model}: defect rate corrected for the judge’s error — beside ${raw} (needs at least 2 reviews of items the judge rated, has ${c.labelled}${leftOut})`;
+  const halve = c.labels_to_halve === null ? 'reviewing more of these items alone cannot halve the interval' : `about ${c.labels_to_halve} reviews in all would halve the interval`;
+  return `${model}: defect rate corrected for the judge’s error ${fmtShare(c.rate)} [${fmtShare(c.ci95.low)}, ${fmtShare(c.ci95.high)}] beside ${raw} (PPI: ${c.unlabelled} unreviewed + ${c.labelled} reviewed items, the reviewed taken as a random subset; ${halve}${leftOut})`;
 }
 
 function chartsBlock(run: PageRun, many: boolean): HTMLElement {

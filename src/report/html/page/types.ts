@@ -92,13 +92,24 @@ interface PageDeclaration {
   readonly parts?: readonly PageDeclaration[];
 }
 
+/** A defect rate corrected for the judge's error (`CorrectedDefectRateSummary` in src/benchmarks/corrected-rate.ts). */
+interface PageCorrectedRate {
+  readonly judge_rate: number | null;
+  readonly rate: number | null;
+  readonly ci95: { readonly low: number; readonly high: number } | null;
+  readonly labelled: number;
+  readonly unlabelled: number;
+  readonly labels_to_halve: number | null;
+  readonly reviews_left_out: number;
+}
+
 interface PageRun {
   readonly schema: number;
   readonly overview: PageOverview;
   readonly summary: {
     /** Present on a run made by `assay demo`: the line saying its answers are scripted. */
     readonly demo?: string;
-    readonly models: Readonly<Record<string, { readonly counts: PageModelCounts; readonly metrics: Readonly<Record<string, Metric>> }>>;
+    readonly models: Readonly<Record<string, { readonly counts: PageModelCounts; readonly metrics: Readonly<Record<string, Metric>>; readonly reviewed?: { readonly corrected_defect_rate?: PageCorrectedRate } }>>;
     readonly cost_by_role: readonly PageRoleCost[];
   };
   readonly tables: { readonly metrics: PageTable; readonly reviewed?: PageTable };
