@@ -218,7 +218,10 @@ an aligned summary, no defect (groundedness: a grade at least the run's --thresh
 severity the guideline does not call a defect). A reviewed fail counts as a defect (or a fail) in
 the reviewed rates, a no verdict reviewed is decided, and the judge's finer grading of an item
 whose verdict a reviewer overruled (a 1–5 grade, claims, a severity) is left out of the figures
-made of it (mean score, distribution, claim support).
+made of it (mean score, distribution, claim support). For harm and groundedness runs the block
+also gives the defect rate corrected for the judge's error measured on the reviews (PPI), with its
+95% interval and how many reviews in all would halve it: review a random sample of the items for
+it to hold (docs/harm.md).
 Every line is checked before anything is stored. A later file's verdict for the same item
 replaces the earlier one.
 
