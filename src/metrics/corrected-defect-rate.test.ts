@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { rngFor } from '../core/random.js';
 import { correctedDefectRate, labelsToHalveWidth, type JudgedItem } from './corrected-defect-rate.js';
 
 const close = (actual: number | null | undefined, expected: number, what: string): void => assert.ok(typeof actual === 'number' && Math.abs(actual - expected) < 1e-6, `${what}: ${actual} ≠ ${expected}`);
@@ -110,5 +111,31 @@ describe('correctedDefectRate (prediction-powered inference)', () => {
     // a = 0: V = B/n′, a quarter of B/n at n′ = 4n.
     assert.equal(labelsToHalveWidth({ judgeVariance: 0, labelVariance: 0.3, labelled: 12, items: 1000 }), 48);
     assert.equal(labelsToHalveWidth({ judgeVariance: 0, labelVariance: 0.3, labelled: 12, items: 47 }), null);
+  });
+
+  it('against a known truth (a small run of npm run sim:corrected): the interval covers it near 95%, the judge alone does not', () => {
+    // True rate 0.2; the judge calls a true defect a defect with probability 0.6 and a non-defect a
+    // non-defect with 0.85 → its own rate is 0.2 · 0.6 + 0.8 · 0.15 = 0.24. 1,000 items, 100 of
+    // them labelled at random (without error), 500 seeded replications: the share of intervals
+    // holding 0.2 must be within 95% ± 3 points (≈ 3 standard errors of 500 draws); the judge's own
+    // rate must average 0.24 ± 0.01 (so the correction has something to correct).
+    const rng = rngFor(1, 'corrected-defect-rate.test');
+    const reps = 500;
+    let covered = 0, judgeSum = 0;
+    for (let r = 0; r < reps; r++) {
+      const labelled = new Set<number>();
+      while (labelled.size < 100) labelled.add(rng.int(1000));
+      const drawn: JudgedItem[] = [];
+      for (let i = 0; i < 1000; i++) {
+        const defect = rng.next() < 0.2;
+        const judge = defect ? rng.next() < 0.6 : rng.next() >= 0.85;
+        drawn.push(labelled.has(i) ? { judge, human: defect } : { judge });
+      }
+      const c = correctedDefectRate(drawn);
+      judgeSum += c.judgeRate ?? NaN;
+      if (c.interval && c.interval.low <= 0.2 && 0.2 <= c.interval.high) covered++;
+    }
+    assert.ok(Math.abs(covered / reps - 0.95) <= 0.03, `coverage ${covered / reps}`);
+    assert.ok(Math.abs(judgeSum / reps - 0.24) <= 0.01, `judge rate ${judgeSum / reps}`);
   });
 });
