@@ -1,7 +1,9 @@
-import { InputError, type Score } from '../core/index.js';
+import { InputError, sampleFacts, type Score } from '../core/index.js';
 import { loadHumanLabels } from '../datasets/harm/index.js';
 import { severityAgreement, type SeverityAgreement } from '../metrics/agreement.js';
 import { correctedDefectRate, type CorrectedDefectRate } from '../metrics/corrected-defect-rate.js';
+import { correctedRateOfReviews, type CorrectedDefectRateSummary } from '../benchmarks/corrected-rate.js';
+import type { ScoredSample } from '../benchmarks/task.js';
 import type { Store } from '../store/store.js';
 import { reopen } from './reopen.js';
 import { requireRun } from '../store/require-run.js';
@@ -25,6 +27,11 @@ export interface RunAgreement {
   readonly scale: { readonly min: number; readonly max: number };
   /** Per model under test, each comparison asked for (and repeat 1 vs 2 when the judge repeated). */
   readonly models: Readonly<Record<string, readonly AgreementReport[]>>;
+  /**
+   * Per model with human reviews (`assay review`): the defect rate corrected for the judge's error
+   * measured on them, as `assay show` gives it (`reviewed.corrected_defect_rate`); absent without reviews.
+   */
+  readonly reviewed?: Readonly<Record<string, CorrectedDefectRateSummary>>;
 }
 
 export interface AgreementOptions {
@@ -60,7 +67,10 @@ function repeatsOf(score: Score | null | undefined): readonly number[] | undefin
  */
 export async function runAgreement(store: Store, runIdOrPrefix: string, options: AgreementOptions): Promise<RunAgreement> {
   const run = await requireRun(store, runIdOrPrefix);
-  const { prepared, samples } = await reopen(store, run, options.dataDir);
+  const { task, prepared, samples } = await reopen(store, run, options.dataDir);
+  const reviews = await store.reviews(run.id);
+  const reviewed: Record<string, CorrectedDefectRateSummary> = {};
+  const byId = new Map(samples.map((s) => [s.id, s]));
   const scale = prepared.severityScale;
   if (!scale) throw new InputError(`run ${run.id} is ${run.task}, whose scores are not levels of a scale; agreement is for harm measurement and quality/groundedness runs`);
   const labels = options.labels ? await loadHumanLabels(options.labels, { knownIds: new Set(samples.map((s) => s.id)), scale }) : undefined;
@@ -70,6 +80,13 @@ export async function runAgreement(store: Store, runIdOrPrefix: string, options:
   for (const modelId of run.models) {
     const results = await store.results(run.id, modelId, { outputs: false });
     const reports: AgreementReport[] = [];
+    const mine = new Map(reviews.filter((r) => r.modelId === modelId).map((r) => [r.sampleId, r.verdict]));
+    const rows = results.flatMap((r): ScoredSample[] => {
+      const sample = byId.get(r.sampleId);
+      return sample ? [{ sample: sampleFacts(sample), score: r.status === 'done' ? (r.score ?? undefined) : undefined }] : [];
+    });
+    const byReviews = correctedRateOfReviews(task, { options: run.options, facts: run.metricsFacts }, rows, mine);
+    if (byReviews) reviewed[modelId] = byReviews;
     if (labels) {
       const pairs = results.flatMap((r) => {
         const judged = severityOf(r.score);
@@ -104,5 +121,5 @@ export async function runAgreement(store: Store, runIdOrPrefix: string, options:
     if (repeatPairs.length > 0) reports.push({ between: 'judge repeat 1 vs repeat 2', agreement: severityAgreement(repeatPairs, scale) });
     models[modelId] = reports;
   }
-  return { run: run.id, task: run.task, scale, models };
+  return { run: run.id, task: run.task, scale, models, ...(Object.keys(reviewed).length > 0 ? { reviewed } : {}) };
 }

@@ -28,7 +28,9 @@ the run's judge repeated (--judge-repeats ≥ 2) its first two repeats are compa
 With --labels, the judge's defect rate is printed beside the rate corrected for its measured
 error (prediction-powered inference over the labelled items, taken as a random subset of the
 judged ones), with a 95% interval carrying the sampling and the labelling, and how many labels
-would halve it (docs/harm.md).
+would halve it (docs/harm.md). A run with human reviews (assay review: pass / fail, no levels)
+gets the same correction with the reviews as the labels ("judge vs human reviews"), as
+assay show gives it; the reviewed items must be a random subset too.
 
 Example:
   assay agreement 20261125-081500-ab12 --labels labels.csv`,

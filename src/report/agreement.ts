@@ -1,6 +1,7 @@
 import { visibleControls } from '../core/index.js';
 import type { CorrectedDefectRate } from '../metrics/corrected-defect-rate.js';
 import type { RunAgreement } from '../analysis/agreement.js';
+import { correctedRateLine } from './corrected-rate.js';
 
 const share = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
 const percent = (v: number): string => `${(100 * v).toFixed(1)}%`;
@@ -21,7 +22,8 @@ export function renderAgreement(report: RunAgreement): string {
   const lines = [visibleControls(`agreement for run ${report.run} (${report.task}), severity scale ${report.scale.min}–${report.scale.max}`)];
   for (const [model, reports] of Object.entries(report.models)) {
     lines.push(visibleControls(`${model}:`));
-    if (reports.length === 0) lines.push('  nothing to compare: give --labels <file.csv> or --with <run>, or run the judge with --judge-repeats ≥ 2');
+    const byReviews = report.reviewed?.[model];
+    if (reports.length === 0 && !byReviews) lines.push('  nothing to compare: give --labels <file.csv> or --with <run>, or run the judge with --judge-repeats ≥ 2');
     for (const { between, agreement: a, corrected } of reports) {
       const interval = a.kappaInterval ? ` [${a.kappaInterval.low.toFixed(3)}, ${a.kappaInterval.high.toFixed(3)}]` : '';
       const kappa = a.kappa === null ? `— (${a.kappaNote ?? 'undefined'})` : `${a.kappa.toFixed(3)}${interval}`;
@@ -31,6 +33,8 @@ export function renderAgreement(report: RunAgreement): string {
       a.confusion.counts.forEach((row, i) => lines.push(`    ${String(levels[i]).padStart(40)}  ${row.map((c) => String(c).padStart(4)).join('')}`));
       if (corrected) lines.push(...correctedLines(corrected));
     }
+    // The run's own reviews (pass / fail) as the labels: no levels to compare, the corrected rate only.
+    if (byReviews) lines.push('  judge vs human reviews (assay review):', correctedRateLine(byReviews, '    '));
   }
   return `${lines.join('\n')}\n`;
 }

@@ -11,7 +11,7 @@ import { startFakeOpenAIServer, type FakeAnswer, type FakeChatRequestBody, type 
 
 /**
  * The defect rate corrected for the judge's error (PPI), from a run's own human reviews, in
- * `assay show`, `show --json` and the HTML report, end to end: a quality/groundedness run of 201
+ * `assay show`, `show --json`, `assay agreement` and the HTML report, end to end: a quality/groundedness run of 201
  * answers written here (`given:answers`, no model under test called), graded by a scripted judge on
  * a loopback server — 1 (a defect) when the answer holds the word PLANTED, 5 otherwise, and an
  * unreadable reply for the answer holding GARBLE (no verdict, no re-ask).
@@ -99,16 +99,20 @@ type ShownModel = { metrics: Record<string, unknown>; reviewed?: { metrics: Reco
 
 const close = (actual: number | undefined, expected: number, what: string): void => assert.ok(typeof actual === 'number' && Math.abs(actual - expected) < 1e-9, `${what}: ${actual} ≠ ${expected}`);
 
-test('without reviews nothing is corrected: show and show --json say nothing of it', async () => {
+test('without reviews nothing is corrected: show, show --json and agreement say nothing of it', async () => {
   const shown = await assay(['show', runId, '--db', db]);
   assert.equal(shown.code, 0, shown.stderr);
   assert.doesNotMatch(shown.stdout, /corrected/);
   const model = (JSON.parse((await assay(['show', runId, '--json', '--db', db])).stdout) as { models: Record<string, ShownModel> }).models['given:answers'];
   assert.deepEqual([model?.metrics['defect_rate'], model?.metrics['graded'], model?.metrics['no_verdict']], [60 / 200, 200, 1]);
   assert.equal(model?.reviewed, undefined);
+  const agreement = await assay(['agreement', runId, '--db', db]);
+  assert.equal(agreement.code, 0, agreement.stderr);
+  assert.match(agreement.stdout, /nothing to compare/);
+  assert.doesNotMatch(agreement.stdout, /corrected|human reviews/);
 });
 
-test('with reviews on a subset: show, show --json and the HTML report give the corrected rate, its interval and the reviews to halve it, by hand', async () => {
+test('with reviews on a subset: show, show --json, agreement and the HTML report give the corrected rate, its interval and the reviews to halve it, by hand', async () => {
   const reviews = join(dir, 'reviews.csv');
   writeFileSync(reviews, `item,verdict,note\n${REVIEWS.map(([i, v]) => `${idOf(i)},${v},`).join('\n')}\n`);
   const applied = await assay(['review', runId, '--apply', reviews, '--db', db]);
@@ -135,6 +139,13 @@ test('with reviews on a subset: show, show --json and the HTML report give the c
   assert.equal(shown.code, 0, shown.stderr);
   const line = "defect rate corrected for the judge's error: 40.0% [13.4%, 66.6%] beside the judge's 30.0% (PPI: 190 unreviewed + 10 reviewed items, the reviewed taken as a random subset; about 55 reviews in all would halve the interval; 1 review(s) of items the judge gave no verdict left out)";
   assert.ok(shown.stdout.includes(`    ${line}\n`), shown.stdout);
+
+  // assay agreement without --labels: the reviews are the labels; the same figure, the same line.
+  const agreement = await assay(['agreement', runId, '--db', db]);
+  assert.equal(agreement.code, 0, agreement.stderr);
+  assert.ok(agreement.stdout.includes(`  judge vs human reviews (assay review):\n    ${line}\n`), agreement.stdout);
+  const agreementJson = JSON.parse((await assay(['agreement', runId, '--json', '--db', db])).stdout) as { reviewed?: Record<string, Corrected> };
+  assert.deepEqual(agreementJson.reviewed?.['given:answers'], c);
 
   // The report's data carries the summary's figure; the page shows it in the models area, as text.
   const html = join(dir, 'report.html');
