@@ -7,7 +7,7 @@
 export * from './core/index.js';
 
 // Tasks
-export type { Task, PreparedTask, TaskOptions, TaskContext, Metrics, MetricValue, ScoredSample, TextEmbedder, ScoreComparison, ComparableScore, ChartSpec } from './benchmarks/task.js';
+export type { Task, PreparedTask, TaskOptions, TaskContext, Metrics, MetricValue, ScoredSample, TextEmbedder, ScoreComparison, ComparableScore, ChartSpec, MetricDeclaration, MetricUnit, MetricDirection, MetricInterval, MetricsContext } from './benchmarks/task.js';
 export { DEFAULT_COMPARISON } from './benchmarks/comparison.js';
 export { allTasks, findTask, registerTask } from './benchmarks/registry.js';
 export { metatoolTasks } from './benchmarks/metatool/index.js';
@@ -33,7 +33,8 @@ export * from './judges/index.js';
 
 // Scorers and metrics
 export { parseYesNoStrict, parseYesNoPaper, parseToolSelection, parseToolSelectionPaper, type PaperYesNo, type PaperSelection, type Selection, type SelectionOptions } from './scorers/index.js';
-export { binaryClassification, ratio, rateBy } from './metrics/index.js';
+export { scoreWith, type Scorer, type ScoringContext, type ExplainedScore } from './scorers/scorer.js';
+export { binaryClassification, ratio, rateBy, wilsonInterval, type Interval } from './metrics/index.js';
 
 // Running, storing, reporting
 export { startRun, resumeRun, summarizeStoredRun, type RunDependencies, type ResumeOptions } from './runner/run.js';
