@@ -296,6 +296,13 @@ export interface Task {
    */
   readonly ownTools?: boolean;
   /**
+   * What the `baseline:` reference models answer in this task's samples, in words for a refusal
+   * ("MetaTool's questions"): its samples carry the structured question (`Sample.hints`) a
+   * baseline reads instead of the prompt. Absent: the task has none, and a run with a baseline is
+   * refused before anything is recorded, naming the tasks that have them.
+   */
+  readonly baselineQuestions?: string;
+  /**
    * `assay export` formats the task writes in a layout of its own instead of assay's rows, by
    * `--format` (FunctionChat: `tsv` in upstream's report columns): the task's columns and cells,
    * which `report/` writes in that format. Absent: assay's rows in every format.

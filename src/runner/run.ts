@@ -1,6 +1,6 @@
 import { assertUniqueSampleIds, InputError, parseModelId, type Sample, type SampleList } from '../core/index.js';
 import { checkJudgeSettings } from '../judges/judge.js';
-import { findTask } from '../benchmarks/registry.js';
+import { allTasks, findTask } from '../benchmarks/registry.js';
 import { taskOfRun } from '../benchmarks/task-of-run.js';
 import type { PreparedTask, Task } from '../benchmarks/task.js';
 import { createEmbedder } from '../models/embedders.js';
@@ -54,7 +54,7 @@ export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'o
   const userModel = userModelFor(task.name, prepared, spec);
   // Declared names: in the file, with every variable and file they need, before anything is recorded.
   const declarations = declarationsToRecord(runModelIds({ models: spec.models, judge, ...(userModel !== undefined ? { userModel } : {}) }), deps.config, check.checkModelsReady === false ? undefined : (deps.env ?? process.env));
-  checkBaselines(task.name, prepared, spec.models);
+  checkBaselines(task, prepared, spec.models);
   const now = new Date().toISOString();
   assertUniqueSampleIds(prepared.samples, `task ${task.name}`);
   const run: RunRecord = {
@@ -110,16 +110,21 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
 }
 
 /**
- * Baselines answer from a sample's reference question (its hints), which only MetaTool samples
- * carry: refuse up front rather than record every sample as an "unsupported" error.
+ * Baselines answer from a sample's reference question (its hints), which only tasks that say what
+ * they answer carry (`Task.baselineQuestions`): refuse up front rather than record every sample
+ * as an "unsupported" error, naming what baselines do answer.
  */
-function checkBaselines(taskName: string, prepared: PreparedTask, models: readonly string[]): void {
+function checkBaselines(task: Task, prepared: PreparedTask, models: readonly string[]): void {
   const baseline = models.find((id) => !isDeclaredName(id) && parseModelId(id).provider === 'baseline');
   if (!baseline) return;
+  let answers = task.baselineQuestions !== undefined;
   for (const s of prepared.samples) {
-    if (s.hints !== undefined && s.hints.kind !== 'given') continue;
-    throw new InputError(`${baseline} is a reference point for MetaTool's questions; ${taskName} has none for it to answer (use replay: or a real model)`);
+    if (!answers) break;
+    answers = s.hints !== undefined && s.hints.kind !== 'given';
   }
+  if (answers) return;
+  const answered = [...new Set(allTasks.flatMap((t) => (t.baselineQuestions === undefined ? [] : [t.baselineQuestions])))].join(' and ');
+  throw new InputError(`${baseline} is a reference point for ${answered}; ${task.name} has none for it to answer (use replay: or a real model)`);
 }
 
 /** Checks `--user-model` against the task: required by a solver that talks as a simulated user, refused elsewhere. */

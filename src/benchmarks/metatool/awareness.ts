@@ -1,7 +1,7 @@
 import { InputError, rngFor, user, type Sample } from '../../core/index.js';
 import { openMetaTool, type AwarenessItem } from '../../datasets/metatool/index.js';
 import type { Task, TaskContext } from '../task.js';
-import { METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChecksums, promptVersionFor } from './common.js';
+import { METATOOL_BASELINE_QUESTIONS, METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChecksums, promptVersionFor } from './common.js';
 import type { AwarenessMeta } from './metadata.js';
 import { AWARENESS_CONFUSION } from './charts.js';
 import { awarenessMetrics } from './metrics.js';
@@ -37,6 +37,7 @@ export const awarenessTask: Task = {
   version: METATOOL_TASK_VERSION,
   description: 'MetaTool tool-usage awareness: answer yes/no whether a query needs an external tool (accuracy, precision, recall, F1).',
   defaultSettings: METATOOL_SETTINGS,
+  baselineQuestions: METATOOL_BASELINE_QUESTIONS,
   answerParsers: METATOOL_PARSERS,
   dataset: 'metatool',
   async prepare(ctx: TaskContext) {

@@ -16,6 +16,9 @@ export const METATOOL_TASK_VERSION = '2';
 /** The paper samples at temperature 0. */
 export const METATOOL_SETTINGS: GenerateSettings = { temperature: 0 };
 
+/** What the `baseline:` reference models answer in MetaTool's samples (`Task.baselineQuestions`). */
+export const METATOOL_BASELINE_QUESTIONS = "MetaTool's questions";
+
 /** `metatool-prompts/1`, or `metatool-prompts/1:upstream` when the shipped prompts are replayed. */
 export function promptVersionFor(prompts: 'assay' | 'upstream'): string {
   return prompts === 'upstream' ? `${PROMPT_VERSION}:upstream` : PROMPT_VERSION;
