@@ -1,5 +1,5 @@
 import { InputError, sampleFacts, type Score } from '../core/index.js';
-import { loadHumanLabels } from '../datasets/harm/index.js';
+import { loadHumanLabels } from '../datasets/human-labels.js';
 import { severityAgreement, type SeverityAgreement } from '../metrics/agreement.js';
 import { correctedDefectRate, type CorrectedDefectRate } from '../metrics/corrected-defect-rate.js';
 import { correctedRateOfReviews, type CorrectedDefectRateSummary } from '../benchmarks/corrected-rate.js';

@@ -1,6 +1,6 @@
-import { InputError, sha256 } from '../../core/index.js';
-import { readTextFile } from '../read-text-file.js';
-import { parseCsvRows } from '../table/read-table.js';
+import { InputError, sha256 } from '../core/index.js';
+import { readTextFile } from './read-text-file.js';
+import { parseCsvRows } from './table/read-table.js';
 
 /** One human annotation: a sample's severity on the guideline's scale. */
 export interface HumanLabel {

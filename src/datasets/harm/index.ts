@@ -5,6 +5,6 @@ export { buildPersonas, personaSeed, type Persona } from './personas.js';
 export { compileTemplate, type PersonaTemplate } from './persona-template.js';
 export { templateVariables } from './template-variables.js';
 export { loadParameterSet, type ParameterSet, type ParameterRow } from './parameter-set.js';
-export { loadHumanLabels, parseHumanLabels, type HumanLabel, type HumanLabels, type ScaleRange, type LabelExpectations } from './human-labels.js';
+export { loadHumanLabels, parseHumanLabels, type HumanLabel, type HumanLabels, type ScaleRange, type LabelExpectations } from '../human-labels.js';
 export { ResourceFiles, MAX_RESOURCE_FILE_BYTES, type ResourceFile, type NamedAt } from './resource-files.js';
 export { SHIPPED_HARM_RESOURCES_DIR, shippedHarmResources } from './shipped-resources.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { HumanLabels, ScaleRange } from './human-labels.js';
-import { parseHumanLabels } from './human-labels.js';
+import type { HumanLabels, ScaleRange } from '../human-labels.js';
+import { parseHumanLabels } from '../human-labels.js';
 import { loadManifest, namedAt } from './manifest.js';
 import type { Guideline, HarmManifest } from './manifest-schema.js';
 import { buildPersonas, type Persona } from './personas.js';
