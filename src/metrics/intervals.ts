@@ -60,6 +60,19 @@ export interface BootstrapOptions {
 export function bootstrapInterval<T>(units: readonly T[], statistic: (sample: readonly T[]) => number | null, options: BootstrapOptions): Interval | null {
   const { rng, resamples = 2000, level = 0.95 } = options;
   if (units.length === 0) return null;
+  const values = resampledValues(units, statistic, rng, resamples);
+  if (values.length === 0) return null;
+  values.sort((a, b) => a - b);
+  const rank = (q: number): number => values[Math.min(values.length - 1, Math.max(0, Math.ceil(q * values.length) - 1))] as number;
+  return { low: rank((1 - level) / 2), high: rank((1 + level) / 2) };
+}
+
+/**
+ * The statistic over `resamples` draws of the units with replacement (each draw as long as the
+ * units, read from `rng` in order), the draws where it is undefined or not finite left out: what the
+ * percentile and the BCa interval both start from, so the same seed gives both the same draws.
+ */
+function resampledValues<T>(units: readonly T[], statistic: (sample: readonly T[]) => number | null, rng: BootstrapOptions['rng'], resamples: number): number[] {
   const values: number[] = [];
   const draw: T[] = new Array<T>(units.length);
   for (let r = 0; r < resamples; r++) {
@@ -67,10 +80,7 @@ export function bootstrapInterval<T>(units: readonly T[], statistic: (sample: re
     const value = statistic(draw);
     if (value !== null && Number.isFinite(value)) values.push(value);
   }
-  if (values.length === 0) return null;
-  values.sort((a, b) => a - b);
-  const rank = (q: number): number => values[Math.min(values.length - 1, Math.max(0, Math.ceil(q * values.length) - 1))] as number;
-  return { low: rank((1 - level) / 2), high: rank((1 + level) / 2) };
+  return values;
 }
 
 /**
@@ -89,13 +99,7 @@ export function bcaInterval<T>(units: readonly T[], statistic: (sample: readonly
   if (units.length === 0) return null;
   const estimate = statistic(units);
   if (estimate === null || !Number.isFinite(estimate)) return null;
-  const values: number[] = [];
-  const draw: T[] = new Array<T>(units.length);
-  for (let r = 0; r < resamples; r++) {
-    for (let i = 0; i < units.length; i++) draw[i] = units[rng.int(units.length)] as T;
-    const value = statistic(draw);
-    if (value !== null && Number.isFinite(value)) values.push(value);
-  }
+  const values = resampledValues(units, statistic, rng, resamples);
   if (values.length === 0) return null;
   return bcaBounds(estimate, values, jackknifeAcceleration(units, statistic), level, options.expand === true && units.length > 2 ? units.length : undefined);
 }
