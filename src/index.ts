@@ -11,6 +11,7 @@ export type { Task, PreparedTask, TaskOptions, TaskContext, Metrics, MetricValue
 export { DEFAULT_COMPARISON } from './benchmarks/comparison.js';
 export { allTasks, findTask, registerTask } from './benchmarks/registry.js';
 export { metatoolTasks } from './benchmarks/metatool/index.js';
+export { isManualAnalysis } from './benchmarks/metatool/scoring.js';
 export { functionchatTasks } from './benchmarks/functionchat/index.js';
 
 // Models: the provider contract, the registry, the middleware, the providers

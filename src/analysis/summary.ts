@@ -1,5 +1,5 @@
 import type { MetricDeclaration, Metrics, MetricsContext, ScoredSample, Task } from '../benchmarks/task.js';
-import { DEMO_NOTE, isDemoRun, isManualAnalysis, isNoVerdict, sampleFacts, type Role, type Sample, type SampleFacts } from '../core/index.js';
+import { DEMO_NOTE, isDemoRun, isNoVerdict, sampleFacts, type Role, type Sample, type SampleFacts } from '../core/index.js';
 import type { FailFastStop, ResultRecord, ReviewRecord, RoleSpend, RunRecord } from '../store/records.js';
 import type { RunState } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
@@ -20,7 +20,7 @@ export interface ModelCounts {
   readonly pending: number;
   /** Scores without a verdict, those left to manual analysis included (as stored: a null value). */
   readonly no_verdict: number;
-  /** Of `no_verdict`, the answers a paper-faithful reading left to manual analysis (`isManualAnalysis`). */
+  /** Of `no_verdict`, the answers a paper-faithful reading left to manual analysis (`Task.isManualAnalysis`). */
   readonly manual: number;
   readonly cached: number;
   readonly input_tokens: number;
@@ -127,7 +127,7 @@ export const SUMMARY_PAGE = 2_000;
 export async function summarizeRun(store: Store, run: RunRecord, task: Task, loaded?: LoadedRun): Promise<RunSummary> {
   const reviews = await store.reviews(run.id);
   const context: MetricsContext = { options: run.options, facts: run.metricsFacts };
-  const tallies = new Map(run.models.map((modelId) => [modelId, new ModelTally()]));
+  const tallies = new Map(run.models.map((modelId) => [modelId, new ModelTally(task)]));
   let seen = 0;
   for await (const page of loaded ? [loaded] : storedPages(store, run.id)) {
     seen += page.samples.length;
@@ -190,6 +190,8 @@ async function* storedPages(store: Store, runId: string): AsyncGenerator<LoadedR
 
 /** One model's counts and the rows its metrics read, added to a sample at a time in run order. */
 class ModelTally {
+  constructor(private readonly task: Pick<Task, 'isManualAnalysis'>) {}
+
   readonly rows: ScoredSample[] = [];
   private done = 0;
   private errors = 0;
@@ -205,7 +207,7 @@ class ModelTally {
     if (result.status === 'done' && result.score) {
       this.done++;
       if (isNoVerdict(result.score)) this.noVerdict++;
-      if (isManualAnalysis(result.score)) this.manual++;
+      if (this.task.isManualAnalysis?.(result.score) === true) this.manual++;
       this.rows.push({ sample, score: result.score });
     } else {
       this.errors++;

@@ -303,6 +303,12 @@ export interface Task {
    */
   readonly baselineQuestions?: string;
   /**
+   * Whether a score is a no verdict the task's reading left to **manual analysis** (MetaTool's
+   * `--parser paper`: the paper's rules decide nothing): counted apart as `manual` in the summary,
+   * shown as `manual` in the report and exports, never as a pass or a fail. Absent: none is.
+   */
+  isManualAnalysis?(score: Score): boolean;
+  /**
    * `assay export` formats the task writes in a layout of its own instead of assay's rows, by
    * `--format` (FunctionChat: `tsv` in upstream's report columns): the task's columns and cells,
    * which `report/` writes in that format. Absent: assay's rows in every format.

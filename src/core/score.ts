@@ -18,10 +18,3 @@ export const noVerdict = (explanation: string, answer?: unknown): Score => ({ va
 
 /** Neither a pass, a fail nor a number: counted apart, never silently a pass or a fail. */
 export const isNoVerdict = (score: Score): boolean => score.value === null;
-
-/**
- * A no verdict of its own kind: the answer was left to **manual analysis** by a paper-faithful
- * reading whose rules decide nothing (MetaTool `--parser paper`). Marked `metadata.manual: true`;
- * reported as `manual`, never as a pass or a fail.
- */
-export const isManualAnalysis = (score: Score): boolean => score.value === null && score.metadata?.['manual'] === true;

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { isManualAnalysis, isNoVerdict, type Sample, type Score, type ToolCall } from '../core/index.js';
+import { isNoVerdict, type Sample, type Score, type ToolCall } from '../core/index.js';
 import { taskNamed } from '../benchmarks/registry.js';
 import type { ExportFormatName } from '../benchmarks/task.js';
 import type { ResultRecord, RunRecord } from '../store/records.js';
@@ -54,7 +54,9 @@ export function exportRows(run: Pick<RunRecord, 'task'>, samples: readonly Sampl
 
 /** The rows of a run of `task` (the task's own columns after the common ones). */
 export function rowsOfPairs(task: string, pairs: readonly ExportPair[], dataModified?: string): ExportRow[] {
-  const ownColumns = taskNamed(task)?.exportColumns;
+  const known = taskNamed(task);
+  const ownColumns = known?.exportColumns;
+  const manualAnalysis = (score: Score): boolean => known?.isManualAnalysis?.(score) === true;
   return pairs.map(({ sample, result: r }) => {
     const input = sample?.input ?? [];
     const prompt = input.length === 1 && input[0] ? input[0].content : JSON.stringify(input);
@@ -68,7 +70,7 @@ export function rowsOfPairs(task: string, pairs: readonly ExportPair[], dataModi
       gold: sample?.target ?? null,
       output: r.output ? outputText(r.output.text, r.output.toolCalls) : null,
       answer: r.score?.answer ?? null,
-      score: r.status === 'error' ? 'error' : scoreLabel(r.score),
+      score: r.status === 'error' ? 'error' : scoreLabel(r.score, manualAnalysis),
       explanation: r.score?.explanation ?? null,
       error: r.error ? `${r.error.kind}: ${r.error.message}` : null,
       ...(dataModified !== undefined ? { data_modified: dataModified } : {}),
@@ -84,8 +86,8 @@ function outputText(text: string, toolCalls: readonly { name: string; rawArgumen
   return [text, ...toolCalls.map((c) => `${c.name}(${c.rawArguments})`)].filter((s) => s !== '').join('\n');
 }
 
-function scoreLabel(score: Score | null): string {
-  if (score && isManualAnalysis(score)) return 'manual';
+function scoreLabel(score: Score | null, manualAnalysis: (score: Score) => boolean): string {
+  if (score && manualAnalysis(score)) return 'manual';
   if (!score || isNoVerdict(score)) return 'no-verdict';
   if (typeof score.value === 'number') return String(score.value);
   return score.value ? 'pass' : 'fail';

@@ -165,7 +165,7 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
   samples.forEach((sample, s) => {
     run.models.forEach((model, m) => {
       const result = byModel.get(model)?.get(sample.id);
-      const verdict = verdictOf(result);
+      const verdict = verdictOf(result, task);
       const review = reviewOf.get(`${model}\u0000${sample.id}`);
       let error = -1;
       if (result?.error) {
@@ -201,7 +201,7 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
       const sample = samples[rows.sample[row] as number];
       const model = run.models[rows.model[row] as number];
       if (!sample || model === undefined) continue;
-      details[String(row)] = sampleDetail(sample, model, byModel.get(model)?.get(sample.id), reviewOf.get(`${model}\u0000${sample.id}`), callsBySample.get(sample.id) ?? [], reading);
+      details[String(row)] = sampleDetail(sample, model, byModel.get(model)?.get(sample.id), reviewOf.get(`${model}\u0000${sample.id}`), callsBySample.get(sample.id) ?? [], reading, task);
       rows.flags[row] = (rows.flags[row] as number) | ROW_FLAGS.detailed;
     }
   }

@@ -1,5 +1,6 @@
-import { isManualAnalysis, isNoVerdict, type GenerateResult, type Message, type Sample, type Score, type ToolSpec, type Transcript } from '../core/index.js';
+import { isNoVerdict, type GenerateResult, type Message, type Sample, type Score, type ToolSpec, type Transcript } from '../core/index.js';
 import { reviewChanges, type ReviewReading } from '../benchmarks/review-reading.js';
+import type { Task } from '../benchmarks/task.js';
 import type { CallError, CallRecord, ResultRecord, ReviewRecord } from '../store/records.js';
 import type { SampleIndex as SampleIndexShape } from './report-shapes.js';
 
@@ -63,12 +64,13 @@ export interface SampleDetail {
   readonly calls: readonly CallView[];
 }
 
-export function verdictOf(result: Pick<ResultRecord, 'status' | 'score'> | undefined): Verdict {
+/** A result's verdict; `task`: whose reading may leave a no verdict to manual analysis (`Task.isManualAnalysis`). */
+export function verdictOf(result: Pick<ResultRecord, 'status' | 'score'> | undefined, task: Pick<Task, 'isManualAnalysis'>): Verdict {
   if (!result) return 'pending';
   if (result.status === 'error') return 'error';
   const score = result.score;
   if (!score) return 'no verdict';
-  if (isManualAnalysis(score)) return 'manual';
+  if (task.isManualAnalysis?.(score) === true) return 'manual';
   if (isNoVerdict(score)) return 'no verdict';
   if (typeof score.value === 'number') return 'number';
   return score.value ? 'pass' : 'fail';
@@ -109,13 +111,13 @@ export function callView(call: CallRecord, sampleInputJson: string): CallView {
 }
 
 /** One row in full; `reading`: how the run's scores read as a reviewer's pass or fail (`reviewReadingOfRun`). */
-export function sampleDetail(sample: Sample, model: string, result: ResultRecord | undefined, review: ReviewRecord | undefined, calls: readonly CallRecord[], reading: ReviewReading): SampleDetail {
+export function sampleDetail(sample: Sample, model: string, result: ResultRecord | undefined, review: ReviewRecord | undefined, calls: readonly CallRecord[], reading: ReviewReading, task: Pick<Task, 'isManualAnalysis'>): SampleDetail {
   const inputJson = JSON.stringify(sample.input);
   const score = result?.score ?? null;
   return {
     sample: sample.id,
     model,
-    verdict: verdictOf(result),
+    verdict: verdictOf(result, task),
     input: sample.input,
     ...(sample.tools ? { tools: sample.tools } : {}),
     target: sample.target,

@@ -8,7 +8,7 @@ import { awarenessMetrics } from './metrics.js';
 import { applyLimit, resolveOptions } from './options.js';
 import { renderAwarenessFewShot, renderThoughtPrompt } from './prompts.js';
 import { chooseAwarenessExamples } from './sampling.js';
-import { scoreAwareness, METATOOL_PARSERS } from './scoring.js';
+import { scoreAwareness, isManualAnalysis, METATOOL_PARSERS } from './scoring.js';
 import { AWARENESS_METRICS } from './metric-declarations.js';
 
 const NAME = 'metatool/awareness';
@@ -39,6 +39,7 @@ export const awarenessTask: Task = {
   defaultSettings: METATOOL_SETTINGS,
   baselineQuestions: METATOOL_BASELINE_QUESTIONS,
   answerParsers: METATOOL_PARSERS,
+  isManualAnalysis,
   dataset: 'metatool',
   async prepare(ctx: TaskContext) {
     const options = resolveOptions(NAME, ctx.options);

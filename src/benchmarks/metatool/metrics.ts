@@ -1,4 +1,5 @@
-import { isManualAnalysis, isNoVerdict, type Score } from '../../core/index.js';
+import { isNoVerdict, type Score } from '../../core/index.js';
+import { isManualAnalysis } from './scoring.js';
 import { binaryClassification } from '../../metrics/classification.js';
 import { rateBy, ratio } from '../../metrics/rates.js';
 import type { Metrics, ScoredSample } from '../task.js';

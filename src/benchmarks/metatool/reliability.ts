@@ -1,7 +1,7 @@
 import { InputError, rngFor, type Sample } from '../../core/index.js';
 import { METATOOL_FILES, openMetaTool, type MetaToolDataset } from '../../datasets/metatool/index.js';
 import type { PreparedTask, ScoredSample, Task, TaskContext } from '../task.js';
-import { METATOOL_PARSERS } from './scoring.js';
+import { isManualAnalysis, METATOOL_PARSERS } from './scoring.js';
 import { METATOOL_BASELINE_QUESTIONS, METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChecksums, preparedSelectionTask, selectionExamplesFor, shownTools } from './common.js';
 import { singleSelectionMetrics } from './metrics.js';
 import { applyLimit, resolveOptions, type MetaToolOptions } from './options.js';
@@ -97,6 +97,7 @@ export const reliabilityTask: Task = {
   defaultSettings: METATOOL_SETTINGS,
   baselineQuestions: METATOOL_BASELINE_QUESTIONS,
   answerParsers: METATOOL_PARSERS,
+  isManualAnalysis,
   dataset: 'metatool',
   async prepare(ctx: TaskContext) {
     const options = resolveOptions(NAME, ctx.options);

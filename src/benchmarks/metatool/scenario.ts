@@ -1,6 +1,6 @@
 import { rngFor, shuffled, type Sample } from '../../core/index.js';
 import { openMetaTool } from '../../datasets/metatool/index.js';
-import { METATOOL_PARSERS } from './scoring.js';
+import { isManualAnalysis, METATOOL_PARSERS } from './scoring.js';
 import type { Task, TaskContext } from '../task.js';
 import {
   METATOOL_BASELINE_QUESTIONS, METATOOL_SETTINGS,
@@ -35,6 +35,7 @@ export const scenarioTask: Task = {
   defaultSettings: METATOOL_SETTINGS,
   baselineQuestions: METATOOL_BASELINE_QUESTIONS,
   answerParsers: METATOOL_PARSERS,
+  isManualAnalysis,
   dataset: 'metatool',
   async prepare(ctx: TaskContext) {
     const options = resolveOptions(NAME, ctx.options);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { GenerateResult, Sample } from '../../core/index.js';
 import type { AwarenessMeta, SelectionMeta } from './metadata.js';
-import { isManualAnalysis as isManual } from '../../core/index.js';
+import { isManualAnalysis as isManual } from './scoring.js';
 import { answerText, isPaperScore, scoreAwareness, scoreSelection } from './scoring.js';
 
 const output = (text: string, toolNames: string[] = []): GenerateResult => ({

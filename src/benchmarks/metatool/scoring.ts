@@ -25,6 +25,13 @@ const manualAnalysis = (reason: string, metadata: Readonly<Record<string, unknow
   metadata: { parser: 'paper', manual: true, ...metadata },
 });
 
+/**
+ * A no verdict of its own kind: the answer was left to **manual analysis** by a paper-faithful
+ * reading whose rules decide nothing (`--parser paper`). Marked `metadata.manual: true`; reported
+ * as `manual`, never as a pass or a fail (every MetaTool task's `Task.isManualAnalysis`).
+ */
+export const isManualAnalysis = (score: Score): boolean => score.value === null && score.metadata?.['manual'] === true;
+
 /** Whether a score was read with the paper's rules (its metrics are then over decided answers). */
 export const isPaperScore = (score: Score): boolean => score.metadata?.['parser'] === 'paper';
 

@@ -1,4 +1,5 @@
 import { reviewReadingOfRun } from '../../analysis/review.js';
+import { taskOfRun } from '../../benchmarks/task-of-run.js';
 import { buildRunReport, type RunReport } from '../run-report.js';
 import { sampleDetail, type SampleDetail } from '../sample-rows.js';
 import type { RunRecord } from '../../store/records.js';
@@ -76,6 +77,7 @@ export class RunReports {
     if (!sample) return undefined;
     const result = results.find((r) => r.modelId === model);
     const review = reviews.find((r) => r.sampleId === sampleId && r.modelId === model);
-    return sampleDetail(sample, model, result, review, calls, reviewReadingOfRun(run));
+    const task = taskOfRun(run);
+    return sampleDetail(sample, model, result, review, calls, reviewReadingOfRun(run, task), task);
   }
 }
