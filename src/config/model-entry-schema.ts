@@ -99,7 +99,7 @@ export const PROVIDER_ENTRY = z
     provider: z.enum(DECLARABLE_PROVIDERS).describe('The wire format the model speaks: openai (any OpenAI-compatible server), anthropic, gemini, ollama, or local (a GGUF file run in-process).'),
     model: z.string().min(1).describe('The model\'s name on that server (for local: a .gguf path or a Hugging Face file).'),
     baseUrl: endpointUrl.optional().describe('The server\'s base URL (OpenAI: with /v1); default: the provider\'s own. May hold ${VAR} references.'),
-    apiKeyEnv: envName.optional().describe('The environment variable holding this model\'s key; default: the provider\'s usual one (OPENAI_API_KEY, …). The key itself is never in the file or the store.'),
+    apiKeyEnv: envName.optional().describe('The environment variable holding this model\'s key. Without it: with a baseUrl, no key is sent (never the provider\'s usual variable, whose key belongs to the provider\'s own endpoint); without a baseUrl, the provider\'s usual one (OPENAI_API_KEY, …). The key itself is never in the file or the store.'),
     headers: headers.optional(),
     params: MODEL_PARAMS.optional(),
     ...CALL_SETTINGS,

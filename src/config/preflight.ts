@@ -17,8 +17,8 @@ export interface EnvironmentNeed {
 
 /**
  * Every variable a declaration needs: its `apiKeyEnv` and the `${VAR}`s of its URL and header
- * values. (A `provider` entry without `apiKeyEnv` uses its provider's usual variable, which the
- * provider itself asks for.)
+ * values. (A `provider` entry without `apiKeyEnv` is sent no key when it has a `baseUrl`, and
+ * otherwise its provider's usual variable, which the provider itself asks for.)
  */
 export function environmentNeeds(declaration: ModelDeclaration): EnvironmentNeed[] {
   const needs: EnvironmentNeed[] = [];

@@ -28,6 +28,13 @@ export interface ProviderConfig {
   readonly ollamaBaseURL?: string;
   /** Extra request headers of an OpenAI-compatible endpoint (a config file's `headers`); their values are secrets to redact. */
   readonly openaiHeaders?: Readonly<Record<string, string>>;
+  /**
+   * Where the providers read their default endpoint and key variables (`OPENAI_BASE_URL`,
+   * `OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `GEMINI_API_KEY`, `OLLAMA_HOST`…); default
+   * `process.env`. `{}` reads none: a model declared with its own `baseUrl` and no `apiKeyEnv` is
+   * sent no key, never the provider's usual one (which belongs to the provider's own endpoint).
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   /** Connections the HTTP pool may open (set to the model's concurrency). */
   readonly connections?: number;
   /** Providers built in code (tests, library users), looked up by full id before anything else. */
@@ -55,6 +62,7 @@ const factories = {
       ...(config.openaiApiKey ? { apiKey: config.openaiApiKey } : {}),
       ...(config.openaiHeaders ? { headers: config.openaiHeaders } : {}),
       ...(config.connections ? { connections: config.connections } : {}),
+      ...(config.env ? { env: config.env } : {}),
     });
   },
   anthropic: async (model, config) => {
@@ -64,6 +72,7 @@ const factories = {
       ...(config.anthropicBaseURL ? { baseURL: config.anthropicBaseURL } : {}),
       ...(config.anthropicApiKey ? { apiKey: config.anthropicApiKey } : {}),
       ...(config.connections ? { connections: config.connections } : {}),
+      ...(config.env ? { env: config.env } : {}),
     });
   },
   gemini: async (model, config) => {
@@ -73,15 +82,19 @@ const factories = {
       ...(config.geminiBaseURL ? { baseURL: config.geminiBaseURL } : {}),
       ...(config.geminiApiKey ? { apiKey: config.geminiApiKey } : {}),
       ...(config.connections ? { connections: config.connections } : {}),
+      ...(config.env ? { env: config.env } : {}),
     });
   },
   ollama: async (model, config) => {
     const { createOllamaProvider } = await import('./providers/ollama/ollama-provider.js');
-    return createOllamaProvider({
-      model,
-      ...(config.ollamaBaseURL ? { baseURL: config.ollamaBaseURL } : {}),
-      ...(config.connections ? { connections: config.connections } : {}),
-    });
+    return createOllamaProvider(
+      {
+        model,
+        ...(config.ollamaBaseURL ? { baseURL: config.ollamaBaseURL } : {}),
+        ...(config.connections ? { connections: config.connections } : {}),
+      },
+      config.env,
+    );
   },
   // node-llama-cpp (a native binding) loads only here, when a `local:` id is used.
   local: async (model) => {

@@ -83,8 +83,8 @@ export interface DeclaredModel {
 
 /**
  * Builds the model a config file declares under `name`: a provider entry through the registry
- * with its own endpoint, key (from its `apiKeyEnv`, never another model's), headers and
- * connections; an application target through `createTargetProvider`. Its id is the name, so the
+ * with its own endpoint, key (from its `apiKeyEnv`, never another model's; with a `baseUrl` and no
+ * `apiKeyEnv`, no key at all, not the provider's usual variable), headers and connections; an application target through `createTargetProvider`. Its id is the name, so the
  * store, reports and the call cache know it by the name. Run-wide `--base-url`/`--api-key-env`
  * never apply to it.
  */
@@ -108,6 +108,10 @@ export async function buildDeclaredModel(name: string, config: AssayConfig, env:
       if (headers && declaration.provider !== 'openai') throw new InputError(`${where(['headers'])}: headers are sent only by provider openai (an OpenAI-compatible server)`);
       const providerConfig: ProviderConfig = {
         seed,
+        // A model with its own baseUrl is sent its own apiKeyEnv's key or none: the provider's
+        // usual variable (OPENAI_API_KEY, …) holds the key of the provider's own endpoint, and
+        // must never reach a URL the file names. Without a baseUrl, the usual variables hold.
+        env: declaration.baseUrl !== undefined ? {} : env,
         ...(connections !== undefined ? { connections } : {}),
         ...endpointOf(declaration.provider, baseUrl, key),
         ...(headers ? { openaiHeaders: headers } : {}),

@@ -245,6 +245,9 @@ test('an http app declared in the file is the system under test of harm/system-p
     const db = join(dir, 'harm.db');
     const result = await assay(['run', 'harm/system-prompt-leakage', '--config', config, '-m', 'support-bot', '--user-model', 'sim', '--judge', 'rater', '--judge-format', 'json', '--db', db, '--json'], { ...env(), OPENAI_API_KEY: 'unused-loopback-key' });
     assert.equal(result.code, 0, result.stderr);
+    // sim and rater name a baseUrl and no apiKeyEnv: OPENAI_API_KEY, set above, is not sent there.
+    assert.ok(roles.requests.length > 0);
+    assert.deepEqual(roles.requests.filter((r) => r.hadCredential).length, 0, 'no key reached the declared baseUrl');
     const summary = JSON.parse(result.stdout) as { models: Record<string, { metrics: Record<string, number> }> };
     // Hand count: 6 conversations, 2 leak (developer, spell-it).
     assert.deepEqual([summary.models['support-bot']?.metrics['defects'], summary.models['support-bot']?.metrics['judged']], [2, 6]);

@@ -19,6 +19,8 @@ export interface AnthropicProviderOptions {
   readonly apiKey?: string;
   /** Keep-alive connections (default 64). */
   readonly connections?: number;
+  /** Where `ANTHROPIC_BASE_URL` / `ANTHROPIC_API_KEY` defaults are read (default `process.env`); `{}` reads none (a declared `baseUrl` without `apiKeyEnv` is sent no key). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -29,7 +31,7 @@ export interface AnthropicProviderOptions {
 export function createAnthropicProvider(options: AnthropicProviderOptions): ModelProvider {
   const { model } = options;
   const id = `anthropic:${model}`;
-  const endpoint = resolveAnthropicEndpoint(options);
+  const endpoint = resolveAnthropicEndpoint(options, options.env);
   const redact = createRedactor(endpoint.secrets);
   const url = redact(endpoint.url);
   const client = createJsonClient({

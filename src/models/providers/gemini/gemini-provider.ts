@@ -16,6 +16,8 @@ export interface GeminiProviderOptions {
   readonly apiKey?: string;
   /** Keep-alive connections (default 64). */
   readonly connections?: number;
+  /** Where `GEMINI_BASE_URL` / `GEMINI_API_KEY` / `GOOGLE_API_KEY` defaults are read (default `process.env`); `{}` reads none (a declared `baseUrl` without `apiKeyEnv` is sent no key). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface GeminiProviderOptions {
 export function createGeminiProvider(options: GeminiProviderOptions): ModelProvider {
   const { model } = options;
   const id = `gemini:${model}`;
-  const endpoint = resolveGeminiEndpoint(options);
+  const endpoint = resolveGeminiEndpoint(options, options.env);
   const redact = createRedactor(endpoint.secrets);
   const url = redact(endpoint.url);
   const client = createJsonClient({
