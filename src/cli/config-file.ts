@@ -10,13 +10,14 @@ export const configOption = (): Option =>
 /**
  * The command's config file, read and checked (every problem one line naming file:line and the
  * field), or undefined when there is none: `provider:model` ids need no file. The JMESPath
- * parser is the `http` target's, loaded only when a file is there.
+ * parser and the body template check are the `http` target's, loaded only when a file is there;
+ * each body is checked here, once (its target does not check it again).
  */
 export async function configFrom(flag: string | undefined): Promise<AssayConfig | undefined> {
   const location = locateConfigFile(process.cwd(), flag, process.env);
   if (!location) return undefined;
-  const { jmesPathProblem } = await import('../models/providers/http/answer-path.js');
-  return loadConfig(location, { checkJmesPath: jmesPathProblem });
+  const [{ jmesPathProblem }, { bodyTemplateProblem }] = await Promise.all([import('../models/providers/http/answer-path.js'), import('../models/providers/http/body-template.js')]);
+  return loadConfig(location, { checkJmesPath: jmesPathProblem, checkBodyTemplate: bodyTemplateProblem });
 }
 
 /**

@@ -5,7 +5,6 @@ export * from './model-declaration.js';
 export * from './model-argument.js';
 export * from './preflight.js';
 export * from './recorded-declaration.js';
-export { bodyTemplateProblem, BODY_TEMPLATE_VARIABLES, exampleBodyContext } from './body-template-check.js';
 export { CONFIG_SCHEMA_FILE, configSchemaFileText, writeConfigSchemaFile } from './json-schema-file.js';
 export * from './config-file-schema.js';
 export * from './suite-schema.js';

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { bodyTemplateProblem } from '../models/providers/http/body-template.js';
 import { declaredGenerateSettings } from './model-declaration.js';
 import { configFolder, EXAMPLE_CONFIG, refusal } from './test-support/config-folder.js';
 
-/** The message of the refusal of `text` as assay.yaml. */
-function refusedAs(text: string, options?: Parameters<ReturnType<typeof configFolder>['load']>[1]): string {
+/** The message of the refusal of `text` as assay.yaml, loaded as the CLI loads it (with the `http` target's body check). */
+function refusedAs(text: string, options: Parameters<ReturnType<typeof configFolder>['load']>[1] = { checkBodyTemplate: bodyTemplateProblem }): string {
   const folder = configFolder();
   return refusal(() => folder.load(text, options)).message;
 }
@@ -190,7 +191,22 @@ describe('http body templates and JMESPath', () => {
 
   it('takes a body that renders to JSON, loops over messages included', () => {
     const loop = `'{"m": [{% for m in messages %}{{ m.content | tojson }}{% if not loop.last %},{% endif %}{% endfor %}], "tools": {{ tools | tojson }}, "id": {{ sample_id | tojson }}, "who": {{ model | tojson }}, "s": {{ system | tojson }}, "t": {{ settings.temperature | tojson }}, "f": {{ response_format | tojson }}}'`;
-    assert.ok(configFolder().load(http(loop)).models.has('a'));
+    assert.ok(configFolder().load(http(loop), { checkBodyTemplate: bodyTemplateProblem }).models.has('a'));
+  });
+
+  it('checks each body once, with the check it is given, and says so; without one it leaves bodies to their targets', () => {
+    const seen: [string, string][] = [];
+    const checkBodyTemplate = (body: string, model: string) => {
+      seen.push([body, model]);
+      return undefined;
+    };
+    const text = `${http(`'{"m": "{{ prompt }}"}'`)}  b:\n    http:\n      url: http://h/chat\n      body: '{}'\n      output: reply\n`;
+    const checked = configFolder().load(text, { checkBodyTemplate });
+    assert.deepEqual(seen, [['{"m": "{{ prompt }}"}', 'a'], ['{}', 'b']]);
+    assert.equal(checked.checkedBodies, true);
+    const unchecked = configFolder().load(text);
+    assert.equal(unchecked.checkedBodies, false, 'a body nobody checked is checked by its target');
+    assert.equal(unchecked.models.size, 2);
   });
 
   it('refuses a body that does not render to JSON (a prompt pasted without tojson), at the body\'s line', () => {

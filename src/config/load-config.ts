@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fsReason, InputError, parseYamlFile, type YamlFile } from '../core/index.js';
-import { bodyTemplateProblem } from './body-template-check.js';
 import type { ConfigLocation } from './config-location.js';
 import { describeValue, dottedPath, entryProblems, unknownKeyProblem, type ConfigProblem } from './config-problems.js';
 import type { ModelDeclaration } from './model-declaration.js';
@@ -17,9 +16,21 @@ import { ENTRY_SCHEMAS, MODEL_NAME_PATTERN, MODEL_NAME_RULE, TARGET_KINDS, type 
  */
 export type ExpressionCheck = (expression: string) => string | undefined;
 
+/**
+ * Why an `http` target's body template cannot be used (for the declared name `model`), or
+ * undefined when it can: the `http` target's own check (`bodyTemplateProblem`, with the Jinja
+ * engine it renders bodies with), passed in like the JMESPath parser.
+ */
+export type BodyTemplateCheck = (body: string, model: string) => string | undefined;
+
 export interface LoadConfigOptions {
   /** Checks `http.output`, `http.toolCalls` and `http.usage` at load; without it they are checked when the target is built. */
   readonly checkJmesPath?: ExpressionCheck;
+  /**
+   * Checks every `http.body` at load, once: the target built from the file then does not check
+   * it again (`AssayConfig.checkedBodies`). Without it, each body is checked when its target is built.
+   */
+  readonly checkBodyTemplate?: BodyTemplateCheck;
 }
 
 /** A config file, read and validated: every declared model by name. */
@@ -31,6 +42,8 @@ export interface AssayConfig {
   readonly dir: string;
   /** In file order. */
   readonly models: ReadonlyMap<string, ModelDeclaration>;
+  /** Whether every `http.body` was checked at load (`checkBodyTemplate` given): its target does not check it again. */
+  readonly checkedBodies: boolean;
   /** `file:line: models.NAME.field`: where a declared model's field is written, for a message about it. */
   where(name: string, field?: readonly PropertyKey[]): string;
   /** The `suites:` map, in file order (empty without one). */
@@ -45,8 +58,8 @@ export interface AssayConfig {
  * Reads and validates a config file.
  * @throws InputError `file:line: field.path: what is wrong` for the first problem in file order
  * (and how many more there are): YAML syntax, an unknown key (with the nearest valid one), a
- * missing or mistyped value, a name with `:`, an entry of no kind or of two, a body template
- * that does not render to JSON, a JMESPath expression that does not parse.
+ * missing or mistyped value, a name with `:`, an entry of no kind or of two, and with the checks
+ * of `options`, a body template that does not render to JSON, a JMESPath expression that does not parse.
  */
 export function loadConfig(location: ConfigLocation, options: LoadConfigOptions = {}): AssayConfig {
   let text: string;
@@ -98,6 +111,7 @@ export function parseConfig(file: string, filePath: string, text: string, option
     path: filePath,
     dir,
     models,
+    checkedBodies: options.checkBodyTemplate !== undefined,
     where: (name, field = []) => {
       const at = ['models', name, ...field];
       return `${file}:${yaml.lineOf(at)}: ${dottedPath(at)}`;
@@ -143,7 +157,7 @@ function readEntry(yaml: YamlFile, dir: string, name: string, entry: unknown, op
   const data = parsed.data;
   if ('http' in data) {
     const problem = (field: string, text: string) => problems.push({ line: yaml.lineOf([...base, 'http', field]), message: `${dottedPath([...base, 'http', field])}: ${text}` });
-    const body = bodyTemplateProblem(data.http.body, name);
+    const body = options.checkBodyTemplate?.(data.http.body, name);
     if (body) problem('body', body);
     for (const field of ['output', 'toolCalls', 'usage'] as const) {
       const expression = data.http[field];

@@ -1,4 +1,5 @@
 import type { GenerateSettings } from '../core/index.js';
+import { generateSettingsOf } from '../core/engine-settings.js';
 import type { ExecEntry, HttpEntry, ModelParams, ModuleEntry, ProviderEntry } from './model-entry-schema.js';
 
 /** Where a declaration is written: messages about a declared model point at its name's line. */
@@ -36,14 +37,7 @@ export type HttpDeclaration = Extract<ModelDeclaration, { kind: 'http' }>;
 export type ModuleDeclaration = Extract<ModelDeclaration, { kind: 'module' }>;
 export type ExecDeclaration = Extract<ModelDeclaration, { kind: 'exec' }>;
 
-/** A declaration's `params` as core's `GenerateSettings` (the file writes the wire formats' snake_case). */
+/** A declaration's `params` as core's `GenerateSettings` (the file writes the wire formats' snake_case; `SAMPLING_PARAMS` maps them). */
 export function declaredGenerateSettings(params: ModelParams | undefined): GenerateSettings {
-  if (!params) return {};
-  return {
-    ...(params.temperature !== undefined ? { temperature: params.temperature } : {}),
-    ...(params.top_p !== undefined ? { topP: params.top_p } : {}),
-    ...(params.max_tokens !== undefined ? { maxTokens: params.max_tokens } : {}),
-    ...(params.seed !== undefined ? { seed: params.seed } : {}),
-    ...(params.stop !== undefined ? { stop: params.stop } : {}),
-  };
+  return generateSettingsOf(params);
 }

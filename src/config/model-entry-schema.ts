@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { malformedEnvReference, malformedEnvReferenceMessage, replaceEnvReferences } from '../core/index.js';
+import { modelOwnSettingFields, samplingParamsSchema } from '../core/engine-settings.js';
 
 /**
  * The `models:` map of a config file (`assay.yaml`) as zod schemas: the one definition the loader
@@ -67,32 +68,17 @@ const headers = z
   })
   .describe('HTTP headers sent with every call, name → value. A value may hold ${VAR} references, read from the environment at call time; a value without one is recorded as *** (it may be a secret written into the file).');
 
-/** Sampling parameters, in the wire formats' own snake_case; the subset `GenerateSettings` (core) carries. */
-export const MODEL_PARAMS = z
-  .strictObject({
-    temperature: z.number().min(0).optional().describe('Sampling temperature.'),
-    top_p: z.number().gt(0).max(1).optional().describe('Nucleus sampling: the probability mass sampled from.'),
-    max_tokens: z.int().min(1).optional().describe('At most this many tokens per answer.'),
-    seed: z.int().optional().describe('Sampling seed, for providers that take one.'),
-    stop: z.array(z.string().min(1)).min(1).optional().describe('Stop sequences.'),
-  })
-  .describe('Sampling parameters for every call to this model; they replace the run\'s own for it.');
+/**
+ * A model's own settings — `params`, `price`, `rpm`, `tpm`, `concurrency`, `timeoutMs` — are
+ * declared once, in core/engine-settings.ts (`MODEL_OWN_SETTINGS`: an engine setting's schema is
+ * the engine's own); the entries below take their fields from there. What every kind of target
+ * goes through: the middleware's limits and the cost accounting; `params` only a provider entry.
+ */
+const CALL_SETTINGS = modelOwnSettingFields();
+const PROVIDER_SETTINGS = modelOwnSettingFields({ providerOnly: true });
 
-export const MODEL_PRICE = z
-  .strictObject({
-    input: z.number().min(0).describe('USD per million input tokens.'),
-    output: z.number().min(0).describe('USD per million output tokens.'),
-  })
-  .describe('The price the run\'s costs are computed at, USD per million tokens (replaces the built-in list price).');
-
-/** What every kind of target goes through: the middleware's limits and the cost accounting. */
-const CALL_SETTINGS = {
-  price: MODEL_PRICE.optional(),
-  rpm: z.int().min(1).optional().describe('At most this many requests per minute.'),
-  tpm: z.int().min(1).optional().describe('At most this many tokens per minute.'),
-  concurrency: z.int().min(1).optional().describe('Calls in flight at once.'),
-  timeoutMs: z.int().min(1).optional().describe('Per-attempt timeout in milliseconds: a call with no answer by then is abandoned and retried.'),
-};
+/** Sampling parameters, in the wire formats' own snake_case (`SAMPLING_PARAMS`). */
+export const MODEL_PARAMS = samplingParamsSchema;
 
 export const PROVIDER_ENTRY = z
   .strictObject({
@@ -101,8 +87,7 @@ export const PROVIDER_ENTRY = z
     baseUrl: endpointUrl.optional().describe('The server\'s base URL (OpenAI: with /v1); default: the provider\'s own. May hold ${VAR} references.'),
     apiKeyEnv: envName.optional().describe('The environment variable holding this model\'s key. Without it: with a baseUrl, no key is sent (never the provider\'s usual variable, whose key belongs to the provider\'s own endpoint); without a baseUrl, the provider\'s usual one (OPENAI_API_KEY, …). The key itself is never in the file or the store.'),
     headers: headers.optional(),
-    params: MODEL_PARAMS.optional(),
-    ...CALL_SETTINGS,
+    ...PROVIDER_SETTINGS,
   })
   .superRefine((entry, ctx) => {
     // A local model is a file run in this process: there is no server to address or authenticate to.
@@ -150,7 +135,6 @@ export const ENTRY_SCHEMAS = { provider: PROVIDER_ENTRY, http: HTTP_ENTRY, modul
 export const MODEL_ENTRY = z.union([PROVIDER_ENTRY, HTTP_ENTRY, MODULE_ENTRY, EXEC_ENTRY]);
 
 export type ModelParams = z.output<typeof MODEL_PARAMS>;
-export type ModelPrice = z.output<typeof MODEL_PRICE>;
 export type ProviderEntry = z.output<typeof PROVIDER_ENTRY>;
 export type HttpTarget = z.output<typeof HTTP_TARGET>;
 export type HttpEntry = z.output<typeof HTTP_ENTRY>;

@@ -1,4 +1,5 @@
 import { canonicalJson, hasEnvReference, HIDDEN_CREDENTIAL, redactUrlCredentials, sha256 } from '../core/index.js';
+import { MODEL_OWN_SETTINGS, OPERATIONAL_SETTING_KEYS, type ModelOwnSettingKey } from '../core/engine-settings.js';
 import type { ModelDeclaration } from './model-declaration.js';
 
 /**
@@ -15,11 +16,14 @@ export type RecordedDeclaration = Readonly<Record<string, unknown>> & { readonly
  * Settings that say how hard a model may be called, not what it answers: a resume or a fleet
  * worker may set them its own way, so they are recorded but outside the declaration's identity.
  */
-export const OPERATIONAL_FIELDS = ['rpm', 'tpm', 'concurrency', 'timeoutMs'] as const;
+export const OPERATIONAL_FIELDS: readonly string[] = OPERATIONAL_SETTING_KEYS;
+
+/** A model's own settings every kind takes, in the order `MODEL_OWN_SETTINGS` declares them (a provider's own, `params`, is recorded with its other fields). */
+const CALL_SETTING_KEYS = (Object.keys(MODEL_OWN_SETTINGS) as ModelOwnSettingKey[]).filter((key) => !('providerOnly' in MODEL_OWN_SETTINGS[key]));
 
 export function recordedDeclaration(declaration: ModelDeclaration): RecordedDeclaration {
   // Built field by field, in the schema's order, so a difference is named in the order the file reads.
-  const operational = pick(declaration, ['price', ...OPERATIONAL_FIELDS]);
+  const operational = pick(declaration, CALL_SETTING_KEYS);
   switch (declaration.kind) {
     case 'provider':
       return {

@@ -57,3 +57,21 @@ test('an auth stop of a declared model names its key variable; other stops read 
   assert.equal(describeStop(plain, 'r1', engine), describeStop(plain, 'r1'));
   assert.match(describeStop(plain, 'r1'), /fix the API key \(OPENAI_API_KEY or --api-key-env/);
 });
+
+test('an http body is checked once: at load when the file was loaded with the check, else when its target is built, with the same message at file:line', async () => {
+  const { bodyTemplateProblem } = await import('../models/providers/http/body-template.js');
+  const { buildDeclaredModel } = await import('./declared-models.js');
+  const text = ['models:', '  bot:', '    http:', '      url: http://127.0.0.1:9/chat', '      body: \'{"m": "{{ prompt }}"}\'', '      output: reply', ''].join('\n');
+  const expected = `assay.yaml:5: models.bot.http.body: ${bodyTemplateProblem('{"m": "{{ prompt }}"}', 'bot')}`;
+  // The CLI's way: refused at load.
+  assert.throws(() => parseConfig('assay.yaml', '/work/assay.yaml', text, { checkBodyTemplate: bodyTemplateProblem }), (e: unknown) => (e as Error).message === expected);
+  // Loaded without the check: the target checks it, naming the same place.
+  await assert.rejects(buildDeclaredModel('bot', parseConfig('assay.yaml', '/work/assay.yaml', text), {}, 1), (e: unknown) => (e as Error).message === expected);
+  // Loaded with a check (here one that lets it through): the target does not check it again.
+  let calls = 0;
+  const once = parseConfig('assay.yaml', '/work/assay.yaml', text, { checkBodyTemplate: () => (calls++, undefined) });
+  const built = await buildDeclaredModel('bot', once, {}, 1);
+  assert.equal(calls, 1);
+  assert.equal(built.provider.id, 'bot');
+  await built.provider.close?.();
+});

@@ -1,6 +1,7 @@
 import { type GenerateSettings, InputError, resolveEnvReferences } from '../core/index.js';
 import type { AssayConfig } from '../config/load-config.js';
-import { declaredGenerateSettings, type ModelDeclaration } from '../config/model-declaration.js';
+import type { ModelDeclaration } from '../config/model-declaration.js';
+import { modelOwnSettings, type ModelOwnSettings } from '../core/engine-settings.js';
 import { checkModelsReady } from '../config/preflight.js';
 import { declarationChangeMessage, declarationHash, recordedDeclaration, type RecordedDeclaration } from '../config/recorded-declaration.js';
 import { createProvider, createTargetProvider, type ProviderConfig } from '../models/registry.js';
@@ -76,7 +77,7 @@ function declarationOf(name: string, config: AssayConfig): ModelDeclaration {
 /** A declared model's provider, and the settings of its own that replace the run's for its middleware. */
 export interface DeclaredModel {
   readonly provider: ModelProvider;
-  readonly settings: Partial<Pick<ModelSettings, 'concurrency' | 'requestsPerMinute' | 'tokensPerMinute' | 'timeoutMs' | 'price'>> & { readonly params?: GenerateSettings };
+  readonly settings: ModelOwnSettings & Partial<Pick<ModelSettings, keyof ModelOwnSettings>>;
   /** The key it sends, for the run's secrets. */
   readonly key?: string;
 }
@@ -90,13 +91,8 @@ export interface DeclaredModel {
  */
 export async function buildDeclaredModel(name: string, config: AssayConfig, env: Env, seed: number): Promise<DeclaredModel> {
   const declaration = declarationOf(name, config);
-  const settings = {
-    ...(declaration.concurrency !== undefined ? { concurrency: declaration.concurrency } : {}),
-    ...(declaration.rpm !== undefined ? { requestsPerMinute: declaration.rpm } : {}),
-    ...(declaration.tpm !== undefined ? { tokensPerMinute: declaration.tpm } : {}),
-    ...(declaration.timeoutMs !== undefined ? { timeoutMs: declaration.timeoutMs } : {}),
-    ...(declaration.price !== undefined ? { price: { inputPerMillion: declaration.price.input, outputPerMillion: declaration.price.output } } : {}),
-  };
+  // The model's own settings, read through the one table that declares them (core/engine-settings.ts).
+  const { params: ownParams, ...settings } = modelOwnSettings(declaration);
   const connections = declaration.concurrency;
   const locate = (field: string) => config.where(name, field.split('.'));
   switch (declaration.kind) {
@@ -117,13 +113,17 @@ export async function buildDeclaredModel(name: string, config: AssayConfig, env:
         ...(headers ? { openaiHeaders: headers } : {}),
       };
       const provider = await createProvider(`${declaration.provider}:${declaration.model}`, providerConfig);
-      const params = declaredGenerateSettings(declaration.params);
+      const params = ownParams ?? {};
       return { provider: named(name, provider, [key, ...Object.values(headers ?? {})]), settings: { ...settings, ...(Object.keys(params).length > 0 ? { params } : {}) }, ...(key !== undefined ? { key } : {}) };
     }
     case 'http': {
       const { url, headers, body, output, toolCalls, usage } = declaration.http;
       const provider = await createTargetProvider({
-        kind: 'http', name, url, body, output, env, locate,
+        kind: 'http', name, url, body, output, env,
+        // Its fields are under `http:` in the file (`models.bot.http.body`).
+        locate: (field: string) => locate(`http.${field}`),
+        // Checked once, at load, when the file was loaded with the target's check (the CLI's).
+        ...(config.checkedBodies ? { bodyChecked: true } : {}),
         ...(headers !== undefined ? { headers } : {}),
         ...(toolCalls !== undefined ? { toolCalls } : {}),
         ...(usage !== undefined ? { usage } : {}),

@@ -6,7 +6,10 @@ import { fakeClock } from '../../middleware/test-support/fake-clock.js';
 import { Model, type ModelSettings } from '../../middleware/model.js';
 import { REDACTED } from '../../http/redact-secrets.js';
 import type { ModelProvider } from '../../spec.js';
+import { bodyTemplateProblem } from './body-template.js';
 import { createHttpTarget, type HttpTargetOptions } from './http-target.js';
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const CHAT_BODY = '{"session": {{ session | tojson }}, "message": {{ prompt | tojson }}}';
 const request = (messages: readonly Message[], extra: Partial<GenerateRequest> = {}): GenerateRequest => ({ messages, settings: {}, ...extra });
@@ -249,10 +252,20 @@ describe('http target declarations that cannot work are refused when built', () 
     );
   };
 
-  it('a body that does not render JSON for a prompt with quotes, or does not parse', () => {
-    refused({ body: '{"message": "{{ prompt }}"}' }, /^bot: body: the body template does not render JSON for a prompt with quotes and a newline \(write values as \{\{ prompt \| tojson \}\}/);
-    refused({ body: '{"message": {{ prompt | tojson }' }, /^bot: body: the body template does not parse/);
-    refused({ body: '{"message": {{ prompt | nosuchfilter }}}' }, /^bot: body: the body template fails to render/);
+  it('a body that does not render JSON for a prompt with quotes, does not parse, or reads what a body is not given: the config loader\'s messages', () => {
+    refused({ body: '{"message": "{{ prompt }}"}' }, /^bot: body: does not render to JSON for an example request \(.*\); write each value as \{\{ name \| tojson \}\}$/);
+    refused({ body: '{"message": {{ prompt | tojson }' }, /^bot: body: not a valid template \(/);
+    refused({ body: '{"message": {{ prompt | nosuchfilter }}}' }, /^bot: body: does not render \(/);
+    refused({ body: '{"message": {{ message | tojson }}}' }, /^bot: body: reads message, which a body is not given/);
+    // The same text as the loader's check, after where it is.
+    const body = '{"message": "{{ prompt }}"}';
+    refused({ body }, new RegExp(`^bot: body: ${escape(bodyTemplateProblem(body, 'bot') ?? 'accepted')}$`));
+  });
+
+  it('a body checked already (a config file\'s, at load) is not checked again', () => {
+    assert.doesNotThrow(() => createHttpTarget({ ...base, body: '{"message": {{ message | tojson }}}', bodyChecked: true }));
+    // One that does not parse still cannot be compiled.
+    refused({ body: '{"message": {{ prompt | tojson }', bodyChecked: true }, /^bot: body: not a valid template \(/);
   });
 
   it('a JMESPath syntax error, in output or toolCalls', () => {

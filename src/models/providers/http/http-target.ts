@@ -27,6 +27,11 @@ export interface HttpTargetOptions {
    * `tools`, `session`, `sample_id`, `model`, `settings`, `response_format` (`TargetRequest`).
    */
   readonly body: string;
+  /**
+   * The body passed `bodyTemplateProblem` already — a config file loaded with `checkBodyTemplate`
+   * checked it once, at load, naming file:line — so it is not checked again here (default false).
+   */
+  readonly bodyChecked?: boolean;
   /** JMESPath into the JSON answer: the reply text. */
   readonly output: string;
   /** JMESPath into the JSON answer: the tool calls, `[{name, arguments}]` (optional). */
@@ -61,7 +66,7 @@ export function createHttpTarget(options: HttpTargetOptions): ModelProvider {
   // `${VAR}` in the URL is read once, here: the URL picks the connection pool for the whole run.
   const urlVariables = envReferences(options.url, locate('url'));
   const parsed = parseTargetUrl(options.url, resolveEnvReferences(options.url, env, locate('url')), locate('url'));
-  const template = compileBodyTemplate(options.body, locate('body'));
+  const template = compileBodyTemplate(options.body, locate('body'), { model: name, ...(options.bodyChecked === true ? { checked: true } : {}) });
   const output = compileAnswerPath(options.output, locate('output'));
   const toolCalls = options.toolCalls !== undefined ? compileAnswerPath(options.toolCalls, locate('toolCalls')) : undefined;
   const usage = options.usage !== undefined ? compileAnswerPath(options.usage, locate('usage')) : undefined;
