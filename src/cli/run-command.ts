@@ -169,12 +169,13 @@ async function runTask(taskName: string, flags: RunFlags & { model: string[] }):
   const config = await configFrom(flags.config);
   flags.model.forEach((id) => checkModelArgument(id, config));
   if (flags.userModel !== undefined) checkModelArgument(flags.userModel, config);
-  const resolved = resolveDataDir({ ...(flags.dataDir ? { flag: flags.dataDir } : {}) });
   const options = taskOptionsFrom(taskName, flags);
   const judge = judgeFrom(taskName, flags, config);
   const declared = [...flags.model, ...(flags.judge !== undefined ? [flags.judge] : []), ...(flags.userModel !== undefined ? [flags.userModel] : [])].filter((id) => !id.includes(':'));
-  // Every variable, command and module file the declared models need, before the store is opened.
+  // Every variable, command and module file the declared models need, before the store is opened
+  // and before the data dir is looked at: a bad config file is told first, with or without data.
   if (config && flags.queue === undefined) checkModelsReady(config, declared, process.env);
+  const resolved = resolveDataDir({ ...(flags.dataDir ? { flag: flags.dataDir } : {}) });
   const spec: RunSpec = {
     task: taskName,
     models: flags.model,

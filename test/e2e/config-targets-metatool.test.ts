@@ -51,13 +51,41 @@ test('module and exec targets on metatool/awareness: metrics equal the hand coun
   assert.deepEqual(script['confusion'], { tp: 0, fp: 0, tn: 4, fn: 4, no_verdict: 0 });
 });
 
-test('an exec program that does not exist and a module file that does not: one line naming the field, exit 2, nothing recorded', { skip: needsData('metatool') }, async () => {
+// The config file's preflight comes before the data dir is looked at: these need no data (the
+// data dir named here does not exist, and the run is refused for its config all the same).
+const noData = (): NodeJS.ProcessEnv => ({ ...env(), ASSAY_DATA_DIR: join(dir, 'no-such-data-dir') });
+
+test('an exec program that does not exist and a module file that does not: one line naming the field, exit 2, nothing recorded', async () => {
   const bad = join(dir, 'bad.yaml');
   writeFileSync(bad, ['models:', '  gone:', '    exec: [./not-there.sh]', '  lost:', '    module: ./lost.mjs', ''].join('\n'));
   const db = join(dir, 'bad.db');
-  const result = await assay(['run', 'metatool/awareness', '--config', bad, '-m', 'gone', '-m', 'lost', '--limit', '2', '--db', db], env());
+  const result = await assay(['run', 'metatool/awareness', '--config', bad, '-m', 'gone', '-m', 'lost', '--limit', '2', '--db', db], noData());
   assert.equal(result.code, 2, result.stderr);
   assert.equal(linesOf(result.stderr).length, 1, result.stderr);
   assert.match(result.stderr, /bad\.yaml:3: models\.gone\.exec: \.\/not-there\.sh is not an executable file .*\(also: the file for models\.lost\.module\)/);
+  assert.ok(!(await import('node:fs')).existsSync(db), 'no store was made');
+});
+
+test('a bad config file is told before the data dir: a missing variable, an unknown name, a body that is not JSON', async () => {
+  const file = join(dir, 'preflight.yaml');
+  const write = (lines: readonly string[]): void => writeFileSync(file, [...lines, ''].join('\n'));
+  const db = join(dir, 'preflight.db');
+  const refused = async (models: readonly string[]): Promise<string> => {
+    const result = await assay(['run', 'metatool/awareness', '--config', file, ...models.flatMap((m) => ['-m', m]), '--limit', '2', '--db', db], noData());
+    assert.equal(result.code, 2, result.stderr);
+    assert.equal(linesOf(result.stderr).length, 1, result.stderr);
+    assert.doesNotMatch(result.stderr, /data dir/);
+    return result.stderr;
+  };
+  write(['models:', '  small:', '    provider: openai', '    model: m', '    baseUrl: http://127.0.0.1:9/v1', '    apiKeyEnv: ASSAY_TEST_UNSET_KEY']);
+  assert.match(await refused(['small']), /preflight\.yaml:6: models\.small\.apiKeyEnv: environment variable ASSAY_TEST_UNSET_KEY is not set/);
+  assert.match(await refused(['smal']), /model "smal" is not declared in .*preflight\.yaml.*small/);
+  write(['models:', '  bot:', '    http:', '      url: http://127.0.0.1:9/chat', '      body: \'{"m": "{{ prompt }}"}\'', '      output: reply']);
+  assert.match(await refused(['bot']), /preflight\.yaml:5: models\.bot\.http\.body: does not render to JSON for an example request/);
+  // Without the config's problems, the data dir is what is refused (so the order above is what was tested).
+  write(['models:', '  small:', '    provider: openai', '    model: m', '    baseUrl: http://127.0.0.1:9/v1']);
+  const data = await assay(['run', 'metatool/awareness', '--config', file, '-m', 'small', '--limit', '2', '--db', db], noData());
+  assert.equal(data.code, 2, data.stderr);
+  assert.match(data.stderr, /data dir .*no-such-data-dir.* does not exist/);
   assert.ok(!(await import('node:fs')).existsSync(db), 'no store was made');
 });
