@@ -62,6 +62,19 @@ describe('RunSecrets', () => {
     assert.equal(secrets.redact('404 for POST http://gw/sk-key%2Fwith%2Bslash-0003/v1/chat/completions'), `404 for POST http://gw/${REDACTED}/v1/chat/completions`);
     assert.equal(secrets.redact('sk-key/with+slash-0003'), REDACTED);
   });
+
+  it('redacts a percent-encoded secret whatever the case of its hex digits (%2f is %2F), and JSON-escaped', () => {
+    const secrets = new RunSecrets();
+    secrets.add(['sk-key/with+slash-0003']);
+    for (const echoed of ['sk-key%2fwith%2bslash-0003', 'sk-key%2Fwith%2bslash-0003', 'sk-key%2fwith%2Bslash-0003']) {
+      assert.equal(secrets.redact(`GET http://gw/${echoed}/v1`), `GET http://gw/${REDACTED}/v1`, echoed);
+      assert.equal(secrets.redact(JSON.stringify({ url: `http://gw/${echoed}` })), JSON.stringify({ url: `http://gw/${REDACTED}` }), echoed);
+    }
+    // Only hex digits fold: another letter of the key keeps its case.
+    assert.equal(secrets.redact('SK-KEY%2fwith%2bslash-0003'), 'SK-KEY%2fwith%2bslash-0003');
+    // A secret holding a percent-escape itself matches its other case too.
+    assert.equal(createRedactor(['token%3Aabcdef12'])('x token%3aabcdef12 y'), `x ${REDACTED} y`);
+  });
 });
 
 describe('redactJsonValue', () => {

@@ -18,10 +18,28 @@ function unitPattern(unit: number): string {
 }
 
 /**
+ * One secret's pattern: each unit as `unitPattern` writes it, and the hex digits of a
+ * percent-escape in either case (`%2F` and `%2f` are the same byte: `RunSecrets` adds a key's
+ * `encodeURIComponent` form, which writes upper case, and a server or proxy may echo lower case).
+ */
+function secretPattern(secret: string): string {
+  let pattern = '';
+  for (let i = 0; i < secret.length; i++) {
+    pattern += unitPattern(secret.charCodeAt(i));
+    const digits = secret.slice(i + 1, i + 3);
+    if (secret[i] === '%' && /^[0-9a-f]{2}$/i.test(digits)) {
+      for (const digit of digits) pattern += /[a-f]/i.test(digit) ? `(?:${unitPattern(digit.toLowerCase().charCodeAt(0))}|${unitPattern(digit.toUpperCase().charCodeAt(0))})` : unitPattern(digit.charCodeAt(0));
+      i += 2;
+    }
+  }
+  return pattern;
+}
+
+/**
  * Builds a function that replaces every occurrence of the given secrets with `[REDACTED]`: as
  * written, and however JSON text escapes them — `\/`, `\u002d`-style escapes for any of their
- * characters, mixed, at any depth of JSON in JSON. The replacement contains no JSON-special
- * characters, so a redacted JSON text still parses. One regular expression for all secrets,
+ * characters, mixed, at any depth of JSON in JSON; a percent-escape in a secret in either hex
+ * case. The replacement contains no JSON-special characters, so a redacted JSON text still parses. One regular expression for all secrets,
  * longest first so a secret that contains another is replaced whole.
  */
 export function createRedactor(secrets: readonly (string | undefined)[]): (text: string) => string {
@@ -29,7 +47,7 @@ export function createRedactor(secrets: readonly (string | undefined)[]): (text:
   for (const secret of secrets) if (secret && secret.length >= MIN_SECRET_LENGTH) kept.add(secret);
   if (kept.size === 0) return (text) => text;
   const ordered = [...kept].sort((a, b) => b.length - a.length);
-  const pattern = new RegExp(ordered.map((secret) => Array.from({ length: secret.length }, (_, i) => unitPattern(secret.charCodeAt(i))).join('')).join('|'), 'g');
+  const pattern = new RegExp(ordered.map(secretPattern).join('|'), 'g');
   // Every escaped form is longer than the secret: a shorter text (most keys and values of a
   // parsed body) cannot hold one and is not scanned.
   const shortest = ordered[ordered.length - 1]!.length;
