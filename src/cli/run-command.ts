@@ -24,6 +24,7 @@ import { printErr, printOut } from './terminal.js';
 import { checkModelArgument, configFrom, configOption } from './config-file.js';
 import type { AssayConfig } from '../config/load-config.js';
 import { checkModelsReady } from '../config/preflight.js';
+import { modelOwnSettings } from '../core/engine-settings.js';
 import { planSuite, runPlannedSuite, storedSuiteRun } from './suite-command.js';
 
 /** The API key named by `--api-key-env` (the key itself never goes on a command line or into the store). */
@@ -202,8 +203,9 @@ async function runTask(taskName: string, flags: RunFlags & { model: string[] }):
     if (flags.estimate) {
       // A declared model's price is in its declaration (a --price given for it still wins).
       const declaredPrices = Object.fromEntries(declared.flatMap((name) => {
-        const price = config?.models.get(name)?.price;
-        return price ? [[name, { inputPerMillion: price.input, outputPerMillion: price.output }]] : [];
+        const declaration = config?.models.get(name);
+        const price = declaration ? modelOwnSettings(declaration).price : undefined;
+        return price ? [[name, price]] : [];
       }));
       const estimate = await estimateRun(Object.keys(declaredPrices).length > 0 ? { ...spec, engine: { ...spec.engine, prices: { ...declaredPrices, ...spec.engine.prices } } } : spec, config?.models);
       printOut(flags.json ? `${JSON.stringify(estimate, null, 2)}\n` : renderEstimate(estimate));
