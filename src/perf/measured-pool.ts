@@ -8,8 +8,8 @@ export interface PoolFigures {
 
 /**
  * Runs `one(0) … one(total - 1)` with `concurrency` in flight (each worker takes the next index,
- * as the runner's per-model pools do) and measures the whole: the floor and targets benches
- * compare layers by these figures, so they are taken the same way for each.
+ * as the runner's per-model pools do) and measures the whole: the floor bench compares layers by
+ * these figures, so they are taken the same way for each.
  */
 export async function measurePool(total: number, concurrency: number, one: (index: number) => Promise<boolean>): Promise<PoolFigures> {
   const cpuBefore = process.cpuUsage();
