@@ -5,6 +5,7 @@ import { resolveDataDir } from '../datasets/data-dir.js';
 import { requireRun, resumeRun, startRun, type RunDependencies } from '../runner/run.js';
 import { defaultJudgeSpec, type JudgeSpec, type RunSpec } from '../runner/run-spec.js';
 import { estimateRun } from '../runner/estimate.js';
+import { checkDeclarationsUnchanged } from '../runner/declared-models.js';
 import type { RunSummary } from '../analysis/summary.js';
 import { renderEstimate } from './estimate-text.js';
 import type { Store } from '../store/store.js';
@@ -323,6 +324,9 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
   try {
     return await storeFailureExit(flags.db, () => withStore(flags.db, async (store) => {
       const run = await requireRun(store, runId);
+      // The config file's preflight for this run's declared models (declared the same way, every
+      // variable and file there) before its data dir is looked at or fetched; the session checks again.
+      checkDeclarationsUnchanged(run, config, process.env, 'the resume');
       const dataDir = dataDirForRun(flags.dataDir, run.engine.dataDir);
       if (!dataDir) throw new InputError(`run ${run.id} does not record its data dir; pass --data-dir`);
       const lease = leaseFromEnv();

@@ -165,6 +165,11 @@ test('a wrong key stops only its model, naming its variable; a changed declarati
   assert.equal(changed.code, 2, changed.stderr);
   assert.match(changed.stderr, /model "other": the resume declares it differently from the run's record: params was \(not set\), is \{"temperature":0\.5\}/);
   assert.equal(changed.stderr.trim().split('\n').length, 1, changed.stderr);
+  // The file's problem is told before the data dir is looked at: here one that does not exist.
+  const noData = await assay(['resume', runId, '--config', config, '--db', db, '--data-dir', join(dir, 'no-such-data-dir')], env());
+  assert.equal(noData.code, 2, noData.stderr);
+  assert.match(noData.stderr, /model "other": the resume declares it differently/);
+  assert.doesNotMatch(noData.stderr, /data dir/);
   const noFile = await assay(['resume', runId, '--db', db], env());
   assert.equal(noFile.code, 2);
   assert.match(noFile.stderr, /was made with a config file declaring small, other, big: give the same file/);
