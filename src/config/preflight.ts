@@ -1,7 +1,8 @@
-import { accessSync, constants, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../core/index.js';
 import { dottedPath } from './config-problems.js';
+import { findCommand } from '../core/find-command.js';
 import { envReferences } from '../core/index.js';
 import type { AssayConfig } from './load-config.js';
 import type { ExecDeclaration, ModelDeclaration } from './model-declaration.js';
@@ -58,25 +59,14 @@ export function execCommandProblem(declaration: ExecDeclaration, env: Env): stri
   const [command = ''] = declaration.exec;
   if (command.includes('/')) {
     const file = path.resolve(declaration.cwd, command);
-    return isExecutable(file) ? undefined : `${command} is not an executable file (looked at ${file})`;
+    return findCommand(command, declaration.cwd, env) !== undefined ? undefined : `${command} is not an executable file (looked at ${file})`;
   }
-  const dirs = (env['PATH'] ?? '').split(path.delimiter).map((dir) => path.resolve(declaration.cwd, dir === '' ? '.' : dir));
-  return dirs.some((dir) => isExecutable(path.join(dir, command))) ? undefined : `command "${command}" is not found on PATH`;
+  return findCommand(command, declaration.cwd, env) !== undefined ? undefined : `command "${command}" is not found on PATH`;
 }
 
 function isFile(file: string): boolean {
   try {
     return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    if (!statSync(file).isFile()) return false;
-    accessSync(file, constants.X_OK);
-    return true;
   } catch {
     return false;
   }

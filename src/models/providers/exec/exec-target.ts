@@ -5,7 +5,7 @@ import { createSessionIds } from '../../targets/session-ids.js';
 import { readTargetAnswer } from '../../targets/target-answer.js';
 import { excerpt, targetError } from '../../targets/target-error.js';
 import { buildTargetRequest } from '../../targets/target-request.js';
-import { findCommand } from './find-command.js';
+import { findCommand } from '../../../core/find-command.js';
 import { MAX_STDOUT_BYTES, runChild, type ChildOutcome } from './run-child.js';
 
 /** The default time a command has to answer. */
