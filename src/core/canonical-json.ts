@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { contentPartsOf, joinTextParts, type SharedText, type TextParts } from './text-parts.js';
 
 /**
  * JSON with object keys sorted at every level, so equal values always serialize (and hash)
@@ -34,16 +35,53 @@ function write(value: unknown): string | undefined {
   const withToJson = value as { toJSON?: () => unknown };
   if (typeof withToJson.toJSON === 'function') return write(withToJson.toJSON());
   const record = value as Record<string, unknown>;
+  // A composed message (or its `plainMessage` copy): its content written from its parts, the same text.
+  const parts = contentPartsOf(record);
   const keys = Object.keys(record).sort();
   let out = '{';
   let first = true;
   for (const key of keys) {
-    const member = write(record[key]);
+    const member = parts !== undefined && key === 'content' ? partsJson(parts) : write(record[key]);
     if (member === undefined) continue;
     out += (first ? '' : ',') + JSON.stringify(key) + ':' + member;
     first = false;
   }
   return out + '}';
+}
+
+/** The JSON of each shared stretch's text without its quotes, made once per stretch. */
+const sharedJson = new WeakMap<SharedText, string>();
+
+const innerJson = (text: string): string => JSON.stringify(text).slice(1, -1);
+
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
+
+/**
+ * `JSON.stringify(joinTextParts(parts))`, made from each part's own JSON (a shared stretch's
+ * cached): escaping is per character, so the JSON of a join is the join of the JSONs, except where
+ * a surrogate pair is split between two parts (escaped alone, a half is written as `\udxxx`);
+ * then the joined text is written instead. Saves escaping a ~2.5 KB MetaTool prompt per call.
+ */
+function partsJson(parts: TextParts): string {
+  let out = '"';
+  let previous = '';
+  for (const part of parts) {
+    const text = typeof part === 'string' ? part : part.shared;
+    if (text.length === 0) continue;
+    if (previous.length > 0 && isHighSurrogate(previous.charCodeAt(previous.length - 1)) && isLowSurrogate(text.charCodeAt(0))) return JSON.stringify(joinTextParts(parts));
+    if (typeof part === 'string') out += innerJson(part);
+    else {
+      let json = sharedJson.get(part);
+      if (json === undefined) {
+        json = innerJson(part.shared);
+        sharedJson.set(part, json);
+      }
+      out += json;
+    }
+    previous = text;
+  }
+  return out + '"';
 }
 
 /** One-shot `crypto.hash`: ~3 µs less per call than a `createHash` object (it runs for every model call's cache key). */

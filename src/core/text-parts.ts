@@ -43,7 +43,23 @@ export function composedUserMessage(parts: () => TextParts): UserMessage {
   return Object.freeze(message);
 }
 
-/** The parts of a message made by `composedUserMessage`; undefined for any other message. */
+/**
+ * A plain copy of a message, its content read once. The copy of a message made by
+ * `composedUserMessage` keeps (hidden, like the original) the parts its content was joined from,
+ * so that `canonicalJson` (the call cache key) writes the shared stretches from their cached JSON
+ * instead of escaping the whole prompt again for every call.
+ */
+export function plainMessage<M extends object>(message: M): M {
+  const make = (message as { [CONTENT_PARTS]?: () => TextParts })[CONTENT_PARTS];
+  if (make === undefined) return { ...message };
+  const parts = make();
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(message)) copy[key] = key === 'content' ? joinTextParts(parts) : (message as Record<string, unknown>)[key];
+  Object.defineProperty(copy, CONTENT_PARTS, { value: () => parts, enumerable: false });
+  return copy as M;
+}
+
+/** The parts of a message made by `composedUserMessage` (or a `plainMessage` copy of one); undefined for any other message. */
 export function contentPartsOf(message: object): TextParts | undefined {
   const parts = (message as { [CONTENT_PARTS]?: () => TextParts })[CONTENT_PARTS];
   return parts?.();

@@ -1,4 +1,4 @@
-import { describeError, type GenerateRequest, type GenerateSettings, type Sample, type Score, type Transcript } from '../core/index.js';
+import { describeError, plainMessage, type GenerateRequest, type GenerateSettings, type Sample, type Score, type Transcript } from '../core/index.js';
 import type { PreparedTask } from '../benchmarks/task.js';
 import type { CallContext, CallOutcome, Model } from '../models/middleware/model.js';
 import type { CallRecord, ResultRecord } from '../store/records.js';
@@ -160,7 +160,7 @@ function failedCall(modelId: string, judgeId: string | undefined, judgeError: { 
  */
 export function requestFor(sample: Sample, settings: GenerateSettings): GenerateRequest {
   return {
-    messages: sample.input.map((message) => ({ ...message })),
+    messages: sample.input.map(plainMessage),
     ...(sample.tools ? { tools: sample.tools } : {}),
     settings,
     ...(sample.hints ? { hints: sample.hints } : {}),
