@@ -1,14 +1,87 @@
+import { createRequire } from 'node:module';
 import { InputError } from '../core/index.js';
-import { casesTask } from './cases/task.js';
-import { functionchatTasks } from './functionchat/index.js';
-import { metatoolTasks } from './metatool/index.js';
-import { groundednessTask } from './groundedness/task.js';
-import { harmFolderTask, shippedHarmTasks } from './harm/task.js';
-import { summariesTask } from './summaries/task.js';
-import type { Task } from './task.js';
+import { CASES_OPTIONS } from './cases/options.js';
+import { GROUNDEDNESS_OPTIONS } from './groundedness/options.js';
+import { SUMMARIES_OPTIONS } from './summaries/option-specs.js';
+import type { Task, TaskOptionSpec } from './task.js';
 
-/** Every task assay can run, in the order `assay list` shows them. */
-export const allTasks: readonly Task[] = [...metatoolTasks, ...functionchatTasks, summariesTask, groundednessTask, ...shippedHarmTasks, casesTask];
+/**
+ * The built-in tasks are loaded when first asked for, a family at a time: a `metatool/similar` run
+ * does not load FunctionChat's, the summaries', groundedness', harm's or cases' code (nor Ajv, the
+ * CSV parser or the Jinja engine they bring). Loading is synchronous (`require` of an ES module,
+ * Node ≥ 20.19), so `findTask` and `allTasks` keep their synchronous form. Listing every task
+ * (`assay list`, `allTasks`) loads them all.
+ */
+const load = createRequire(import.meta.url);
+
+interface TaskFamily {
+  /** Whether a built-in task of this name would be this family's (names never overlap between families). */
+  readonly owns: (name: string) => boolean;
+  readonly module: string;
+  readonly tasks: (exports: Record<string, unknown>) => readonly Task[];
+}
+
+/** In the order `assay list` shows them. */
+const FAMILIES: readonly TaskFamily[] = [
+  { owns: (n) => n.startsWith('metatool/'), module: './metatool/index.js', tasks: (m) => m['metatoolTasks'] as readonly Task[] },
+  { owns: (n) => n.startsWith('functionchat/'), module: './functionchat/index.js', tasks: (m) => m['functionchatTasks'] as readonly Task[] },
+  { owns: (n) => n.startsWith('summaries/'), module: './summaries/task.js', tasks: (m) => [m['summariesTask'] as Task] },
+  { owns: (n) => n.startsWith('quality/'), module: './groundedness/task.js', tasks: (m) => [m['groundednessTask'] as Task] },
+  // The shipped harm resources are found by listing their folder: the names are known once loaded.
+  { owns: (n) => n.startsWith('harm/'), module: './harm/task.js', tasks: (m) => m['shippedHarmTasks'] as readonly Task[] },
+  { owns: (n) => n === 'cases', module: './cases/task.js', tasks: (m) => [m['casesTask'] as Task] },
+];
+
+const familyTasks = new Map<TaskFamily, readonly Task[]>();
+
+function tasksOf(family: TaskFamily): readonly Task[] {
+  let tasks = familyTasks.get(family);
+  if (tasks === undefined) {
+    tasks = family.tasks(load(family.module) as Record<string, unknown>);
+    familyTasks.set(family, tasks);
+  }
+  return tasks;
+}
+
+/** The families loaded so far, by module (for the test that a run loads only its own). */
+export const loadedTaskModules = (): string[] => FAMILIES.filter((f) => familyTasks.has(f)).map((f) => f.module);
+
+const builtIn = (name: string): Task | undefined => {
+  const family = FAMILIES.find((f) => f.owns(name));
+  return family && tasksOf(family).find((t) => t.name === name);
+};
+
+const everyBuiltIn: Task[] = [];
+function loadAll(): Task[] {
+  if (everyBuiltIn.length === 0) everyBuiltIn.push(...FAMILIES.flatMap(tasksOf));
+  return everyBuiltIn;
+}
+
+/**
+ * Every task assay can run, in the order `assay list` shows them. An array that loads the tasks
+ * the first time it is read (see above): reading it, like any array, is all a caller does.
+ */
+export const allTasks: readonly Task[] = new Proxy(everyBuiltIn, {
+  get: (target, key, receiver) => (loadAll(), Reflect.get(target, key, receiver)),
+  has: (target, key) => (loadAll(), Reflect.has(target, key)),
+  ownKeys: (target) => (loadAll(), Reflect.ownKeys(target)),
+  getOwnPropertyDescriptor: (target, key) => (loadAll(), Reflect.getOwnPropertyDescriptor(target, key)),
+  set: () => false,
+  deleteProperty: () => false,
+  defineProperty: () => false,
+});
+
+/**
+ * What `assay run` and `assay samples` offer for the tasks' own options and tools, known without
+ * loading them (the options are defined in small modules of their own): the tasks that declare
+ * `ownOptions` or `ownTools`, in the order of `allTasks`. A test holds this to the loaded tasks.
+ */
+export const TASK_OPTION_FACTS: readonly { readonly task: string; readonly ownOptions?: readonly TaskOptionSpec[]; readonly ownTools?: true }[] = [
+  { task: 'metatool/similar', ownTools: true },
+  { task: 'summaries/alignment', ownOptions: SUMMARIES_OPTIONS },
+  { task: 'quality/groundedness', ownOptions: GROUNDEDNESS_OPTIONS },
+  { task: 'cases', ownOptions: CASES_OPTIONS },
+];
 
 /** Tasks a library user (or a test) made known by name, after the built-in ones. */
 const registered = new Map<string, Task>();
@@ -18,13 +91,19 @@ const registered = new Map<string, Task>();
  * it like a built-in one) in this process. Refuses a name that is taken.
  */
 export function registerTask(task: Task): void {
-  if (allTasks.some((t) => t.name === task.name) || registered.has(task.name)) throw new InputError(`a task named "${task.name}" exists already`);
+  if (builtIn(task.name) !== undefined || registered.has(task.name)) throw new InputError(`a task named "${task.name}" exists already`);
   registered.set(task.name, task);
 }
 
 /** The task of that name, built in, registered, or a user's harm measurement resource (`harm:<folder>`); undefined when there is none (see `findTask` for the refusal). */
 export function taskNamed(name: string): Task | undefined {
-  return allTasks.find((t) => t.name === name) ?? registered.get(name) ?? harmFolderTask(name);
+  return builtIn(name) ?? registered.get(name) ?? harmFolderTask(name);
+}
+
+function harmFolderTask(name: string): Task | undefined {
+  if (!name.startsWith('harm:')) return undefined;
+  const harm = load('./harm/task.js') as { harmFolderTask: (name: string) => Task | undefined };
+  return harm.harmFolderTask(name);
 }
 
 export function findTask(name: string): Task {

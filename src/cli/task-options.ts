@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { InputError, parseModelId } from '../core/index.js';
-import { allTasks, findTask } from '../benchmarks/registry.js';
+import { TASK_OPTION_FACTS, findTask } from '../benchmarks/registry.js';
 import { flagOf } from '../benchmarks/own-options.js';
 import type { TaskOptions, TaskOptionSpec } from '../benchmarks/task.js';
 import { nonNegativeInt, positiveInt } from './options.js';
@@ -51,7 +51,7 @@ export function addTaskOptions(command: Command): Command {
 /** Every option the tasks declare for themselves, once each (`TaskOptionSpec`): the CLI does not know them by task. */
 function ownTaskOptions(): Option[] {
   const seen = new Map<string, TaskOptionSpec>();
-  for (const task of allTasks) for (const spec of task.ownOptions ?? []) if (!seen.has(spec.key)) seen.set(spec.key, spec);
+  for (const task of TASK_OPTION_FACTS) for (const spec of task.ownOptions ?? []) if (!seen.has(spec.key)) seen.set(spec.key, spec);
   return [...seen.values()].map((spec) => {
     const option = new Option(`${flagOf(spec.key)} ${spec.value}`, spec.description);
     if (spec.choices) option.choices(spec.choices);
@@ -68,11 +68,11 @@ function ownOptionValues(taskName: string, flags: TaskFlags): Pick<TaskOptions, 
   const given = flags as unknown as Record<string, unknown>;
   const mine = findTask(taskName).ownOptions ?? [];
   const values: Record<string, string | number> = {};
-  for (const task of allTasks) {
+  for (const task of TASK_OPTION_FACTS) {
     for (const spec of task.ownOptions ?? []) {
       const value = given[spec.key];
       if (value === undefined || mine.some((m) => m.key === spec.key)) continue;
-      const takers = allTasks.filter((t) => t.ownOptions?.some((o) => o.key === spec.key)).map((t) => t.name);
+      const takers = TASK_OPTION_FACTS.filter((t) => t.ownOptions?.some((o) => o.key === spec.key)).map((t) => t.task);
       throw new InputError(`${flagOf(spec.key)} is an option of ${takers.join(', ')}; ${taskName} does not take it`);
     }
   }
@@ -91,7 +91,7 @@ function ownOptionValues(taskName: string, flags: TaskFlags): Pick<TaskOptions, 
 function ownToolsOptions(taskName: string, flags: TaskFlags): Pick<TaskOptions, 'tools' | 'embedder'> {
   if (flags.tools === undefined && flags.embedder === undefined) return {};
   if (findTask(taskName).ownTools !== true) {
-    const takers = allTasks.filter((t) => t.ownTools === true).map((t) => t.name);
+    const takers = TASK_OPTION_FACTS.filter((t) => t.ownTools === true).map((t) => t.task);
     throw new InputError(`--tools and --embedder are for ${takers.join(', ')} only (candidate lists on your own tool set); ${taskName} does not take them`);
   }
   if (flags.tools === undefined) throw new InputError('--embedder ranks your own tools: give --tools my-tools.json too');

@@ -4,7 +4,8 @@ import type { Rubric } from '../../judges/judge-request.js';
 import { loadTaskRubrics } from '../../judges/task-rubrics.js';
 import { scoreWith } from '../../scorers/scorer.js';
 import { parseOwnOptions } from '../own-options.js';
-import type { ChartSpec, PreparedTask, Task, TaskContext, TaskOptionSpec } from '../task.js';
+import type { ChartSpec, PreparedTask, Task, TaskContext } from '../task.js';
+import { CASES_OPTIONS } from './options.js';
 import { loadCaseFile, type TestCase } from './case-file.js';
 import { describeExpectation, EXPECTATION_KINDS } from './expectation.js';
 import { gradeCase, scoreCase } from './grade-case.js';
@@ -13,10 +14,6 @@ import { casesMetrics, expectationResultsOf } from './metrics.js';
 import { notPassingNotes } from './summary-notes.js';
 
 const NAME = 'cases';
-
-const OPTIONS: readonly TaskOptionSpec[] = [
-  { key: 'file', value: '<path>', kind: 'path', description: 'cases: your test cases, a .yaml or .jsonl file (see docs/cases.md)' },
-];
 
 const schema = z.strictObject({ file: z.string().min(1) });
 
@@ -47,7 +44,7 @@ export const casesTask: Task = {
   version: '1',
   description: 'Your own test cases (--file, YAML or JSONL): each answer checked against its expectations — contains, not-contains, regex, json-schema, tool-call, rubric (judged); pass rate with its interval.',
   defaultSettings: { temperature: 0 },
-  ownOptions: OPTIONS,
+  ownOptions: CASES_OPTIONS,
   exportColumns: (_sample: Sample, score: Score | null) => ({ expectations: score ? expectationResultsOf(score).map(({ kind, expected, outcome, reason }) => ({ kind, expected, outcome, reason })) : null }),
   async prepare(ctx: TaskContext): Promise<PreparedTask> {
     const { file } = ownOptionsOf(ctx.options.task);

@@ -4,7 +4,8 @@ import { loadGroundednessItems } from '../../datasets/table/groundedness-items.j
 import type { Rubric } from '../../judges/judge-request.js';
 import { loadTaskRubrics } from '../../judges/task-rubrics.js';
 import { parseOwnOptions } from '../own-options.js';
-import type { Task, TaskContext, TaskOptionSpec } from '../task.js';
+import type { Task, TaskContext } from '../task.js';
+import { DEFAULT_THRESHOLD, GROUNDEDNESS_OPTIONS } from './options.js';
 import { judgeGroundedness } from './judge-groundedness.js';
 import { GROUNDEDNESS_CHARTS } from './charts.js';
 import { groundednessReadings } from './readings.js';
@@ -12,16 +13,6 @@ import { EMPTY_ANSWER_GRADE, gradeOf, groundednessMetrics, groundedPass } from '
 import { GROUNDEDNESS_METRICS } from './metric-declarations.js';
 
 const NAME = 'quality/groundedness';
-const DEFAULT_THRESHOLD = 3;
-
-const OPTIONS: readonly TaskOptionSpec[] = [
-  { key: 'items', value: '<path>', kind: 'path', description: 'groundedness: a .csv or .jsonl file of question, context and (unless a model answers) answer' },
-  { key: 'questionColumn', value: '<name>', description: 'groundedness: the question column (default question)' },
-  { key: 'contextColumn', value: '<name>', description: 'groundedness: the context column (default context)' },
-  { key: 'answerColumn', value: '<name>', description: 'groundedness: the answer column, graded with -m given:answers (default answer)' },
-  { key: 'idColumn', value: '<name>', description: 'CSV/JSONL column holding a stable id (default id when present, else the line number)' },
-  { key: 'threshold', value: '<score>', kind: 'count', description: `groundedness: an answer scored below this is a defect (1–5, default ${DEFAULT_THRESHOLD})` },
-];
 
 const schema = z.strictObject({
   items: z.string().min(1),
@@ -47,7 +38,7 @@ export const groundednessTask: Task = {
   version: '1',
   description: 'Groundedness: the judge scores 1–5 how well each answer is supported by its context (defect rate below a threshold, mean, distribution).',
   defaultSettings: { temperature: 0 },
-  ownOptions: OPTIONS,
+  ownOptions: GROUNDEDNESS_OPTIONS,
   async prepare(ctx: TaskContext) {
     const options = ownOptionsOf(ctx.options.task);
     const columns = {

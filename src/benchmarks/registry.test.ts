@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { allTasks, findTask, loadedTaskModules, registerTask, TASK_OPTION_FACTS, taskNamed } from './registry.js';
+import type { Task } from './task.js';
+
+// The first test must stay first: it looks at what the registry loaded on its own.
+test('finding a task loads its own family only; listing loads them all', () => {
+  assert.deepEqual(loadedTaskModules(), []);
+  assert.equal(findTask('metatool/similar').name, 'metatool/similar');
+  assert.deepEqual(loadedTaskModules(), ['./metatool/index.js']);
+  // A name no family owns loads nothing more.
+  assert.equal(taskNamed('toy/unknown'), undefined);
+  assert.deepEqual(loadedTaskModules(), ['./metatool/index.js']);
+  assert.equal(taskNamed('functionchat/dialog')?.name, 'functionchat/dialog');
+  assert.deepEqual(loadedTaskModules(), ['./metatool/index.js', './functionchat/index.js']);
+  const names = allTasks.map((t) => t.name);
+  assert.equal(loadedTaskModules().length, 6);
+  for (const name of ['metatool/awareness', 'summaries/alignment', 'quality/groundedness', 'harm/system-prompt-leakage', 'cases']) assert.ok(names.includes(name), name);
+});
+
+test('allTasks reads as the array of every built-in task, each the very object findTask gives', () => {
+  assert.ok(Array.isArray(allTasks));
+  assert.equal(allTasks.length, [...allTasks].length);
+  assert.equal(allTasks.length, Object.keys(allTasks).length);
+  assert.equal(allTasks[0]?.name, 'metatool/awareness');
+  assert.equal(allTasks.at(-1)?.name, 'cases');
+  assert.equal(new Set(allTasks.map((t) => t.name)).size, allTasks.length);
+  for (const task of allTasks) assert.equal(findTask(task.name), task);
+  assert.throws(() => {
+    (allTasks as Task[]).push(allTasks[0] as Task);
+  }, TypeError);
+});
+
+test('the option facts known without loading the tasks are what the tasks declare, in the same order', () => {
+  const declared = allTasks
+    .filter((t) => (t.ownOptions ?? []).length > 0 || t.ownTools === true)
+    .map((t) => ({ task: t.name, ...(t.ownOptions && t.ownOptions.length > 0 ? { ownOptions: t.ownOptions } : {}), ...(t.ownTools === true ? { ownTools: true } : {}) }));
+  assert.deepEqual(TASK_OPTION_FACTS, declared);
+});
+
+test('registerTask: a task of the caller\'s own is found by name; a built-in or taken name is refused', () => {
+  const toy: Task = { ...findTask('metatool/similar'), name: 'toy/registry-test' };
+  registerTask(toy);
+  assert.equal(findTask('toy/registry-test'), toy);
+  assert.throws(() => registerTask(toy), /a task named "toy\/registry-test" exists already/);
+  assert.throws(() => registerTask({ ...toy, name: 'functionchat/dialog' }), /exists already/);
+  assert.throws(() => findTask('nope/none'), /unknown task "nope\/none"/);
+});
+
+test('a harm:<folder> name is a user resource task, named by the absolute folder', () => {
+  const task = taskNamed('harm:some/folder');
+  assert.ok(task?.name.startsWith('harm:/'), task?.name);
+  assert.equal(taskNamed('harm-folder'), undefined);
+});
