@@ -3,18 +3,11 @@ import type { RecordedDeclaration } from '../config/recorded-declaration.js';
 import type { FailFastStop, RunRecord } from '../store/records.js';
 
 /*
- * What a run's engine record holds beyond its settings, read back: the declarations of the models
- * a config file declared, the data files it read with other bytes than assay pins, and the line a
- * fail-fast stop is told in. The runner writes these keys; a summary, `show`, `runs` and the
- * report read them, so the readers live here, below both.
+ * What a run's provenance holds, read back for the runner and the readers alike: the declarations
+ * of the models a config file declared, the data files it read with other bytes than assay pins,
+ * and the line a fail-fast stop is told in. The runner writes them; a summary, `show`, `runs` and
+ * the report read them, so the readers live here, below both.
  */
-
-/**
- * The engine record's key holding each declared model's recorded declaration and its hash
- * (`run.engine.declarations`): in the engine record, which keeps keys as written, so no store
- * migration is needed and runs without a config file read exactly as before.
- */
-export const DECLARATIONS_FIELD = 'declarations';
 
 /** What a run records of one declared model: the declaration without secrets, and the hash of what makes it the same system. */
 export interface RecordedModel {
@@ -23,21 +16,14 @@ export interface RecordedModel {
 }
 
 /** The declarations a run recorded, by name (empty for a run made without a config file). */
-export function recordedModels(run: Pick<RunRecord, 'engine'>): Readonly<Record<string, RecordedModel>> {
-  const recorded = run.engine[DECLARATIONS_FIELD];
-  return recorded !== null && typeof recorded === 'object' ? (recorded as Record<string, RecordedModel>) : {};
+export function recordedModels(run: Pick<RunRecord, 'provenance'>): Readonly<Record<string, RecordedModel>> {
+  // The store reads each as `{declaration, hash}` (`store/run-record-codec.ts`); the declaration's fields are config/'s to read.
+  return (run.provenance.declarations ?? {}) as Readonly<Record<string, RecordedModel>>;
 }
 
-/** The engine record's field listing the pinned files a run read with other bytes (`--allow-modified-data`). */
-export const MODIFIED_DATA_FIELD = 'modifiedData';
-
 /** The modified data files a run recorded (empty for a run on the pinned data). */
-export function recordedModifiedData(run: Pick<RunRecord, 'engine'>): ModifiedDataFile[] {
-  const value: unknown = run.engine[MODIFIED_DATA_FIELD];
-  if (!Array.isArray(value)) return [];
-  return value.filter(
-    (v): v is ModifiedDataFile => v !== null && typeof v === 'object' && typeof v.file === 'string' && typeof v.pinned === 'string' && typeof v.actual === 'string',
-  );
+export function recordedModifiedData(run: Pick<RunRecord, 'provenance'>): ModifiedDataFile[] {
+  return [...(run.provenance.modifiedData ?? [])];
 }
 
 const WHY: Readonly<Record<string, string>> = {
@@ -53,11 +39,11 @@ const FIX: Readonly<Record<string, string>> = {
 };
 
 /**
- * The one-line warning for a stop, with what to do next. `engine` (the run's record) names the
- * key variable of a model a config file declares, where an auth error is to be fixed.
+ * The one-line warning for a stop, with what to do next. `run` (its record) names the key
+ * variable of a model a config file declares, where an auth error is to be fixed.
  */
-export function describeStop(stop: FailFastStop, runId: string, engine?: RunRecord['engine']): string {
-  const keyVariable = stop.kind === 'auth' && engine ? recordedModels({ engine })[stop.actor]?.declaration['apiKeyEnv'] : undefined;
+export function describeStop(stop: FailFastStop, runId: string, run?: Pick<RunRecord, 'provenance'>): string {
+  const keyVariable = stop.kind === 'auth' && run ? recordedModels(run)[stop.actor]?.declaration['apiKeyEnv'] : undefined;
   const fix = typeof keyVariable === 'string' ? `fix the key in ${keyVariable} (models.${stop.actor}.apiKeyEnv of the config file) or its permissions` : (FIX[stop.kind] ?? 'fix the cause');
   const who = stop.role === 'judge' ? `the judge ${stop.actor} (and with it the run)` : stop.role === 'user' ? `the simulated user ${stop.actor} (and with it the run)` : stop.actor;
   const errors = stop.count === 1 ? `1 ${stop.kind} error` : `${stop.count} identical ${stop.kind} errors in a row`;

@@ -32,7 +32,7 @@ export async function reopen(
 /** The run's task prepared again from the data dir (also a queue worker's, `openRunForWork`), its data checked against the sums the run recorded. */
 export async function prepareForRun(run: RunRecord, dataDir?: string, options = run.options): Promise<{ task: Task; prepared: PreparedTask }> {
   const task = taskOfRun(run);
-  const dir = dataDir ?? run.engine.dataDir;
+  const dir = dataDir ?? run.provenance.dataDir;
   if (!dir) throw new InputError(`run ${run.id} does not record its data dir; pass --data-dir`);
   const prepared = await prepareTask(task, { dataDir: dir, seed: run.seed, options, createEmbedder });
   for (const [file, checksum] of Object.entries(run.datasetChecksums)) {

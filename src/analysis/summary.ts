@@ -157,7 +157,7 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task, loa
     if (notes.length > 0) models[modelId] = { ...(models[modelId] as ModelSummary), notes };
   }
   const modified = recordedModifiedData(run);
-  const stopped = recordedStops(run).map((stop): StoppedModel => ({ ...stop, advice: describeStop(stop, run.id, run.engine) }));
+  const stopped = recordedStops(run).map((stop): StoppedModel => ({ ...stop, advice: describeStop(stop, run.id, run) }));
   const costByRole = (await store.runSpend(run.id)).map(roleCost);
   return {
     run: run.id,

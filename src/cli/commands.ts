@@ -9,6 +9,7 @@ import { SUMMARY_ONLY, buildRunReport } from '../report/run-report.js';
 import { modifiedDataLine, renderExplain, renderReadings, renderRunList, renderSummary } from '../report/console.js';
 import { readingsDeclarationsOf, runMetricDeclarationsOf } from '../report/metric-format.js';
 import { readRunState } from '../store/run-state.js';
+import { runRecordView } from '../store/run-events.js';
 import { requireRun, summarizeStoredRun } from '../runner/run.js';
 import type { RunRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
@@ -105,7 +106,7 @@ sample (a wrong key, a model that does not exist) is followed by why and what to
         // Whether a process is on a run is read from its lease now (a killed one shows "stale").
         const runs = await Promise.all((await store.listRuns()).map(async (run) => ({ run, ...(await readRunState(store, run)) })));
         if (flags.json) {
-          const rows = runs.map(({ run, state, lease }) => ({ ...run, status: state, ...(lease ? { lease } : {}) }));
+          const rows = runs.map(({ run, state, lease }) => ({ ...runRecordView(run), status: state, ...(lease ? { lease } : {}) }));
           printOut(`${JSON.stringify(rows)}\n`);
         } else printOut(`${renderRunList(runs.map(({ run, state }) => ({ ...run, state })))}\n`);
       });

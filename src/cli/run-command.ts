@@ -292,7 +292,7 @@ async function suiteResumeCommand(suiteRun: string, flags: ResumeFlags, engine: 
           resumeMember: async (runId) => {
             const run = await requireRun(store, runId);
             printErr(`resuming run ${run.id} (${run.task})\n`);
-            const dataDir = dataDirForRun(flags.dataDir, run.engine.dataDir) ?? resolved;
+            const dataDir = dataDirForRun(flags.dataDir, run.provenance.dataDir) ?? resolved;
             return resumeRun(run.id, { retryErrors: false, engine, dataDir: dataDir.dir, allowModifiedData: Boolean(flags.allowModifiedData) }, depsOf(`resume ${run.id}`));
           },
         }, suiteRun);
@@ -327,7 +327,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
       // The config file's preflight for this run's declared models (declared the same way, every
       // variable and file there) before its data dir is looked at or fetched; the session checks again.
       checkDeclarationsUnchanged(run, config, process.env, 'the resume');
-      const dataDir = dataDirForRun(flags.dataDir, run.engine.dataDir);
+      const dataDir = dataDirForRun(flags.dataDir, run.provenance.dataDir);
       if (!dataDir) throw new InputError(`run ${run.id} does not record its data dir; pass --data-dir`);
       const lease = leaseFromEnv();
       const { stop, signal, dispose } = interruptSignal();

@@ -22,7 +22,7 @@ export const priceSchema = z.object({
 /**
  * How the engine calls models: the one declaration of the engine settings. The CLI's engine
  * options are one row per key of it (`cli/engine-options.ts`, in this order, which is the order a
- * run records them in), the run record keeps them (`RunEngineRecord`: every key optional, as
+ * run records them in), the run record keeps them (`RecordedEngine`, `store/run-parts.ts`: every key optional, as
  * written), a session and a queue worker read them back (`runner/recorded-engine.ts`), and each
  * model's middleware takes its share (`ModelSettings`). Stored with the run: never a secret.
  * Adding a setting: a key here (with its doc comment), its CLI row, its line in the docs.

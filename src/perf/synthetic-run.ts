@@ -86,6 +86,8 @@ export async function writeStore(db: string, n: number): Promise<{ runId: string
     promptVersion: 'bench',
     toolkitVersion,
     engine: { concurrency: 64 },
+    provenance: {},
+    events: [],
     judge: { model: JUDGE, repeats: 1, format: 'text', maxParseRetries: 1, temperature: 0.1, selfGrading: false },
     sampleCount: n,
   };

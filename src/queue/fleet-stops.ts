@@ -18,7 +18,7 @@ interface RunStops {
 /**
  * Fail-fast over a fleet (what stops a model: `runner/fail-fast.ts`). Each worker finds the
  * streaks among its own units of a run, holding no result (a unit waiting in a worker that died
- * would never get one); a stop is recorded with the run (`Store.stopRun`: the run becomes
+ * would never get one); a stop is recorded with the run (`Store.setRunStatus` with a `failFast` event: the run becomes
  * `interrupted`, and `assay show` says why), and every worker reads the run's recorded stops, at
  * most `STOPS_REFRESH_MS` old, before it starts a unit: a model stopped anywhere starts no new
  * unit anywhere. A wrong key on one worker stops the run for all: its keys are per worker, but its
@@ -61,7 +61,7 @@ export class FleetStops {
     const fresh = state.failFast.stops.slice(state.recorded);
     state.recorded = state.failFast.stops.length;
     if (!(await current())) return [];
-    await this.store.stopRun(runId, fresh);
+    await this.store.setRunStatus(runId, 'interrupted', { type: 'failFast', stops: fresh });
     return fresh;
   }
 

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { withCredentialsHidden } from '../runner/recorded-base-url.js';
 import { InputError } from '../core/index.js';
-import { withRecordedStops } from '../store/run-stops.js';
 import { recordedEngineSettings, requireRun } from '../runner/run.js';
 import type { EngineSettings } from '../runner/run-spec.js';
 import type { RunRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
+import { queueOf } from '../store/run-events.js';
 import { checkRedis, openRedis } from '../redis/connect.js';
 import { QUEUE_PREFIX, type QueueLocation } from './queue-location.js';
 import { refuseQueuedBaseURL } from './queued-base-url.js';
@@ -39,7 +39,7 @@ export async function resubmitRun(
   const lease = await store.runLease(run.id);
   if (lease?.live) throw new InputError(`run ${run.id} is being run by pid ${lease.holder.pid} on ${lease.holder.host} (its lease is live); resume it once that process has stopped`);
   if (run.status === 'running') {
-    throw new InputError(`run ${run.id} is still running${run.engine.queue ? ` on queue ${run.engine.queue.name}: workers are taking its units` : ''}; resume it once it has stopped (assay show ${run.id} says how it stands)`);
+    throw new InputError(`run ${run.id} is still running${queueOf(run) ? ` on queue ${queueOf(run)?.name}: workers are taking its units` : ''}; resume it once it has stopped (assay show ${run.id} says how it stands)`);
   }
   const { todo, done } = await unitsOf(store, run);
   if (todo.length === 0) {
@@ -50,7 +50,7 @@ export async function resubmitRun(
   // The resume's token goes with the run: a unit queued before it, still in the queue, is dropped by the worker that takes it.
   // A base URL the run recorded (an earlier assay's queued run, or one made in one process) stays,
   // credentials hidden: workers never call it, and refuse the run's units unless it is their own endpoint.
-  const engine = withCredentialsHidden({ ...withRecordedStops(run, []).engine, ...deps.engine, queue: { name: deps.queue.name, session } });
+  const engine = withCredentialsHidden({ ...run.engine, ...deps.engine });
   recordedEngineSettings({ ...run, engine });
   const redis = await openRedis(deps.queue.url, { maxRetriesPerRequest: 3 });
   const queue = new Queue(deps.queue.name, { connection: redis, prefix: QUEUE_PREFIX });
@@ -59,7 +59,7 @@ export async function resubmitRun(
   try {
     // Those with a result first: a unit of this resume finishing must find them counted.
     await countUnitsDone(redis, deps.queue, run.id, done);
-    await store.continueRun(run.id, engine);
+    await store.continueRun(run.id, engine, { queue: deps.queue.name, session });
     for (let from = 0; from < todo.length; from += ENQUEUE_CHUNK) {
       const chunk = todo.slice(from, from + ENQUEUE_CHUNK).map((u): Unit => ({ ...u, session }));
       await queue.addBulk(unitJobs(chunk));

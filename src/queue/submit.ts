@@ -35,7 +35,7 @@ export async function submitRun(spec: RunSpec, deps: { readonly store: Store; re
   // The submitter calls no model: its environment need not hold the models' keys (the workers' does).
   const { run: fresh, prepared } = await newRunRecord(spec, deps, { checkModelsReady: false });
   const count = prepared.samples.length;
-  const run: RunRecord = { ...fresh, engine: { ...fresh.engine, queue: { name: deps.queue.name } } };
+  const run: RunRecord = { ...fresh, events: [{ type: 'submitted', at: fresh.createdAt, queue: deps.queue.name }] };
   // The run is recorded with its first samples (and its sample count); each further chunk is
   // built and stored just before its units are enqueued, so a worker never takes a unit whose
   // sample is not stored, and neither this process nor one write holds the whole run.

@@ -10,7 +10,8 @@ import { fleetBudgets } from '../runner/fleet-budget.js';
 import { describeStop } from '../runner/fail-fast.js';
 import { openRunForWork, type RunDependencies, type RunWorkSession } from '../runner/run.js';
 import { workOnSample, type SampleStage } from '../runner/sample-work.js';
-import type { CallError } from '../store/records.js';
+import type { CallError, RunRecord } from '../store/records.js';
+import { queueOf } from '../store/run-events.js';
 import type { Store } from '../store/store.js';
 import { lockDurationMs, MAX_STALLED } from './job-options.js';
 import { QUEUE_PREFIX, type QueueLocation } from './queue-location.js';
@@ -149,7 +150,7 @@ export async function startUnitWorker(options: UnitWorkerOptions): Promise<UnitW
   };
 
   /** Whether the run's last resume is not the one that queued this unit, as the store says now (a cached session may be older). */
-  const supersededInStore = async (unit: Unit): Promise<boolean> => (await store.getRun(unit.runId))?.engine.queue?.session !== unit.session;
+  const supersededInStore = async (unit: Unit): Promise<boolean> => queueSessionOf(await store.getRun(unit.runId)) !== unit.session;
 
   const work = async (job: Job, token?: string): Promise<string> => {
     const unit: unknown = job.data;
@@ -173,7 +174,7 @@ export async function startUnitWorker(options: UnitWorkerOptions): Promise<UnitW
       return 'recorded the failure';
     }
     // A unit queued before the run's last resume (which queued it again if it had no result): dropped.
-    if (unit.session !== session.run.engine.queue?.session) return `superseded by resume ${session.run.engine.queue?.session ?? '(none)'}`;
+    if (unit.session !== queueSessionOf(session.run)) return `superseded by resume ${queueSessionOf(session.run) ?? '(none)'}`;
     const model = session.model(unit.modelId);
     if (!model) throw new UnrecoverableError(`run ${field(unit.runId)} has no model ${field(unit.modelId)}`);
     const units = session.sampleCount * session.models.length;
@@ -293,4 +294,9 @@ async function recordWorkerError(store: Store, unit: Unit, message: string): Pro
     costUsd: null,
     finishedAt: new Date().toISOString(),
   });
+}
+
+/** The session of the resume that queued the run's units last (`Unit.session`); undefined for a run not found or queued by no resume. */
+function queueSessionOf(run: RunRecord | undefined): string | undefined {
+  return run === undefined ? undefined : queueOf(run)?.session;
 }

@@ -182,7 +182,7 @@ export function renderRunList(runs: readonly (RunRecord & { readonly state: RunS
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
   // A row and a stop are one line each, whatever a stored id, model name or error holds.
   const line = (cells: string[]): string => visibleControls(cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd());
-  const stops = runs.flatMap((r) => (r.state === 'interrupted' ? recordedStops(r).map((stop) => visibleControls(`${r.id}: ${describeStop(stop, r.id, r.engine)}`)) : []));
+  const stops = runs.flatMap((r) => (r.state === 'interrupted' ? recordedStops(r).map((stop) => visibleControls(`${r.id}: ${describeStop(stop, r.id, r)}`)) : []));
   const demo = runs.some(isDemoRun) ? ['', `(demo): ${DEMO_NOTE}`] : [];
   return [line(header), ...rows.map(line), ...demo, ...(stops.length > 0 ? ['', ...stops] : [])].join('\n');
 }

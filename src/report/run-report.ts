@@ -1,3 +1,4 @@
+import { engineView } from '../store/run-events.js';
 import { declarationOf } from '../benchmarks/metric-declarations.js';
 import type { MetricDeclaration, Metrics } from '../benchmarks/task.js';
 import { InputError, type GenerateSettings, type TaskOptions } from '../core/index.js';
@@ -49,7 +50,11 @@ export interface RunOverview {
   readonly applicationTargetNote?: string;
   readonly promptVersion: string;
   readonly toolkitVersion: string;
-  /** The engine settings (concurrency, retries, cache, data dir…); never a key. */
+  /**
+   * The engine settings (concurrency, retries, cache…) with the rest of the run's spec, its
+   * provenance and what its events leave recorded beside them, in the one object runs recorded
+   * before their record was split (`engineView`), so `show --json` reads as it did; never a key.
+   */
   readonly engine: Readonly<Record<string, unknown>>;
   /** Samples the run has, and how many are stored (fewer for a run stopped before storing them all). */
   readonly samples: { readonly total: number; readonly stored: number };
@@ -269,7 +274,7 @@ function overviewOf(run: RunRecord, description: string, status: RunState, statu
     ...applicationTargetNoteOf(run),
     promptVersion: run.promptVersion,
     toolkitVersion: run.toolkitVersion,
-    engine: run.engine,
+    engine: engineView(run),
     samples: { total: Math.max(run.sampleCount ?? 0, stored), stored },
     reviews,
   };

@@ -21,7 +21,7 @@ const runOf = (task: string): RunRecord => ({
   datasetChecksums: {},
   promptVersion: 'p',
   toolkitVersion: '0',
-  engine: {},
+  engine: {}, provenance: {}, events: [],
   judge: null,
 });
 

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { RunRecord } from '../store/records.js';
 import { InputError } from '../core/errors.js';
 import { allTasks } from '../benchmarks/registry.js';
 import { getManifest } from '../datasets/fetch/manifests.js';
@@ -32,12 +31,11 @@ test('allowed, the modified files are returned to record; a recorded one is not 
   assert.throws(() => checkPinnedData(READ, '/data', false, [{ ...modified[0]!, actual: 'ef'.repeat(32) }]), InputError);
 });
 
-test('the recorded list is read back from the engine record, ignoring what is not one', () => {
+test('the recorded list is read back from the run\'s provenance', () => {
   const entry = { file: 'metatool/plugin_des.json', pinned: 'a', actual: 'b' };
-  // A damaged record (the type says what assay writes, not what a file may hold).
-  const damaged = { modifiedData: [entry, { file: 1 }, null] } as unknown as RunRecord['engine'];
-  assert.deepEqual(recordedModifiedData({ engine: damaged }), [entry]);
-  assert.deepEqual(recordedModifiedData({ engine: {} }), []);
+  // A damaged record is read defensively by the store's codec (store/run-record-codec.test.ts).
+  assert.deepEqual(recordedModifiedData({ provenance: { modifiedData: [entry] } }), [entry]);
+  assert.deepEqual(recordedModifiedData({ provenance: {} }), []);
 });
 
 /** Whether assay downloads (and so pins) the data set a task reads: its name's first part has a manifest. */

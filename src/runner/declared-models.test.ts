@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { parseConfig } from '../config/load-config.js';
 import type { RunRecord } from '../store/records.js';
 import { checkDeclarationsUnchanged, declarationsToRecord, isDeclaredName, runModelIds } from './declared-models.js';
-import { DECLARATIONS_FIELD, describeStop, recordedModels } from '../analysis/recorded-run.js';
+import { describeStop, recordedModels } from '../analysis/recorded-run.js';
 
 const file = (temperature: number): ReturnType<typeof parseConfig> =>
   parseConfig(
@@ -13,8 +13,8 @@ const file = (temperature: number): ReturnType<typeof parseConfig> =>
   );
 const ENV = { SMALL_KEY: 'a-secret-key-value' };
 
-function runWith(engine: Record<string, unknown>): RunRecord {
-  return { id: 'r1', models: ['small', 'openai:gpt-4o-mini'], judge: null, engine } as unknown as RunRecord;
+function runWith(provenance: RunRecord['provenance']): RunRecord {
+  return { id: 'r1', models: ['small', 'openai:gpt-4o-mini'], judge: null, engine: {}, provenance, events: [] } as unknown as RunRecord;
 }
 
 test('names without ":" are declared; ids with one are not, and need no file', () => {
@@ -41,7 +41,7 @@ test('a declared name is refused without a file, with a missing variable, or whe
 });
 
 test('a session continuing a run: the same declaration passes, a changed one is refused naming the field, no file is refused', () => {
-  const run = runWith({ [DECLARATIONS_FIELD]: declarationsToRecord(['small'], file(0), ENV) });
+  const run = runWith({ declarations: declarationsToRecord(['small'], file(0), ENV) ?? {} });
   assert.equal(Object.keys(recordedModels(run)).length, 1);
   checkDeclarationsUnchanged(run, file(0), ENV, 'the resume');
   assert.throws(() => checkDeclarationsUnchanged(run, file(0.7), ENV, 'the resume'), /^InputError: assay\.yaml:2: models\.small: model "small": the resume declares it differently from the run's record: params\.temperature was 0, is 0\.7;/);
@@ -50,11 +50,11 @@ test('a session continuing a run: the same declaration passes, a changed one is 
 });
 
 test('an auth stop of a declared model names its key variable; other stops read as before', () => {
-  const engine = { [DECLARATIONS_FIELD]: declarationsToRecord(['small'], file(0), ENV) };
+  const run = { provenance: { declarations: declarationsToRecord(['small'], file(0), ENV) ?? {} } };
   const stop = { actor: 'small', role: 'test' as const, kind: 'auth', message: '401 wrong key', count: 1 };
-  assert.match(describeStop(stop, 'r1', engine), /To go on: fix the key in SMALL_KEY \(models\.small\.apiKeyEnv of the config file\) or its permissions, then assay resume r1$/);
+  assert.match(describeStop(stop, 'r1', run), /To go on: fix the key in SMALL_KEY \(models\.small\.apiKeyEnv of the config file\) or its permissions, then assay resume r1$/);
   const plain = { ...stop, actor: 'openai:gpt-4o' };
-  assert.equal(describeStop(plain, 'r1', engine), describeStop(plain, 'r1'));
+  assert.equal(describeStop(plain, 'r1', run), describeStop(plain, 'r1'));
   assert.match(describeStop(plain, 'r1'), /fix the API key \(OPENAI_API_KEY or --api-key-env/);
 });
 

@@ -8,7 +8,7 @@ import { createProvider, createTargetProvider, type ProviderConfig } from '../mo
 import type { ModelSettings } from '../models/middleware/model.js';
 import type { ModelProvider } from '../models/spec.js';
 import type { RunRecord } from '../store/records.js';
-import { DECLARATIONS_FIELD, recordedModels, type RecordedModel } from '../analysis/recorded-run.js';
+import { recordedModels, type RecordedModel } from '../analysis/recorded-run.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

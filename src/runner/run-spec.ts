@@ -1,6 +1,7 @@
 import type { GenerateSettings, JudgeSettings } from '../core/index.js';
 import type { TaskOptions } from '../benchmarks/task.js';
 import type { EngineSettings } from '../core/engine-settings.js';
+import type { SuiteMembership } from '../store/records.js';
 
 /** The judge a run asks for: its model and the judge settings (whether it grades itself is worked out by the run). */
 export type JudgeSpec = JudgeSettings & { readonly model: string };
@@ -20,6 +21,8 @@ export interface RunSpec {
   readonly settings?: GenerateSettings;
   readonly dataDir: string;
   readonly engine: EngineSettings;
+  /** The suite run the run is a member of (`assay run --suite`), recorded with it. */
+  readonly suiteRun?: SuiteMembership;
   /** The judge of a task graded by one (FunctionChat). */
   readonly judge?: JudgeSpec;
   /** The simulated user's model, for a task whose solver talks to the models under test as a user (`--user-model`). */

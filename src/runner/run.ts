@@ -19,7 +19,7 @@ import { HeldLease, leaseSettings } from './run-lease.js';
 import type { FailFastStop } from './fail-fast.js';
 import { withRecordedStops } from '../store/run-stops.js';
 import { checkPinnedData } from './data-check.js';
-import { DECLARATIONS_FIELD, describeStop, MODIFIED_DATA_FIELD, recordedModifiedData } from '../analysis/recorded-run.js';
+import { describeStop, recordedModifiedData } from '../analysis/recorded-run.js';
 import { describeModified } from '../datasets/pinned.js';
 import { openSession, type RunDependencies, type RunSession } from './run-session.js';
 import { declarationsToRecord, isDeclaredName, runModelIds } from './declared-models.js';
@@ -71,7 +71,10 @@ export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'o
     datasetChecksums: prepared.datasetChecksums,
     promptVersion: prepared.promptVersion,
     toolkitVersion,
-    engine: { ...withCredentialsHidden(spec.engine), dataDir: spec.dataDir, ...(modifiedData.length > 0 ? { [MODIFIED_DATA_FIELD]: modifiedData } : {}), ...(declarations ? { [DECLARATIONS_FIELD]: declarations } : {}) },
+    engine: withCredentialsHidden(spec.engine),
+    ...(spec.suiteRun !== undefined ? { suiteRun: spec.suiteRun } : {}),
+    provenance: { dataDir: spec.dataDir, ...(modifiedData.length > 0 ? { modifiedData } : {}), ...(declarations ? { declarations } : {}) },
+    events: [],
     judge,
     ...(userModel !== undefined ? { userModel } : {}),
     sampleCount: prepared.samples.length,
@@ -182,7 +185,7 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
     // `reopen` holds the data to what the run read; this holds a run that did not know it read
     // modified data to the pinned sums. A run made with --allow-modified-data recorded them.
     const known = recordedModifiedData(run);
-    const modified = checkPinnedData(prepared.datasetChecksums, options.dataDir ?? String(run.engine.dataDir), options.allowModifiedData ?? false, known);
+    const modified = checkPinnedData(prepared.datasetChecksums, options.dataDir ?? String(run.provenance.dataDir), options.allowModifiedData ?? false, known);
     const unrecorded = modified.filter((m) => !known.some((k) => k.file === m.file && k.actual === m.actual));
     if (unrecorded.length > 0) deps.onWarning?.(`--allow-modified-data: resuming on data that differs from the pinned files, which run ${run.id} did not record (it was made before assay checked): ${describeModified(unrecorded)}`);
     const engine: EngineSettings = { ...recordedEngineSettings(run), ...options.engine };
@@ -198,7 +201,7 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
     try {
       // Samples a stopped run had not stored yet are stored before any call, as a new run's would be.
       if (unstored.length > 0) await deps.store.addSamples(run.id, unstored.map(storedForm));
-      await deps.store.setRunStatus(run.id, 'running');
+      await deps.store.setRunStatus(run.id, 'running', { type: 'resumed' });
     } catch (error) {
       await opened.close();
       throw error;
@@ -325,7 +328,7 @@ async function execute(session: RunSession, deps: RunDependencies, work: Session
       deps.onWarning?.(`stopped: ${outcome.stoppedBy}; the samples in flight were finished. To go on: assay resume ${run.id} --max-cost <more USD>`);
     }
     failFastStops = outcome.failedFast ?? [];
-    for (const stop of failFastStops) deps.onWarning?.(describeStop(stop, run.id, run.engine));
+    for (const stop of failFastStops) deps.onWarning?.(describeStop(stop, run.id, run));
   } catch (error) {
     const failure = storeFailureOf(error);
     if (!failure) throw error;

@@ -22,7 +22,7 @@ const run = (sampleCount: number): RunRecord => ({
   datasetChecksums: {},
   promptVersion: 'p',
   toolkitVersion: '0',
-  engine: {},
+  engine: {}, provenance: {}, events: [],
   judge: null,
   sampleCount,
 });

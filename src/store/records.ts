@@ -1,6 +1,7 @@
 import type { GenerateResult, GenerateSettings, JudgeSettings, Role, Sample, Score, Transcript, Usage } from '../core/index.js';
 import type { TaskOptions } from '../core/index.js';
-import type { EngineSettings } from '../core/engine-settings.js';
+import type { z } from 'zod';
+import type { failFastStopSchema, modifiedDataSchema, recordedEngineSchema, recordedModelSchema, runEventSchema, runProvenanceSchema, suiteMembershipSchema } from './run-parts.js';
 
 export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
 
@@ -19,8 +20,18 @@ export interface RunRecord {
   readonly datasetChecksums: Readonly<Record<string, string>>;
   readonly promptVersion: string;
   readonly toolkitVersion: string;
-  /** Settings of the middleware (concurrency, retries, cache…) and the data dir; never secrets. */
-  readonly engine: RunEngineRecord;
+  /** What was asked of the engine (concurrency, retries, cache…: `engineSettingsSchema`, each key as given); never secrets. */
+  readonly engine: RecordedEngine;
+  /** The suite run the run is a member of (`assay run --suite`, see `suites/membership.ts`); absent for a run of its own. */
+  readonly suiteRun?: SuiteMembership;
+  /** Where the run came from beyond the columns above: its data dir, modified data files, declared models (`RunProvenance`). */
+  readonly provenance: RunProvenance;
+  /**
+   * What happened to the run, oldest first: submissions to a queue, resumes, sessions' ends and
+   * fail-fast stops (`RunEvent`). Appended by the store (`Store.setRunStatus`,
+   * `continueRun`, `releaseRunLease`), never rewritten; read through `run-events.ts`.
+   */
+  readonly events: readonly RunEvent[];
   /** The judge that grades outputs a task cannot score alone; null when there is none (`--exact-only`, or a task without judging). */
   readonly judge: JudgeConfig | null;
   /** The simulated user's model (`--user-model`) of a task whose solver calls one; absent otherwise. */
@@ -39,29 +50,18 @@ export interface RunRecord {
   readonly metricsFacts?: unknown;
 }
 
-/**
- * The engine settings a run records, as stored: the settings of `engineSettingsSchema` (declared
- * there once) and what the runner adds. Every key is optional, since a record is read as it was
- * written; keys this assay does not know (written by another version) are kept as they are.
- * Never a secret.
- */
-export interface RunEngineRecord extends Partial<EngineSettings> {
-  /** The data dir the run read; a resume reads it again unless given another. */
-  readonly dataDir?: string;
-  /** Pinned data files the run read with other bytes (`--allow-modified-data`); read defensively (`runner/data-check.ts`). */
-  readonly modifiedData?: readonly { readonly file: string; readonly pinned: string; readonly actual: string }[];
-  /** The models the last session stopped early (`FAIL_FAST_STOPS_FIELD`, written with `RunEnd`); read defensively (`runner/fail-fast.ts`). */
-  readonly failFastStops?: readonly FailFastStop[];
-  /** The suite run the run is a member of (`assay run --suite`: `SUITE_RUN_FIELD`, read defensively by `suites/membership.ts`); absent for a run of its own. */
-  readonly suiteRun?: { readonly id: string; readonly suite: string; readonly entry: number; readonly entries: number };
-  /** The queue a run's units went to (`assay run --queue`; its name, never the URL); absent for an in-process run. */
-  readonly queue?: {
-    readonly name: string;
-    /** The resume that queued the run's units last (`Unit.session`), when one did: units queued before it are superseded. */
-    readonly session?: string;
-  };
-  readonly [key: string]: unknown;
-}
+/** The engine settings a run records: `engineSettingsSchema`'s, each key optional (as written). */
+export type RecordedEngine = Readonly<z.infer<typeof recordedEngineSchema>>;
+/** What a member run records of its suite run. */
+export type SuiteMembership = Readonly<z.infer<typeof suiteMembershipSchema>>;
+/** Where a run came from (see `runProvenanceSchema`). */
+export type RunProvenance = Readonly<z.infer<typeof runProvenanceSchema>>;
+/** One thing that happened to a run (see `runEventSchema`). */
+export type RunEvent = Readonly<z.infer<typeof runEventSchema>>;
+/** A pinned data file a run read with other bytes. */
+export type ModifiedDataRecord = Readonly<z.infer<typeof modifiedDataSchema>>;
+/** A declared model as a run recorded it. */
+export type RecordedModelRecord = Readonly<z.infer<typeof recordedModelSchema>>;
 
 /** How a run's judge grades: recorded with the run so a resume grades the same way. */
 export interface JudgeConfig extends JudgeSettings {
@@ -239,27 +239,15 @@ export type LeaseClaim =
  * A model stopped early because its errors repeat for every sample (a refused key, a model that
  * does not exist, a request shape the provider refuses; see `runner/fail-fast.ts`).
  */
-export interface FailFastStop {
-  /** The model whose calls failed: a model under test, the simulated user or the judge. */
-  readonly actor: string;
-  readonly role: Role;
-  readonly kind: string;
-  /** The provider's message, as the middleware recorded it (keys already redacted). */
-  readonly message: string;
-  /** The errors in a row that stopped it. */
-  readonly count: number;
-}
+export type FailFastStop = Readonly<z.infer<typeof failFastStopSchema>>;
 
 /**
  * How a session leaves a run, written with the release of its lease: the final status and the
- * models it stopped early (empty: none). The stops are kept with the run (the SQLite store puts
- * them in the engine JSON, `FAIL_FAST_STOPS_FIELD`) so `show` and `runs` can say later why the run
- * is interrupted and what to fix; each session's end replaces the last one's.
+ * models it stopped early (empty: none). Kept with the run as an `ended` event, so `show` and
+ * `runs` can say later why the run is interrupted and what to fix; each session's end replaces
+ * the last one's stops (`recordedStops` in `run-events.ts`).
  */
 export interface RunEnd {
   readonly status: RunStatus;
   readonly failFastStops: readonly FailFastStop[];
 }
-
-/** The key of `RunRecord.engine` that holds the last session's `FailFastStop`s (absent: none). */
-export const FAIL_FAST_STOPS_FIELD = 'failFastStops';

@@ -5,6 +5,7 @@
 // a number or its decimal text — and each store says that once, in its `ColumnReader`.
 import type { GenerateResult, Score, TaskOptions, Transcript, Usage } from '../core/index.js';
 import type { CallError, JudgeConfig, ResultRecord, ReviewRecord, RunRecord, RunStatus } from './records.js';
+import { decodeRunParts, encodeRunParts } from './run-record-codec.js';
 
 // JSON columns, two conventions chosen per column so every record round-trips:
 // - "nullable" columns (output, error, score): JS null/undefined ↔ SQL NULL ↔ JS null;
@@ -109,7 +110,7 @@ export function runToParams<C extends ColumnTypes>(run: RunRecord, read: ColumnR
     JSON.stringify(run.datasetChecksums),
     run.promptVersion,
     run.toolkitVersion,
-    JSON.stringify(run.engine),
+    encodeRunParts(run),
     run.judge === null ? null : JSON.stringify(run.judge),
     run.sampleCount ?? null,
     run.userModel ?? null,
@@ -133,7 +134,7 @@ export function runFromRow<C extends ColumnTypes>(row: RunRow<C>, read: ColumnRe
     datasetChecksums: fromJson<Record<string, string>>(row.dataset_checksums),
     promptVersion: row.prompt_version,
     toolkitVersion: row.toolkit_version,
-    engine: fromJson<RunRecord['engine']>(row.engine),
+    ...decodeRunParts(row.engine),
     judge: nullableFromJson<JudgeConfig>(row.judge),
     ...(row.sample_count !== null ? { sampleCount: row.sample_count } : {}),
     ...(row.user_model !== null ? { userModel: row.user_model } : {}),

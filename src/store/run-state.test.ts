@@ -17,7 +17,7 @@ const run = (status: RunStatus): RunRecord => ({
   datasetChecksums: {},
   promptVersion: 'p',
   toolkitVersion: '0',
-  engine: {},
+  engine: {}, provenance: {}, events: [],
   judge: null,
 });
 
@@ -45,7 +45,7 @@ test('a run that ended shows how it ended, unless a process holds it again (a re
 });
 
 test('a queued run stored as running is running without a lease (its workers hold its units); ended, it is what it says', () => {
-  const queued = (status: RunStatus): RunRecord => ({ ...run(status), engine: { queue: { name: 'units' } } });
+  const queued = (status: RunStatus): RunRecord => ({ ...run(status), events: [{ type: 'submitted', queue: 'units' }] });
   assert.equal(runState(queued('running'), undefined), 'running');
   assert.equal(runState(queued('finished'), undefined), 'finished');
   assert.equal(runState(run('running'), undefined), 'stale');

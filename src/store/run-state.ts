@@ -1,5 +1,6 @@
 import type { RunLease, RunRecord, RunStatus } from './records.js';
 import type { Store } from './store.js';
+import { queueOf } from './run-events.js';
 
 /**
  * What `assay runs` and `assay show` call a run's status: the stored one, except that whether a
@@ -18,7 +19,7 @@ export type StoredLease = RunLease & { readonly live: boolean };
 export function runState(run: RunRecord, lease: StoredLease | undefined): RunState {
   if (lease?.live) return 'running';
   // A queued run has no lease: its workers hold its units through the queue, and finish it.
-  if (run.engine.queue !== undefined && run.status === 'running') return 'running';
+  if (queueOf(run) !== undefined && run.status === 'running') return 'running';
   return run.status === 'running' ? 'stale' : run.status;
 }
 

@@ -1,5 +1,5 @@
 import type { GenerateResult, Role, Sample, Score } from '../core/index.js';
-import type { CallRecord, FailFastStop, LeaseClaim, ResultCount, StepCount, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, SampleRange, StoredSample } from './records.js';
+import type { CallRecord, RecordedEngine, RunEvent, LeaseClaim, ResultCount, StepCount, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, SampleRange, StoredSample } from './records.js';
 
 /**
  * Persistence for runs, whatever the backend (`openStore`: SQLite, the embedded default, or
@@ -15,19 +15,20 @@ export interface Store {
   /** Finds a run by its full id or by a unique prefix of it. */
   getRun(idOrPrefix: string): Promise<RunRecord | undefined>;
   listRuns(): Promise<RunRecord[]>;
-  setRunStatus(id: string, status: RunStatus): Promise<void>;
   /**
-   * Marks the run `interrupted` and adds `stops` to the fail-fast stops it records (each once), in
-   * one transaction: how a queue worker that stopped a model tells the rest of the fleet (which
-   * start none of that model's units once they see it) and `assay show` (which says why).
+   * Sets the run's status; with `event` (its time set by the store), appends it to the run's
+   * events in the same transaction (`appendRunEvents`): an in-process resume's; a queue worker's
+   * stop of models, with the run `interrupted`, which tells the rest of the fleet (they start none
+   * of those models' units once they see it) and `assay show` (which says why).
    */
-  stopRun(runId: string, stops: readonly FailFastStop[]): Promise<void>;
+  setRunStatus(id: string, status: RunStatus, event?: RunEvent): Promise<void>;
   /**
-   * Sets a run `running` again with these engine settings, replacing its own: a resume on the
-   * queue (`assay resume --queue`), whose workers read the run's settings from the store rather
-   * than from a session of their own. Unknown run: an `InputError`.
+   * Sets a run `running` again with these engine settings, replacing its own, and appends a
+   * `submitted` event when given (the queue and the resume's session; it clears the recorded
+   * stops): a resume on the queue (`assay resume --queue`), whose workers read the run's settings
+   * from the store rather than from a session of their own. Unknown run: an `InputError`.
    */
-  continueRun(runId: string, engine: RunRecord['engine']): Promise<void>;
+  continueRun(runId: string, engine: RecordedEngine, submitted?: { readonly queue: string; readonly session: string }): Promise<void>;
   /**
    * Takes the run's lease for `holder` for `ttlMs`, atomically: only when no other holder's lease
    * is live (none, or expired: then it is taken over). The caller's own lease is renewed.
@@ -37,7 +38,7 @@ export interface Store {
   renewRunLease(runId: string, holderId: string, ttlMs: number): Promise<boolean>;
   /**
    * Ends the holder's lease and, when it was still this holder's, records how the session ends
-   * (final status, models stopped early: see `RunEnd`) in the same transaction. False (run
+   * (final status, and an `ended` event with the models stopped early: see `RunEnd`) in the same transaction. False (run
    * untouched) when another holder has taken the run over.
    */
   releaseRunLease(runId: string, holderId: string, end?: RunEnd): Promise<boolean>;

@@ -1,19 +1,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { RunRecord } from '../store/records.js';
+import type { RunRecord, SuiteMembership } from '../store/records.js';
 import { membershipOf, newSuiteRunId, suiteRunsIn } from './membership.js';
 
-const run = (id: string, createdAt: string, suiteRun?: unknown): RunRecord => ({ id, task: 'cases', createdAt, engine: suiteRun === undefined ? {} : { suiteRun } } as unknown as RunRecord);
+const run = (id: string, createdAt: string, suiteRun?: SuiteMembership): RunRecord => ({ id, task: 'cases', createdAt, engine: {}, provenance: {}, events: [], ...(suiteRun ? { suiteRun } : {}) }) as unknown as RunRecord;
 
 test('newSuiteRunId: suite-YYYYMMDD-HHMMSS-xxxx from the time given', () => {
   assert.match(newSuiteRunId(new Date('2026-11-27T23:05:09Z')), /^suite-20261127-230509-[0-9a-f]{4}$/);
 });
 
-test('membershipOf: read defensively (absent, or of another shape: none)', () => {
+test('membershipOf: the run\'s recorded membership (one of another shape is left out by the store\'s codec: run-record-codec.test.ts)', () => {
   assert.deepEqual(membershipOf(run('a', 't', { id: 's1', suite: 'release', entry: 1, entries: 3 })), { id: 's1', suite: 'release', entry: 1, entries: 3 });
   assert.equal(membershipOf(run('a', 't')), undefined);
-  assert.equal(membershipOf(run('a', 't', 'suite-1')), undefined);
-  assert.equal(membershipOf(run('a', 't', { id: 's1', suite: 'release', entry: '1', entries: 3 })), undefined);
 });
 
 test('suiteRunsIn: member runs grouped by suite run, newest suite run first, the newest run of an entry standing for it', () => {

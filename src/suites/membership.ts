@@ -1,24 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { RunRecord } from '../store/records.js';
+import type { RunRecord, SuiteMembership } from '../store/records.js';
 
-/**
- * The key of a member run's engine record that says which suite run it belongs to. The engine
- * record keeps keys it does not know (as `failFastStops` and `queue`), so a suite run needs no
- * table of its own: its members are the runs that carry its id here.
- */
-export const SUITE_RUN_FIELD = 'suiteRun';
-
-/** What a member run records of its suite run (`engine.suiteRun`). */
-export interface SuiteMembership {
-  /** The suite run's id (`suite-YYYYMMDD-HHMMSS-xxxx`): `assay run --suite` prints it. */
-  readonly id: string;
-  /** The suite's name in the config file. */
-  readonly suite: string;
-  /** The entry's index in the suite's `tasks:` (0-based). */
-  readonly entry: number;
-  /** How many entries the suite had when the suite run started. */
-  readonly entries: number;
-}
+/** What a member run records of its suite run (`RunRecord.suiteRun`): declared with the run record, so a suite run needs no table of its own — its members are the runs that carry its id. */
+export type { SuiteMembership } from '../store/records.js';
 
 /** A new suite-run id, sortable by time like run ids. */
 export function newSuiteRunId(now: Date = new Date()): string {
@@ -26,13 +10,9 @@ export function newSuiteRunId(now: Date = new Date()): string {
   return `suite-${stamp}-${randomBytes(2).toString('hex')}`;
 }
 
-/** The membership a run records, read defensively (absent, or written by another version: undefined). */
+/** The membership a run records (absent, or written by another version in another shape: undefined; the store's codec reads it). */
 export function membershipOf(run: RunRecord): SuiteMembership | undefined {
-  const value = (run.engine as Record<string, unknown>)[SUITE_RUN_FIELD];
-  if (value === null || typeof value !== 'object') return undefined;
-  const m = value as Record<string, unknown>;
-  if (typeof m['id'] !== 'string' || typeof m['suite'] !== 'string' || typeof m['entry'] !== 'number' || typeof m['entries'] !== 'number') return undefined;
-  return { id: m['id'], suite: m['suite'], entry: m['entry'], entries: m['entries'] };
+  return run.suiteRun;
 }
 
 /** The member runs of every suite run in the store, by suite-run id, newest suite run first; members by entry index. */

@@ -4,7 +4,7 @@ import { startRun, summarizeStoredRun, type RunDependencies } from '../runner/ru
 import type { RunSpec } from '../runner/run-spec.js';
 import type { RunSummary } from '../analysis/summary.js';
 import type { Store } from '../store/store.js';
-import { SUITE_RUN_FIELD, newSuiteRunId, suiteRunsIn, type SuiteMembership } from './membership.js';
+import { newSuiteRunId, suiteRunsIn, type SuiteMembership } from './membership.js';
 import { findBaseline, regressionUnavailable } from './baseline.js';
 import { compareRuns } from '../analysis/compare/compare-runs.js';
 
@@ -43,7 +43,7 @@ export interface SuiteRunHooks {
 /**
  * `assay run --suite NAME`, once the CLI has checked the suite and built each entry's `RunSpec`:
  * runs the entries in order (one run each, every run recording its suite run under
- * `engine.suiteRun`), then decides the threshold gates on the runs' summaries and, with
+ * `suiteRun`), then decides the threshold gates on the runs' summaries and, with
  * `regression:`, the regression gates against the baseline. An interrupted entry stops the suite:
  * the entries after it never start and their gates are inconclusive.
  */
@@ -67,7 +67,7 @@ export async function runSuite(store: Store, suite: SuiteDeclaration, specs: rea
       summary = earlier.status === 'finished' || !hooks.resumeMember ? await summarizeStoredRun(store, earlier.id) : await hooks.resumeMember(earlier.id, i);
     } else {
       const membership: SuiteMembership = { id: suiteRun, suite: suite.name, entry: i, entries: specs.length };
-      const member: RunSpec = { ...spec, engine: { ...spec.engine, [SUITE_RUN_FIELD]: membership } as RunSpec['engine'] };
+      const member: RunSpec = { ...spec, suiteRun: membership };
       hooks.onEntry?.(i, member);
       summary = await startRun(member, hooks.depsFor(i));
     }

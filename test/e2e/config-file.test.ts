@@ -125,7 +125,7 @@ test('each declared model calls only its own server with its own key; the run re
     assert.ok(run);
     assert.deepEqual(run.models, ['small', 'other']);
     assert.equal(run.judge?.model, 'big');
-    const declarations = run.engine['declarations'] as Record<string, { declaration: Record<string, unknown>; hash: string }>;
+    const declarations = run.provenance.declarations ?? {};
     assert.deepEqual(Object.keys(declarations).sort(), ['big', 'other', 'small']);
     assert.equal(declarations['small']?.declaration['apiKeyEnv'], 'SMALL_KEY');
     assert.equal(declarations['big']?.declaration['headers'] && (declarations['big'].declaration['headers'] as Record<string, string>)['X-Team'], '***', 'a header value written into the file is not recorded');

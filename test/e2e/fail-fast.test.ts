@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import { resumeRun, startRun, summarizeStoredRun } from '../../src/runner/run.js';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { recordedStops } from '../../src/store/run-stops.js';
 import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
 import { startFakeOpenAIServer, type Fault, type FakeServer, type FakeRequestContext } from '../../src/testing/fake-openai-server.js';
 import { runAssay } from '../../src/testing/spawn-cli.js';
@@ -117,7 +118,7 @@ test('a wrong key stops the run at the first 401: at most --concurrency calls, n
   assert.equal(ok.length, SAMPLES);
   assert.equal(new Set(ok.map((c) => c.sampleId)).size, SAMPLES);
   assert.equal((await summarizeStoredRun(store, stopped.run)).fail_fast, undefined, 'a finished run has nothing left to fix');
-  assert.equal((await store.getRun(stopped.run))?.engine['failFastStops'], undefined);
+  assert.deepEqual(recordedStops((await store.getRun(stopped.run))!), []);
   await store.close();
 });
 

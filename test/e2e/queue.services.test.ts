@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import { openStore } from '../../src/store/open-store.js';
 import { ScratchSchemas } from '../../src/store/postgres/test-support/scratch-schemas.js';
 import type { Store } from '../../src/store/store.js';
+import { queueOf } from '../../src/store/run-events.js';
 import { faultPlan, startFakeOpenAIServer, type FakeServer } from '../../src/testing/fake-openai-server.js';
 import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
 import { collect, runAssay, spawnAssay, type CliResult } from '../../src/testing/spawn-cli.js';
@@ -246,7 +247,7 @@ test('bad --queue and --db: one line, exit 2, nothing recorded', { timeout: 120_
   const after = await openStore(url);
   try {
     assert.equal((await after.getRun(run))?.status, 'running');
-    assert.equal((await after.getRun(run))?.engine.queue?.session, undefined);
+    assert.equal(queueOf((await after.getRun(run))!)?.session, undefined);
   } finally {
     await after.close();
     // No worker takes that run: its units leave the machine's Redis with the queue.

@@ -126,12 +126,15 @@ test('run --suite: one gate passes, one fails, one is inconclusive: exit 4, the 
   assert.match(markdown, /⚠️/);
   assert.match(markdown, /✅/);
 
-  // Each member run records its suite run in its engine record.
+  // Each member run records its suite run.
   const store = await openStore(db);
   try {
     const runs = await store.listRuns();
     assert.equal(runs.length, 3);
-    const members = runs.map((r) => (r.engine as Record<string, unknown>)['suiteRun'] as { id: string; suite: string; entry: number; entries: number });
+    const members = runs.map((r) => {
+      assert.ok(r.suiteRun, r.id);
+      return r.suiteRun;
+    });
     assert.deepEqual(members.map((m) => m.entry).sort(), [0, 1, 2]);
     assert.ok(members.every((m) => m.suite === 'release' && m.entries === 3 && m.id === members[0]?.id));
   } finally {
@@ -221,7 +224,7 @@ test('resume <suite-run>: a suite run a refused key interrupted (exit 130, later
   try {
     const runs = await store.listRuns();
     assert.equal(runs.length, 3);
-    assert.ok(runs.every((r) => ((r.engine as Record<string, unknown>)['suiteRun'] as { id: string }).id === stopped.suiteRun));
+    assert.ok(runs.every((r) => r.suiteRun?.id === stopped.suiteRun));
   } finally {
     await store.close();
   }

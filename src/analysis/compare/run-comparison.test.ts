@@ -21,7 +21,7 @@ const run = (id: string, models: string[], extra: Partial<RunRecord> = {}): RunR
   datasetChecksums: {},
   promptVersion: 'p',
   toolkitVersion: 't',
-  engine: {},
+  engine: {}, provenance: {}, events: [],
   judge: null,
   ...extra,
 });

@@ -2,10 +2,10 @@ import type pg from 'pg';
 import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
 import { ambiguousPrefixError, checkRunSamples, checkTtl, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
-import { FAIL_FAST_STOPS_FIELD, type CallRecord, type FailFastStop, type LeaseClaim, type LeaseHolder, type ResultCount, type ResultRecord, type RoleSpend, type ReviewRecord, type RunEnd, type RunLease, type RunRecord, type RunSlice, type RunStatus, type SampleRange, type StepCount, type StoredSample } from '../records.js';
+import { type CallRecord, type LeaseClaim, type LeaseHolder, type ResultCount, type ResultRecord, type RoleSpend, type ReviewRecord, type RecordedEngine, type RunEnd, type RunEvent, type RunLease, type RunRecord, type RunSlice, type RunStatus, type SampleRange, type StepCount, type StoredSample } from '../records.js';
 import { rangeBounds } from '../sample-range.js';
 import { isConnectionLoss } from './connection-loss.js';
-import { engineWithStops } from '../run-stops.js';
+import { appendRunEvents, decodeRunParts, encodeRunParts } from '../run-record-codec.js';
 import type { RunImport, Store } from '../store.js';
 import { callsReferringToInput, checkSliceContinues } from '../imported-slice.js';
 import { redactStoreUrl } from '../store-url.js';
@@ -242,9 +242,23 @@ export class PostgresStore implements Store {
     return (await this.pool.query<RunRow>(SQL.selectRuns)).rows.map(runFromRow);
   }
 
-  async setRunStatus(id: string, status: RunStatus): Promise<void> {
+  async setRunStatus(id: string, status: RunStatus, event?: RunEvent): Promise<void> {
+    if (event !== undefined) return this.rewriteParts(id, status, (engine) => appendRunEvents(engine, [{ ...event, at: new Date().toISOString() }]));
     const { rowCount } = await this.pool.query(SQL.updateStatus, [id, status]);
     if (rowCount === 0) throw new InputError(`no run ${id} in ${this.where}`);
+  }
+
+  /**
+   * Sets the run's status and rewrites its `engine` column (its typed parts) in one transaction
+   * holding the run's row. Rewritten here rather than with jsonb functions, which would refuse a
+   * `\u0000` in a provider's message.
+   */
+  private async rewriteParts(runId: string, status: RunStatus, rewrite: (engine: string) => string): Promise<void> {
+    await this.transaction(async (client) => {
+      const row = (await client.query<{ engine: string }>(SQL.selectEngineForUpdate, [runId])).rows[0];
+      if (row === undefined) throw new InputError(`no run ${runId} in ${this.where}`);
+      await client.query(SQL.endRun, [runId, status, rewrite(row.engine)]);
+    });
   }
 
   /**
@@ -272,9 +286,7 @@ export class PostgresStore implements Store {
 
   /**
    * Ends the holder's lease and records how the session ends (`RunEnd`) in one transaction: the
-   * final status, and its fail-fast stops in the engine JSON (`FAIL_FAST_STOPS_FIELD`, replaced;
-   * none: removed). The JSON is rewritten here rather than with jsonb functions, which would
-   * refuse a `\u0000` in a provider's message.
+   * final status, and an `ended` event appended to the run's events.
    */
   async releaseRunLease(runId: string, holderId: string, end?: RunEnd): Promise<boolean> {
     return this.transaction(async (client) => {
@@ -282,25 +294,17 @@ export class PostgresStore implements Store {
       if (end === undefined) return true;
       const row = (await client.query<{ engine: string }>(SQL.selectEngineForUpdate, [runId])).rows[0];
       if (row === undefined) return true;
-      const { [FAIL_FAST_STOPS_FIELD]: _last, ...engine } = JSON.parse(row.engine) as Record<string, unknown>;
-      const ended = end.failFastStops.length > 0 ? { ...engine, [FAIL_FAST_STOPS_FIELD]: end.failFastStops } : engine;
-      await client.query(SQL.endRun, [runId, end.status, JSON.stringify(ended)]);
+      const ended = appendRunEvents(row.engine, [{ type: 'ended', at: new Date().toISOString(), ...end }]);
+      await client.query(SQL.endRun, [runId, end.status, ended]);
       return true;
     });
   }
 
-  async stopRun(runId: string, stops: readonly FailFastStop[]): Promise<void> {
-    await this.transaction(async (client) => {
-      const row = (await client.query<{ engine: string }>(SQL.selectEngineForUpdate, [runId])).rows[0];
-      if (row === undefined) throw new InputError(`no run ${runId} in ${this.where}`);
-      const engine = engineWithStops(JSON.parse(row.engine) as RunRecord['engine'], stops);
-      await client.query(SQL.endRun, [runId, 'interrupted', JSON.stringify(engine)]);
+  async continueRun(runId: string, engine: RecordedEngine, submitted?: { readonly queue: string; readonly session: string }): Promise<void> {
+    await this.rewriteParts(runId, 'running', (stored) => {
+      const parts = decodeRunParts(stored);
+      return encodeRunParts({ ...parts, engine, events: submitted ? [...parts.events, { type: 'submitted', at: new Date().toISOString(), ...submitted }] : parts.events });
     });
-  }
-
-  async continueRun(runId: string, engine: RunRecord['engine']): Promise<void> {
-    const { rowCount } = await this.pool.query(SQL.endRun, [runId, 'running', JSON.stringify(engine)]);
-    if (rowCount === 0) throw new InputError(`no run ${runId} in ${this.where}`);
   }
 
   isUnavailable(error: unknown): boolean {

@@ -24,7 +24,7 @@ const run: RunRecord = {
   datasetChecksums: {},
   promptVersion: 'p1',
   toolkitVersion: '0.1.0',
-  engine: {},
+  engine: {}, provenance: {}, events: [],
   judge: null,
 };
 

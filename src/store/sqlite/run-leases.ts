@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
 import { checkTtl } from '../checks.js';
 import type { LeaseClaim, LeaseHolder, RunEnd, RunLease } from '../records.js';
+import { appendRunEvents } from '../run-record-codec.js';
 import { SQL } from './statements.js';
 
 /** A `run_leases` row exactly as SQLite returns it (times in epoch ms). */
@@ -49,8 +50,8 @@ export class RunLeases {
     const upsertLease = db.prepare(SQL.upsertLease);
     const renewLease = db.prepare(SQL.renewLease);
     const deleteLease = db.prepare<[string, string]>(SQL.deleteLease);
-    const updateStatus = db.prepare<[string, string, string]>(SQL.updateStatus);
-    const updateFailFastStops = db.prepare<[{ stops: string | null; runId: string }]>(SQL.updateFailFastStops);
+    const selectRunParts = db.prepare<[string], { engine: string }>(SQL.selectRunParts);
+    const updateRunParts = db.prepare<[{ runId: string; status: string; engine: string; updatedAt: string }]>(SQL.updateRunParts);
 
     this.acquireTx = db.transaction((runId: string, holder: LeaseHolder, ttlMs: number): LeaseClaim => {
       if (selectRun.get(runId) === undefined) throw new InputError(`no run ${runId} in ${this.file}`, { file: this.file });
@@ -68,9 +69,12 @@ export class RunLeases {
     });
     this.releaseTx = db.transaction((runId: string, holderId: string, end: RunEnd | undefined): boolean => {
       if (deleteLease.run(runId, holderId).changes !== 1) return false;
-      if (end !== undefined) {
-        updateStatus.run(end.status, new Date(this.clock()).toISOString(), runId);
-        updateFailFastStops.run({ stops: end.failFastStops.length > 0 ? JSON.stringify(end.failFastStops) : null, runId });
+      const parts = end !== undefined ? selectRunParts.get(runId) : undefined;
+      if (end !== undefined && parts !== undefined) {
+        // How the session ends, appended to the run's events (`ended`).
+        const at = new Date(this.clock()).toISOString();
+        const engine = appendRunEvents(parts.engine, [{ type: 'ended', at, ...end }]);
+        updateRunParts.run({ runId, status: end.status, engine, updatedAt: at });
       }
       return true;
     });

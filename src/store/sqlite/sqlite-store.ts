@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
-import { FAIL_FAST_STOPS_FIELD, type FailFastStop } from '../records.js';
+import type { RecordedEngine, RunEvent } from '../records.js';
 import type { CallRecord, LeaseClaim, LeaseHolder, ResultCount, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, SampleRange, StepCount, StoredSample } from '../records.js';
 import { rangeBounds } from '../sample-range.js';
-import { engineWithStops } from '../run-stops.js';
+import { appendRunEvents, decodeRunParts, encodeRunParts } from '../run-record-codec.js';
 import type { RunImport, Store } from '../store.js';
 import { callsReferringToInput, checkSliceContinues } from '../imported-slice.js';
 import { ambiguousPrefixError, checkRunSamples, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
@@ -301,11 +301,27 @@ export class SqliteStore implements Store {
     return this.selectRuns.all().map(runFromRow);
   }
 
-  async setRunStatus(id: string, status: RunStatus): Promise<void> {
+  async setRunStatus(id: string, status: RunStatus, event?: RunEvent): Promise<void> {
     // A run that stops running adds no more samples in this session (a resume reads where it ended).
     if (status !== 'running') this.sampleTails.delete(id);
+    if (event !== undefined) {
+      this.rewriteParts(id, status, (engine) => appendRunEvents(engine, [{ ...event, at: new Date().toISOString() }]));
+      return;
+    }
     const { changes } = this.updateStatus.run(status, new Date().toISOString(), id);
     if (changes === 0) throw new InputError(`no run ${id} in ${this.file}`, { file: this.file });
+  }
+
+  /** Sets the run's status and rewrites its `engine` column (its typed parts) in one IMMEDIATE transaction. */
+  private rewriteParts(runId: string, status: RunStatus, rewrite: (engine: string) => string): void {
+    this.flushPending();
+    this.db
+      .transaction(() => {
+        const row = this.db.prepare<[string], { engine: string }>(SQL.selectRunParts).get(runId);
+        if (row === undefined) throw new InputError(`no run ${runId} in ${this.file}`, { file: this.file });
+        this.db.prepare(SQL.updateRunParts).run({ runId, status, engine: rewrite(row.engine), updatedAt: new Date().toISOString() });
+      })
+      .immediate();
   }
 
   async acquireRunLease(runId: string, holder: LeaseHolder, ttlMs: number): Promise<LeaseClaim> {
@@ -334,23 +350,11 @@ export class SqliteStore implements Store {
     return released;
   }
 
-  async stopRun(runId: string, stops: readonly FailFastStop[]): Promise<void> {
-    this.flushPending();
-    this.db
-      .transaction(() => {
-        const row = this.selectRun.get(runId);
-        if (row === undefined) throw new InputError(`no run ${runId} in ${this.file}`, { file: this.file });
-        const engine = engineWithStops(runFromRow(row).engine, stops);
-        this.db.prepare(SQL.updateFailFastStops).run({ stops: JSON.stringify(engine[FAIL_FAST_STOPS_FIELD]), runId });
-        this.updateStatus.run('interrupted', new Date().toISOString(), runId);
-      })
-      .immediate();
-    this.sampleTails.delete(runId);
-  }
-
-  async continueRun(runId: string, engine: RunRecord['engine']): Promise<void> {
-    const { changes } = this.db.prepare(SQL.updateRunEngine).run({ runId, status: 'running', engine: JSON.stringify(engine), updatedAt: new Date().toISOString() });
-    if (changes === 0) throw new InputError(`no run ${runId} in ${this.file}`, { file: this.file });
+  async continueRun(runId: string, engine: RecordedEngine, submitted?: { readonly queue: string; readonly session: string }): Promise<void> {
+    this.rewriteParts(runId, 'running', (stored) => {
+      const parts = decodeRunParts(stored);
+      return encodeRunParts({ ...parts, engine, events: submitted ? [...parts.events, { type: 'submitted', at: new Date().toISOString(), ...submitted }] : parts.events });
+    });
   }
 
   /** A file on this machine: never unreachable (a disk error is not waited out). */

@@ -1,4 +1,3 @@
-import { FAIL_FAST_STOPS_FIELD } from '../records.js';
 
 /**
  * Every SQL statement of the store, in one place so that tests can check their query plans.
@@ -64,14 +63,10 @@ export const SQL = {
 
   updateStatus: 'UPDATE runs SET status = ?, updated_at = ? WHERE id = ?',
 
-  /**
-   * The models the ending session stopped early, kept in the engine JSON (no schema change: read
-   * only with the run, never queried); null removes the last session's.
-   */
-  updateRunEngine: 'UPDATE runs SET status = @status, engine = @engine, updated_at = @updatedAt WHERE id = @runId',
-  updateFailFastStops: `UPDATE runs SET engine = CASE WHEN @stops IS NULL THEN json_remove(engine, '$.${FAIL_FAST_STOPS_FIELD}')
-                                                   ELSE json_set(engine, '$.${FAIL_FAST_STOPS_FIELD}', json(@stops)) END
-                        WHERE id = @runId`,
+  /** A run's `engine` column (its typed parts, `run-record-codec.ts`), read to append an event to it in the same transaction. */
+  selectRunParts: 'SELECT engine FROM runs WHERE id = ?',
+  /** A run's status with its parts rewritten (an event appended, or the engine settings of a resume on the queue). */
+  updateRunParts: 'UPDATE runs SET status = @status, engine = @engine, updated_at = @updatedAt WHERE id = @runId',
 
   selectLease: 'SELECT * FROM run_leases WHERE run_id = ?',
 

@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import { InputError } from '../../core/errors.js';
 import { composedUserMessage, sharedText, user, type GenerateResult, type Sample } from '../../core/index.js';
 import type { CallRecord, FailFastStop, LeaseHolder, ResultRecord, ReviewRecord, RunRecord } from '../records.js';
+import { engineView, queueOf, stopsInEvents } from '../run-events.js';
 import type { Store } from '../store.js';
 import { runCopyContract } from './run-copy-contract.js';
 
@@ -44,7 +45,9 @@ export function makeRun(overrides: Partial<RunRecord> = {}): RunRecord {
     datasetChecksums: { 'metatool/tool_embedding.json': 'a'.repeat(64) },
     promptVersion: 'awareness-v1',
     toolkitVersion: '0.1.0',
-    engine: { concurrency: 8, retries: { max: 3 }, cache: true },
+    engine: { concurrency: 8, retry: { maxRetries: 3, baseDelayMs: 10, maxDelayMs: 100 }, cache: true },
+    provenance: { dataDir: '/data', modifiedData: [{ file: 'metatool/tool_embedding.json', pinned: 'b'.repeat(64), actual: 'a'.repeat(64) }] },
+    events: [],
     judge: null,
     ...overrides,
   };
@@ -232,25 +235,39 @@ export function storeContract(backend: ContractBackend): void {
         await assert.rejects(store.loadSamples(run.id, { from: -1, limit: 2 }), RangeError);
       }));
 
-      test('stopRun: the run interrupted with the stops added to those it records, each once; its other settings kept; continueRun: running again with new settings; an unknown run refused', withStores(async (store, reopen) => {
+      test('setRunStatus with a failFast event: the run interrupted with the stops added to those it records, each once; its other settings kept; continueRun: running again with new settings; an unknown run refused', withStores(async (store, reopen) => {
         const run = makeRun();
         await store.createRun(run, samples);
         const auth: FailFastStop = { actor: 'openai:gpt-4o-mini', role: 'test', kind: 'auth', message: 'HTTP 401: bad key', count: 1 };
         const judge: FailFastStop = { actor: 'openai:judge', role: 'judge', kind: 'not-found', message: 'no such model', count: 1 };
-        await store.stopRun(run.id, [auth]);
+        await store.setRunStatus(run.id, 'interrupted', { type: 'failFast', stops: [auth] });
         // A second worker stopping the same model for the same reason, and another the judge.
-        await (await reopen()).stopRun(run.id, [{ ...auth, count: 2 }, judge]);
+        await (await reopen()).setRunStatus(run.id, 'interrupted', { type: 'failFast', stops: [{ ...auth, count: 2 }, judge] });
+        // A third stopping a model already stopped adds no event.
+        await store.setRunStatus(run.id, 'interrupted', { type: 'failFast', stops: [auth] });
         const stopped = await store.getRun(run.id);
-        assert.equal(stopped?.status, 'interrupted');
-        assert.deepEqual(stopped?.engine, { ...run.engine, failFastStops: [auth, judge] });
-        await assert.rejects(store.stopRun('no-such-run', [auth]), InputError);
-        // A resume on the queue: running again, with the settings it gives (its stops dropped).
-        const engine = { ...run.engine, maxCostUsd: 12.5, queue: { name: 'units' } };
-        await store.continueRun(run.id, engine);
+        assert.ok(stopped);
+        assert.equal(stopped.status, 'interrupted');
+        assert.deepEqual(stopsInEvents(stopped.events), [auth, judge]);
+        assert.deepEqual(stopped.events.map((e) => (e.type === 'failFast' ? e.stops : e.type)), [[auth], [judge]], 'appended, each stop once');
+        assert.ok(stopped.events.every((e) => typeof e.at === 'string' && !Number.isNaN(Date.parse(e.at))), 'each event has its time');
+        assert.deepEqual([stopped.engine, stopped.provenance], [run.engine, run.provenance]);
+        await assert.rejects(store.setRunStatus('no-such-run', 'interrupted', { type: 'failFast', stops: [auth] }), InputError);
+        // A resume on the queue: running again, with the settings it gives, its submission appended (the stops cleared).
+        const engine = { ...run.engine, maxCostUsd: 12.5 };
+        await store.continueRun(run.id, engine, { queue: 'units', session: 's1' });
         const continued = await (await reopen()).getRun(run.id);
-        assert.equal(continued?.status, 'running');
-        assert.deepEqual(continued?.engine, engine);
+        assert.ok(continued);
+        assert.equal(continued.status, 'running');
+        assert.deepEqual(continued.engine, engine);
+        assert.deepEqual(queueOf(continued), { name: 'units', session: 's1' });
+        assert.deepEqual(stopsInEvents(continued.events), []);
+        assert.deepEqual(continued.events.map((e) => e.type), ['failFast', 'failFast', 'submitted'], 'the earlier events kept');
         await assert.rejects(store.continueRun('no-such-run', engine), InputError);
+        // An in-process resume: its event goes with the status.
+        await store.setRunStatus(run.id, 'running', { type: 'resumed' });
+        assert.deepEqual((await (await reopen()).getRun(run.id))?.events.map((e) => e.type), ['failFast', 'failFast', 'submitted', 'resumed']);
+        await assert.rejects(store.setRunStatus('no-such-run', 'running', { type: 'resumed' }), InputError);
       }));
 
       test('a run’s simulated user, metrics facts and a result’s transcript round-trip', withStores(async (store, reopen) => {
@@ -818,7 +835,7 @@ export function storeContract(backend: ContractBackend): void {
         const stop: FailFastStop = { actor: 'openai:m', role: 'test', kind: 'auth', message: 'HTTP 401', count: 1 };
         assert.equal(await a.releaseRunLease(RUN_ID, alice.id, { status: 'interrupted', failFastStops: [stop] }), false);
         assert.equal((await b.getRun(RUN_ID))?.status, 'running', 'the old holder did not overwrite the new holder\'s status');
-        assert.deepEqual((await b.getRun(RUN_ID))?.engine, makeRun().engine, 'nor record its stops');
+        assert.deepEqual((await b.getRun(RUN_ID))?.events, [], 'nor record its end');
         assert.equal((await b.runLease(RUN_ID))?.holder.id, bob.id);
       }));
 
@@ -833,17 +850,23 @@ export function storeContract(backend: ContractBackend): void {
         assert.equal((await a.getRun(RUN_ID))?.status, 'interrupted', 'no end given: the run stays as it was');
       }));
 
-      test('release records the models the session stopped early in the engine JSON, beside its other keys; the next session’s end replaces them', withTwo(async (a, b) => {
+      test('release appends the session’s end with the models it stopped early, the rest of the record kept; the next session’s end replaces the stops', withTwo(async (a, b) => {
         const stop: FailFastStop = { actor: 'openai:m', role: 'test', kind: 'auth', message: 'HTTP 401 from POST /v1/chat/completions: "it\'s" \\ wrong', count: 1 };
         const id = '20260301-120000-cd34';
-        await a.createRun(makeRun({ id, engine: { concurrency: 2, dataDir: '/data' } }), []);
+        await a.createRun(makeRun({ id, engine: { concurrency: 2 }, provenance: { dataDir: '/data' } }), []);
         await a.acquireRunLease(id, alice, 30_000);
         assert.equal(await a.releaseRunLease(id, alice.id, { status: 'interrupted', failFastStops: [stop] }), true);
-        assert.deepEqual((await b.getRun(id))?.engine, { concurrency: 2, dataDir: '/data', failFastStops: [stop] }, 'read back exactly, from another connection');
-        assert.equal((await b.getRun(id))?.status, 'interrupted');
+        const ended = await b.getRun(id);
+        assert.ok(ended);
+        assert.deepEqual(ended.events.map(({ at: _at, ...e }) => e), [{ type: 'ended', status: 'interrupted', failFastStops: [stop] }], 'read back exactly, from another connection');
+        assert.deepEqual([ended.engine, ended.provenance, ended.status], [{ concurrency: 2 }, { dataDir: '/data' }, 'interrupted']);
+        assert.deepEqual(engineView(ended), { concurrency: 2, dataDir: '/data', failFastStops: [stop] }, 'shown as runs showed it before the split');
         await b.acquireRunLease(id, bob, 30_000);
         assert.equal(await b.releaseRunLease(id, bob.id, { status: 'finished', failFastStops: [] }), true);
-        assert.deepEqual((await a.getRun(id))?.engine, { concurrency: 2, dataDir: '/data' }, 'a session that stopped nothing clears them');
+        const again = await a.getRun(id);
+        assert.ok(again);
+        assert.deepEqual(stopsInEvents(again.events), [], 'a session that stopped nothing clears them');
+        assert.deepEqual(again.events.map((e) => e.type === 'ended' && e.status), ['interrupted', 'finished'], 'the first end kept: appended, never rewritten');
       }));
 
       test('a lease on a run that does not exist is refused; a bad time to live is a programming error', withTwo(async (a) => {
