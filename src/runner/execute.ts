@@ -8,7 +8,7 @@ import { workOnSample, type SampleStage } from './sample-work.js';
 
 export interface ProgressEvent {
   readonly modelId: string;
-  /** Samples finished in this session (done or error), over all models. */
+  /** Samples finished in this session (done or error), over all models (with repeats, each repeat counts). */
   readonly finished: number;
   readonly errors: number;
   /** Samples this session has to do, over all models. */
@@ -62,17 +62,22 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
   // What ends the waits (a retry's sleep, a rate limit's hold, the fleet budget's read): the stop as well as the abort.
   const waitSignal = stop && signal ? AbortSignal.any([signal, stop]) : (signal ?? stop);
   if (waitSignal) setMaxListeners(0, waitSignal);
-  // Per model, the positions in `samples` still to do.
-  const queues: { model: Model; todo: number[] }[] = [];
+  // Per model, the (position in `samples`, repeat) units still to do: repeat by repeat, so a
+  // sample's repeats are far apart (three identical errors in a row are three samples', as fail-fast
+  // assumes) and a resume finishes the repeats a stop left.
+  const repeats = session.run.repeats ?? 1;
+  const queues: { model: Model; todo: { position: number; repeat: number }[] }[] = [];
   let skipped = 0;
   for (const model of models) {
-    const finished = await store.finishedSampleIds(session.run.id, model.id, { includeErrors: !options.retryErrors });
-    const todo: number[] = [];
-    for (let i = 0; i < samples.length; i++) {
-      // A new run has nothing finished: no sample need be built to know it is to do.
-      if (finished.size === 0 || !finished.has(sampleAt(samples, i).id)) todo.push(i);
+    const todo: { position: number; repeat: number }[] = [];
+    for (let repeat = 0; repeat < repeats; repeat++) {
+      const finished = await store.finishedSampleIds(session.run.id, model.id, { includeErrors: !options.retryErrors, ...(repeat > 0 ? { repeat } : {}) });
+      for (let i = 0; i < samples.length; i++) {
+        // A new run has nothing finished: no sample need be built to know it is to do.
+        if (finished.size === 0 || !finished.has(sampleAt(samples, i).id)) todo.push({ position: i, repeat });
+      }
     }
-    skipped += samples.length - todo.length;
+    skipped += samples.length * repeats - todo.length;
     queues.push({ model, todo });
   }
   const total = queues.reduce((n, q) => n + q.todo.length, 0);
@@ -89,13 +94,13 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
     options.onProgress?.({ modelId: result.modelId, finished: finishedCount, errors: errorCount, total, skipped });
   };
 
-  const stage: SampleStage = { ...session, runId: session.run.id, failFast, saveResult, ...(signal ? { signal } : {}), ...(waitSignal ? { waitSignal } : {}) };
+  const stage: SampleStage = { ...session, runId: session.run.id, repeats: { count: repeats, seed: session.run.seed }, failFast, saveResult, ...(signal ? { signal } : {}), ...(waitSignal ? { waitSignal } : {}) };
 
-  const runQueue = async (model: Model, todo: readonly number[]): Promise<void> => {
+  const runQueue = async (model: Model, todo: readonly { position: number; repeat: number }[]): Promise<void> => {
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < todo.length && !stopping() && !failFast.stopped(model.id)) {
-        const position = todo[next++] as number;
+        const { position, repeat } = todo[next++] as { position: number; repeat: number };
         const stored = options.sampleStored?.(position);
         if (stored) {
           await stored;
@@ -112,7 +117,7 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
           }
           if (stopping() || failFast.stopped(model.id)) return;
         }
-        await workOnSample(stage, model, sampleAt(samples, position));
+        await workOnSample(stage, model, sampleAt(samples, position), repeat);
       }
     };
     const guarded = async (): Promise<void> => {

@@ -16,6 +16,8 @@ import { scoreSafely } from '../benchmarks/score-safely.js';
  */
 export interface SampleStage extends Pick<RunSession, 'store' | 'prepared' | 'settings' | 'judge' | 'user' | 'budget'> {
   readonly runId: string;
+  /** How many times the model under test answers each sample (`RunRecord.repeats`; absent: once) and the run's seed their seeds start from. */
+  readonly repeats?: { readonly count: number; readonly seed: number };
   /** Aborts the calls in flight: a sample cut short is left unfinished (its paid calls stored). */
   readonly signal?: AbortSignal;
   /**
@@ -40,10 +42,13 @@ export interface SampleStage extends Pick<RunSession, 'store' | 'prepared' | 'se
  * must survive a stop mid-sample (a judge's, a solver's turns) are stored as they are made.
  * Returns without a result when the run's signal cut the work short.
  */
-export async function workOnSample(stage: SampleStage, model: Model, sample: Sample): Promise<void> {
+export async function workOnSample(given: SampleStage, model: Model, sample: Sample, repeat = 0): Promise<void> {
+  // A repeat asks with its own seed (so its own cache key) and stores its own result.
+  // (Held results of an error streak are saved later by whoever releases them: the repeat is in the record.)
+  const stage: SampleStage = given.repeats && given.repeats.count > 1 ? { ...given, settings: repeatSettings(given.settings, given.repeats.seed, repeat) } : given;
   const save = callsAhead(stage);
   const context = { sampleId: sample.id, ...(stage.signal ? { signal: stage.signal } : {}), ...(stage.waitSignal ? { waitSignal: stage.waitSignal } : {}) };
-  if (stage.prepared.solver) return solveAndStore(stage, model, sample, context);
+  if (stage.prepared.solver) return solveAndStore(stage, model, sample, context, repeat);
   const request = requestFor(sample, stage.settings);
   const outcome = await model.generate(request, context);
   // A call cut short because the run is stopping is not a finished sample: leave it for resume.
@@ -72,7 +77,7 @@ export async function workOnSample(stage: SampleStage, model: Model, sample: Sam
     if (graded.freshSuccess) released.push(...stage.failFast.succeeded(stage.judge.model.id, 'judge'));
   }
   stage.budget?.charge(calls);
-  const result = judgeError ? toJudgeErrorResult(stage.runId, model.id, sample, outcome, judgeError) : toResult(stage.runId, model.id, sample, outcome, score);
+  const result = withRepeat(judgeError ? toJudgeErrorResult(stage.runId, model.id, sample, outcome, judgeError) : toResult(stage.runId, model.id, sample, outcome, score), repeat);
   const failed = result.error ? failedCall(model.id, stage.judge?.model.id, judgeError, result.error) : undefined;
   const verdict = failed ? stage.failFast.failed(failed, result) : { hold: false, release: [] };
   released.push(...verdict.release);
@@ -81,6 +86,23 @@ export async function workOnSample(stage: SampleStage, model: Model, sample: Sam
   if (verdict.hold) await stage.store.saveCalls(calls);
   else await stage.saveResult(calls, result);
   for (const r of released) await stage.saveResult([], r);
+}
+
+/**
+ * The sampling settings of repeat `repeat` of a run that asks the model under test several times
+ * per sample: seed = (the run's settings' seed, else the run's seed) + repeat, so every repeat is
+ * a request of its own — its own seed on the wire and its own call-cache key, since the key hashes
+ * the settings. A run that asks once keeps its settings as they are (its calls and cache keys are
+ * those of every run before repeats); this is called only when it asks more than once.
+ */
+export function repeatSettings(settings: GenerateSettings, runSeed: number, repeat: number): GenerateSettings {
+  return { ...settings, seed: (settings.seed ?? runSeed) + repeat };
+}
+
+/** The result as repeat `repeat`'s: repeat 0 leaves the field out, as a run without repeats stores it. */
+function withRepeat(result: ResultRecord, repeat: number): ResultRecord {
+  if (repeat === 0) return result;
+  return { ...result, repeat };
 }
 
 /**
@@ -105,7 +127,7 @@ function callsAhead(stage: SampleStage): (records: readonly CallRecord[]) => Pro
  * is stored as it is made, then the output is scored (and judged) with the transcript, and the
  * result stored with it. A stop mid-sample leaves it for resume (its calls answer from the cache).
  */
-async function solveAndStore(stage: SampleStage, model: Model, sample: Sample, context: CallContext): Promise<void> {
+async function solveAndStore(stage: SampleStage, model: Model, sample: Sample, context: CallContext, repeat: number): Promise<void> {
   const save = callsAhead(stage);
   const solver = stage.prepared.solver as NonNullable<PreparedTask['solver']>;
   const solving = await solveSample(solver, sample, { test: model, ...(stage.user ? { user: stage.user } : {}) }, stage.settings, context, { runId: stage.runId }, save);
@@ -126,6 +148,7 @@ async function solveAndStore(stage: SampleStage, model: Model, sample: Sample, c
     runId: stage.runId,
     sampleId: sample.id,
     modelId: model.id,
+    ...(repeat > 0 ? { repeat } : {}),
     ...(error || !score ? { status: 'error' as const, output: null, score: null, error: error ?? { kind: 'unknown', message: 'no score' } } : { status: 'done' as const, output: solving.output, score, error: null }),
     cached: solving.cached,
     attempts: solving.attempts,

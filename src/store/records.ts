@@ -48,6 +48,11 @@ export interface RunRecord {
    * store alone. Absent when the task needs nothing more (and for runs made before schema v8).
    */
   readonly metricsFacts?: unknown;
+  /**
+   * How many times the model under test answers each sample (`--repeats`, a suite's `repeats:`),
+   * each answer a result of its own (`ResultRecord.repeat`). Absent: once (every run before repeats).
+   */
+  readonly repeats?: number;
 }
 
 /** The engine settings a run records: `engineSettingsSchema`'s, each key optional (as written). */
@@ -155,11 +160,17 @@ export interface StepCount {
   readonly calls: number;
 }
 
-/** The final state of one (sample, model) pair. An error is never stored as an output. */
+/** The final state of one (sample, model, repeat) unit. An error is never stored as an output. */
 export interface ResultRecord {
   readonly runId: string;
   readonly sampleId: string;
   readonly modelId: string;
+  /**
+   * Which of the model's answers to the sample this is, 0-based, when the run asks the model under
+   * test several times per sample (`RunRecord.repeats`); part of the result's identity (run,
+   * sample, model, repeat). Absent means 0: a run without repeats and every run stored before them.
+   */
+  readonly repeat?: number;
   readonly status: 'done' | 'error';
   readonly output: GenerateResult | null;
   readonly score: Score | null;

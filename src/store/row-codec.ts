@@ -64,12 +64,16 @@ export interface RunRow<C extends ColumnTypes> {
   sample_count: number | null;
   user_model: string | null;
   metrics_facts: string | null;
+  /** NULL: the model answers each sample once (every run before repeats). */
+  repeats: number | null;
 }
 
 export interface ResultRow<C extends ColumnTypes> {
   run_id: string;
   sample_id: string;
   model_id: string;
+  /** 0 for the first (or only) answer; a record leaves it out then. */
+  repeat: number;
   status: string;
   output: string | null;
   score: string | null;
@@ -115,6 +119,7 @@ export function runToParams<C extends ColumnTypes>(run: RunRecord, read: ColumnR
     run.sampleCount ?? null,
     run.userModel ?? null,
     optionalToJson(run.metricsFacts),
+    run.repeats ?? null,
   ];
 }
 
@@ -139,6 +144,7 @@ export function runFromRow<C extends ColumnTypes>(row: RunRow<C>, read: ColumnRe
     ...(row.sample_count !== null ? { sampleCount: row.sample_count } : {}),
     ...(row.user_model !== null ? { userModel: row.user_model } : {}),
     ...(row.metrics_facts !== null ? { metricsFacts: fromJson<unknown>(row.metrics_facts) } : {}),
+    ...(row.repeats !== null && row.repeats !== undefined ? { repeats: row.repeats } : {}),
   };
 }
 
@@ -156,6 +162,7 @@ export function resultFromRow<C extends ColumnTypes>(row: ResultRow<C>, read: Co
     runId: row.run_id,
     sampleId: row.sample_id,
     modelId: row.model_id,
+    ...(row.repeat > 0 ? { repeat: row.repeat } : {}),
     status: row.status as ResultRecord['status'],
     output: nullableFromJson<GenerateResult>(row.output),
     score: nullableFromJson<Score>(row.score),

@@ -52,13 +52,13 @@ export interface Store {
   runLease(runId: string): Promise<(RunLease & { readonly live: boolean }) | undefined>;
   /** The run's samples in order; with `range`, only those at positions `from` … `from + limit − 1` (a page: a reader of a large run need not hold it whole). */
   loadSamples(runId: string, range?: SampleRange): Promise<StoredSample[]>;
-  /** Sample ids that already have a result for this model (`done`, and `error` too unless excluded). */
-  finishedSampleIds(runId: string, modelId: string, opts?: { includeErrors?: boolean }): Promise<Set<string>>;
-  /** The status of the unit's result, if it has one: one read, for a queue worker about to call a model. */
-  resultStatus(runId: string, sampleId: string, modelId: string): Promise<ResultRecord['status'] | undefined>;
+  /** Sample ids that already have a result for this model (`done`, and `error` too unless excluded) in this repeat (default 0). */
+  finishedSampleIds(runId: string, modelId: string, opts?: { includeErrors?: boolean; repeat?: number }): Promise<Set<string>>;
+  /** The status of the unit's result (run, sample, model, repeat — default 0), if it has one: one read, for a queue worker about to call a model. */
+  resultStatus(runId: string, sampleId: string, modelId: string, repeat?: number): Promise<ResultRecord['status'] | undefined>;
   /**
    * Writes the attempts of one sample and its final result in one transaction, once: the unit of
-   * work (run, sample, model) is a unique key, and when it has a result already nothing is
+   * work (run, sample, model, repeat: `ResultRecord.repeat`, absent = 0) is a unique key, and when it has a result already nothing is
    * written and the save resolves false — a redelivered queue job, or two workers racing on one
    * unit, record nothing twice. `replaceError`: an `error` result stored for the unit is replaced
    * (a resume's `--retry-errors`); a `done` result never is.
@@ -66,8 +66,8 @@ export interface Store {
   saveOutcome(calls: readonly CallRecord[], result: ResultRecord, options?: { readonly replaceError?: boolean }): Promise<boolean>;
   /** Writes calls of a sample whose work was cut short, without a result: they serve the cache and the spend; the sample stays unfinished. */
   saveCalls(calls: readonly CallRecord[]): Promise<void>;
-  /** Replaces the scores of stored results (re-scoring without calling a model). */
-  updateScores(runId: string, modelId: string, scores: ReadonlyMap<string, Score>): Promise<void>;
+  /** Replaces the scores of stored results of one repeat (default 0), by sample id (re-scoring without calling a model). */
+  updateScores(runId: string, modelId: string, scores: ReadonlyMap<string, Score>, repeat?: number): Promise<void>;
   /**
    * The newest successful output stored under this cache key by any run, if there is one. This
    * process's own saved calls are found at once; when another process's are depends on the
@@ -76,7 +76,7 @@ export interface Store {
    */
   lookupCache(cacheKey: string): Promise<GenerateResult | undefined>;
   /**
-   * Results in sample order; `outputs: false` leaves `output` null (summaries need only scores);
+   * Results in sample order, then the run's model order, then repeat; `outputs: false` leaves `output` null (summaries need only scores);
    * `range`: only the results of the samples at those positions (see `loadSamples`).
    */
   results(runId: string, modelId?: string, options?: { outputs?: boolean; range?: SampleRange }): Promise<ResultRecord[]>;

@@ -140,8 +140,20 @@ CREATE TABLE run_leases (
 );
 `;
 
+/**
+ * Version 2: repeats of the model under test (issue 24 §2), as SQLite's version 9: `runs.repeats`
+ * (NULL: once) and `results.repeat` (0-based; existing rows are repeat 0) in the primary key.
+ */
+const V2_SQL = `
+ALTER TABLE runs ADD COLUMN repeats integer;
+ALTER TABLE results ADD COLUMN repeat integer NOT NULL DEFAULT 0;
+ALTER TABLE results DROP CONSTRAINT results_pkey;
+ALTER TABLE results ADD PRIMARY KEY (run_id, sample_id, model_id, repeat);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'runs, samples, calls (the call cache), results, reviews, run leases', sql: V1_SQL },
+  { version: 2, description: "repeats of the model under test: a run's repeats, a result's repeat", sql: V2_SQL },
 ];
 
 /** The schema version this build of assay writes and understands. */

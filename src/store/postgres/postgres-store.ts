@@ -34,11 +34,11 @@ const SAMPLES_PER_INSERT = 1000;
 /** Calls per INSERT statement (17 parameters each); an outcome with more is saved in a transaction of several. */
 const CALLS_PER_INSERT = 1000;
 
-const RUN_COLUMNS = 'id, task, task_version, status, created_at, updated_at, models, settings, seed, options, dataset_checksums, prompt_version, toolkit_version, engine, judge, sample_count, user_model, metrics_facts';
+const RUN_COLUMNS = 'id, task, task_version, status, created_at, updated_at, models, settings, seed, options, dataset_checksums, prompt_version, toolkit_version, engine, judge, sample_count, user_model, metrics_facts, repeats';
 const CALL_COLUMNS = 'run_id, sample_id, model_id, role, actor, step, attempt, cache_key, request, messages_from_sample, output, error, input_tokens, output_tokens, cost_usd, latency_ms, started_at';
 const CALL_PARAMS = 17;
-const RESULT_COLUMNS = 'run_id, sample_id, model_id, status, output, score, error, cached, attempts, latency_ms, input_tokens, output_tokens, cost_usd, finished_at, transcript';
-const RESULT_PARAMS = 15;
+const RESULT_COLUMNS = 'run_id, sample_id, model_id, repeat, status, output, score, error, cached, attempts, latency_ms, input_tokens, output_tokens, cost_usd, finished_at, transcript';
+const RESULT_PARAMS = 16;
 
 /** `($from, …, $from+count-1)` */
 const placeholders = (from: number, count: number): string => `(${Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ')})`;
@@ -50,7 +50,7 @@ const placeholders = (from: number, count: number): string => `(${Array.from({ l
  * serialize on its primary key, so exactly one of them returns a row.
  */
 const UPSERT_RESULT = `INSERT INTO results (${RESULT_COLUMNS}) VALUES ${placeholders(1, RESULT_PARAMS)}
-  ON CONFLICT (run_id, sample_id, model_id) DO UPDATE SET
+  ON CONFLICT (run_id, sample_id, model_id, repeat) DO UPDATE SET
     status = excluded.status, output = excluded.output, score = excluded.score, error = excluded.error,
     cached = excluded.cached, attempts = excluded.attempts, latency_ms = excluded.latency_ms,
     input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
@@ -66,27 +66,27 @@ const selectResultsWith = (columns: string, where = '($2::text IS NULL OR r.mode
     JOIN samples s ON s.run_id = r.run_id AND s.sample_id = r.sample_id
     JOIN runs ON runs.id = r.run_id
   WHERE r.run_id = $1 AND ${where}
-  ORDER BY s.idx, array_position(runs.models, r.model_id) NULLS FIRST, r.model_id COLLATE "C"`;
+  ORDER BY s.idx, array_position(runs.models, r.model_id) NULLS FIRST, r.model_id COLLATE "C", r.repeat`;
 
 const SQL = {
   selectRun: `SELECT ${RUN_COLUMNS} FROM runs WHERE id = $1`,
   selectRuns: `SELECT ${RUN_COLUMNS} FROM runs ORDER BY created_at DESC, id COLLATE "C" DESC`,
   /** starts_with rather than LIKE, so `%` and `_` in a user's prefix are plain characters. */
   selectRunIdsByPrefix: 'SELECT id FROM runs WHERE starts_with(id, $1) ORDER BY created_at DESC, id COLLATE "C" DESC',
-  insertRun: `INSERT INTO runs (${RUN_COLUMNS}) VALUES ${placeholders(1, 18)} ON CONFLICT (id) DO NOTHING`,
+  insertRun: `INSERT INTO runs (${RUN_COLUMNS}) VALUES ${placeholders(1, 19)} ON CONFLICT (id) DO NOTHING`,
   /** Locks the run's row for a writer that must be alone on it (adding samples, taking its lease); no row: no run. */
   lockRun: 'SELECT id FROM runs WHERE id = $1 FOR NO KEY UPDATE',
   nextSampleIdx: 'SELECT coalesce(max(idx) + 1, 0) AS next FROM samples WHERE run_id = $1',
   updateStatus: 'UPDATE runs SET status = $2, updated_at = now() WHERE id = $1',
   /** A run's samples at positions [$2, $3) (the whole run: 0 to MAX_SAFE_INTEGER, hence bigint), in order. */
   selectSamples: 'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = $1 AND idx >= $2::bigint AND idx < $3::bigint ORDER BY idx',
-  selectResultStatus: 'SELECT status FROM results WHERE run_id = $1 AND sample_id = $2 AND model_id = $3',
-  selectFinished: "SELECT sample_id FROM results WHERE run_id = $1 AND model_id = $2 AND (status = 'done' OR $3::boolean)",
+  selectResultStatus: 'SELECT status FROM results WHERE run_id = $1 AND sample_id = $2 AND model_id = $3 AND repeat = $4',
+  selectFinished: "SELECT sample_id FROM results WHERE run_id = $1 AND model_id = $2 AND repeat = $4 AND (status = 'done' OR $3::boolean)",
   /** The newest successful call with the key, from any run (the partial index `calls_cache`). */
   lookupCache: 'SELECT output FROM calls WHERE cache_key = $1 AND output IS NOT NULL AND error IS NULL ORDER BY id DESC LIMIT 1',
   selectResults: selectResultsWith('r.*'),
   selectResultsWithoutOutput: selectResultsWith(
-    'r.run_id, r.sample_id, r.model_id, r.status, NULL::json AS output, r.score, r.error, r.cached, r.attempts, r.latency_ms, r.input_tokens, r.output_tokens, r.cost_usd, r.finished_at, NULL::json AS transcript',
+    'r.run_id, r.sample_id, r.model_id, r.repeat, r.status, NULL::json AS output, r.score, r.error, r.cached, r.attempts, r.latency_ms, r.input_tokens, r.output_tokens, r.cost_usd, r.finished_at, NULL::json AS transcript',
   ),
   /** Several samples' results (a viewer's sample detail), ordered as selectResults. */
   selectResultsOf: selectResultsWith('r.*', 'r.sample_id = ANY($2::text[])'),
@@ -123,7 +123,7 @@ const SQL = {
                   ORDER BY s.idx, c.id`,
   updateScores: `UPDATE results r SET score = u.score::json
                  FROM unnest($3::text[], $4::text[]) AS u(sample_id, score)
-                 WHERE r.run_id = $1 AND r.model_id = $2 AND r.sample_id = u.sample_id AND r.status = 'done'
+                 WHERE r.run_id = $1 AND r.model_id = $2 AND r.repeat = $5 AND r.sample_id = u.sample_id AND r.status = 'done'
                  RETURNING r.sample_id`,
   selectReviews: `SELECT v.* FROM reviews v JOIN samples s ON s.run_id = v.run_id AND s.sample_id = v.sample_id
                   WHERE v.run_id = $1 ORDER BY s.idx, v.model_id COLLATE "C"`,
@@ -321,13 +321,13 @@ export class PostgresStore implements Store {
     return (await this.pool.query<SampleRow>(SQL.selectSamples, [runId, from, to])).rows.map(sampleFromRow);
   }
 
-  async resultStatus(runId: string, sampleId: string, modelId: string): Promise<ResultRecord['status'] | undefined> {
-    const { rows } = await this.pool.query<{ status: ResultRecord['status'] }>({ name: 'assay-result-status', text: SQL.selectResultStatus, values: [runId, sampleId, modelId] });
+  async resultStatus(runId: string, sampleId: string, modelId: string, repeat = 0): Promise<ResultRecord['status'] | undefined> {
+    const { rows } = await this.pool.query<{ status: ResultRecord['status'] }>({ name: 'assay-result-status', text: SQL.selectResultStatus, values: [runId, sampleId, modelId, repeat] });
     return rows[0]?.status;
   }
 
-  async finishedSampleIds(runId: string, modelId: string, opts: { includeErrors?: boolean } = {}): Promise<Set<string>> {
-    const { rows } = await this.pool.query<{ sample_id: string }>(SQL.selectFinished, [runId, modelId, opts.includeErrors !== false]);
+  async finishedSampleIds(runId: string, modelId: string, opts: { includeErrors?: boolean; repeat?: number } = {}): Promise<Set<string>> {
+    const { rows } = await this.pool.query<{ sample_id: string }>(SQL.selectFinished, [runId, modelId, opts.includeErrors !== false, opts.repeat ?? 0]);
     return new Set(rows.map((r) => r.sample_id));
   }
 
@@ -357,12 +357,12 @@ export class PostgresStore implements Store {
   }
 
   /** Replaces the scores of `done` results in one transaction; a sample without one rolls the batch back. */
-  async updateScores(runId: string, modelId: string, scores: ReadonlyMap<string, Score>): Promise<void> {
+  async updateScores(runId: string, modelId: string, scores: ReadonlyMap<string, Score>, repeat = 0): Promise<void> {
     if (scores.size === 0) return;
     const ids = [...scores.keys()];
     const texts = [...scores.values()].map((score) => nullableToJson(score));
     await this.transaction(async (client) => {
-      const { rows } = await client.query<{ sample_id: string }>(SQL.updateScores, [runId, modelId, ids, texts]);
+      const { rows } = await client.query<{ sample_id: string }>(SQL.updateScores, [runId, modelId, ids, texts, repeat]);
       if (rows.length === ids.length) return;
       const updated = new Set(rows.map((r) => r.sample_id));
       throw noDoneResultError(runId, modelId, ids.find((id) => !updated.has(id)) ?? '?');
@@ -640,6 +640,7 @@ function resultParams(result: ResultRecord, output: string | null): unknown[] {
     result.runId,
     result.sampleId,
     result.modelId,
+    result.repeat ?? 0,
     result.status,
     output,
     nullableToJson(result.score),

@@ -23,7 +23,8 @@ export interface Migration {
  *   is keyed (run_id, rowid), so a run's inserts append; reading one sample's calls filters that
  *   run's range, an acceptable cost for an interactive command. The primary key
  *   (run_id, sample_id, model_id) already serves per-run reads of `results`.
- * - `results` has one row per (sample, model); a retry replaces an error row in place (upsert).
+ * - `results` has one row per (sample, model) — per (sample, model, repeat) from version 9; a retry
+ *   replaces an error row in place (upsert).
  */
 const V1_SQL = `
 CREATE TABLE runs (
@@ -215,6 +216,47 @@ const V8_SQL = `
 ALTER TABLE runs ADD COLUMN metrics_facts TEXT;
 `;
 
+/**
+ * Version 9: repeats of the model under test (issue 24 §2). `runs.repeats`, how many times the model
+ * answers each sample (NULL: once); `results.repeat`, which answer a result is (0-based), part of
+ * the primary key (run_id, sample_id, model_id, repeat). SQLite cannot change a primary key in
+ * place, so `results` is rebuilt with the same columns, constraints and STRICT typing, its rows
+ * copied as repeat 0 (every run before repeats answered once).
+ */
+const V9_SQL = `
+ALTER TABLE runs ADD COLUMN repeats INTEGER;
+CREATE TABLE results_v9 (
+  run_id        TEXT NOT NULL,
+  sample_id     TEXT NOT NULL,
+  model_id      TEXT NOT NULL,
+  repeat        INTEGER NOT NULL DEFAULT 0,
+  status        TEXT NOT NULL,
+  output        TEXT,
+  score         TEXT,
+  error         TEXT,
+  cached        INTEGER NOT NULL,
+  attempts      INTEGER NOT NULL,
+  latency_ms    REAL NOT NULL,
+  input_tokens  INTEGER,
+  output_tokens INTEGER,
+  cost_usd      REAL,
+  finished_at   TEXT NOT NULL,
+  transcript    TEXT,
+  PRIMARY KEY (run_id, sample_id, model_id, repeat),
+  FOREIGN KEY (run_id, sample_id) REFERENCES samples (run_id, sample_id) ON DELETE CASCADE,
+  CONSTRAINT result_done_has_output_error_has_error CHECK (
+    (status = 'done' AND output IS NOT NULL AND error IS NULL) OR
+    (status = 'error' AND error IS NOT NULL AND output IS NULL)
+  )
+) STRICT;
+INSERT INTO results_v9 (run_id, sample_id, model_id, repeat, status, output, score, error, cached, attempts, latency_ms,
+                        input_tokens, output_tokens, cost_usd, finished_at, transcript)
+  SELECT run_id, sample_id, model_id, 0, status, output, score, error, cached, attempts, latency_ms,
+         input_tokens, output_tokens, cost_usd, finished_at, transcript FROM results;
+DROP TABLE results;
+ALTER TABLE results_v9 RENAME TO results;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'runs, samples, calls (with call cache index), results', sql: V1_SQL },
   { version: 2, description: 'judge of a run, actor of a call, human reviews', sql: V2_SQL },
@@ -224,6 +266,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, description: "a call's step in its sample's transcript", sql: V6_SQL },
   { version: 7, description: "a run's simulated user model; a result's transcript", sql: V7_SQL },
   { version: 8, description: "what a run's metrics need beyond its samples and scores", sql: V8_SQL },
+  { version: 9, description: 'repeats of the model under test: a run\'s repeats, a result\'s repeat', sql: V9_SQL },
 ];
 
 /** The schema version this build of assay writes and understands. */

@@ -67,15 +67,15 @@ export class SqliteStore implements Store {
   private readonly selectRunTexts: Database.Statement<[string], { text_id: number; text: string }>;
   private readonly insertCall: Database.Statement<unknown[]>;
   private readonly upsertResult: Database.Statement<unknown[]>;
-  private readonly updateScore: Database.Statement<[string | null, string, string, string]>;
+  private readonly updateScore: Database.Statement<[string | null, string, string, string, number]>;
   private readonly selectRun: Database.Statement<[string], RunRow>;
   private readonly selectRunSpend: Database.Statement<[string], SpendRow>;
   private readonly selectRunIdsByPrefix: Database.Statement<[{ prefix: string }], string>;
   private readonly selectRuns: Database.Statement<[], RunRow>;
   private readonly updateStatus: Database.Statement<[string, string, string]>;
   private readonly selectSamples: Database.Statement<[PositionRange], SampleRow>;
-  private readonly selectFinished: Database.Statement<[{ runId: string; modelId: string; includeErrors: number }], string>;
-  private readonly selectResultStatus: Database.Statement<[string, string, string], { status: string }>;
+  private readonly selectFinished: Database.Statement<[{ runId: string; modelId: string; includeErrors: number; repeat: number }], string>;
+  private readonly selectResultStatus: Database.Statement<[string, string, string, number], { status: string }>;
   private readonly selectResults: Database.Statement<[PositionRange & { modelId: string | null }], ResultRow>;
   private readonly selectResultsWithoutOutput: Database.Statement<[PositionRange & { modelId: string | null }], ResultRow>;
   private readonly selectCalls: Database.Statement<[{ runId: string; sampleId: string | null }], CallRow>;
@@ -101,7 +101,7 @@ export class SqliteStore implements Store {
   private readonly leases: RunLeases;
   /** Room kept for a run's final status on a full disk; none for a database in memory. */
   private readonly reserve: StatusReserve | undefined;
-  private readonly updateScoresTx: Database.Transaction<(runId: string, modelId: string, scores: ReadonlyMap<string, Score>) => void>;
+  private readonly updateScoresTx: Database.Transaction<(runId: string, modelId: string, scores: ReadonlyMap<string, Score>, repeat: number) => void>;
 
   /** Takes ownership of an open, migrated database (see `openSqliteStore`). */
   constructor(
@@ -127,8 +127,8 @@ export class SqliteStore implements Store {
     this.selectRuns = db.prepare(SQL.selectRuns);
     this.updateStatus = db.prepare(SQL.updateStatus);
     this.selectSamples = db.prepare(SQL.selectSamples);
-    this.selectFinished = db.prepare<[{ runId: string; modelId: string; includeErrors: number }], string>(SQL.selectFinished).pluck();
-    this.selectResultStatus = db.prepare<[string, string, string], { status: string }>(SQL.selectResultStatus);
+    this.selectFinished = db.prepare<[{ runId: string; modelId: string; includeErrors: number; repeat: number }], string>(SQL.selectFinished).pluck();
+    this.selectResultStatus = db.prepare<[string, string, string, number], { status: string }>(SQL.selectResultStatus);
     this.selectResults = db.prepare(SQL.selectResults);
     this.selectResultsWithoutOutput = db.prepare(SQL.selectResultsWithoutOutput);
     this.selectCalls = db.prepare(SQL.selectCalls);
@@ -163,7 +163,7 @@ export class SqliteStore implements Store {
     const writeOutcome = (calls: readonly CallRecord[], result: ResultRecord | null, replaceError: boolean): boolean => {
       if (result !== null) {
         // Inside the write transaction (BEGIN IMMEDIATE): no other writer can slip in between.
-        const existing = this.selectResultStatus.get(result.runId, result.sampleId, result.modelId);
+        const existing = this.selectResultStatus.get(result.runId, result.sampleId, result.modelId, result.repeat ?? 0);
         if (existing !== undefined && !(replaceError && existing.status === 'error')) return false;
       }
       // The result's output is normally the very object of the last successful call: serialize it
@@ -208,6 +208,7 @@ export class SqliteStore implements Store {
         result.runId,
         result.sampleId,
         result.modelId,
+        result.repeat ?? 0,
         result.status,
         result.output !== null && result.output === outputObject ? outputText : nullableToJson(result.output),
         nullableToJson(result.score),
@@ -230,9 +231,9 @@ export class SqliteStore implements Store {
     this.cacheIndex = new CallCacheIndex(db);
     // Catch up on calls a killed process saved but never merged.
     this.tryMergeCache(true);
-    this.updateScoresTx = db.transaction((runId: string, modelId: string, scores: ReadonlyMap<string, Score>) => {
+    this.updateScoresTx = db.transaction((runId: string, modelId: string, scores: ReadonlyMap<string, Score>, repeat: number) => {
       for (const [sampleId, score] of scores) {
-        const { changes } = this.updateScore.run(nullableToJson(score), runId, modelId, sampleId);
+        const { changes } = this.updateScore.run(nullableToJson(score), runId, modelId, sampleId, repeat);
         // Throwing rolls the whole batch back: a re-score is applied completely or not at all.
         if (changes === 0) throw noDoneResultError(runId, modelId, sampleId);
       }
@@ -379,13 +380,13 @@ export class SqliteStore implements Store {
     return this.selectSamples.all(positions(runId, range)).map((row) => sampleFromRow(row, texts));
   }
 
-  async resultStatus(runId: string, sampleId: string, modelId: string): Promise<ResultRecord['status'] | undefined> {
-    return this.selectResultStatus.get(runId, sampleId, modelId)?.status as ResultRecord['status'] | undefined;
+  async resultStatus(runId: string, sampleId: string, modelId: string, repeat = 0): Promise<ResultRecord['status'] | undefined> {
+    return this.selectResultStatus.get(runId, sampleId, modelId, repeat)?.status as ResultRecord['status'] | undefined;
   }
 
-  async finishedSampleIds(runId: string, modelId: string, opts: { includeErrors?: boolean } = {}): Promise<Set<string>> {
+  async finishedSampleIds(runId: string, modelId: string, opts: { includeErrors?: boolean; repeat?: number } = {}): Promise<Set<string>> {
     const includeErrors = opts.includeErrors === false ? 0 : 1;
-    return new Set(this.selectFinished.all({ runId, modelId, includeErrors }));
+    return new Set(this.selectFinished.all({ runId, modelId, includeErrors, repeat: opts.repeat ?? 0 }));
   }
 
   /**
@@ -463,8 +464,8 @@ export class SqliteStore implements Store {
   }
 
   /** Replaces the scores of `done` results, all or nothing; a sample without a done result is an error. */
-  async updateScores(runId: string, modelId: string, scores: ReadonlyMap<string, Score>): Promise<void> {
-    this.updateScoresTx.immediate(runId, modelId, scores);
+  async updateScores(runId: string, modelId: string, scores: ReadonlyMap<string, Score>, repeat = 0): Promise<void> {
+    this.updateScoresTx.immediate(runId, modelId, scores, repeat);
   }
 
   async lookupCache(cacheKey: string): Promise<GenerateResult | undefined> {

@@ -37,15 +37,15 @@ test('the read and update statements use indexes, never a scan of calls or resul
       /SEARCH s USING INDEX sqlite_autoindex_samples_2 \(run_id=\? AND idx>\? AND idx<\?\) \| SEARCH r USING INDEX sqlite_autoindex_results_1 \(run_id=\? AND sample_id=\?\)/,
     );
     assert.equal(plan(db, SQL.selectSamples, { runId: 'r', from: 0, to: 1 }), 'SEARCH samples USING INDEX sqlite_autoindex_samples_2 (run_id=? AND idx>? AND idx<?)');
-    assert.equal(plan(db, SQL.selectFinished, { runId: 'r', modelId: 'm', includeErrors: 1 }), 'SEARCH results USING INDEX sqlite_autoindex_results_1 (run_id=?)');
+    assert.equal(plan(db, SQL.selectFinished, { runId: 'r', modelId: 'm', includeErrors: 1, repeat: 0 }), 'SEARCH results USING INDEX sqlite_autoindex_results_1 (run_id=?)');
     assert.equal(
-      plan(db, SQL.updateScore, '{}', 'r', 'm', 's'),
-      'SEARCH results USING INDEX sqlite_autoindex_results_1 (run_id=? AND sample_id=? AND model_id=?)',
+      plan(db, SQL.updateScore, '{}', 'r', 'm', 's', 0),
+      'SEARCH results USING INDEX sqlite_autoindex_results_1 (run_id=? AND sample_id=? AND model_id=? AND repeat=?)',
     );
     for (const [name, sql] of Object.entries(SQL)) {
       if (!/^\s*(SELECT|UPDATE)/.test(sql)) continue;
       const params = (sql.match(/\?/g) ?? []).map(() => 'x');
-      const named = /@\w+/.test(sql) ? [{ runId: 'r', modelId: 'm', sampleId: 's', includeErrors: 1, prefix: 'p', holderId: 'h', now: 1, expiresAt: 2, stops: null, sampleIds: '[]', role: 'judge', from: 0, to: 1, status: 'running', engine: '{}', updatedAt: 'x' }] : params;
+      const named = /@\w+/.test(sql) ? [{ runId: 'r', modelId: 'm', sampleId: 's', includeErrors: 1, repeat: 0, prefix: 'p', holderId: 'h', now: 1, expiresAt: 2, stops: null, sampleIds: '[]', role: 'judge', from: 0, to: 1, status: 'running', engine: '{}', updatedAt: 'x' }] : params;
       assert.doesNotMatch(plan(db, sql, ...named), /SCAN (calls|results|c|r)\b/, name);
     }
   } finally {

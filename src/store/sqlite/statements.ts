@@ -10,13 +10,13 @@ function selectResultsWith(columns: string, where = '(@modelId IS NULL OR r.mode
             JOIN samples s ON s.run_id = r.run_id AND s.sample_id = r.sample_id
             JOIN runs ON runs.id = r.run_id
           WHERE r.run_id = @runId AND ${where}
-          ORDER BY s.idx, (SELECT min(m.key) FROM json_each(runs.models) m WHERE m.value = r.model_id), r.model_id`;
+          ORDER BY s.idx, (SELECT min(m.key) FROM json_each(runs.models) m WHERE m.value = r.model_id), r.model_id, r.repeat`;
 }
 
 export const SQL = {
   insertRun: `INSERT INTO runs (id, task, task_version, status, created_at, updated_at, models, settings, seed, options,
-                                dataset_checksums, prompt_version, toolkit_version, engine, judge, sample_count, user_model, metrics_facts)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                                dataset_checksums, prompt_version, toolkit_version, engine, judge, sample_count, user_model, metrics_facts, repeats)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 
   /** Where `addSamples` continues a run stored in part by another process (after a kill). */
   selectSampleTail: 'SELECT coalesce(max(idx) + 1, 0) AS next_idx, (SELECT coalesce(max(text_id) + 1, 0) FROM run_texts WHERE run_id = @runId) AS next_text_id FROM samples WHERE run_id = @runId',
@@ -32,17 +32,17 @@ export const SQL = {
                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 
   /** Last write wins: `--retry-errors` re-runs error rows and this replaces them in place. */
-  upsertResult: `INSERT INTO results (run_id, sample_id, model_id, status, output, score, error, cached, attempts, latency_ms,
+  upsertResult: `INSERT INTO results (run_id, sample_id, model_id, repeat, status, output, score, error, cached, attempts, latency_ms,
                                       input_tokens, output_tokens, cost_usd, finished_at, transcript)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                 ON CONFLICT (run_id, sample_id, model_id) DO UPDATE SET
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                 ON CONFLICT (run_id, sample_id, model_id, repeat) DO UPDATE SET
                    status = excluded.status, output = excluded.output, score = excluded.score, error = excluded.error,
                    cached = excluded.cached, attempts = excluded.attempts, latency_ms = excluded.latency_ms,
                    input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
                    cost_usd = excluded.cost_usd, finished_at = excluded.finished_at, transcript = excluded.transcript`,
 
   /** Only `done` rows have an output to score; an error row keeps its null score. */
-  updateScore: "UPDATE results SET score = ? WHERE run_id = ? AND model_id = ? AND sample_id = ? AND status = 'done'",
+  updateScore: "UPDATE results SET score = ? WHERE run_id = ? AND model_id = ? AND sample_id = ? AND repeat = ? AND status = 'done'",
 
   selectRun: 'SELECT * FROM runs WHERE id = ?',
 
@@ -86,8 +86,8 @@ export const SQL = {
   /** A run's samples at positions [@from, @to) (the whole run: 0 to MAX_SAFE_INTEGER), in order. */
   selectSamples: 'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = @runId AND idx >= @from AND idx < @to ORDER BY idx',
 
-  selectResultStatus: 'SELECT status FROM results WHERE run_id = ? AND sample_id = ? AND model_id = ?',
-  selectFinished: "SELECT sample_id FROM results WHERE run_id = @runId AND model_id = @modelId AND (status = 'done' OR @includeErrors)",
+  selectResultStatus: 'SELECT status FROM results WHERE run_id = ? AND sample_id = ? AND model_id = ? AND repeat = ?',
+  selectFinished: "SELECT sample_id FROM results WHERE run_id = @runId AND model_id = @modelId AND repeat = @repeat AND (status = 'done' OR @includeErrors)",
 
   /** The call cache (see `call-cache.ts`): merged keys, then a call by id for keys not merged yet. */
   selectCachedMerged: 'SELECT c.output FROM call_cache k JOIN calls c ON c.id = k.call_id WHERE k.cache_key = ?',
@@ -107,7 +107,7 @@ export const SQL = {
 
   /** As selectResults without the (large) output column: for summaries. */
   selectResultsWithoutOutput: selectResultsWith(
-    'r.run_id, r.sample_id, r.model_id, r.status, NULL AS output, r.score, r.error, r.cached, r.attempts, r.latency_ms, r.input_tokens, r.output_tokens, r.cost_usd, r.finished_at, NULL AS transcript',
+    'r.run_id, r.sample_id, r.model_id, r.repeat, r.status, NULL AS output, r.score, r.error, r.cached, r.attempts, r.latency_ms, r.input_tokens, r.output_tokens, r.cost_usd, r.finished_at, NULL AS transcript',
   ),
 
   /** Several samples' results (a viewer's sample detail), ordered as selectResults. */

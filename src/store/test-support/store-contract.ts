@@ -611,6 +611,43 @@ export function storeContract(backend: ContractBackend): void {
         assert.equal(await store.resultStatus(run.id, 'q-gamma', 'openai:gpt-4o-mini'), undefined);
       }));
 
+      test('repeats: a run records its repeats; (run, sample, model, repeat) is the unit — each repeat its own result, status, finished set and scores; results in sample, model, repeat order; repeat 0 reads without the field', withStores(async (store, reopen) => {
+        const run = makeRun({ repeats: 3 });
+        await store.createRun(run, samples);
+        assert.equal((await (await reopen()).getRun(run.id))?.repeats, 3);
+        assert.equal((await store.getRun(run.id))?.repeats, 3);
+        const model = 'openai:gpt-4o-mini';
+        // Saved out of order: repeat 2 first, then 0 and 1; q-alpha's repeat 1 an error.
+        assert.equal(await store.saveOutcome([makeCall({ startedAt: '2026-03-01T12:00:03.000Z' })], makeResult({ repeat: 2, score: { value: false } })), true);
+        assert.equal(await store.saveOutcome([makeCall()], makeResult()), true);
+        assert.equal(await store.saveOutcome([], makeResult({ repeat: 1 })), true);
+        assert.equal(await store.saveOutcome([], errorResult('q-alpha', { repeat: 1 })), true);
+        // Each repeat is once, as a unit without repeats is.
+        assert.equal(await store.saveOutcome([], makeResult({ repeat: 1, score: { value: false } })), false);
+        assert.equal(await store.resultStatus(run.id, 'q-beta', model), 'done');
+        assert.equal(await store.resultStatus(run.id, 'q-beta', model, 2), 'done');
+        assert.equal(await store.resultStatus(run.id, 'q-alpha', model, 1), 'error');
+        assert.equal(await store.resultStatus(run.id, 'q-alpha', model, 0), undefined);
+        assert.deepEqual(await store.finishedSampleIds(run.id, model), new Set(['q-beta']));
+        assert.deepEqual(await store.finishedSampleIds(run.id, model, { repeat: 1 }), new Set(['q-beta', 'q-alpha']));
+        assert.deepEqual(await store.finishedSampleIds(run.id, model, { repeat: 1, includeErrors: false }), new Set(['q-beta']));
+        assert.deepEqual(await store.finishedSampleIds(run.id, model, { repeat: 3 }), new Set());
+        const order = (rows: readonly { sampleId: string; repeat?: number }[]) => rows.map((r) => `${r.sampleId}#${r.repeat ?? 'absent'}`);
+        assert.deepEqual(order(await store.results(run.id)), ['q-beta#absent', 'q-beta#1', 'q-beta#2', 'q-alpha#1']);
+        assert.deepEqual(order(await (await reopen()).results(run.id, model, { outputs: false })), ['q-beta#absent', 'q-beta#1', 'q-beta#2', 'q-alpha#1']);
+        assert.deepEqual(order(await store.resultsOf(run.id, ['q-alpha'])), ['q-alpha#1']);
+        assert.deepEqual(order((await store.runSlice(run.id, 0, 1)).results), ['q-beta#absent', 'q-beta#1', 'q-beta#2']);
+        assert.deepEqual(await store.resultCounts(run.id), [{ model, done: 3, errors: 1 }]);
+        // A re-score names the repeat: only that repeat's score changes.
+        await store.updateScores(run.id, model, new Map([['q-beta', { value: true, explanation: 'rescored' }]]), 2);
+        const scores = (await store.results(run.id)).map((r) => r.score?.explanation ?? null);
+        assert.deepEqual(scores, [makeResult().score?.explanation, makeResult().score?.explanation, 'rescored', null]);
+        await assert.rejects(store.updateScores(run.id, model, new Map([['q-alpha', { value: true }]]), 1), /no done result for sample "q-alpha"/);
+        // A run without repeats records none.
+        await store.createRun(makeRun({ id: 'plain-run' }), samples);
+        assert.equal('repeats' in ((await store.getRun('plain-run')) ?? {}), false);
+      }));
+
       test('saves of one unit racing from two connections: exactly one is written', withStores(async (store, reopen) => {
         await store.createRun(makeRun(), samples);
         const other = await reopen();
