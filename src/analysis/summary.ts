@@ -1,5 +1,5 @@
 import type { MetricDeclaration, Metrics, MetricsContext, ScoredSample, Task } from '../benchmarks/task.js';
-import { DEMO_NOTE, isDemoRun, isNoVerdict, sampleFacts, type Role, type Sample, type SampleFacts } from '../core/index.js';
+import { DEMO_NOTE, isDemoRun, isNoVerdict, sampleFacts, type Role, type Sample, type SampleFacts, type Score } from '../core/index.js';
 import type { FailFastStop, ResultRecord, ReviewRecord, RoleSpend, RunRecord } from '../store/records.js';
 import type { RunState } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
@@ -11,6 +11,7 @@ import { recordedStops } from '../store/run-stops.js';
 import { requireRun } from '../store/require-run.js';
 import { taskOfRun } from '../benchmarks/task-of-run.js';
 import { judgeMetadataOf, repeatAgreementOf } from '../judges/judge-metadata.js';
+import { repeatMetrics } from '../benchmarks/repeat-metrics.js';
 
 export interface ModelCounts {
   readonly samples: number;
@@ -106,9 +107,15 @@ export interface RunSummary {
 }
 
 /** What the summary reads of a sample's result (a stored `ResultRecord` has all of it). */
-export type SummarizedResult = Pick<ResultRecord, 'sampleId' | 'status' | 'score' | 'error' | 'cached' | 'usage' | 'costUsd'>;
+export type SummarizedResult = Pick<ResultRecord, 'sampleId' | 'repeat' | 'status' | 'score' | 'error' | 'cached' | 'usage' | 'costUsd'>;
 
-/** A run's samples with each model's results by sample id, as a caller holding them already has them (a report). */
+/**
+ * The key of a result in a `LoadedRun`'s map: its sample id for repeat 0 (every run without
+ * repeats), the id and the repeat joined by a NUL for a later repeat.
+ */
+export const resultKey = (sampleId: string, repeat: number | undefined): string => (repeat === undefined || repeat === 0 ? sampleId : `${sampleId}\u0000${repeat}`);
+
+/** A run's samples with each model's results by {@link resultKey}, as a caller holding them already has them (a report). */
 export interface LoadedRun {
   readonly samples: readonly Sample[];
   readonly results: ReadonlyMap<string, ReadonlyMap<string, SummarizedResult>>;
@@ -128,14 +135,27 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task, loa
   const reviews = await store.reviews(run.id);
   const context: MetricsContext = { options: run.options, facts: run.metricsFacts };
   const tallies = new Map(run.models.map((modelId) => [modelId, new ModelTally(task)]));
+  // With repeats: a task's own metrics read repeat 0 (the run as one without repeats would be);
+  // the counts count every repeat; the repeat metrics read every sample's k scores.
+  const k = run.repeats ?? 1;
+  const byRepeat = new Map(run.models.map((modelId) => [modelId, [] as (Score | undefined)[][]]));
   let seen = 0;
   for await (const page of loaded ? [loaded] : storedPages(store, run.id)) {
     seen += page.samples.length;
     for (const sample of page.samples) {
       const facts = sampleFacts(sample);
       for (const [modelId, tally] of tallies) {
-        const result = page.results.get(modelId)?.get(sample.id);
+        const results = page.results.get(modelId);
+        const result = results?.get(sample.id);
         if (result) tally.add(facts, result);
+        if (k === 1) continue;
+        const scores: (Score | undefined)[] = [result?.status === 'done' ? (result.score ?? undefined) : undefined];
+        for (let repeat = 1; repeat < k; repeat++) {
+          const later = results?.get(resultKey(sample.id, repeat));
+          if (later) tally.count(later);
+          scores.push(later?.status === 'done' ? (later.score ?? undefined) : undefined);
+        }
+        byRepeat.get(modelId)?.push(scores);
       }
     }
   }
@@ -150,8 +170,8 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task, loa
     models[modelId] = {
       ...(judge ? { judge } : {}),
       ...(modelReviews.length > 0 ? { reviewed: reviewedSummary(task, context, rows, modelReviews) } : {}),
-      metrics: { ...task.metrics(rows, context), ...agreement },
-      counts: tally.counts(sampleCount),
+      metrics: { ...task.metrics(rows, context), ...agreement, ...(k > 1 ? repeatMetrics(task, byRepeat.get(modelId) ?? [], k, run.seed) : {}) },
+      counts: tally.counts(sampleCount, k),
     };
     const notes = task.summaryNotes?.(rows, context) ?? [];
     if (notes.length > 0) models[modelId] = { ...(models[modelId] as ModelSummary), notes };
@@ -181,7 +201,7 @@ async function* storedPages(store: Store, runId: string): AsyncGenerator<LoadedR
     for (const r of await store.results(runId, undefined, { outputs: false, range })) {
       let byId = results.get(r.modelId);
       if (!byId) results.set(r.modelId, (byId = new Map()));
-      byId.set(r.sampleId, r);
+      byId.set(resultKey(r.sampleId, r.repeat), r);
     }
     yield { samples, results };
     if (samples.length < SUMMARY_PAGE) return;
@@ -204,16 +224,20 @@ class ModelTally {
   private readonly errorsByKind: Record<string, number> = {};
 
   add(sample: SampleFacts, result: SummarizedResult): void {
+    // As `ScoredSample` says: a sample that ended in error has no score. Metrics that count
+    // errors apart (judged summaries, groundedness) see it; the others leave it out.
+    this.rows.push({ sample, score: result.status === 'done' && result.score ? result.score : undefined });
+    this.count(result);
+  }
+
+  /** Counts a result without giving the task's metrics a row (a later repeat's). */
+  count(result: SummarizedResult): void {
     if (result.status === 'done' && result.score) {
       this.done++;
       if (isNoVerdict(result.score)) this.noVerdict++;
       if (this.task.isManualAnalysis?.(result.score) === true) this.manual++;
-      this.rows.push({ sample, score: result.score });
     } else {
       this.errors++;
-      // As `ScoredSample` says: a sample that ended in error has no score. Metrics that count
-      // errors apart (judged summaries, groundedness) see it; the others leave it out.
-      this.rows.push({ sample, score: undefined });
       const kind = result.error?.kind ?? 'unknown';
       this.errorsByKind[kind] = (this.errorsByKind[kind] ?? 0) + 1;
     }
@@ -223,13 +247,14 @@ class ModelTally {
     this.cost = this.cost === null || result.costUsd === null ? null : this.cost + result.costUsd;
   }
 
-  counts(samples: number): ModelCounts {
+  /** `repeats`: each sample is k results (done, errors and pending count results then). */
+  counts(samples: number, repeats = 1): ModelCounts {
     const attempted = this.done + this.errors;
     return {
       samples,
       done: this.done,
       errors: this.errors,
-      pending: samples - attempted,
+      pending: samples * repeats - attempted,
       no_verdict: this.noVerdict,
       manual: this.manual,
       cached: this.cached,

@@ -19,7 +19,7 @@ function modelLine(m: ModelEstimate): string {
 
 /** The human form of `assay run --estimate`. */
 export function renderEstimate(estimate: RunEstimate): string {
-  const lines = [`estimate for ${estimate.task}: ${count(estimate.samples)} samples (no model called, nothing stored)`, ...estimate.models.map(modelLine)];
+  const lines = [`estimate for ${estimate.task}: ${count(estimate.samples)} samples${estimate.repeats !== undefined ? `, each answered ${estimate.repeats} times (--repeats)` : ''} (no model called, nothing stored)`, ...estimate.models.map(modelLine)];
   if (estimate.judge) {
     const calls = estimate.judge.calls_max === null ? 'a number of calls that depends on the answers (one per claim)' : `at most ${count(estimate.judge.calls_max)} calls`;
     const repeats = `${estimate.judge.repeats} repeat${estimate.judge.repeats === 1 ? '' : 's'} per item`;

@@ -3,7 +3,7 @@ import { InputError } from '../core/index.js';
 import { findTask } from '../benchmarks/registry.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
 import { requireRun, resumeRun, startRun, type RunDependencies } from '../runner/run.js';
-import { defaultJudgeSpec, type JudgeSpec, type RunSpec } from '../runner/run-spec.js';
+import { checkRepeats, defaultJudgeSpec, type JudgeSpec, type RunSpec } from '../runner/run-spec.js';
 import { estimateRun } from '../runner/estimate.js';
 import { checkDeclarationsUnchanged } from '../runner/declared-models.js';
 import type { RunSummary } from '../analysis/summary.js';
@@ -70,6 +70,8 @@ interface RunFlags extends EngineFlags, TaskFlags {
   resume?: boolean;
   retryErrors?: boolean;
   estimate?: boolean;
+  /** `--repeats k`: the model under test answers each sample k times (default 1). */
+  repeats?: number;
   db: string;
   judge?: string;
   userModel?: string;
@@ -194,7 +196,10 @@ async function runTask(taskName: string, flags: RunFlags & { model: string[] }):
     ...(flags.userModel !== undefined ? { userModel: flags.userModel } : {}),
     ...(flags.exactOnly ? { exactOnly: true } : {}),
     ...(flags.allowModifiedData ? { allowModifiedData: true } : {}),
+    ...(flags.repeats !== undefined && flags.repeats > 1 ? { repeats: checkRepeats(flags.repeats) } : {}),
   };
+  // The queue's units carry a repeat, but its submitter and workers do not yet ask more than once: refused rather than silently once.
+  if (spec.repeats !== undefined && flags.queue !== undefined) throw new InputError('--repeats does not go with --queue yet: run it in this process');
   const lease = leaseFromEnv();
   const { stop, signal, dispose } = interruptSignal();
   try {
@@ -234,7 +239,7 @@ async function runTask(taskName: string, flags: RunFlags & { model: string[] }):
           const previous = flags.resume || flags.retryErrors ? await findResumable(store, spec) : undefined;
           if (previous) {
             printErr(`resuming run ${previous}\n`);
-            summary = await resumeRun(previous, { retryErrors: Boolean(flags.retryErrors), engine: spec.engine, dataDir: resolved.dir, allowModifiedData: Boolean(flags.allowModifiedData) }, deps);
+            summary = await resumeRun(previous, { retryErrors: Boolean(flags.retryErrors), engine: spec.engine, dataDir: resolved.dir, allowModifiedData: Boolean(flags.allowModifiedData), repeats: flags.repeats ?? 1 }, deps);
           } else {
             if (flags.resume || flags.retryErrors) printErr('no earlier run with these settings to resume; starting a new one\n');
             summary = await startRun(spec, deps);
@@ -255,7 +260,7 @@ async function runTask(taskName: string, flags: RunFlags & { model: string[] }):
   }
 }
 
-type ResumeFlags = EngineFlags & { junit?: string; config?: string; retryErrors?: boolean; dataDir?: string; json?: boolean; download: boolean; db: string; allowModifiedData?: boolean; queue?: string; queueName?: string; detach?: boolean };
+type ResumeFlags = EngineFlags & { repeats?: number; junit?: string; config?: string; retryErrors?: boolean; dataDir?: string; json?: boolean; download: boolean; db: string; allowModifiedData?: boolean; queue?: string; queueName?: string; detach?: boolean };
 
 /**
  * `assay resume <suite-run>`: the suite run's finished member runs are read, its unfinished ones
@@ -335,7 +340,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
       try {
         const ownTools = run.options.tools !== undefined;
         if (!ownTools && !(await dataReady(run.task, { dataDir, download: flags.download, signal: stop }))) return EXIT.interrupted;
-        const summary = await resumeRun(run.id, { retryErrors: Boolean(flags.retryErrors), engine, dataDir: dataDir.dir, allowModifiedData: Boolean(flags.allowModifiedData) }, sessionDeps(store, flags, { signal, stop, lease, shared, progress, config, sessionName: 'the resume' }));
+        const summary = await resumeRun(run.id, { retryErrors: Boolean(flags.retryErrors), engine, dataDir: dataDir.dir, allowModifiedData: Boolean(flags.allowModifiedData), ...(flags.repeats !== undefined ? { repeats: flags.repeats } : {}) }, sessionDeps(store, flags, { signal, stop, lease, shared, progress, config, sessionName: 'the resume' }));
         progress.stop();
         printSummary(summary, Boolean(flags.json));
         return exitCodeFor(summary);
@@ -442,6 +447,7 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
     .addOption(new Option('--allow-modified-data', "run although a file of the built-in data differs from its pinned sha256 (refused otherwise, exit 2); the run records the files, and show/export print them"))
     .addOption(new Option('--resume', 'continue the newest run with the same task, models, seed and options'))
     .addOption(new Option('--retry-errors', 'with --resume: re-run only the samples that ended in error'))
+    .addOption(new Option('--repeats <k>', 'ask the model under test K times per sample, each repeat with its own seed (the run\'s seed + repeat) and its own cached call and stored result; adds repeat_pass_rate, pass@k (at least one of the K passes) and pass^k (all K pass) with 95% intervals, or repeat_mean and repeat_spread for a numeric score (default 1)').argParser(positiveInt('--repeats')))
     .addOption(new Option('--estimate', 'print what the run would cost (samples, calls, approximate tokens, USD) and stop: no model called, nothing stored'))
     .addOption(new Option('--queue <url>', 'record the run and queue its units on this Redis (redis://host:6379) for "assay worker"s, instead of calling the models here; needs --db postgres://…'))
     .addOption(new Option('--queue-name <name>', `with --queue: the queue to use (default ${DEFAULT_QUEUE_NAME})`))
@@ -459,6 +465,7 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
     .description('continue an interrupted run: finished samples are not called again')
     .argument('<run>', 'run id (or a unique prefix; "assay runs" lists them), or a suite run\'s id (suite-…): its unfinished runs resumed, its entries never started run, then its gates')
     .addOption(new Option('--retry-errors', 're-run the samples that ended in error'))
+    .addOption(new Option('--repeats <k>', 'the repeats the run was made with: refused if they differ (a resume finishes the missing repeats of every sample; it cannot change K)').argParser(positiveInt('--repeats')))
     .addOption(new Option('--junit <file>', 'with a suite run: write one JUnit test case per gate and model to this file'))
     .addOption(dataDirOption('data folder, if not the one the run was made with'))
     .addOption(new Option('--no-download', 'never download a missing dataset; fail instead'))

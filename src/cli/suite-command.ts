@@ -6,7 +6,7 @@ import type { AssayConfig } from '../config/load-config.js';
 import { validateSuite, type SuiteDeclaration } from '../config/index.js';
 import { checkModelsReady } from '../config/preflight.js';
 import { appendStepSummary, renderGateTable, renderStepSummary, taskCatalog, writeJUnit } from '../gates/index.js';
-import { defaultJudgeSpec, type RunSpec } from '../runner/run-spec.js';
+import { checkRepeats, defaultJudgeSpec, type RunSpec } from '../runner/run-spec.js';
 import type { RunDependencies } from '../runner/run.js';
 import type { RunSummary } from '../analysis/summary.js';
 import { decideStoredSuiteRun, runSuite, storedSuiteRun, type SuiteRunResult } from '../suites/run-suite.js';
@@ -29,14 +29,14 @@ export interface SuiteFlags extends EngineFlags {
 
 /**
  * `assay run --suite NAME`, before anything runs: the suite checked against the task registry,
- * `repeats:` refused (not built yet), each entry's options read as its task's flags would be (the
+ * `repeats:` given to every entry's run (`RunSpec.repeats`), each entry's options read as its task's flags would be (the
  * same checks and defaults as `assay run`; paths relative to the config file), its judge and
  * simulated user, and every declared model's variables and files. Throws InputError (exit 2).
  */
 export function planSuite(config: AssayConfig, name: string, flags: SuiteFlags, dataDir: ResolvedDataDir): { suite: SuiteDeclaration; specs: RunSpec[] } {
   const suite = validateSuite(config, taskCatalog(), name) as SuiteDeclaration;
   const at = `${config.file}:${suite.source.line}: suites.${suite.name}`;
-  if (suite.repeats !== undefined) throw new InputError(`${at}.repeats: repeats of the model under test are not yet supported (issue 24 §2); remove the key to run the suite`);
+  const repeats = suite.repeats !== undefined && suite.repeats > 1 ? checkRepeats(suite.repeats, `${at}.repeats`) : undefined;
   const engine = engineFrom(flags, []);
   const specs = suite.tasks.map((entry, i): RunSpec => {
     const taskFlags = entryFlags(config, entry.task, entry.options ?? {}, `${at}.tasks[${i}].options`);
@@ -53,6 +53,7 @@ export function planSuite(config: AssayConfig, name: string, flags: SuiteFlags, 
       engine,
       ...(judge !== undefined ? { judge: { ...defaultJudgeSpec, model: judge, repeats: task.defaultJudgeRepeats ?? defaultJudgeSpec.repeats } } : {}),
       ...(userModel !== undefined ? { userModel } : {}),
+      ...(repeats !== undefined ? { repeats } : {}),
     };
   });
   const declared = [...new Set(specs.flatMap((s) => [...s.models, ...(s.judge ? [s.judge.model] : []), ...(s.userModel !== undefined ? [s.userModel] : [])]))].filter((id) => !id.includes(':'));

@@ -1,5 +1,6 @@
 import { allTasks, taskNamed } from '../benchmarks/registry.js';
 import type { MetricDeclaration } from '../benchmarks/task.js';
+import { REPEAT_METRIC_DECLARATIONS } from '../benchmarks/repeat-metrics.js';
 
 /**
  * The task registry as `validateSuite` (config/) reads it: each task's declared metrics (with
@@ -11,7 +12,8 @@ export function taskCatalog(): { readonly names: readonly string[]; metricsOf(ta
     names: allTasks.map((t) => t.name),
     metricsOf: (task) => {
       const found = taskNamed(task);
-      return found === undefined ? undefined : (found.metricDeclarations ?? []);
+      // A suite with `repeats:` may gate the repeat metrics (pass^k…) of any task that declares metrics.
+      return found === undefined ? undefined : found.metricDeclarations === undefined || found.metricDeclarations.length === 0 ? [] : [...found.metricDeclarations, ...REPEAT_METRIC_DECLARATIONS];
     },
   };
 }

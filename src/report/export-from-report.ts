@@ -44,6 +44,7 @@ export function exportPairsOf(report: RunReport, model?: string): ExportPair[] {
       result: {
         sampleId: detail.sample,
         modelId: detail.model,
+        ...(detail.repeat !== undefined ? { repeat: detail.repeat } : {}),
         status: detail.verdict === 'error' ? 'error' : 'done',
         output: detail.output,
         score: scoreOf(detail),

@@ -30,7 +30,7 @@ export interface ExportRow {
 }
 
 /** What an export reads of a sample's result: a stored `ResultRecord` has it, and so does a report's sample detail (`export-from-report.ts`). */
-export type ExportedResult = Pick<ResultRecord, 'sampleId' | 'modelId' | 'status' | 'score' | 'error' | 'transcript'> & {
+export type ExportedResult = Pick<ResultRecord, 'sampleId' | 'modelId' | 'repeat' | 'status' | 'score' | 'error' | 'transcript'> & {
   /** The text and the calls (by name and raw arguments), all an export shows of an output. */
   readonly output: { readonly text: string; readonly toolCalls: readonly Pick<ToolCall, 'name' | 'rawArguments'>[] } | null;
 };
@@ -65,6 +65,8 @@ export function rowsOfPairs(task: string, pairs: readonly ExportPair[], dataModi
       sample_id: r.sampleId,
       task,
       model: r.modelId,
+      // Only a run with repeats > 1 has the column (its every row, repeat 0 included): other exports keep theirs.
+      ...(r.repeat !== undefined ? { repeat: r.repeat } : {}),
       prompt,
       candidates: Array.isArray(candidates) ? (candidates as string[]) : null,
       gold: sample?.target ?? null,
@@ -116,7 +118,8 @@ export function delimited(columns: readonly string[], rows: readonly (readonly u
 /** Serializes rows; CSV/TSV cells holding lists or objects carry them as JSON. */
 export function formatRows(rows: readonly ExportRow[], format: ExportFormat): string {
   if (format === 'jsonl') return rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
-  const base = ['sample_id', 'task', 'model', 'prompt', 'candidates', 'gold', 'output', 'answer', 'score', 'explanation', 'error'] as const;
+  const withRepeat = rows.some((r) => r.repeat !== undefined);
+  const base = ['sample_id', 'task', 'model', ...(withRepeat ? ['repeat'] : []), 'prompt', 'candidates', 'gold', 'output', 'answer', 'score', 'explanation', 'error'];
   // The extra column only for a run on modified data, so every other export keeps its columns.
   const common: readonly string[] = rows.some((r) => r.data_modified !== undefined) ? [...base, 'data_modified'] : base;
   // Then the task's own columns, in the order its first row gives them.

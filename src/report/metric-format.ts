@@ -1,6 +1,7 @@
 import { findTask } from '../benchmarks/registry.js';
 import type { MetricDeclaration, MetricUnit, MetricValue, Task } from '../benchmarks/task.js';
 import { JUDGE_AGREEMENT_DECLARATION } from '../analysis/summary.js';
+import { REPEAT_METRIC_DECLARATIONS } from '../benchmarks/repeat-metrics.js';
 
 // How a metric's numbers are shown, from the task's declarations alone: nothing reads a unit
 // from a key's name. The console, `--readings` and the report's tables share it.
@@ -10,7 +11,7 @@ export type MetricObject = { readonly [key: string]: MetricValue };
 export const isObject = (value: MetricValue | undefined): value is MetricObject => value !== null && value !== undefined && typeof value === 'object';
 
 /** Every metric a run of the task may have: the task's own and the one the summary adds (`judge_agreement`). */
-export const runMetricDeclarations = (task: Pick<Task, 'metricDeclarations'>): readonly MetricDeclaration[] => [...(task.metricDeclarations ?? []), JUDGE_AGREEMENT_DECLARATION];
+export const runMetricDeclarations = (task: Pick<Task, 'metricDeclarations'>): readonly MetricDeclaration[] => [...(task.metricDeclarations ?? []), JUDGE_AGREEMENT_DECLARATION, ...REPEAT_METRIC_DECLARATIONS];
 
 /** What `--readings` shows a task's figures by: its run's declarations, then its judged readings' own figures. */
 export const readingsDeclarationsOf = (taskName: string): readonly MetricDeclaration[] => [...runMetricDeclarationsOf(taskName), ...(findTask(taskName).judgedReadings?.declarations ?? [])];

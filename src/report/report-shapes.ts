@@ -51,6 +51,8 @@ export interface SampleIndex<V extends string = string> {
     readonly error: readonly number[];
     /** `ROW_FLAGS` bits (sample-rows.ts). */
     readonly flags: readonly number[];
+    /** Each row's repeat (0-based), only for a run whose model answers each sample several times (`repeats` > 1): a row per sample, model and repeat then. */
+    readonly repeat?: readonly number[];
   };
   /** A numeric score's value, by row index (rows whose verdict is `number`). */
   readonly values: Readonly<Record<string, number>>;

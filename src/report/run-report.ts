@@ -7,7 +7,7 @@ import { taskOfRun } from '../benchmarks/task-of-run.js';
 import { requireRun } from '../store/require-run.js';
 import { reviewReadingOfRun } from '../analysis/review.js';
 import { applicationTargetNote } from './application-targets.js';
-import { summarizeRun, type RunSummary } from '../analysis/summary.js';
+import { resultKey, summarizeRun, type RunSummary } from '../analysis/summary.js';
 import type { JudgeConfig, ResultRecord, ReviewRecord, RunRecord } from '../store/records.js';
 import { readRunState, type RunState, type StoredLease } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
@@ -154,7 +154,7 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
   const wantOutputs = !(policy.mode === 'limit' && policy.limit === 0);
   const results = await store.results(run.id, undefined, { outputs: wantOutputs });
   const byModel = new Map<string, Map<string, ResultRecord>>(run.models.map((m) => [m, new Map()]));
-  for (const result of results) byModel.get(result.modelId)?.set(result.sampleId, result);
+  for (const result of results) byModel.get(result.modelId)?.set(resultKey(result.sampleId, result.repeat), result);
   const stored = await summarizeRun(store, run, task, { samples, results: byModel });
   const { state, lease } = await readRunState(store, run);
   const summary: RunSummary = { ...stored, status: state };
@@ -166,27 +166,35 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
   const errorKinds: string[] = [];
   const errorIndex = new Map<string, number>();
   const rows = { sample: [] as number[], model: [] as number[], verdict: [] as number[], error: [] as number[], flags: [] as number[] };
+  // With repeats, a row per sample, model and repeat; a run without keeps the index it always had.
   const values: Record<string, number> = {};
+  const k = run.repeats ?? 1;
+  const repeatOfRow: number[] = [];
   samples.forEach((sample, s) => {
     run.models.forEach((model, m) => {
-      const result = byModel.get(model)?.get(sample.id);
-      const verdict = verdictOf(result, task);
-      const review = reviewOf.get(`${model}\u0000${sample.id}`);
-      let error = -1;
-      if (result?.error) {
-        const kind = result.error.kind;
-        error = errorIndex.get(kind) ?? errorKinds.push(kind) - 1;
-        errorIndex.set(kind, error);
+      for (let repeat = 0; repeat < k; repeat++) {
+        const result = byModel.get(model)?.get(resultKey(sample.id, repeat));
+        const verdict = verdictOf(result, task);
+        // A review is of the (sample, model): the first answer's.
+        const review = repeat === 0 ? reviewOf.get(`${model}\u0000${sample.id}`) : undefined;
+        let error = -1;
+        if (result?.error) {
+          const kind = result.error.kind;
+          error = errorIndex.get(kind) ?? errorKinds.push(kind) - 1;
+          errorIndex.set(kind, error);
+        }
+        const flags = (review ? ROW_FLAGS.reviewed : 0) | (review && reviewChangesResult(reading, result, review) ? ROW_FLAGS.changedByReview : 0) | (result?.cached ? ROW_FLAGS.cached : 0);
+        if (verdict === 'number' && typeof result?.score?.value === 'number') values[String(rows.sample.length)] = result.score.value;
+        rows.sample.push(s);
+        rows.model.push(m);
+        rows.verdict.push(VERDICTS.indexOf(verdict));
+        rows.error.push(error);
+        rows.flags.push(flags);
+        if (k > 1) repeatOfRow.push(repeat);
       }
-      const flags = (review ? ROW_FLAGS.reviewed : 0) | (review && reviewChangesResult(reading, result, review) ? ROW_FLAGS.changedByReview : 0) | (result?.cached ? ROW_FLAGS.cached : 0);
-      if (verdict === 'number' && typeof result?.score?.value === 'number') values[String(rows.sample.length)] = result.score.value;
-      rows.sample.push(s);
-      rows.model.push(m);
-      rows.verdict.push(VERDICTS.indexOf(verdict));
-      rows.error.push(error);
-      rows.flags.push(flags);
     });
   });
+  const indexRows = k > 1 ? { ...rows, repeat: repeatOfRow } : rows;
 
   // The details: the chosen rows, with every stored call of their samples read in one pass.
   const focus = options.focus;
@@ -206,7 +214,9 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
       const sample = samples[rows.sample[row] as number];
       const model = run.models[rows.model[row] as number];
       if (!sample || model === undefined) continue;
-      details[String(row)] = sampleDetail(sample, model, byModel.get(model)?.get(sample.id), reviewOf.get(`${model}\u0000${sample.id}`), callsBySample.get(sample.id) ?? [], reading, task);
+      const repeat = k > 1 ? (repeatOfRow[row] as number) : 0;
+      const detail = sampleDetail(sample, model, byModel.get(model)?.get(resultKey(sample.id, repeat)), repeat === 0 ? reviewOf.get(`${model}\u0000${sample.id}`) : undefined, callsBySample.get(sample.id) ?? [], reading, task);
+      details[String(row)] = k > 1 ? { ...detail, repeat } : detail;
       rows.flags[row] = (rows.flags[row] as number) | ROW_FLAGS.detailed;
     }
   }
@@ -234,7 +244,7 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
           return model ? [judgeHealth(judge, m, model, [...(byModel.get(m)?.values() ?? [])], reviews, reasksOf(steps, m), reading)] : [];
         })
       : [],
-    index: { ids: samples.map((s) => s.id), models: run.models, verdicts: VERDICTS, errorKinds, rows, values },
+    index: { ids: samples.map((s) => s.id), models: run.models, verdicts: VERDICTS, errorKinds, rows: indexRows, values },
     details,
     detailsPolicy: { ...policy, included: Object.keys(details).length, rows: rows.sample.length, ...(options.calls === false ? { callsOmitted: true as const } : {}) },
   };

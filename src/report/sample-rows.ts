@@ -45,6 +45,8 @@ export interface CallView {
 export interface SampleDetail {
   readonly sample: string;
   readonly model: string;
+  /** Which of the model's answers this is (0-based), only for a run with repeats > 1. */
+  readonly repeat?: number;
   readonly verdict: Verdict;
   readonly input: readonly Message[];
   readonly tools?: readonly ToolSpec[];

@@ -31,6 +31,8 @@ export interface ModelEstimate {
 export interface RunEstimate {
   readonly task: string;
   readonly samples: number;
+  /** `--repeats` when > 1: every figure below counts each sample's K answers (and their judgments). */
+  readonly repeats?: number;
   readonly models: readonly ModelEstimate[];
   /**
    * The judge's repeats per item (`--judge-repeats`, or the task's default: harm 5) and its calls
@@ -70,8 +72,11 @@ export async function estimateRun(spec: RunSpec, declarations: ReadonlyMap<strin
   // A solver's prompts (a conversation so far) hold the answers before them: not measurable ahead.
   let inputTokens: number | null = solver ? null : 0;
   if (inputTokens !== null) for (const sample of prepared.samples) inputTokens += approxInputTokens(requestFor(sample, settings));
+  // Each repeat sends the sample's prompt again (a seed apart) and is judged on its own.
+  const k = spec.repeats ?? 1;
+  if (inputTokens !== null) inputTokens *= k;
   const samples = prepared.samples.length;
-  const callsPerModel = samples * (solver?.maxCalls.test ?? 1);
+  const callsPerModel = samples * k * (solver?.maxCalls.test ?? 1);
   const outputMax = settings.maxTokens !== undefined ? callsPerModel * settings.maxTokens : null;
   const models = spec.models.map((model): ModelEstimate => {
     const free = isUnbilled(model, declarations.get(model));
@@ -91,7 +96,7 @@ export async function estimateRun(spec: RunSpec, declarations: ReadonlyMap<strin
   const judged = prepared.gradeWithJudge !== undefined;
   // A task's own count when it gives one (null: not boundable ahead), else as one rubric judgment.
   const perSample = !spec.judge ? null : prepared.judgeCallsPerSample ? prepared.judgeCallsPerSample(spec.judge) : spec.judge.repeats * (1 + spec.judge.maxParseRetries);
-  const judge = spec.judge && judged ? { model: spec.judge.model, repeats: spec.judge.repeats, calls_max: perSample === null ? null : samples * spec.models.length * perSample } : undefined;
-  const user = solver?.simulatedUser && spec.userModel !== undefined ? { model: spec.userModel, calls_max: samples * spec.models.length * solver.maxCalls.user } : undefined;
-  return { task: task.name, samples, models, ...(judge ? { judge } : {}), ...(user ? { user } : {}) };
+  const judge = spec.judge && judged ? { model: spec.judge.model, repeats: spec.judge.repeats, calls_max: perSample === null ? null : samples * k * spec.models.length * perSample } : undefined;
+  const user = solver?.simulatedUser && spec.userModel !== undefined ? { model: spec.userModel, calls_max: samples * k * spec.models.length * solver.maxCalls.user } : undefined;
+  return { task: task.name, samples, ...(k > 1 ? { repeats: k } : {}), models, ...(judge ? { judge } : {}), ...(user ? { user } : {}) };
 }

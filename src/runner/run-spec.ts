@@ -1,4 +1,4 @@
-import type { GenerateSettings, JudgeSettings } from '../core/index.js';
+import { InputError, type GenerateSettings, type JudgeSettings } from '../core/index.js';
 import type { TaskOptions } from '../benchmarks/task.js';
 import type { EngineSettings } from '../core/engine-settings.js';
 import type { SuiteMembership } from '../store/records.js';
@@ -31,4 +31,18 @@ export interface RunSpec {
   readonly exactOnly?: boolean;
   /** Run although a pinned data file differs from its sha256 (recorded with the run); refused otherwise. */
   readonly allowModifiedData?: boolean;
+  /**
+   * How many times the model under test answers each sample (`--repeats`, default 1), each repeat
+   * with its own seed (`repeatSettings`) and its own result; recorded as `RunRecord.repeats` when > 1.
+   */
+  readonly repeats?: number;
+}
+
+/** The largest `--repeats`: a bound on what one flag can multiply a run's calls by. */
+export const MAX_REPEATS = 100;
+
+/** Checks a number of repeats (`--repeats`, a suite's `repeats:`): a whole number from 1 to {@link MAX_REPEATS}; returns it. */
+export function checkRepeats(value: number, where = '--repeats'): number {
+  if (!Number.isInteger(value) || value < 1 || value > MAX_REPEATS) throw new InputError(`${where} must be a whole number from 1 to ${MAX_REPEATS}, got ${value}`);
+  return value;
 }

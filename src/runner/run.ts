@@ -23,7 +23,7 @@ import { describeStop, recordedModifiedData } from '../analysis/recorded-run.js'
 import { describeModified } from '../datasets/pinned.js';
 import { openSession, type RunDependencies, type RunSession } from './run-session.js';
 import { declarationsToRecord, isDeclaredName, runModelIds } from './declared-models.js';
-import type { RunSpec } from './run-spec.js';
+import { checkRepeats, type RunSpec } from './run-spec.js';
 import { checkEngineSettings, type EngineSettings } from '../core/engine-settings.js';
 import { summarizeRun, type RunSummary } from '../analysis/summary.js';
 import { prepareForRun, reopen } from '../analysis/reopen.js';
@@ -79,6 +79,8 @@ export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'o
     ...(userModel !== undefined ? { userModel } : {}),
     sampleCount: prepared.samples.length,
     ...(prepared.metricsFacts !== undefined ? { metricsFacts: prepared.metricsFacts } : {}),
+    // A run that asks once records nothing (its record is that of every run before repeats).
+    ...(spec.repeats !== undefined && checkRepeats(spec.repeats) > 1 ? { repeats: spec.repeats } : {}),
   };
   for (const warning of prepared.warnings ?? []) deps.onWarning?.(warning);
   if (modifiedData.length > 0) deps.onWarning?.(`--allow-modified-data: running on data that differs from the pinned files (recorded with the run): ${describeModified(modifiedData)}`);
@@ -167,6 +169,14 @@ export interface ResumeOptions {
   readonly dataDir?: string;
   /** Go on although a pinned data file differs, and the run did not record that (a run made before assay checked). */
   readonly allowModifiedData?: boolean;
+  /** The `--repeats` given to the resume, if any: it must be the run's (refused otherwise, before anything is read or written). */
+  readonly repeats?: number;
+}
+
+/** Refuses a resume given another number of repeats than the run records (absent: 1). */
+export function checkResumeRepeats(run: RunRecord, repeats: number | undefined): void {
+  if (repeats === undefined || repeats === (run.repeats ?? 1)) return;
+  throw new InputError(`run ${run.id} asks each sample ${run.repeats ?? 1} time(s); a resume cannot change that to --repeats ${repeats} (start a new run)`);
 }
 
 /**
@@ -175,6 +185,7 @@ export interface ResumeOptions {
  */
 export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, deps: RunDependencies): Promise<RunSummary> {
   const run = await requireRun(deps.store, runIdOrPrefix);
+  checkResumeRepeats(run, options.repeats);
   // First, before anything is read or written: two resumes started together must not both go on.
   const lease = await HeldLease.acquire(deps.store, run.id, leaseSettings(deps.lease), deps.onWarning);
   let session: RunSession;

@@ -1,0 +1,81 @@
+import type { Score } from '../core/index.js';
+import { repeatPassFigures, repeatValueFigures } from '../metrics/repeats.js';
+import { comparisonOf } from './comparison.js';
+import type { MetricDeclaration, Metrics, Task } from './task.js';
+
+/**
+ * The metrics a run whose model under test answers each sample k > 1 times adds to its task's own
+ * (issue 24 §2; `metrics/repeats.ts` says how each is computed and the no-verdict rule). Declared
+ * like a task's metrics, so the report shows them with their units and a suite's gates take them
+ * (`pass^k: {min: 0.8}`): the names carry a literal `k`, whatever the run's k, so a gate reads the
+ * same for any number of repeats. A task's scores read through its comparison reading
+ * (`Task.comparison`): pass/fail figures when they read as pass or fail, value figures when they
+ * read as a number.
+ */
+export const REPEAT_METRIC_DECLARATIONS: readonly MetricDeclaration[] = [
+  {
+    name: 'repeat_pass_rate',
+    meaning: 'mean pass rate over every repeat of the samples whose repeats all have a verdict (95% interval: percentile bootstrap over samples)',
+    unit: 'share',
+    direction: 'higher',
+    interval: 'bootstrap',
+  },
+  {
+    name: 'pass@k',
+    meaning: 'share of samples with at least one pass among their k repeats (samples with a repeat without a verdict left out; 95% Wilson interval over samples)',
+    unit: 'share',
+    direction: 'higher',
+    interval: 'wilson',
+  },
+  {
+    name: 'pass^k',
+    meaning: 'share of samples whose k repeats all pass — τ-bench’s reliability figure (samples with a repeat without a verdict left out; 95% Wilson interval over samples)',
+    unit: 'share',
+    direction: 'higher',
+    interval: 'wilson',
+  },
+  {
+    name: 'repeat_undecided',
+    meaning: 'samples with a repeat that has no verdict (no verdict, an error, or no result yet): in none of the repeat figures',
+    unit: 'count',
+    direction: 'lower',
+    interval: 'none',
+  },
+  {
+    name: 'repeat_mean',
+    meaning: 'mean of a numeric score over every repeat of the samples whose repeats all have a value',
+    unit: 'mean',
+    direction: 'none',
+    interval: 'none',
+  },
+  {
+    name: 'repeat_spread',
+    meaning: 'within-sample spread of a numeric score: the mean over samples of the standard deviation of their k values (0 = every repeat agrees)',
+    unit: 'mean',
+    direction: 'lower',
+    interval: 'none',
+  },
+];
+
+/**
+ * The repeat metrics of one model: `scores` holds, per sample, its scores by repeat (length k;
+ * `undefined` for a repeat that ended in error or has no result).
+ */
+export function repeatMetrics(task: Task | undefined, scores: readonly (readonly (Score | undefined)[])[], k: number, seed: number): Metrics {
+  const comparison = comparisonOf(task);
+  const readings = scores.map((repeats) => repeats.map((s) => (s === undefined ? undefined : comparison.read(s))));
+  const hasPass = readings.some((r) => r.some((x) => x !== undefined && x.pass !== undefined));
+  const hasValue = readings.some((r) => r.some((x) => x !== undefined && x.value !== undefined));
+  let metrics: Metrics = {};
+  if (hasPass) {
+    const f = repeatPassFigures(readings.map((r) => r.map((x) => (typeof x?.pass === 'boolean' ? x.pass : null))), k, seed);
+    metrics = { ...metrics, repeat_pass_rate: f.passRate, repeat_pass_rate_ci95: interval(f.passRateCi95), 'pass@k': f.passAtK, 'pass@k_ci95': interval(f.passAtKCi95), 'pass^k': f.passHatK, 'pass^k_ci95': interval(f.passHatKCi95), repeat_undecided: f.undecided };
+  }
+  if (hasValue) {
+    const f = repeatValueFigures(readings.map((r) => r.map((x) => (typeof x?.value === 'number' ? x.value : null))), k);
+    metrics = { ...metrics, repeat_mean: f.mean, repeat_spread: f.spread, ...(hasPass ? {} : { repeat_undecided: f.undecided }) };
+  }
+  return metrics;
+}
+
+const interval = (i: { low: number; high: number } | null): Metrics[string] => (i === null ? null : { low: i.low, high: i.high });
