@@ -47,7 +47,8 @@ export function repeatPassFigures(samples: readonly (readonly (boolean | null)[]
     k,
     decided: n,
     undecided: samples.length - n,
-    passRate: mean(shares),
+    // Counted, not averaged, so a hand count reads the same figure exactly.
+    passRate: n === 0 ? null : decided.reduce((sum, v) => sum + v.filter((x) => x).length, 0) / (n * k),
     passRateCi95: n === 0 ? null : bootstrapInterval(shares, mean, { rng: rngFor(seed, 'repeat-pass-rate') }),
     passAtK: n === 0 ? null : atLeastOne / n,
     passAtKCi95: wilsonInterval(atLeastOne, n),

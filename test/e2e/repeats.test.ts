@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { wilsonInterval } from '../../src/metrics/intervals.js';
+import { assay } from '../../src/testing/cli-harness.js';
+import { requestKey, startFakeOpenAIServer, type FakeAnswer, type FakeChatRequestBody, type FakeServer } from '../../src/testing/fake-openai-server.js';
+
+/**
+ * `--repeats 4` end to end (issue 24 §2): the cases task through the CLI on a loopback
+ * OpenAI-shaped server whose model under test answers each question by the request's seed, so
+ * every repeat's pass or fail is known ahead. The run's seed is 10: repeats 0…3 ask with seeds
+ * 10…13. The judge (`openai:judge`) grades the rubric case: "yes" passes, "maybe" it cannot
+ * decide (no verdict), anything else fails.
+ */
+const CASES = `- id: q1
+  input: Question one?
+  expect:
+    - contains: yes
+- id: q2
+  input: Question two?
+  expect:
+    - contains: yes
+- id: q3
+  input: Question three?
+  expect:
+    - contains: yes
+- id: q4
+  input: Question four?
+  expect:
+    - contains: yes
+- id: q5
+  input: Question five?
+  expect:
+    - rubric: Says yes.
+`;
+
+/** The answer to each question by seed 10, 11, 12, 13 (repeat 0…3). */
+const ANSWERS: Readonly<Record<string, readonly string[]>> = {
+  'Question one?': ['yes', 'yes', 'yes', 'yes'], //    pass pass pass pass
+  'Question two?': ['yes', 'no', 'yes', 'yes'], //     pass fail pass pass
+  'Question three?': ['no', 'no', 'no', 'no'], //      fail fail fail fail
+  'Question four?': ['no', 'yes', 'no', 'no'], //      fail pass fail fail
+  'Question five?': ['yes', 'maybe', 'yes', 'yes'], // pass (no verdict) pass pass
+};
+
+const fenced = (prompt: string, label: string): string => new RegExp(`<<<${label} ([0-9a-f]+)>>>\\n([\\s\\S]*?)\\n<<<end ${label} \\1>>>`).exec(prompt)?.[2] ?? '';
+
+function respond(body: FakeChatRequestBody): FakeAnswer {
+  if (body.model === 'judge') {
+    const answer = fenced(String(body.messages[0]?.content ?? ''), 'response');
+    return { text: answer === 'yes' ? 'It says yes.\npass' : answer === 'maybe' ? 'I cannot tell.' : 'It does not say yes.\nfail' };
+  }
+  const seed = (body as { seed?: unknown }).seed;
+  const answers = ANSWERS[requestKey(body)];
+  if (!answers || typeof seed !== 'number') return { text: `unexpected request (seed ${String(seed)})` };
+  return { text: answers[seed - 10] ?? `unexpected seed ${seed}` };
+}
+
+let server: FakeServer;
+let dir: string;
+let casesFile: string;
+const env = { OPENAI_API_KEY: 'sk-test-repeats' };
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'assay-repeats-'));
+  casesFile = join(dir, 'cases.yaml');
+  writeFileSync(casesFile, CASES);
+  server = await startFakeOpenAIServer({ respond });
+});
+after(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const runArgs = (db: string, ...more: string[]): string[] => ['run', 'cases', '--file', casesFile, '-m', 'openai:bot', '--judge', 'openai:judge', '--judge-parse-retries', '0', '--base-url', server.url, '--db', db, '--max-retries', '0', '--seed', '10', ...more];
+
+interface Exported {
+  sample_id: string;
+  model: string;
+  repeat?: number;
+  score: string;
+}
+
+test('--repeats 4: each repeat its own seed, call and result; export rows carry the repeat; pass@4 and pass^4 as counted by hand; a no-verdict repeat leaves its sample out; the cache answers a second run; a resume cannot change k', async () => {
+  const db = join(dir, 'runs.db');
+  const run = await assay(runArgs(db, '--repeats', '4', '--json'), env);
+  assert.equal(run.code, 0, run.stderr);
+  const summary = JSON.parse(run.stdout) as { run: string; models: Record<string, { metrics: Record<string, unknown>; counts: Record<string, unknown> }> };
+
+  // The model under test was asked each question once per seed 10…13: 5 × 4 calls, no two alike.
+  const bot = server.requests.map((r) => r.body as FakeChatRequestBody & { seed?: number }).filter((b) => b.model === 'bot');
+  assert.equal(bot.length, 20);
+  assert.deepEqual(new Set(bot.map((b) => `${requestKey(b)}#${b.seed}`)).size, 20);
+  assert.deepEqual([...new Set(bot.map((b) => b.seed))].sort(), [10, 11, 12, 13]);
+
+  // export: one row per sample and repeat, with its repeat.
+  const exported = await assay(['export', summary.run, '--db', db], env);
+  assert.equal(exported.code, 0, exported.stderr);
+  const rows = exported.stdout.trim().split('\n').map((line) => JSON.parse(line) as Exported);
+  assert.deepEqual(rows.map((r) => `${r.sample_id}#${r.repeat}:${r.score}`), [
+    'q1#0:pass', 'q1#1:pass', 'q1#2:pass', 'q1#3:pass',
+    'q2#0:pass', 'q2#1:fail', 'q2#2:pass', 'q2#3:pass',
+    'q3#0:fail', 'q3#1:fail', 'q3#2:fail', 'q3#3:fail',
+    'q4#0:fail', 'q4#1:pass', 'q4#2:fail', 'q4#3:fail',
+    'q5#0:pass', 'q5#1:no-verdict', 'q5#2:pass', 'q5#3:pass',
+  ]);
+  // CSV has the column after model.
+  const csv = await assay(['export', summary.run, '--db', db, '--format', 'csv'], env);
+  assert.equal(csv.code, 0, csv.stderr);
+  assert.match(csv.stdout.split('\n')[0] ?? '', /^sample_id,task,model,repeat,prompt,/);
+
+  // By hand from the rows above. q5 has a repeat without a verdict: left out, counted apart.
+  // Decided samples q1–q4 (4): at least one pass — q1, q2, q4 → pass@4 = 3/4 = 0.75;
+  // all four pass — q1 only → pass^4 = 1/4 = 0.25; passes 4 + 3 + 0 + 1 = 8 of 16 answers → 0.5.
+  const metrics = summary.models['openai:bot']?.metrics ?? {};
+  assert.equal(metrics['pass@k'], 0.75);
+  assert.equal(metrics['pass^k'], 0.25);
+  assert.equal(metrics['repeat_pass_rate'], 0.5);
+  assert.equal(metrics['repeat_undecided'], 1);
+  const at = wilsonInterval(3, 4);
+  const all = wilsonInterval(1, 4);
+  assert.deepEqual(metrics['pass@k_ci95'], { low: at?.low, high: at?.high });
+  assert.deepEqual(metrics['pass^k_ci95'], { low: all?.low, high: all?.high });
+  // The task's own metrics read repeat 0, as a run without repeats: q1, q2, q5 pass; q3, q4 fail → 3/5.
+  assert.equal(metrics['pass_rate'], 0.6);
+  // Counts are of answers: 20 results, one no verdict, none pending.
+  const counts = summary.models['openai:bot']?.counts ?? {};
+  assert.deepEqual([counts['samples'], counts['done'], counts['pending'], counts['no_verdict']], [5, 20, 0, 1]);
+
+  // show prints the figures.
+  const show = await assay(['show', summary.run, '--db', db], env);
+  assert.equal(show.code, 0, show.stderr);
+  assert.match(show.stdout, /pass\^k: 25\.00%/);
+  assert.match(show.stdout, /pass@k: 75\.00%/);
+
+  // A resume cannot change the number of repeats.
+  const refused = await assay(['resume', summary.run, '--db', db, '--repeats', '2'], env);
+  assert.equal(refused.code, 2, refused.stderr);
+  assert.match(refused.stderr, /asks each sample 4 time\(s\); a resume cannot change that to --repeats 2/);
+
+  // The same run again: every answer of every repeat from the call cache, no new call to the model.
+  const before = server.requests.length;
+  const again = await assay(runArgs(db, '--repeats', '4', '--json'), env);
+  assert.equal(again.code, 0, again.stderr);
+  const second = JSON.parse(again.stdout) as { models: Record<string, { metrics: Record<string, unknown>; counts: Record<string, unknown> }> };
+  assert.equal(server.requests.slice(before).filter((r) => (r.body as FakeChatRequestBody).model === 'bot').length, 0);
+  assert.equal(second.models['openai:bot']?.counts['cached'], 20);
+  assert.equal(second.models['openai:bot']?.metrics['pass^k'], 0.25);
+});
+
+test('--estimate counts the model under test K times per sample', async () => {
+  const db = join(dir, 'estimate.db');
+  const once = await assay(runArgs(db, '--estimate', '--json'), env);
+  const four = await assay(runArgs(db, '--estimate', '--json', '--repeats', '4'), env);
+  assert.equal(once.code, 0, once.stderr);
+  assert.equal(four.code, 0, four.stderr);
+  const calls = (text: string): number => (JSON.parse(text) as { models: { calls: number }[] }).models[0]?.calls ?? -1;
+  // 5 cases: 5 calls once, 20 with four repeats.
+  assert.equal(calls(once.stdout), 5);
+  assert.equal(calls(four.stdout), 20);
+  assert.equal((JSON.parse(four.stdout) as { repeats?: number }).repeats, 4);
+});
