@@ -198,8 +198,6 @@ async function runTask(taskName: string, flags: RunFlags & { model: string[] }):
     ...(flags.allowModifiedData ? { allowModifiedData: true } : {}),
     ...(flags.repeats !== undefined && flags.repeats > 1 ? { repeats: checkRepeats(flags.repeats) } : {}),
   };
-  // The queue's units carry a repeat, but its submitter and workers do not yet ask more than once: refused rather than silently once.
-  if (spec.repeats !== undefined && flags.queue !== undefined) throw new InputError('--repeats does not go with --queue yet: run it in this process');
   const lease = leaseFromEnv();
   const { stop, signal, dispose } = interruptSignal();
   try {

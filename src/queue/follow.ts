@@ -15,7 +15,7 @@ export async function followRun(
   options: { readonly onProgress?: (event: ProgressEvent) => void; readonly stop?: AbortSignal; readonly pollMs?: number } = {},
 ): Promise<'finished' | 'interrupted' | 'failed' | 'detached'> {
   const samples = run.sampleCount ?? (await store.loadSamples(run.id)).length;
-  const total = samples * run.models.length;
+  const total = samples * run.models.length * (run.repeats ?? 1);
   for (;;) {
     // Counts, not rows: one cheap read a poll, however large the run.
     let finished = 0;

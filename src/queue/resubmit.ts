@@ -77,8 +77,12 @@ export async function resubmitRun(
 
 /** The run's units without a result (to queue), and the keys of those with one (to count), read a page of samples at a time. */
 async function unitsOf(store: Store, run: RunRecord): Promise<{ todo: Unit[]; done: string[] }> {
+  // Per model and repeat (`JSON [model, repeat]`), the samples with a result.
+  const repeats = Array.from({ length: run.repeats ?? 1 }, (_, r) => r);
   const finished = new Map<string, Set<string>>();
-  for (const modelId of run.models) finished.set(modelId, await store.finishedSampleIds(run.id, modelId, { includeErrors: true }));
+  for (const modelId of run.models) {
+    for (const repeat of repeats) finished.set(JSON.stringify([modelId, repeat]), await store.finishedSampleIds(run.id, modelId, { includeErrors: true, ...(repeat > 0 ? { repeat } : {}) }));
+  }
   const todo: Unit[] = [];
   const done: string[] = [];
   let stored = 0;
@@ -87,9 +91,11 @@ async function unitsOf(store: Store, run: RunRecord): Promise<{ todo: Unit[]; do
     stored += page.length;
     for (const sample of page) {
       for (const modelId of run.models) {
-        const unit: Unit = { runId: run.id, sampleId: sample.id, modelId, repeat: 0 };
-        if (finished.get(modelId)?.has(sample.id)) done.push(unitKey(unit));
-        else todo.push(unit);
+        for (const repeat of repeats) {
+          const unit: Unit = { runId: run.id, sampleId: sample.id, modelId, repeat };
+          if (finished.get(JSON.stringify([modelId, repeat]))?.has(sample.id)) done.push(unitKey(unit));
+          else todo.push(unit);
+        }
       }
     }
     if (page.length < PAGE) break;

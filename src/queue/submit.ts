@@ -51,13 +51,14 @@ export async function submitRun(spec: RunSpec, deps: { readonly store: Store; re
         chunk = storedChunk(prepared.samples, from, from + ENQUEUE_CHUNK);
         await deps.store.addSamples(run.id, chunk);
       }
-      const jobs = unitJobs(chunk.flatMap((sample) => run.models.map((modelId): Unit => ({ runId: run.id, sampleId: sample.id, modelId, repeat: 0 }))));
+      const repeats = Array.from({ length: run.repeats ?? 1 }, (_, r) => r);
+      const jobs = unitJobs(chunk.flatMap((sample) => run.models.flatMap((modelId) => repeats.map((repeat): Unit => ({ runId: run.id, sampleId: sample.id, modelId, repeat })))));
       await queue.addBulk(jobs);
       units += jobs.length;
     }
   } catch (error) {
     await deps.store.setRunStatus(run.id, 'failed');
-    throw new InputError(`run ${run.id}: storing its samples and enqueueing its units failed after ${units} of ${count * run.models.length} units (${(error as Error).message}); the run is marked failed`);
+    throw new InputError(`run ${run.id}: storing its samples and enqueueing its units failed after ${units} of ${count * run.models.length * (run.repeats ?? 1)} units (${(error as Error).message}); the run is marked failed`);
   } finally {
     await queue.close().catch(() => undefined);
     redis.disconnect();

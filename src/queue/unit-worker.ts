@@ -169,7 +169,7 @@ export async function startUnitWorker(options: UnitWorkerOptions): Promise<UnitW
       // This process cannot rebuild the run (its data, a key): on the last attempt that is the
       // unit's result, so the run ends and says why ("assay resume --retry-errors" goes on).
       await recordWorkerError(store, unit, message);
-      await accountUnit(redis, location, store, unit.runId, unitKey(unit), run.sampleCount * run.models.length);
+      await accountUnit(redis, location, store, unit.runId, unitKey(unit), run.sampleCount * run.models.length * (run.repeats ?? 1));
       note(`unit ${field(jobId)}: ${message}`);
       return 'recorded the failure';
     }
@@ -177,9 +177,9 @@ export async function startUnitWorker(options: UnitWorkerOptions): Promise<UnitW
     if (unit.session !== queueSessionOf(session.run)) return `superseded by resume ${queueSessionOf(session.run) ?? '(none)'}`;
     const model = session.model(unit.modelId);
     if (!model) throw new UnrecoverableError(`run ${field(unit.runId)} has no model ${field(unit.modelId)}`);
-    const units = session.sampleCount * session.models.length;
+    const units = session.sampleCount * session.models.length * (session.run.repeats ?? 1);
     // A redelivery of a unit whose result is stored: nothing to call, only to count.
-    if ((await store.resultStatus(unit.runId, unit.sampleId, unit.modelId)) !== undefined) {
+    if ((await store.resultStatus(unit.runId, unit.sampleId, unit.modelId, unit.repeat)) !== undefined) {
       await accountUnit(redis, location, store, unit.runId, unitKey(unit), units);
       return 'had its result';
     }
@@ -202,13 +202,14 @@ export async function startUnitWorker(options: UnitWorkerOptions): Promise<UnitW
     const stage: SampleStage = {
       ...session,
       runId: unit.runId,
+      repeats: { count: session.run.repeats ?? 1, seed: session.run.seed },
       // Streaks over this worker's units of the run; a stop is told to the fleet below.
       failFast: stops.failFastFor(sessionKey, session.run),
       // The first signal ends the unit's waits (a retry's sleep, a rate limit's hold), as the first
       // Ctrl-C does in process: a wait is not a call in flight, and it may be minutes long.
       waitSignal: closing.signal,
       saveResult: async (calls, result) => {
-        if (result.sampleId === unit.sampleId && result.modelId === unit.modelId) resulted = true;
+        if (result.sampleId === unit.sampleId && result.modelId === unit.modelId && (result.repeat ?? 0) === unit.repeat) resulted = true;
         if (result.status === 'error' && !last) {
           await store.saveCalls(calls);
           retryable = result.error ?? { kind: 'unknown', message: 'no error given' };
@@ -218,7 +219,7 @@ export async function startUnitWorker(options: UnitWorkerOptions): Promise<UnitW
       },
     };
     try {
-      await workOnSample(stage, model, sample);
+      await workOnSample(stage, model, sample, unit.repeat);
     } catch (error) {
       if (!last) throw error;
       // The last attempt failed outside the model call (the store, the scorer's task): that is the unit's result.
@@ -283,6 +284,7 @@ async function recordWorkerError(store: Store, unit: Unit, message: string): Pro
     runId: unit.runId,
     sampleId: unit.sampleId,
     modelId: unit.modelId,
+    ...(unit.repeat > 0 ? { repeat: unit.repeat } : {}),
     status: 'error',
     output: null,
     score: null,

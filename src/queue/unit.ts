@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 
 /**
- * One unit of work of a queued run: one sample on one model (and, for an engine that repeats a
- * sample, one repeat; assay's engine has none today, so it is always 0). The store keys a result
- * by (run, sample, model) — the same fields the job id is hashed from — so a unit has one job id
+ * One unit of work of a queued run: one sample on one model, one repeat of it (`--repeats`: 0 …
+ * k − 1; 0 for a run without repeats). The store keys a result by (run, sample, model, repeat) —
+ * the same fields the job id is hashed from — so a unit has one job id
  * and one result row, and a redelivered job finds the row its first delivery wrote.
  */
 export interface Unit {

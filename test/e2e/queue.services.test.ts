@@ -190,6 +190,40 @@ test('--detach returns the run id at once; a worker finishes the run and assay s
   assert.deepEqual(shown?.models, (JSON.parse(inProcess.stdout) as Summary).models);
 });
 
+test('--repeats 3 on the queue: a unit per sample, model and repeat, each called once with its seed; the results and metrics of the same run in one process', { timeout: 300_000 }, async () => {
+  const { url } = await schemas.create();
+  const queue = queueName('repeats');
+  const server = await startFakeOpenAIServer({ respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }) });
+  try {
+    const args = ['run', 'metatool/similar', '-m', MODEL, '--per-tool', '1', '--limit', '10', '--seed', '5', '--repeats', '3', '--json'];
+    const detached = await runAssay([...args, '--queue', REDIS, '--queue-name', queue, '--db', url, '--detach'], env);
+    assert.equal(detached.code, 0, detached.stderr);
+    const { run, units } = JSON.parse(detached.stdout) as { run: string; units: number };
+    // 10 samples × 1 model × 3 repeats.
+    assert.equal(units, 30);
+    const worker = startWorker(url, queue, ['--concurrency', '4', '--base-url', server.url]);
+    let shown: Summary | undefined;
+    await waitFor('the run to finish', async () => {
+      const out = await runAssay(['show', run, '--json', '--db', url], env);
+      shown = JSON.parse(out.stdout) as Summary;
+      return shown.status === 'finished';
+    });
+    worker.child.kill('SIGTERM');
+    assert.equal((await worker.exited).code, 0);
+    // Each (prompt, seed 5 | 6 | 7) asked exactly once.
+    const asked = server.requests.map((r) => r.body as { seed?: number; messages: unknown[] }).map((b) => `${JSON.stringify(b.messages)}#${b.seed}`);
+    assert.equal(asked.length, 30);
+    assert.equal(new Set(asked).size, 30);
+    assert.deepEqual([...new Set(server.requests.map((r) => (r.body as { seed?: number }).seed))].sort(), [5, 6, 7]);
+    assert.equal(shown?.models[MODEL]?.counts.done, 30);
+    const inProcess = await runAssay([...args, '--base-url', server.url, '--db', join(dir, 'repeats.db'), '--no-cache'], env);
+    assert.equal(inProcess.code, 0, inProcess.stderr);
+    assert.deepEqual(shown?.models[MODEL]?.metrics, (JSON.parse(inProcess.stdout) as Summary).models[MODEL]?.metrics);
+  } finally {
+    await server.close();
+  }
+});
+
 test('bad --queue and --db: one line, exit 2, nothing recorded', { timeout: 120_000 }, async () => {
   const { url } = await schemas.create();
   const args = ['run', 'metatool/similar', '-m', 'baseline:lexical', '--per-tool', '1', '--limit', '5'];

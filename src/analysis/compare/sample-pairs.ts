@@ -4,9 +4,11 @@ import type { ResultRecord } from '../../store/records.js';
 /** One side of a paired sample: an error (no score to read), or its score's readings (null: no verdict). */
 export type SideReading = { readonly kind: 'error' } | { readonly kind: 'read'; readonly pass: boolean | null; readonly value: number | null };
 
-/** A sample with a result in both runs. */
+/** A sample (and repeat) with a result in both runs. */
 export interface SamplePair {
   readonly sampleId: string;
+  /** The repeat both results are (`ResultRecord.repeat`), when it is not 0: runs with repeats pair by sample and repeat. */
+  readonly repeat?: number;
   readonly a: SideReading;
   readonly b: SideReading;
 }
@@ -35,19 +37,25 @@ export function readResult(result: ResultRecord, comparison: ScoreComparison): S
   return { kind: 'read', pass: read.pass ?? null, value: read.value ?? null };
 }
 
+/** A result's unit within one model's results: its sample and repeat (absent = 0). */
+const unitOf = (r: ResultRecord): string => JSON.stringify([r.sampleId, r.repeat ?? 0]);
+
 /**
- * Pairs two result lists (one model each) by sample id; only samples with a result on both sides
- * count, and, given `inputs`, only those whose stored inputs agree (the others are `inputDiffers`).
+ * Pairs two result lists (one model each) by sample id and repeat (runs with `--repeats`: repeat r
+ * of a sample with repeat r of it; runs without have only repeat 0); only units with a result on
+ * both sides count, and, given `inputs`, only those whose stored inputs agree (the others are
+ * `inputDiffers`). Each pair is one unit of the paired statistics: a sample's repeats are paired
+ * one by one, not as one sample.
  */
 export function pairSamples(resultsA: readonly ResultRecord[], resultsB: readonly ResultRecord[], comparison: ScoreComparison, inputs?: InputDigests): PairedSamples {
-  const byId = new Map(resultsB.map((r) => [r.sampleId, r]));
+  const byId = new Map(resultsB.map((r) => [unitOf(r), r]));
   const pairs: SamplePair[] = [];
   let inputDiffers = 0;
   for (const a of resultsA) {
-    const b = byId.get(a.sampleId);
+    const b = byId.get(unitOf(a));
     if (!b) continue;
     if (inputs && inputs.a.get(a.sampleId) !== inputs.b.get(a.sampleId)) inputDiffers++;
-    else pairs.push({ sampleId: a.sampleId, a: readResult(a, comparison), b: readResult(b, comparison) });
+    else pairs.push({ sampleId: a.sampleId, ...(a.repeat ? { repeat: a.repeat } : {}), a: readResult(a, comparison), b: readResult(b, comparison) });
   }
   const matched = pairs.length + inputDiffers;
   return { pairs, onlyInA: resultsA.length - matched, onlyInB: resultsB.length - matched, inputDiffers };
