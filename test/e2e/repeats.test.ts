@@ -162,3 +162,37 @@ test('--estimate counts the model under test K times per sample', async () => {
   assert.equal(calls(four.stdout), 20);
   assert.equal((JSON.parse(four.stdout) as { repeats?: number }).repeats, 4);
 });
+
+test('a run stopped mid-repeats: the resume calls only the repeats without a result and ends with every sample’s k answers', async () => {
+  const db = join(dir, 'resume.db');
+  let refuse = true;
+  // A refused key on the first call of repeat 2 (seed 12) stops the model (fail-fast): repeats 2 and 3 stay unfinished.
+  const flaky = await startFakeOpenAIServer({ respond, faults: (ctx) => (refuse && (ctx.body as { model?: unknown; seed?: unknown }).model === 'bot' && (ctx.body as { seed?: unknown }).seed === 12 ? { type: 'status', status: 401 } : undefined) });
+  try {
+    const args = ['run', 'cases', '--file', casesFile, '-m', 'openai:bot', '--judge', 'openai:judge', '--judge-parse-retries', '0', '--base-url', flaky.url, '--db', db, '--max-retries', '0', '--seed', '10', '--repeats', '4', '--concurrency', '1', '--json'];
+    const first = await assay(args, env);
+    assert.equal(first.code, 130, first.stderr);
+    const runId = (JSON.parse(first.stdout) as { run: string }).run;
+    const rowsOf = async (): Promise<string[]> => {
+      const out = await assay(['export', runId, '--db', db], env);
+      assert.equal(out.code, 0, out.stderr);
+      return out.stdout.trim().split('\n').map((line) => JSON.parse(line) as Exported).map((r) => `${r.sample_id}#${r.repeat}:${r.score}`);
+    };
+    // One call at a time, repeat by repeat: repeats 0 and 1 of the five samples have their results (10), nothing of repeats 2 and 3.
+    const before = await rowsOf();
+    assert.deepEqual(before.map((r) => r.replace(/:.*/, '')), ['q1#0', 'q1#1', 'q2#0', 'q2#1', 'q3#0', 'q3#1', 'q4#0', 'q4#1', 'q5#0', 'q5#1']);
+    refuse = false;
+    const asked = flaky.requests.length;
+    const resumed = await assay(['resume', runId, '--db', db, '--base-url', flaky.url, '--repeats', '4', '--json'], env);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    // Only the 10 missing answers were asked for, each with its own seed (12 or 13).
+    const bot = flaky.requests.slice(asked).map((r) => r.body as FakeChatRequestBody & { seed?: number }).filter((b) => b.model === 'bot');
+    assert.deepEqual(bot.map((b) => `${requestKey(b)}#${b.seed}`).sort(), ['one', 'two', 'three', 'four', 'five'].flatMap((n) => [`Question ${n}?#12`, `Question ${n}?#13`]).sort());
+    assert.equal((await rowsOf()).length, 20);
+    const metrics = (JSON.parse(resumed.stdout) as { models: Record<string, { metrics: Record<string, unknown> }> }).models['openai:bot']?.metrics ?? {};
+    // The same answers as the first test's run: pass@4 = 3/4, pass^4 = 1/4 (counted there by hand).
+    assert.deepEqual([metrics['pass@k'], metrics['pass^k'], metrics['repeat_undecided']], [0.75, 0.25, 1]);
+  } finally {
+    await flaky.close();
+  }
+});
