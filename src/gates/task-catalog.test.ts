@@ -48,6 +48,15 @@ describe('validateSuite against the real task registry (taskCatalog)', () => {
     assert.ok(check(suite('alignment: { min: 0.9, require: confident }', 'summaries/alignment')));
   });
 
+  it('takes gates on the repeat metrics (pass^k, pass@k…) of a task that declares metrics, with their declared direction and interval', () => {
+    assert.ok(check(suite('"pass^k": { min: 0.8 }', 'cases')));
+    assert.ok(check(suite('"pass@k": { min: 0.9, require: confident }\n          repeat_spread: { max: 0.1 }', 'cases')));
+    // A repeat metric has no interval where it declares none.
+    assert.match(refusal(suite('repeat_undecided: { max: 0, require: confident }', 'cases')), /returns no interval for repeat_undecided/);
+    const passHat = taskCatalog().metricsOf('cases')?.find((m) => m.name === 'pass^k');
+    assert.deepEqual([passHat?.unit, passHat?.direction, passHat?.interval], ['share', 'higher', 'wilson']);
+  });
+
   it('refuses what the declarations rule out: a count with no direction, a breakdown, confident without an interval, a misspelt task', () => {
     assert.match(refusal(suite('judged: { min: 10 }')), /^assay\.yaml:12: suites\.ci\.tasks\[1\]\.gates\.judged: harm\/system-prompt-leakage's judged is neither better high nor better low/);
     assert.match(refusal(suite('by_template: { max: 0.1 }')), /^assay\.yaml:12: suites\.ci\.tasks\[1\]\.gates\.by_template: .* is a breakdown of several figures/);

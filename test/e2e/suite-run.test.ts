@@ -58,7 +58,8 @@ suites:
       - task: cases
         options: { file: basics.yaml }
         gates:
-          pass_rate: { min: 0.5 }
+          "pass^k": { min: 0.8 }
+          "pass@k": { min: 0.5 }
 `;
 
 function respond(body: FakeChatRequestBody): FakeAnswer {
@@ -188,11 +189,23 @@ test('run --suite: one gate passes, one fails, one is inconclusive: exit 4, the 
   assert.match(unknown.stderr, /no suite run "suite-20000101-000000-0000" in the store/);
 });
 
+test('run --suite with repeats: each entry\'s run asks every sample 3 times (seeds 0, 1, 2), and gates on pass^k and pass@k decide', async () => {
+  const db = join(dir, 'counted.db');
+  const asked = server.requests.length;
+  const result = await assay(suiteArgs('counted', db, '--json'), env(join(dir, 'counted.md')));
+  assert.equal(result.code, 0, result.stderr);
+  const json = JSON.parse(result.stdout) as SuiteJson;
+  // The bot answers every basics case alike whatever the seed: 4 of 4 pass in each of the 3 repeats, so pass^k = pass@k = 1.
+  assert.deepEqual(json.results.map((r) => `${r.metric} ${r.outcome} ${r.value}`), ['pass^k pass 1', 'pass@k pass 1']);
+  const seeds = server.requests.slice(asked).map((r) => `${requestKey(r.body as FakeChatRequestBody)}#${(r.body as { seed?: number }).seed}`);
+  assert.equal(seeds.length, 12);
+  assert.equal(new Set(seeds).size, 12);
+});
+
 test('run --suite: a bad suite is refused before anything runs (exit 2, one line, nothing recorded)', async () => {
   const db = join(dir, 'refused.db');
   const cases: [string[], RegExp][] = [
     [suiteArgs('relase', db), /suite "relase" is not declared in .*assay\.yaml \(did you mean "release"\?\)/],
-    [suiteArgs('counted', db), /assay\.yaml:\d+: suites\.counted\.repeats: repeats of the model under test are not yet supported/],
     [[...suiteArgs('release', db), '-m', 'bot'], /--suite release names its models/],
     [['run', 'cases', '--suite', 'release', '--config', join(dir, 'assay.yaml'), '--db', db], /--suite release names its tasks/],
   ];
