@@ -408,6 +408,13 @@ A run is owned by one process at a time (a lease in the database, renewed every 
 saying so (kill -9, a crash) shows as "stale" in "assay runs" and can be resumed once its
 lease has expired (30 s after its last renewal).
 
+Repeats (--repeats K): the model under test answers each sample K times, repeat r with seed
+--seed + r (each its own request, cached call and stored result). The task's own metrics read
+repeat 0; the summary adds repeat_pass_rate, pass@k (at least one of the K passes) and pass^k
+(all K pass), with 95% intervals, for a pass/fail score, or repeat_mean and repeat_spread for a
+number. A sample with a repeat without a verdict is in none of them (repeat_undecided counts
+it). export has a repeat column; a resume finishes missing repeats. See docs/suites.md.
+
 Errors that repeat for every sample stop a model early: its first auth error (401/403, a refused
 key), its first not-found (404, a model or endpoint that does not exist), or 3 identical
 bad-request errors (400) in a row with no success between. Calls in flight then finish (at
