@@ -216,3 +216,32 @@ test('a version-2 store (whole prompts in its samples, an indexed call cache) up
   await store.close();
   assert.equal(inspect(file).version, LATEST_SCHEMA_VERSION);
 });
+
+test('a version-8 store (before repeats) upgrades: its results read as repeat 0 with no field, its runs record no repeats, and a result of another repeat of the same unit can be added', async () => {
+  const file = join(dir, 'v8.db');
+  const db = new Database(file);
+  applyMigrations(db, file, MIGRATIONS.slice(0, 8));
+  db.prepare(
+    `INSERT INTO runs (id, task, task_version, status, created_at, updated_at, models, settings, seed, options, dataset_checksums, prompt_version, toolkit_version, engine)
+     VALUES ('r8', 'cases', '1', 'finished', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', '["openai:m"]', '{}', 0, '{}', '{}', 'p', '0.1.0', '{}')`,
+  ).run();
+  db.prepare(`INSERT INTO samples (run_id, sample_id, idx, input, tools, target, metadata, hints) VALUES ('r8', 's1', 0, '[{"role":"user","content":"q"}]', NULL, 'null', '{}', NULL)`).run();
+  db.prepare(
+    `INSERT INTO results (run_id, sample_id, model_id, status, output, score, error, cached, attempts, latency_ms, input_tokens, output_tokens, cost_usd, finished_at, transcript)
+     VALUES ('r8', 's1', 'openai:m', 'done', '{"text":"a"}', '{"value":true}', NULL, 0, 1, 5, NULL, NULL, NULL, '2026-01-01T00:00:01Z', NULL)`,
+  ).run();
+  db.close();
+
+  const store = await openSqliteStore(file);
+  assert.equal(inspect(file).version, LATEST_SCHEMA_VERSION);
+  const run = await store.getRun('r8');
+  assert.equal(run !== undefined && 'repeats' in run, false);
+  const [old] = await store.results('r8');
+  assert.deepEqual([old?.sampleId, 'repeat' in (old ?? {}), old?.score], ['s1', false, { value: true }]);
+  assert.equal(await store.resultStatus('r8', 's1', 'openai:m'), 'done');
+  // The wider key: repeat 1 of the same (sample, model) is a unit of its own.
+  const saved = await store.saveOutcome([], { ...(old as NonNullable<typeof old>), repeat: 1, score: { value: false } });
+  assert.equal(saved, true);
+  assert.deepEqual((await store.results('r8')).map((r) => [r.repeat ?? 0, r.score?.value]), [[0, true], [1, false]]);
+  await store.close();
+});
