@@ -5,6 +5,8 @@ import { openStore } from '../open-store.js';
 import { makeCall, makeResult, makeRun, okOutput, samples, storeContract } from '../test-support/store-contract.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
 import { openPostgresStore } from './postgres-store.js';
+import { applyMigrations } from './migrate.js';
+import pg from 'pg';
 import { ScratchSchemas, TEST_POSTGRES_URL, withSearchPath } from './test-support/scratch-schemas.js';
 
 // Runs against a real PostgreSQL server (`npm run test:services`): each store in a schema of its own.
@@ -57,6 +59,40 @@ describe('PostgreSQL store', () => {
     await again.createRun(makeRun(), samples);
     await again.close();
     assert.equal((await schemas.query(`SELECT count(*)::int AS n FROM ${schema}.schema_migrations`)).rows[0]?.n, LATEST_SCHEMA_VERSION);
+  });
+
+  test('a version-1 schema (before repeats) upgrades to version 2: its results read as repeat 0, and another repeat of the same unit can be added', async () => {
+    const { url, schema } = await schemas.create();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await applyMigrations(client, 'test', MIGRATIONS.slice(0, 1));
+    } finally {
+      await client.end();
+    }
+    const run = makeRun();
+    await schemas.query(
+      `INSERT INTO ${schema}.runs (id, task, task_version, status, created_at, updated_at, models, settings, seed, options, dataset_checksums, prompt_version, toolkit_version, engine)
+       VALUES ($1, 'cases', '1', 'finished', now(), now(), ARRAY['openai:gpt-4o-mini'], '{}', 0, '{}', '{}', 'p', '0.1.0', '{}')`,
+      [run.id],
+    );
+    await schemas.query(`INSERT INTO ${schema}.samples (run_id, sample_id, idx, input, tools, target, metadata, hints) VALUES ($1, 'q-beta', 0, '[]', NULL, 'null', '{}', NULL)`, [run.id]);
+    await schemas.query(
+      `INSERT INTO ${schema}.results (run_id, sample_id, model_id, status, output, score, error, cached, attempts, latency_ms, finished_at)
+       VALUES ($1, 'q-beta', 'openai:gpt-4o-mini', 'done', '{"text":"a"}', '{"value":true}', NULL, false, 1, 5, now())`,
+      [run.id],
+    );
+    const store = await openPostgresStore(url);
+    try {
+      assert.equal((await schemas.query(`SELECT max(version)::int AS v FROM ${schema}.schema_migrations`)).rows[0]?.v, LATEST_SCHEMA_VERSION);
+      const [old] = await store.results(run.id);
+      assert.deepEqual([old?.sampleId, 'repeat' in (old ?? {}), old?.score], ['q-beta', false, { value: true }]);
+      assert.equal('repeats' in ((await store.getRun(run.id)) ?? {}), false);
+      assert.equal(await store.saveOutcome([], makeResult({ repeat: 1, score: { value: false } })), true);
+      assert.deepEqual((await store.results(run.id)).map((r) => [r.repeat ?? 0, r.score?.value]), [[0, true], [1, false]]);
+    } finally {
+      await store.close();
+    }
   });
 
   test('a schema written by a newer assay is refused in one line, and nothing is written to it', async () => {
