@@ -67,7 +67,8 @@ export async function rescoreRun(store: Store, runIdOrPrefix: string, options: R
   let changed = 0;
   let keptJudged = 0;
   for (const modelId of run.models) {
-    const scores = new Map<string, Score>();
+    // By repeat (a run with --repeats has k results per sample), then sample.
+    const byRepeat = new Map<number, Map<string, Score>>();
     for (const result of await store.results(run.id, modelId)) {
       const sample = byId.get(result.sampleId);
       if (result.status !== 'done' || !result.output || !sample) continue;
@@ -83,9 +84,12 @@ export async function rescoreRun(store: Store, runIdOrPrefix: string, options: R
       }
       rescored++;
       if (result.score === null || verdictOf(score) !== verdictOf(result.score)) changed++;
-      scores.set(result.sampleId, score);
+      const repeat = result.repeat ?? 0;
+      const scores = byRepeat.get(repeat) ?? new Map<string, Score>();
+      byRepeat.set(repeat, scores.set(result.sampleId, score));
     }
-    if (scores.size > 0) await store.updateScores(run.id, modelId, scores);
+    // One transaction per repeat (one only, without repeats).
+    for (const [repeat, scores] of byRepeat) await store.updateScores(run.id, modelId, scores, repeat);
   }
   const summary = await summarizeRun(store, run, task);
   return { summary, rescored, changed, keptJudged, storedOptions: run.options, scoredWith };

@@ -41,7 +41,7 @@ const ANSWERS: Readonly<Record<string, readonly string[]>> = {
   'Question one?': ['yes', 'yes', 'yes', 'yes'], //    pass pass pass pass
   'Question two?': ['yes', 'no', 'yes', 'yes'], //     pass fail pass pass
   'Question three?': ['no', 'no', 'no', 'no'], //      fail fail fail fail
-  'Question four?': ['no', 'yes', 'no', 'no'], //      fail pass fail fail
+  'Question four?': ['no', 'yes', 'no', 'yes'], //     fail pass fail pass
   'Question five?': ['yes', 'maybe', 'yes', 'yes'], // pass (no verdict) pass pass
 };
 
@@ -103,7 +103,7 @@ test('--repeats 4: each repeat its own seed, call and result; export rows carry 
     'q1#0:pass', 'q1#1:pass', 'q1#2:pass', 'q1#3:pass',
     'q2#0:pass', 'q2#1:fail', 'q2#2:pass', 'q2#3:pass',
     'q3#0:fail', 'q3#1:fail', 'q3#2:fail', 'q3#3:fail',
-    'q4#0:fail', 'q4#1:pass', 'q4#2:fail', 'q4#3:fail',
+    'q4#0:fail', 'q4#1:pass', 'q4#2:fail', 'q4#3:pass',
     'q5#0:pass', 'q5#1:no-verdict', 'q5#2:pass', 'q5#3:pass',
   ]);
   // CSV has the column after model.
@@ -113,11 +113,11 @@ test('--repeats 4: each repeat its own seed, call and result; export rows carry 
 
   // By hand from the rows above. q5 has a repeat without a verdict: left out, counted apart.
   // Decided samples q1–q4 (4): at least one pass — q1, q2, q4 → pass@4 = 3/4 = 0.75;
-  // all four pass — q1 only → pass^4 = 1/4 = 0.25; passes 4 + 3 + 0 + 1 = 8 of 16 answers → 0.5.
+  // all four pass — q1 only → pass^4 = 1/4 = 0.25; passes 4 + 3 + 0 + 2 = 9 of 16 answers → 0.5625.
   const metrics = summary.models['openai:bot']?.metrics ?? {};
   assert.equal(metrics['pass@k'], 0.75);
   assert.equal(metrics['pass^k'], 0.25);
-  assert.equal(metrics['repeat_pass_rate'], 0.5);
+  assert.equal(metrics['repeat_pass_rate'], 0.5625);
   assert.equal(metrics['repeat_undecided'], 1);
   const at = wilsonInterval(3, 4);
   const all = wilsonInterval(1, 4);
@@ -134,6 +134,15 @@ test('--repeats 4: each repeat its own seed, call and result; export rows carry 
   assert.equal(show.code, 0, show.stderr);
   assert.match(show.stdout, /pass\^k: 25\.00%/);
   assert.match(show.stdout, /pass@k: 75\.00%/);
+
+  // rescore: every repeat scored again and stored as its own (repeat 0 is not given a later repeat's score).
+  const rescored = await assay(['rescore', summary.run, '--json', '--db', db], env);
+  assert.equal(rescored.code, 0, rescored.stderr);
+  const after = (JSON.parse(rescored.stdout) as { summary?: { models: Record<string, { metrics: Record<string, unknown> }> }; models?: Record<string, { metrics: Record<string, unknown> }> });
+  const rescoredMetrics = (after.summary ?? after).models?.['openai:bot']?.metrics ?? {};
+  assert.deepEqual([rescoredMetrics['pass_rate'], rescoredMetrics['pass@k'], rescoredMetrics['pass^k'], rescoredMetrics['repeat_pass_rate']], [0.6, 0.75, 0.25, 0.5625]);
+  const reexported = await assay(['export', summary.run, '--db', db], env);
+  assert.equal(reexported.stdout, exported.stdout);
 
   // A resume cannot change the number of repeats.
   const refused = await assay(['resume', summary.run, '--db', db, '--repeats', '2'], env);
