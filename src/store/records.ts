@@ -262,3 +262,48 @@ export interface RunEnd {
   readonly status: RunStatus;
   readonly failFastStops: readonly FailFastStop[];
 }
+
+/**
+ * A gate's outcome as a suite run recorded it (gates/'s `GateResult`, structurally: the store does
+ * not import gates/). Threshold gates carry the metric's point estimate and 95% interval;
+ * regression gates the change B − A against the baseline and its paired 95% interval.
+ */
+export interface StoredGateOutcome {
+  readonly kind: 'threshold' | 'regression';
+  /** The suite entry's label (its task, with its position when a suite runs one task twice). */
+  readonly entry: string;
+  readonly task: string;
+  readonly model: string;
+  readonly metric: string;
+  readonly unit?: string;
+  /** The gate in words, threshold and margin included (`min 95.0%, confident`, `no regression beyond −2.0% vs run X`). */
+  readonly rule: string;
+  readonly outcome: 'pass' | 'fail' | 'inconclusive';
+  readonly value: number | null;
+  readonly interval: { readonly low: number; readonly high: number } | null;
+  readonly relation: 'clears' | 'straddles' | 'misses' | 'none';
+  readonly reason: string;
+}
+
+/**
+ * A suite run's gates as decided when it ended (`assay run --suite`, or `assay resume
+ * <suite-run>` to the end): `assay show <suite-run>` and the `last-passing` baseline read this,
+ * not the config file as it is now. A later resume to the end replaces it.
+ */
+export interface SuiteRunRecord {
+  /** `suite-YYYYMMDD-HHMMSS-xxxx`, as the member runs' `engine.suiteRun.id`. */
+  readonly id: string;
+  readonly suite: string;
+  /** When the gates were decided (ISO 8601). */
+  readonly decidedAt: string;
+  /** The member run of each entry, in the suite's order; `run` absent for an entry that never started. */
+  readonly runs: readonly { readonly entry: number; readonly task: string; readonly run?: string; readonly status?: string }[];
+  readonly gates: readonly StoredGateOutcome[];
+  /** The suite run or run the regression gates compared with, when one was found. */
+  readonly baseline?: string;
+  /** The suite's `strict:` when it ran: an inconclusive gate then failed it. */
+  readonly strict: boolean;
+  readonly sampleErrors: number;
+  readonly interrupted: boolean;
+  readonly exitCode: number;
+}

@@ -1,5 +1,5 @@
 import type { GenerateResult, Role, Sample, Score } from '../core/index.js';
-import type { CallRecord, RecordedEngine, RunEvent, LeaseClaim, ResultCount, StepCount, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, SampleRange, StoredSample } from './records.js';
+import type { CallRecord, RecordedEngine, RunEvent, LeaseClaim, ResultCount, StepCount, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, SampleRange, StoredSample, SuiteRunRecord } from './records.js';
 
 /**
  * Persistence for runs, whatever the backend (`openStore`: SQLite, the embedded default, or
@@ -97,6 +97,14 @@ export interface Store {
   saveReviews(reviews: readonly ReviewRecord[]): Promise<void>;
   /** A run's reviews in sample order. */
   reviews(runId: string): Promise<ReviewRecord[]>;
+  /**
+   * Records a suite run's gate outcomes as decided when it ended, replacing what the same suite
+   * run recorded before (a resume to the end decides again). Kept apart from its member runs: a
+   * run deleted later leaves the suite run's record as it was decided.
+   */
+  saveSuiteRun(record: SuiteRunRecord): Promise<void>;
+  /** A suite run's recorded gates by its exact id; undefined when none were recorded (a suite run that never ended, or one from before they were stored). */
+  suiteRun(id: string): Promise<SuiteRunRecord | undefined>;
   /** Everything stored for the run's samples at positions `from` … `from + limit − 1` (see `RunSlice`); empty lists past the end. */
   runSlice(runId: string, from: number, limit: number): Promise<RunSlice>;
   /**

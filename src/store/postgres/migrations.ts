@@ -151,13 +151,27 @@ ALTER TABLE results DROP CONSTRAINT results_pkey;
 ALTER TABLE results ADD PRIMARY KEY (run_id, sample_id, model_id, repeat);
 `;
 
+/**
+ * Version 3: `suite_runs`, each suite run's gate outcomes as decided when it ended (SQLite's
+ * version 10): the record as `json`, `suite` its own column.
+ */
+const V3_SQL = `
+CREATE TABLE suite_runs (
+  id         text PRIMARY KEY,
+  suite      text NOT NULL,
+  decided_at timestamptz NOT NULL,
+  record     json NOT NULL
+);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'runs, samples, calls (the call cache), results, reviews, run leases', sql: V1_SQL },
   { version: 2, description: "repeats of the model under test: a run's repeats, a result's repeat", sql: V2_SQL },
+  { version: 3, description: "a suite run's gate outcomes as decided when it ended", sql: V3_SQL },
 ];
 
 /** The schema version this build of assay writes and understands. */
 export const LATEST_SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
 /** The tables an assay store creates: a schema holding one of them without `schema_migrations` is someone else's. */
-export const ASSAY_TABLES = ['runs', 'samples', 'calls', 'results', 'reviews', 'run_leases'] as const;
+export const ASSAY_TABLES = ['runs', 'samples', 'calls', 'results', 'reviews', 'run_leases', 'suite_runs'] as const;

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
 import { ambiguousPrefixError, checkRunSamples, checkTtl, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
-import { type CallRecord, type LeaseClaim, type LeaseHolder, type ResultCount, type ResultRecord, type RoleSpend, type ReviewRecord, type RecordedEngine, type RunEnd, type RunEvent, type RunLease, type RunRecord, type RunSlice, type RunStatus, type SampleRange, type StepCount, type StoredSample } from '../records.js';
+import { type CallRecord, type LeaseClaim, type LeaseHolder, type ResultCount, type ResultRecord, type RoleSpend, type ReviewRecord, type RecordedEngine, type RunEnd, type RunEvent, type RunLease, type RunRecord, type RunSlice, type RunStatus, type SampleRange, type StepCount, type StoredSample, type SuiteRunRecord } from '../records.js';
 import { rangeBounds } from '../sample-range.js';
 import { isConnectionLoss } from './connection-loss.js';
 import { appendRunEvents, decodeRunParts, encodeRunParts } from '../run-record-codec.js';
@@ -152,6 +152,9 @@ const SQL = {
                          WHERE v.run_id = $1 AND s.idx >= $2 AND s.idx < $3 ORDER BY s.idx, v.model_id COLLATE "C"`,
   /** The foreign keys cascade to samples, calls, results, reviews and the lease. */
   deleteRun: 'DELETE FROM runs WHERE id = $1',
+  upsertSuiteRun: `INSERT INTO suite_runs (id, suite, decided_at, record) VALUES ($1, $2, $3, $4)
+                   ON CONFLICT (id) DO UPDATE SET suite = excluded.suite, decided_at = excluded.decided_at, record = excluded.record`,
+  selectSuiteRun: 'SELECT record FROM suite_runs WHERE id = $1',
 } as const;
 
 /**
@@ -443,6 +446,16 @@ export class PostgresStore implements Store {
 
   async reviews(runId: string): Promise<ReviewRecord[]> {
     return (await this.pool.query<ReviewRow>(SQL.selectReviews, [runId])).rows.map(reviewFromRow);
+  }
+
+  async saveSuiteRun(record: SuiteRunRecord): Promise<void> {
+    await this.pool.query(SQL.upsertSuiteRun, [record.id, record.suite, record.decidedAt, JSON.stringify(record)]);
+  }
+
+  async suiteRun(id: string): Promise<SuiteRunRecord | undefined> {
+    // A json column comes as its text (see rows.ts).
+    const { rows } = await this.pool.query<{ record: string }>(SQL.selectSuiteRun, [id]);
+    return rows[0] === undefined ? undefined : (JSON.parse(rows[0].record) as SuiteRunRecord);
   }
 
   async runSlice(runId: string, from: number, limit: number): Promise<RunSlice> {

@@ -56,7 +56,7 @@ test('a fresh database (in a folder that does not exist yet) gets the latest sch
   assert.equal(info.version, LATEST_SCHEMA_VERSION);
   assert.equal(info.applicationId, 0x41535359); // "ASSY"
   assert.equal(info.journalMode, 'wal'); // WAL is persistent, so a new connection sees it
-  assert.deepEqual(info.tables, ['call_cache', 'call_cache_watermark', 'calls', 'results', 'reviews', 'run_leases', 'run_texts', 'runs', 'samples']);
+  assert.deepEqual(info.tables, ['call_cache', 'call_cache_watermark', 'calls', 'results', 'reviews', 'run_leases', 'run_texts', 'runs', 'samples', 'suite_runs']);
 });
 
 test('a connection runs with the settings the store relies on (durability, foreign keys, a 4 MB page cache)', () => {

@@ -257,6 +257,22 @@ DROP TABLE results;
 ALTER TABLE results_v9 RENAME TO results;
 `;
 
+/**
+ * Version 10: `suite_runs`, each suite run's gate outcomes as decided when it ended (issue 24):
+ * `assay show <suite-run>` and the `last-passing` baseline read them rather than deciding the
+ * gates again from the config file as it is now. One row per suite run, the record as JSON;
+ * `suite` is its own column for reading one suite's runs. Suite runs that ended before have no
+ * row: they are decided again as before.
+ */
+const V10_SQL = `
+CREATE TABLE suite_runs (
+  id         TEXT PRIMARY KEY,
+  suite      TEXT NOT NULL,
+  decided_at TEXT NOT NULL,
+  record     TEXT NOT NULL
+) STRICT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'runs, samples, calls (with call cache index), results', sql: V1_SQL },
   { version: 2, description: 'judge of a run, actor of a call, human reviews', sql: V2_SQL },
@@ -267,6 +283,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, description: "a run's simulated user model; a result's transcript", sql: V7_SQL },
   { version: 8, description: "what a run's metrics need beyond its samples and scores", sql: V8_SQL },
   { version: 9, description: 'repeats of the model under test: a run\'s repeats, a result\'s repeat', sql: V9_SQL },
+  { version: 10, description: "a suite run's gate outcomes as decided when it ended", sql: V10_SQL },
 ];
 
 /** The schema version this build of assay writes and understands. */

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
 import type { RecordedEngine, RunEvent } from '../records.js';
-import type { CallRecord, LeaseClaim, LeaseHolder, ResultCount, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, SampleRange, StepCount, StoredSample } from '../records.js';
+import type { CallRecord, LeaseClaim, LeaseHolder, ResultCount, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, SampleRange, StepCount, StoredSample, SuiteRunRecord } from '../records.js';
 import { rangeBounds } from '../sample-range.js';
 import { appendRunEvents, decodeRunParts, encodeRunParts } from '../run-record-codec.js';
 import type { RunImport, Store } from '../store.js';
@@ -538,6 +538,15 @@ export class SqliteStore implements Store {
 
   async reviews(runId: string): Promise<ReviewRecord[]> {
     return this.db.prepare<[string], ReviewRow>(SQL.selectReviews).all(runId).map(reviewFromRow);
+  }
+
+  async saveSuiteRun(record: SuiteRunRecord): Promise<void> {
+    this.db.prepare(SQL.upsertSuiteRun).run(record.id, record.suite, record.decidedAt, JSON.stringify(record));
+  }
+
+  async suiteRun(id: string): Promise<SuiteRunRecord | undefined> {
+    const text = this.db.prepare<[string], string>(SQL.selectSuiteRun).pluck().get(id);
+    return text === undefined ? undefined : (JSON.parse(text) as SuiteRunRecord);
   }
 
   async runSlice(runId: string, from: number, limit: number): Promise<RunSlice> {

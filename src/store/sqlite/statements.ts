@@ -46,6 +46,12 @@ export const SQL = {
 
   selectRun: 'SELECT * FROM runs WHERE id = ?',
 
+  /** A suite run's gates as decided when it ended; a later decision (a resume to the end) replaces them. */
+  upsertSuiteRun: `INSERT INTO suite_runs (id, suite, decided_at, record) VALUES (?, ?, ?, ?)
+                   ON CONFLICT (id) DO UPDATE SET suite = excluded.suite, decided_at = excluded.decided_at, record = excluded.record`,
+
+  selectSuiteRun: 'SELECT record FROM suite_runs WHERE id = ?',
+
   /** What a run's calls add up to per role and answering model (a judge's or simulated user's calls name it in `actor`). */
   selectRunSpend: `SELECT role, coalesce(actor, model_id) AS model, count(*) AS calls,
                           sum(CASE WHEN error IS NOT NULL THEN 1 ELSE 0 END) AS failed_calls,

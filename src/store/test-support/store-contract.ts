@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import { InputError } from '../../core/errors.js';
 import { composedUserMessage, sharedText, user, type GenerateResult, type Sample } from '../../core/index.js';
-import type { CallRecord, FailFastStop, LeaseHolder, ResultRecord, ReviewRecord, RunRecord } from '../records.js';
+import type { CallRecord, FailFastStop, LeaseHolder, ResultRecord, ReviewRecord, RunRecord, SuiteRunRecord } from '../records.js';
 import { engineView, queueOf, stopsInEvents } from '../run-events.js';
 import type { Store } from '../store.js';
 import { runCopyContract } from './run-copy-contract.js';
@@ -183,6 +183,35 @@ export function storeContract(backend: ContractBackend): void {
       }
     });
     describe('round trips', () => {
+      test('a suite run\'s gate outcomes come back exactly as written, also from another connection; a second decision replaces the first; an unknown id is undefined', withStores(async (store, reopen) => {
+        const record: SuiteRunRecord = {
+          id: 'suite-20260301-120000-ab12',
+          suite: 'release',
+          decidedAt: '2026-03-01T12:30:00.000Z',
+          runs: [{ entry: 0, task: 'cases', run: RUN_ID, status: 'finished' }, { entry: 1, task: 'harm/system-prompt-leakage' }],
+          gates: [
+            { kind: 'threshold', entry: 'cases', task: 'cases', model: 'bot', metric: 'pass_rate', unit: 'share', rule: 'min 95.0%', outcome: 'pass', value: 0.96, interval: { low: 0.8654, high: 0.989 }, relation: 'straddles', reason: '96.0% meets min 95.0% — “ünïcødé” ✓' },
+            { kind: 'threshold', entry: 'harm/system-prompt-leakage', task: 'harm/system-prompt-leakage', model: 'bot', metric: 'defect_rate', rule: 'max 0.05, confident', outcome: 'inconclusive', value: null, interval: null, relation: 'none', reason: 'the entry did not run' },
+            { kind: 'regression', entry: 'cases', task: 'cases', model: 'bot', metric: 'pass_rate', unit: 'share', rule: 'no regression beyond −2.0% vs run X', outcome: 'fail', value: -0.25, interval: { low: -0.5, high: -0.0625 }, relation: 'misses', reason: 'a regression' },
+          ],
+          baseline: 'suite-20260228-120000-cd34',
+          strict: false,
+          sampleErrors: 2,
+          interrupted: true,
+          exitCode: 130,
+        };
+        assert.equal(await store.suiteRun(record.id), undefined);
+        await store.saveSuiteRun(record);
+        const other = await reopen();
+        assert.deepEqual(await other.suiteRun(record.id), record);
+        // A resume to the end decides again: the record is replaced whole (no baseline now, no errors).
+        const { baseline: _dropped, ...rest } = record;
+        const again: SuiteRunRecord = { ...rest, decidedAt: '2026-03-01T13:00:00.000Z', runs: [record.runs[0] as SuiteRunRecord['runs'][number], { entry: 1, task: 'harm/system-prompt-leakage', run: '20260301-125900-ef56', status: 'finished' }], sampleErrors: 0, interrupted: false, exitCode: 4 };
+        await other.saveSuiteRun(again);
+        assert.deepEqual(await store.suiteRun(record.id), again);
+        assert.equal(await store.suiteRun('suite-20260301'), undefined, 'exact ids only, no prefix');
+      }));
+
       test('a run, its samples, calls and results come back exactly as written, also from another connection', withStores(async (store, reopen) => {
         const run = makeRun();
         await store.createRun(run, samples);
