@@ -115,7 +115,7 @@ sample (a wrong key, a model that does not exist) is followed by why and what to
   program
     .command('show')
     .description('print the metrics of a stored run (recomputed from the stored scores; no model is called)')
-    .argument('<run>', 'run id (or a unique prefix), or a suite run\'s id (suite-…: its gates decided again from its runs, with the suite as the config file declares it now)')
+    .argument('<run>', 'run id (or a unique prefix), or a suite run\'s id (suite-…: its gates as recorded when it ended; one that recorded none has them decided again from its runs, with the suite as the config file declares it now)')
     .addOption(dataDirOption('with --readings: data folder, if not the one the run was made with (the summary itself is read from the store alone)'))
     .addOption(new Option('--readings', "read the stored outputs with every answer parser the task offers (MetaTool: strict and paper), or a judged run's stored judgments as its sources count them (summaries: assay, the seed, DeepEval; groundedness: assay, the harm scale, Azure; harm: judged, lower bound, worst case), and print the metrics side by side; nothing is stored"))
     .addOption(new Option('--explain', 'after the metrics, what each one means (one line each: what is counted, its unit, which way is better, its interval, the readings it exists under); --json always carries each metric’s declaration as metric_declarations'))

@@ -27,6 +27,8 @@ import type { AssayConfig } from '../config/load-config.js';
 import { checkModelsReady } from '../config/preflight.js';
 import { modelOwnSettings } from '../core/engine-settings.js';
 import { planSuite, runPlannedSuite, storedSuiteRun } from './suite-command.js';
+import { judgeFlagsRecorded, judgeSpecOf } from './judge-spec.js';
+import { suiteRunsIn } from '../suites/membership.js';
 
 /** The API key named by `--api-key-env` (the key itself never goes on a command line or into the store). */
 function secretsFrom(flags: EngineFlags): RunDependencies['secrets'] {
@@ -62,6 +64,7 @@ interface RunFlags extends EngineFlags, TaskFlags {
   model?: string[];
   suite?: string;
   junit?: string;
+  baseline?: string;
   config?: string;
   json?: boolean;
   parser: 'strict' | 'paper';
@@ -91,14 +94,7 @@ interface RunFlags extends EngineFlags, TaskFlags {
 function judgeFrom(taskName: string, flags: RunFlags, config: AssayConfig | undefined): JudgeSpec | undefined {
   if (!flags.judge) return undefined;
   checkModelArgument(flags.judge, config);
-  return {
-    model: flags.judge,
-    repeats: flags.judgeRepeats ?? findTask(taskName).defaultJudgeRepeats ?? defaultJudgeSpec.repeats,
-    format: flags.judgeFormat,
-    maxParseRetries: flags.judgeParseRetries,
-    temperature: flags.judgeTemperature,
-    ...(flags.judgeMaxTokens !== undefined ? { maxTokens: flags.judgeMaxTokens } : {}),
-  };
+  return judgeSpecOf(flags.judge, taskName, flags);
 }
 
 /** The newest run with the same task, models, seed and options: what `run --resume` continues. */
@@ -129,6 +125,7 @@ async function suiteCommand(name: string, flags: RunFlags): Promise<number> {
           return await runPlannedSuite(store, plan, flags, {
             stop,
             dataDir: resolved,
+            config,
             depsFor: (_i, spec) => {
               progress?.stop();
               progress = createProgressReporter(spec.task);
@@ -154,9 +151,10 @@ async function runCommand(taskName: string | undefined, flags: RunFlags): Promis
   if (flags.suite !== undefined) {
     if (taskName !== undefined) throw new InputError(`--suite ${flags.suite} names its tasks: give no task argument (got "${taskName}")`);
     if (flags.model !== undefined) throw new InputError(`--suite ${flags.suite} names its models: -m/--model does not go with it`);
+    if (flags.judge !== undefined || flags.userModel !== undefined) throw new InputError(`--suite ${flags.suite} names its judge and simulated user (judge:, userModel: in the config file): --judge and --user-model do not go with it; --judge-repeats and the other judge settings do`);
     return suiteCommand(flags.suite, flags);
   }
-  if (flags.junit !== undefined) throw new InputError('--junit goes with --suite');
+  if (flags.junit !== undefined || flags.baseline !== undefined) throw new InputError(`${flags.junit !== undefined ? '--junit' : '--baseline'} goes with --suite`);
   if (taskName === undefined) throw new InputError('missing required argument \'task\' (or --suite NAME)');
   if (flags.model === undefined) throw new InputError("required option '-m, --model <id>' not specified");
   return runTask(taskName, { ...flags, model: flags.model });
@@ -276,7 +274,9 @@ async function suiteResumeCommand(suiteRun: string, flags: ResumeFlags, engine: 
     return await storeFailureExit(flags.db, () => withStore(flags.db, async (store) => {
       const stored = await storedSuiteRun(store, suiteRun);
       if (!stored) throw new InputError(`no suite run "${suiteRun}" in the store`);
-      const plan = planSuite(config, stored.suite, flags, resolved);
+      // Entries that never started grade as the suite run's other entries did (their recorded judge settings).
+      const members = [...(suiteRunsIn(await store.listRuns()).get(suiteRun)?.members.values() ?? [])];
+      const plan = planSuite(config, stored.suite, { ...flags, ...judgeFlagsRecorded(members) }, resolved);
       if (plan.suite.tasks.length !== stored.entries) throw new InputError(`suite ${stored.suite} has ${plan.suite.tasks.length} entries now, ${stored.entries} when suite run ${suiteRun} started: run the suite again (assay run --suite ${stored.suite})`);
       let progress: ProgressReporter | undefined;
       const depsOf = (label: string): RunDependencies => {
@@ -291,6 +291,7 @@ async function suiteResumeCommand(suiteRun: string, flags: ResumeFlags, engine: 
         return await runPlannedSuite(store, plan, flags, {
           stop,
           dataDir: resolved,
+          config,
           depsFor: (_i, spec) => depsOf(spec.task),
           resumeMember: async (runId) => {
             const run = await requireRun(store, runId);
@@ -459,6 +460,7 @@ export function registerRunCommands(program: Command, setExitCode: (code: number
     .addOption(new Option('--detach', 'with --queue: print the run id and return at once instead of following the run'))
     .addOption(new Option('--suite <name>', 'run the suite the config file declares under suites: (its tasks on its models, one run each), then check its gates: exit 0 all passed, 4 a gate failed (docs/suites.md)'))
     .addOption(new Option('--junit <file>', 'with --suite: write one JUnit test case per gate and model to this file'))
+    .addOption(new Option('--baseline <id>', 'with --suite: the suite run (suite-…) or run its regression gates compare with, instead of its regression.baseline (the margin stays); one of another suite, or of a task the suite does not run, is refused'))
     .addOption(configOption())
     .addOption(jsonOption())
     .addOption(dbOption())

@@ -6,10 +6,14 @@ import type { AssayConfig } from '../config/load-config.js';
 import { validateSuite, type SuiteDeclaration } from '../config/index.js';
 import { checkModelsReady } from '../config/preflight.js';
 import { appendStepSummary, renderGateTable, renderStepSummary, taskCatalog, writeJUnit } from '../gates/index.js';
-import { checkRepeats, defaultJudgeSpec, type RunSpec } from '../runner/run-spec.js';
-import type { RunDependencies } from '../runner/run.js';
+import { checkRepeats, type RunSpec } from '../runner/run-spec.js';
+import { judgeSpecOf, type JudgeFlags } from './judge-spec.js';
+import { newRunRecord, type RunDependencies } from '../runner/run.js';
 import type { RunSummary } from '../analysis/summary.js';
 import { decideStoredSuiteRun, runSuite, storedSuiteRun, type SuiteRunResult } from '../suites/run-suite.js';
+import { resultOfRecord } from '../suites/stored-gates.js';
+import { baselineProblem } from '../suites/baseline.js';
+import { suiteRunsIn } from '../suites/membership.js';
 export { storedSuiteRun };
 import type { Store } from '../store/store.js';
 import type { ResolvedDataDir } from '../datasets/data-dir.js';
@@ -20,9 +24,14 @@ import { printErr, printOut } from './terminal.js';
 import { EXIT } from './shared.js';
 
 /** The flags of `assay run` a suite run reads (the engine's, the store's, the outputs'). */
-export interface SuiteFlags extends EngineFlags {
+export interface SuiteFlags extends EngineFlags, JudgeFlags {
+  /** The models' sampling settings, as `assay run` takes them (absent on a resume: each member run keeps its own). */
+  temperature?: number;
+  maxTokens?: number;
   json?: boolean;
   junit?: string;
+  /** `--baseline <suite-run or run>`: replaces the suite's `regression.baseline` (its margin stays). */
+  baseline?: string;
   download: boolean;
   db: string;
 }
@@ -34,13 +43,16 @@ export interface SuiteFlags extends EngineFlags {
  * simulated user, and every declared model's variables and files. Throws InputError (exit 2).
  */
 export function planSuite(config: AssayConfig, name: string, flags: SuiteFlags, dataDir: ResolvedDataDir): { suite: SuiteDeclaration; specs: RunSpec[] } {
-  const suite = validateSuite(config, taskCatalog(), name) as SuiteDeclaration;
+  let suite = validateSuite(config, taskCatalog(), name) as SuiteDeclaration;
   const at = `${config.file}:${suite.source.line}: suites.${suite.name}`;
   const repeats = suite.repeats !== undefined && suite.repeats > 1 ? checkRepeats(suite.repeats, `${at}.repeats`) : undefined;
+  if (flags.baseline !== undefined) {
+    if (suite.regression === undefined) throw new InputError(`--baseline ${flags.baseline}: suite ${suite.name} has no regression: { baseline, margin } to compare with (${at})`);
+    suite = { ...suite, regression: { ...suite.regression, baseline: flags.baseline } };
+  }
   const engine = engineFrom(flags, []);
   const specs = suite.tasks.map((entry, i): RunSpec => {
     const taskFlags = entryFlags(config, entry.task, entry.options ?? {}, `${at}.tasks[${i}].options`);
-    const task = findTask(entry.task);
     const judge = entry.judge ?? suite.judge;
     const userModel = entry.userModel ?? suite.userModel;
     return {
@@ -48,10 +60,14 @@ export function planSuite(config: AssayConfig, name: string, flags: SuiteFlags, 
       models: suite.models,
       seed: taskFlags.seed,
       options: taskOptionsFrom(entry.task, taskFlags),
-      settings: {},
+      settings: {
+        ...(flags.temperature !== undefined ? { temperature: flags.temperature } : {}),
+        ...(flags.maxTokens !== undefined ? { maxTokens: flags.maxTokens } : {}),
+      },
       dataDir: dataDir.dir,
       engine,
-      ...(judge !== undefined ? { judge: { ...defaultJudgeSpec, model: judge, repeats: task.defaultJudgeRepeats ?? defaultJudgeSpec.repeats } } : {}),
+      // The judge's settings from the flags, as `assay run TASK --judge` reads them.
+      ...(judge !== undefined ? { judge: judgeSpecOf(judge, entry.task, flags) } : {}),
       ...(userModel !== undefined ? { userModel } : {}),
       ...(repeats !== undefined ? { repeats } : {}),
     };
@@ -98,13 +114,24 @@ export async function runPlannedSuite(
   store: Store,
   plan: { suite: SuiteDeclaration; specs: RunSpec[] },
   flags: SuiteFlags,
-  session: { stop: AbortSignal; depsFor(entry: number, spec: RunSpec): RunDependencies; dataDir: ResolvedDataDir; resumeMember?(runId: string, entry: number): Promise<RunSummary> },
+  session: { stop: AbortSignal; depsFor(entry: number, spec: RunSpec): RunDependencies; dataDir: ResolvedDataDir; config?: AssayConfig; resumeMember?(runId: string, entry: number): Promise<RunSummary> },
   continued?: string,
 ): Promise<number> {
   const { suite, specs } = plan;
   for (const spec of specs) {
     if (spec.options.tools !== undefined) continue;
     if (!(await dataReady(spec.task, { dataDir: session.dataDir, download: flags.download, signal: session.stop }))) return EXIT.interrupted;
+  }
+  // Before the first entry runs (nothing recorded if one is refused): a named baseline of this
+  // suite, and each entry's run as startRun checks it (options, case files, judge, pinned data).
+  if (suite.regression !== undefined) {
+    const problem = await baselineProblem(store, suite, suite.regression.baseline);
+    if (problem !== undefined) throw new InputError(`${flags.baseline !== undefined ? '--baseline' : `${suite.source.file}:${suite.source.line}: suites.${suite.name}.regression.baseline`}: ${problem}`);
+  }
+  const started = continued !== undefined ? suiteRunsIn(await store.listRuns()).get(continued)?.members : undefined;
+  for (const [i, spec] of specs.entries()) {
+    if (started?.get(i)?.task === spec.task) continue;
+    await newRunRecord(spec, { stop: session.stop, ...(session.config !== undefined ? { config: session.config } : {}) });
   }
   const result = await runSuite(store, suite, specs, {
     stop: session.stop,
@@ -119,25 +146,32 @@ export async function runPlannedSuite(
   return result.exitCode;
 }
 
-function printSuiteResult(result: SuiteRunResult, strict: boolean, json: boolean): void {
+function printSuiteResult(result: SuiteRunResult & { readonly decidedAt?: string }, strict: boolean, json: boolean, note?: string): void {
   if (json) {
     printOut(`${JSON.stringify(result, null, 2)}\n`);
     return;
   }
   printOut(`suite run ${result.suiteRun}: ${result.suite}, runs ${result.runs.map((r) => r.run ?? `${r.task} (not started)`).join(', ')}${result.baseline !== undefined ? `; baseline ${result.baseline}` : ''}\n`);
+  if (note !== undefined) printOut(`${note}\n`);
   printOut(renderGateTable(result.results, { strict }));
 }
 
 /**
- * `assay show <suite-run>`: the suite run's member runs found by their records, its gates decided
- * again from their stored results with the suite as the config file declares it now (gates are
- * not stored); nothing is called.
+ * `assay show <suite-run>`: the suite run's gates as it recorded them when it ended (the config
+ * file is not read); nothing is called. A suite run that recorded none (interrupted, or ended
+ * before gates were recorded) has them decided again from its member runs' stored results with
+ * the suite as the config file declares it now, and says so (`--json`: no `decidedAt`).
  */
 export async function showSuiteRun(store: Store, suiteRun: string, config: AssayConfig | undefined, json: boolean): Promise<void> {
+  const recorded = await store.suiteRun(suiteRun);
+  if (recorded !== undefined) {
+    printSuiteResult(resultOfRecord(recorded), recorded.strict, json, `gates as recorded when the suite run ended (${recorded.decidedAt})`);
+    return;
+  }
   const stored = await storedSuiteRun(store, suiteRun);
   if (!stored) throw new InputError(`no suite run "${suiteRun}" in the store`);
-  if (!config) throw new InputError(`suite run ${suiteRun} ran suite ${stored.suite}: its gates are read from the config file that declares it (--config FILE, $ASSAY_CONFIG or ./assay.yaml)`);
+  if (!config) throw new InputError(`suite run ${suiteRun} ran suite ${stored.suite} and recorded no gates (interrupted, or older than recorded gates): they are decided again from the config file that declares it (--config FILE, $ASSAY_CONFIG or ./assay.yaml)`);
   const suite = validateSuite(config, taskCatalog(), stored.suite) as SuiteDeclaration;
   if (suite.tasks.length !== stored.entries) printErr(`warning: suite ${suite.name} has ${suite.tasks.length} entries now, ${stored.entries} when suite run ${suiteRun} ran: entries are matched by position\n`);
-  printSuiteResult(await decideStoredSuiteRun(store, suite, suiteRun), suite.strict === true, json);
+  printSuiteResult(await decideStoredSuiteRun(store, suite, suiteRun), suite.strict === true, json, `suite run ${suiteRun} recorded no gates: decided again from its runs' stored results, with suite ${suite.name} as ${config.file} declares it now`);
 }

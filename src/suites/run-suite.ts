@@ -6,6 +6,7 @@ import type { RunSummary } from '../analysis/summary.js';
 import type { Store } from '../store/store.js';
 import { newSuiteRunId, suiteRunsIn, type SuiteMembership } from './membership.js';
 import { findBaseline, regressionUnavailable } from './baseline.js';
+import { recordSuiteRun } from './stored-gates.js';
 import { compareRuns } from '../analysis/compare/compare-runs.js';
 
 /** One entry's run as the suite run ended it. */
@@ -75,7 +76,10 @@ export async function runSuite(store: Store, suite: SuiteDeclaration, specs: rea
     runs.push({ entry: i, task: spec.task, run: summary.run, status: summary.status });
     if (summary.status === 'interrupted') interrupted = true;
   }
-  return decideSuite(store, suite, suiteRun, runs, summaries, interrupted);
+  const result = await decideSuite(store, suite, suiteRun, runs, summaries, interrupted);
+  // Ended (not interrupted): its gates recorded as decided now, for show and last-passing.
+  await recordSuiteRun(store, result, suite.strict === true);
+  return result;
 }
 
 /** The gates of a suite run whose member runs ended with these summaries. */
