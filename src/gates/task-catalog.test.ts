@@ -57,10 +57,18 @@ describe('validateSuite against the real task registry (taskCatalog)', () => {
     assert.deepEqual([passHat?.unit, passHat?.direction, passHat?.interval], ['share', 'higher', 'wilson']);
   });
 
+  it('takes require: confident on MetaTool\'s and FunctionChat\'s rates, which carry a Wilson interval', () => {
+    assert.ok(check(suite('csr: { min: 0.8, require: confident }', 'metatool/similar')));
+    assert.ok(check(suite('accuracy: { min: 0.8, require: confident }', 'metatool/awareness')));
+    assert.ok(check(suite('csr_2of2: { min: 0.5, require: confident }', 'metatool/multi')));
+    assert.ok(check(suite('pass_rate: { min: 0.8, require: confident }', 'functionchat/singlecall')));
+    assert.ok(check(suite('micro: { min: 0.8, require: confident }', 'functionchat/dialog')));
+  });
+
   it('refuses what the declarations rule out: a count with no direction, a breakdown, confident without an interval, a misspelt task', () => {
     assert.match(refusal(suite('judged: { min: 10 }')), /^assay\.yaml:12: suites\.ci\.tasks\[1\]\.gates\.judged: harm\/system-prompt-leakage's judged is neither better high nor better low/);
     assert.match(refusal(suite('by_template: { max: 0.1 }')), /^assay\.yaml:12: suites\.ci\.tasks\[1\]\.gates\.by_template: .* is a breakdown of several figures/);
-    assert.match(refusal(suite('csr: { min: 0.8, require: confident }', 'metatool/similar')), /^assay\.yaml:12: suites\.ci\.tasks\[1\]\.gates\.csr\.require: metatool\/similar returns no interval for csr/);
+    assert.match(refusal(suite('macro: { min: 0.8, require: confident }', 'functionchat/dialog')), /^assay\.yaml:12: suites\.ci\.tasks\[1\]\.gates\.macro\.require: functionchat\/dialog returns no interval for macro/);
     assert.equal(refusal(suite('alignment: { min: 0.9 }', 'summaries/alignmnt')), 'assay.yaml:10: suites.ci.tasks[1].task: unknown task "summaries/alignmnt"; did you mean "summaries/alignment"?');
   });
 });

@@ -1,3 +1,5 @@
+import { wilsonInterval } from './intervals.js';
+
 /**
  * `n / d`, or `null` when `d` is 0: an undefined rate is not zero (and never NaN).
  *
@@ -55,4 +57,14 @@ export function compareKeysNaturally(a: string, b: string): number {
 
 function codeUnitOrder(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * A share `hits / n` and its Wilson 95% interval (`wilsonInterval`), keyed `<name>` and
+ * `<name>_ci95` — how a task's metrics carry a metric's interval, the interval right after its
+ * figure. Both null when `n` is 0.
+ */
+export function shareWithInterval(name: string, hits: number, n: number): Record<string, number | { readonly low: number; readonly high: number } | null> {
+  const ci = wilsonInterval(hits, n);
+  return { [name]: ratio(hits, n), [`${name}_ci95`]: ci && { low: ci.low, high: ci.high } };
 }

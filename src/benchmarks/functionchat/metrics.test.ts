@@ -3,7 +3,14 @@ import { describe, it } from 'node:test';
 import type { Sample, Score } from '../../core/index.js';
 import type { ScoredSample } from '../task.js';
 import type { FunctionChatMeta } from './metadata.js';
+import { wilsonInterval } from '../../metrics/intervals.js';
 import { callDecisionMetrics, dialogMetrics, singlecallMetrics } from './metrics.js';
+
+/** Wilson's 95% interval of hits of n, as the metrics carry it (`metrics/intervals.test.ts` checks the function by hand). */
+const wilson = (hits: number, n: number): { low: number; high: number } | null => {
+  const ci = wilsonInterval(hits, n);
+  return ci && { low: ci.low, high: ci.high };
+};
 
 let next = 0;
 function row(meta: Omit<FunctionChatMeta, 'bench_version' | 'serial_num'>, value: Score['value'] | 'error', errors: string[] = []): ScoredSample {
@@ -28,6 +35,7 @@ describe('singlecallMetrics', () => {
     assert.deepEqual(m, {
       pass: 3,
       pass_rate: 0.5,
+      pass_rate_ci95: wilson(3, 6),
       no_verdict: 1,
       n: 6,
       by_tools_type: {
@@ -40,7 +48,7 @@ describe('singlecallMetrics', () => {
   });
 
   it('is null-rated, not NaN, with nothing scored', () => {
-    assert.deepEqual(singlecallMetrics([]), { pass: 0, pass_rate: null, no_verdict: 0, n: 0, by_tools_type: {}, errors: { ...ZERO, items: 0 } });
+    assert.deepEqual(singlecallMetrics([]), { pass: 0, pass_rate: null, pass_rate_ci95: null, no_verdict: 0, n: 0, by_tools_type: {}, errors: { ...ZERO, items: 0 } });
   });
 });
 
@@ -57,6 +65,10 @@ describe('dialogMetrics', () => {
     ]);
     assert.deepEqual(m.pass_rate, { call: 0.5, completion: 1 / 3, slot: 1 });
     assert.equal(m.micro, 0.5); // 3 of 6
+    assert.deepEqual(m.micro_ci95, wilson(3, 6));
+    // 3 of 6 by hand (z = 1.959964, z² = 3.841459): centre (0.5 + 0.320122) / 1.640243 = 0.5,
+    // half-width 1.959964 · √(0.041667 + 0.026677) / 1.640243 = 0.312384: [0.187616, 0.812384].
+    assert.ok(Math.abs((m.micro_ci95 as { low: number }).low - 0.187616) < 1e-5 && Math.abs((m.micro_ci95 as { high: number }).high - 0.812384) < 1e-5, JSON.stringify(m.micro_ci95));
     assert.ok(Math.abs((m.macro as number) - (0.5 + 1 / 3 + 1) / 3) < 1e-12); // 0.6111…
     assert.equal(m.pass, 3);
     assert.equal(m.no_verdict, 1);
@@ -88,6 +100,7 @@ describe('callDecisionMetrics', () => {
     assert.deepEqual(m, {
       pass: 2,
       pass_rate: 2 / 6,
+      pass_rate_ci95: wilson(2, 6),
       no_verdict: 1,
       n: 6,
       by_category: {

@@ -1,5 +1,5 @@
 import { isNoVerdict, type Score } from '../../core/index.js';
-import { ratio } from '../../metrics/rates.js';
+import { ratio, shareWithInterval } from '../../metrics/rates.js';
 import type { MetricValue, Metrics, ScoredSample } from '../task.js';
 import { functionchatMeta, type FunctionChatMeta } from './metadata.js';
 import { ERROR_CATEGORIES } from './taxonomy.js';
@@ -25,6 +25,12 @@ function scoredRows(rows: Iterable<ScoredSample>): Scored[] {
 function tally(rows: readonly Scored[]): { pass: number; pass_rate: number | null; no_verdict: number; n: number } {
   const pass = rows.filter((r) => r.score.value === true).length;
   return { pass, pass_rate: ratio(pass, rows.length), no_verdict: rows.filter((r) => isNoVerdict(r.score)).length, n: rows.length };
+}
+
+/** The tally at the top of the metrics: its pass rate followed by its Wilson 95% interval (`pass_rate_ci95`). */
+function overallTally(rows: readonly Scored[]): Metrics {
+  const { pass, no_verdict, n } = tally(rows);
+  return { pass, ...shareWithInterval('pass_rate', pass, n), no_verdict, n };
 }
 
 /** The tally of each group, groups in the order given (then any others, in order of appearance). */
@@ -61,7 +67,7 @@ export const TOOLS_TYPES = ['exact', '4_random', '4_close', '8_random', '8_close
 /** Single-call: `pass` (count), `pass_rate`, `no_verdict` (count), `n`, `by_tools_type`, `errors`. */
 export function singlecallMetrics(rows: Iterable<ScoredSample>): Metrics {
   const scored = scoredRows(rows);
-  return { ...tally(scored), by_tools_type: tallyBy(scored, (r) => r.meta.tools_type, TOOLS_TYPES), errors: errorBreakdown(scored) };
+  return { ...overallTally(scored), by_tools_type: tallyBy(scored, (r) => r.meta.tools_type, TOOLS_TYPES), errors: errorBreakdown(scored) };
 }
 
 export const DIALOG_OUTPUT_TYPES = ['call', 'completion', 'slot', 'relevance'] as const;
@@ -82,7 +88,7 @@ export function dialogMetrics(rows: Iterable<ScoredSample>): Metrics {
   const all = tally(scored);
   return {
     pass_rate: rates,
-    micro: all.pass_rate,
+    ...shareWithInterval('micro', all.pass, all.n),
     macro: present.length === 0 ? null : present.reduce((a, b) => a + b, 0) / present.length,
     pass: all.pass,
     no_verdict: all.no_verdict,
@@ -98,7 +104,7 @@ export const CALLDECISION_CATEGORIES = ['CALL', 'REJECT', 'SLOT-all', 'SLOT-some
 export function callDecisionMetrics(rows: Iterable<ScoredSample>): Metrics {
   const scored = scoredRows(rows);
   return {
-    ...tally(scored),
+    ...overallTally(scored),
     by_category: tallyBy(scored, (r) => r.meta.category, CALLDECISION_CATEGORIES),
     errors: errorBreakdown(scored.filter((r) => r.meta.type_of_output === 'call')),
   };

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { Sample, Score } from '../../core/index.js';
 import type { Metrics, ScoredSample } from '../task.js';
 import type { AwarenessMeta, SelectionMeta } from './metadata.js';
+import { wilsonInterval } from '../../metrics/intervals.js';
 import { awarenessMetrics, multiSelectionMetrics, singleSelectionMetrics } from './metrics.js';
 
 // Samples and scores are written out by hand (no parser involved); expected numbers are worked out
@@ -28,7 +29,23 @@ const picked = (tools: string[], hallucinated: string[] = []): Score => ({
 const withValue = (score: Score, value: boolean): Score => ({ ...score, value });
 const noVerdict: Score = { value: null, answer: null, explanation: 'two tools named' };
 
-function assertMetrics(actual: Metrics, expected: Record<string, unknown>): void {
+/** An expected share given by its counts: the metric is hits / n (null when n is 0), its `_ci95` Wilson's interval of them. */
+class Share {
+  constructor(readonly hits: number, readonly n: number) {}
+}
+const of = (hits: number, n: number): Share => new Share(hits, n);
+
+/** `{csr: of(1, 6)}` as the metrics carry it: `{csr: 1/6, csr_ci95: {low, high}}` (an interval of a share, see intervals.test.ts). */
+function expand(expected: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(expected).flatMap(([key, value]) => {
+    if (!(value instanceof Share)) return [[key, value]];
+    const ci = wilsonInterval(value.hits, value.n);
+    return [[key, value.n === 0 ? null : value.hits / value.n], [`${key}_ci95`, ci && { low: ci.low, high: ci.high }]];
+  }));
+}
+
+function assertMetrics(actual: Metrics, given: Record<string, unknown>): void {
+  const expected = expand(given);
   assert.deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort());
   const close = (a: unknown, e: unknown, key: string): void => {
     if (typeof e === 'number') {
@@ -62,11 +79,11 @@ describe('awarenessMetrics', () => {
     // comments above: tp 1 (row 1), fn 1 (row 2), fp 1 (row 3), tn 2 (rows 4, 5); the no verdict
     // (row 6) in no cell; the error (row 7) nowhere.
     assertMetrics(awarenessMetrics(rows), {
-      accuracy: 0.5,
-      precision: 0.5,
-      recall: 1 / 3,
+      accuracy: of(3, 6),
+      precision: of(1, 2),
+      recall: of(1, 3),
       f1: 0.4,
-      no_verdict: 1 / 6,
+      no_verdict: of(1, 6),
       confusion: { tp: 1, fp: 1, tn: 2, fn: 1, no_verdict: 1 },
     });
   });
@@ -92,7 +109,7 @@ describe('the paper reading: rates over decided answers, manual analysis counted
     ];
     // Decided 4: accuracy (2 tp + 1 tn)/4; precision 2/3; recall 2/2; F1 = 2·2/(2·2 + 1 + 0) = 0.8.
     // The matrix over the decided answers: tp 2, fp 1, tn 1, fn 0; the manual ones in no cell.
-    assertMetrics(awarenessMetrics(rows), { accuracy: 0.75, precision: 2 / 3, recall: 1, f1: 0.8, manual: 2, decided: 4, confusion: { tp: 2, fp: 1, tn: 1, fn: 0, no_verdict: 0 } });
+    assertMetrics(awarenessMetrics(rows), { accuracy: of(3, 4), precision: of(2, 3), recall: of(2, 2), f1: 0.8, manual: 2, decided: 4, confusion: { tp: 2, fp: 1, tn: 1, fn: 0, no_verdict: 0 } });
   });
 
   it('selection: csr and its breakdowns over the decided answers; no hallucination rate (the paper counts none)', () => {
@@ -106,7 +123,7 @@ describe('the paper reading: rates over decided answers, manual analysis counted
     ];
     // Decided 3, 1 correct; position 1: 1/2, position 2: 0/1; the one wrong single pick is nearest #1.
     assertMetrics(singleSelectionMetrics(rows, { byPosition: true, byScenario: false, topK: true }), {
-      csr: 1 / 3,
+      csr: of(1, 3),
       csr_by_position: { '1': 0.5, '2': 0 },
       top1: 1,
       top3: 1,
@@ -124,7 +141,7 @@ describe('the paper reading: rates over decided answers, manual analysis counted
       { sample: s('at-most-two'), score: manual },
       { sample: s('must-two'), score: { ...paperScore(false, 'yes'), answer: ['A', 'C'] } },
     ];
-    assertMetrics(multiSelectionMetrics(rows), { csr_2of2: 0.5, csr_1of1: 0.5, csr_1of2: 0, csr_must2: 0, manual: 1, decided: 3 });
+    assertMetrics(multiSelectionMetrics(rows), { csr_2of2: of(1, 2), csr_1of1: of(1, 2), csr_1of2: of(0, 2), csr_must2: of(0, 1), manual: 1, decided: 3 });
   });
 });
 
@@ -150,9 +167,9 @@ describe('singleSelectionMetrics', () => {
     // 6 scored; 1 correct. By position: 1 → {G1 ✓, G4 ✗} = 1/2; 2 → {G5, G6} = 0; 3 → {G2, G3} = 0.
     // Top@k over the 3 single wrong picks (n1, n4, Zed): top1 1/3, top3 1/3, top5 2/3.
     assertMetrics(singleSelectionMetrics(rows, { byPosition: true, byScenario: false, topK: true }), {
-      csr: 1 / 6,
-      no_verdict: 1 / 6,
-      hallucinated: 1 / 6,
+      csr: of(1, 6),
+      no_verdict: of(1, 6),
+      hallucinated: of(1, 6),
       csr_by_position: { '1': 0.5, '2': 0, '3': 0 },
       top1: 1 / 3,
       top3: 1 / 3,
@@ -163,9 +180,9 @@ describe('singleSelectionMetrics', () => {
   it('similar: Top@k is null when there is no wrong single pick', () => {
     const rows: ScoredSample[] = [{ sample: selection({ task: 'similar', gold: ['G'], candidates: cands('G', 2), nearest }), score: withValue(picked(['G']), true) }];
     assertMetrics(singleSelectionMetrics(rows, { byPosition: true, byScenario: false, topK: true }), {
-      csr: 1,
-      no_verdict: 0,
-      hallucinated: 0,
+      csr: of(1, 1),
+      no_verdict: of(0, 1),
+      hallucinated: of(0, 1),
       csr_by_position: { '2': 1 },
       top1: null,
       top3: null,
@@ -183,9 +200,9 @@ describe('singleSelectionMetrics', () => {
     ];
     // 3 of 4 correct; elders 2/3, Students 1/1; position 1: 1/1, 2: 1/2, 5: 1/1.
     assertMetrics(singleSelectionMetrics(rows, { byPosition: true, byScenario: true, topK: false }), {
-      csr: 0.75,
-      no_verdict: 0,
-      hallucinated: 0,
+      csr: of(3, 4),
+      no_verdict: of(0, 4),
+      hallucinated: of(0, 4),
       csr_by_position: { '1': 1, '2': 0.5, '5': 1 },
       csr_by_scenario: { Students: 1, elders: 2 / 3 },
     });
@@ -200,7 +217,7 @@ describe('singleSelectionMetrics', () => {
       { sample: s(), score: withValue(picked(['Other'], ['Other']), false) },
       { sample: s(), score: undefined },
     ];
-    assertMetrics(singleSelectionMetrics(rows, { byPosition: false, byScenario: false, topK: false }), { csr: 0.25, no_verdict: 0.25, hallucinated: 0.25 });
+    assertMetrics(singleSelectionMetrics(rows, { byPosition: false, byScenario: false, topK: false }), { csr: of(1, 4), no_verdict: of(1, 4), hallucinated: of(1, 4) });
   });
 
   it('counts a no-verdict answer that named an off-list tool as hallucinated', () => {
@@ -209,11 +226,11 @@ describe('singleSelectionMetrics', () => {
       { sample: s, score: { value: null, answer: null, explanation: 'x', metadata: { found: ['c1', 'Other'], hallucinated: ['Other'] } } },
       { sample: s, score: withValue(picked([]), true) },
     ];
-    assertMetrics(singleSelectionMetrics(rows, { byPosition: false, byScenario: false, topK: false }), { csr: 0.5, no_verdict: 0.5, hallucinated: 0.5 });
+    assertMetrics(singleSelectionMetrics(rows, { byPosition: false, byScenario: false, topK: false }), { csr: of(1, 2), no_verdict: of(1, 2), hallucinated: of(1, 2) });
   });
 
   it('all rates are null when nothing was scored', () => {
-    assertMetrics(singleSelectionMetrics([], { byPosition: true, byScenario: false, topK: false }), { csr: null, no_verdict: null, hallucinated: null, csr_by_position: {} });
+    assertMetrics(singleSelectionMetrics([], { byPosition: true, byScenario: false, topK: false }), { csr: of(0, 0), no_verdict: of(0, 0), hallucinated: of(0, 0), csr_by_position: {} });
   });
 });
 
@@ -240,12 +257,12 @@ describe('multiSelectionMetrics', () => {
     // at most two: 8 scored → 2/2 = 2/8, 1/1 = 1/8, 1/2 = 1/8; must two: 3 scored → 1/3;
     // all 11 scored: no verdict 2/11, hallucinated 1/11.
     assertMetrics(multiSelectionMetrics(rows), {
-      csr_2of2: 0.25,
-      csr_1of1: 0.125,
-      csr_1of2: 0.125,
-      csr_must2: 1 / 3,
-      no_verdict: 2 / 11,
-      hallucinated: 1 / 11,
+      csr_2of2: of(2, 8),
+      csr_1of1: of(1, 8),
+      csr_1of2: of(1, 8),
+      csr_must2: of(1, 3),
+      no_verdict: of(2, 11),
+      hallucinated: of(1, 11),
     });
   });
 });
@@ -265,7 +282,7 @@ describe('with human reviews (rows as the reviewed summary builds them: the verd
       reviewed({ sample: item(true), score: { value: null, answer: null, explanation: 'x' } }, true), // no verdict made right → tp
     ];
     // tp 2, fn 1, tn 1, fp 0: accuracy 3/4, precision 1, recall 2/3, F1 2·(2/3)/(5/3) = 0.8.
-    assertMetrics(awarenessMetrics(rows), { accuracy: 0.75, precision: 1, recall: 2 / 3, f1: 0.8, no_verdict: 0, confusion: { tp: 2, fp: 0, tn: 1, fn: 1, no_verdict: 0 } });
+    assertMetrics(awarenessMetrics(rows), { accuracy: of(3, 4), precision: of(2, 2), recall: of(2, 3), f1: 0.8, no_verdict: of(0, 4), confusion: { tp: 2, fp: 0, tn: 1, fn: 1, no_verdict: 0 } });
   });
 
   it('similar: csr takes the reviewer\'s verdict; an answer passed by a reviewer is not a wrong pick in Top@k', () => {
@@ -276,7 +293,7 @@ describe('with human reviews (rows as the reviewed summary builds them: the verd
       reviewed({ sample: s('G3'), score: withValue(picked(['G3']), true) }, false), // right pick failed
     ];
     // csr 1/3; the wrong single picks: n2 only → top1 0, top3 1.
-    assertMetrics(singleSelectionMetrics(rows, { byPosition: false, byScenario: false, topK: true }), { csr: 1 / 3, no_verdict: 0, hallucinated: 0, top1: 0, top3: 1, top5: 1 });
+    assertMetrics(singleSelectionMetrics(rows, { byPosition: false, byScenario: false, topK: true }), { csr: of(1, 3), no_verdict: of(0, 3), hallucinated: of(0, 3), top1: 0, top3: 1, top5: 1 });
   });
 
   it('multi: the reviewer says whether the selection is both golds; an overruled answer counts in no partial outcome', () => {
@@ -288,6 +305,20 @@ describe('with human reviews (rows as the reviewed summary builds them: the verd
       reviewed({ sample: s('must-two'), score: withValue(picked(['a', 'b']), true) }, false), // both golds failed
     ];
     // at most two (3): 2/2 = 2/3, 1/1 = 0, 1/2 = 1/3; must two: 0 of 1.
-    assertMetrics(multiSelectionMetrics(rows), { csr_2of2: 2 / 3, csr_1of1: 0, csr_1of2: 1 / 3, csr_must2: 0, no_verdict: 0, hallucinated: 0 });
+    assertMetrics(multiSelectionMetrics(rows), { csr_2of2: of(2, 3), csr_1of1: of(0, 3), csr_1of2: of(1, 3), csr_must2: of(0, 1), no_verdict: of(0, 4), hallucinated: of(0, 4) });
+  });
+});
+
+describe('the intervals, by hand', () => {
+  it('3 of 4 correct: Wilson\'s 95% interval [0.3006, 0.9544], worked out from its formula', () => {
+    // z = 1.959964, z² = 3.841459, n = 4, p = 0.75: denominator 1 + z²/n = 1.960365;
+    // centre (p + z²/2n) / 1.960365 = 1.230182 / 1.960365 = 0.627527;
+    // half-width z·√(p(1−p)/n + z²/4n²) / 1.960365 = 1.959964 · √(0.046875 + 0.060023) / 1.960365 = 0.326886.
+    const s = (gold: string): Sample => selection({ task: 'scenario', gold: [gold], candidates: ['c1', gold], scenario: 'x' });
+    const rows: ScoredSample[] = ['A', 'B', 'C'].map((g) => ({ sample: s(g), score: withValue(picked([g]), true) }));
+    rows.push({ sample: s('D'), score: withValue(picked(['c1']), false) });
+    const ci = singleSelectionMetrics(rows, { byPosition: false, byScenario: false, topK: false }).csr_ci95 as { low: number; high: number };
+    assert.ok(Math.abs(ci.low - (0.627527 - 0.326886)) < 1e-5, String(ci.low));
+    assert.ok(Math.abs(ci.high - (0.627527 + 0.326886)) < 1e-5, String(ci.high));
   });
 });

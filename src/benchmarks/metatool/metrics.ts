@@ -1,7 +1,7 @@
 import { isNoVerdict, type Score } from '../../core/index.js';
 import { isManualAnalysis } from './scoring.js';
 import { binaryClassification } from '../../metrics/classification.js';
-import { rateBy, ratio } from '../../metrics/rates.js';
+import { rateBy, ratio, shareWithInterval } from '../../metrics/rates.js';
 import type { Metrics, ScoredSample } from '../task.js';
 import { awarenessMeta, selectionMeta, type SelectionMeta } from './metadata.js';
 import { isPaperScore, sameSet } from './scoring.js';
@@ -43,6 +43,9 @@ function hallucinatedAny(score: Score): boolean {
 
 const share = <T>(rows: readonly T[], hit: (row: T) => boolean): number | null => ratio(rows.filter(hit).length, rows.length);
 
+/** A share under `name` with its Wilson 95% interval under `<name>_ci95` (the share's own rows and hits). */
+const shareCi = <T>(name: string, rows: readonly T[], hit: (row: T) => boolean): Metrics => shareWithInterval(name, rows.filter(hit).length, rows.length);
+
 /**
  * How the scores were read. Paper: the rows the metrics are over (the decided ones) and the two
  * counts reported beside them; strict: every scored row.
@@ -66,10 +69,12 @@ export function awarenessMetrics(rows: Iterable<ScoredSample>): Metrics {
       actual: meta.needsTool,
     })),
   );
-  const rates = { accuracy: m.accuracy, precision: m.precision, recall: m.recall, f1: m.f1 };
-  const { tp, fp, tn, fn, no_verdict } = m.counts;
+  const { total, tp, fp, tn, fn, no_verdict } = m.counts;
+  // Each share with its Wilson interval over its own denominator (as binaryClassification's): F1 is not a share of anything, so it has none.
+  const positives = reading.rows.filter((r) => r.meta.needsTool).length;
+  const rates = { ...shareWithInterval('accuracy', tp + tn, total), ...shareWithInterval('precision', tp, tp + fp), ...shareWithInterval('recall', tp, positives), f1: m.f1 };
   const confusion = { tp, fp, tn, fn, no_verdict };
-  return reading.paper ? { ...rates, ...reading.counts, confusion } : { ...rates, no_verdict: m.no_verdict, confusion };
+  return reading.paper ? { ...rates, ...reading.counts, confusion } : { ...rates, ...shareWithInterval('no_verdict', no_verdict, total), confusion };
 }
 
 /** What a single-tool task reports beyond `csr`, `no_verdict` and `hallucinated`. */
@@ -95,8 +100,8 @@ export function singleSelectionMetrics(rows: Iterable<ScoredSample>, breakdowns:
   const scored = reading.rows;
   const correct = (r: Scored<SelectionMeta>): boolean => r.score.value === true;
   const metrics: Record<string, Metrics[string]> = reading.paper
-    ? { csr: share(scored, correct), ...reading.counts }
-    : { csr: share(scored, correct), no_verdict: share(scored, (r) => isNoVerdict(r.score)), hallucinated: share(scored, (r) => hallucinatedAny(r.score)) };
+    ? { ...shareCi('csr', scored, correct), ...reading.counts }
+    : { ...shareCi('csr', scored, correct), ...shareCi('no_verdict', scored, (r) => isNoVerdict(r.score)), ...shareCi('hallucinated', scored, (r) => hallucinatedAny(r.score)) };
   if (breakdowns.byPosition) {
     metrics.csr_by_position = rateBy(scored, (r) => (r.meta.goldPositions[0] === undefined ? undefined : String(r.meta.goldPositions[0])), correct);
   }
@@ -136,18 +141,18 @@ export function multiSelectionMetrics(rows: Iterable<ScoredSample>): Metrics {
     return { tools, golds: tools.filter((t) => r.meta.gold.includes(t)).length };
   };
   return {
-    csr_2of2: share(atMostTwo, bothGolds),
-    csr_1of1: share(atMostTwo, (r) => {
+    ...shareCi('csr_2of2', atMostTwo, bothGolds),
+    ...shareCi('csr_1of1', atMostTwo, (r) => {
       const g = goldsIn(r);
       return g !== null && g.tools.length === 1 && g.golds === 1;
     }),
-    csr_1of2: share(atMostTwo, (r) => {
+    ...shareCi('csr_1of2', atMostTwo, (r) => {
       const g = goldsIn(r);
       return g !== null && g.tools.length === 2 && g.golds === 1;
     }),
-    csr_must2: share(mustTwo, bothGolds),
+    ...shareCi('csr_must2', mustTwo, bothGolds),
     ...(reading.paper
       ? reading.counts
-      : { no_verdict: share(scored, (r) => isNoVerdict(r.score)), hallucinated: share(scored, (r) => hallucinatedAny(r.score)) }),
+      : { ...shareCi('no_verdict', scored, (r) => isNoVerdict(r.score)), ...shareCi('hallucinated', scored, (r) => hallucinatedAny(r.score)) }),
   };
 }

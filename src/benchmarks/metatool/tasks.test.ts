@@ -5,6 +5,7 @@ import { InputError, type GenerateResult, type Sample } from '../../core/index.j
 import { openMetaTool } from '../../datasets/metatool/index.js';
 import { metatoolFile, needsData, testDataDir } from '../../testing/test-data.js';
 import type { Metrics, PreparedTask, ScoredSample, Task, TaskOptions } from '../task.js';
+import { wilsonInterval } from '../../metrics/intervals.js';
 import { metatoolTasks } from './index.js';
 import type { AwarenessMeta, SelectionMeta } from './metadata.js';
 
@@ -13,6 +14,11 @@ const task = (name: string): Task => metatoolTasks.find((t) => t.name === `metat
 const prepare = (name: string, options: TaskOptions = {}, seed = 1): Promise<PreparedTask> => task(name).prepare({ dataDir, seed, options });
 /** A task's metrics over rows, as a stored run's summary computes them. */
 const metricsOf = (name: string, rows: Iterable<ScoredSample>): Metrics => task(name).metrics(rows, { options: {}, facts: undefined });
+/** Wilson's 95% interval of hits of n, as the metrics carry it beside a share. */
+const wilson = (hits: number, n: number): { low: number; high: number } | null => {
+  const ci = wilsonInterval(hits, n);
+  return ci && { low: ci.low, high: ci.high };
+};
 const meta = (s: Sample): SelectionMeta => s.metadata as SelectionMeta;
 const content = (s: Sample): string => (s.input[0] as { content: string }).content;
 const output = (text: string): GenerateResult => ({ text, toolCalls: [], finishReason: { unified: 'stop' }, usage: {}, warnings: [] });
@@ -185,7 +191,8 @@ describe('metatool/reliability', { skip }, () => {
     // Drawn per sample, not per tool: almost every list differs.
     assert.ok(lists.size > 0.95 * prepared.samples.length);
     const none = [...prepared.samples].map((s) => ({ sample: s, score: prepared.score(s, output('None.')) }));
-    assert.deepEqual(metricsOf('reliability', none), { csr: 1, no_verdict: 0, hallucinated: 0 });
+    const n = prepared.samples.length;
+    assert.deepEqual(metricsOf('reliability', none), { csr: 1, csr_ci95: wilson(n, n), no_verdict: 0, no_verdict_ci95: wilson(0, n), hallucinated: 0, hallucinated_ci95: wilson(0, n) });
   });
 
   it('upstream: replays Task2-Subtask3.json byte for byte, with the shown lists recovered', async () => {
@@ -307,7 +314,7 @@ describe('metatool/awareness', { skip }, () => {
     assert.deepEqual([...strict.samples].map((x) => x.target), [true, false, true, false]);
     const rows = [...strict.samples].map((sample) => ({ sample, score: strict.score(sample, output('yes')) }));
     const metrics = metricsOf('awareness', rows);
-    assert.deepEqual({ ...metrics, f1: Math.round((metrics.f1 as number) * 1e12) / 1e12 }, { accuracy: 0.5, precision: 0.5, recall: 1, f1: Math.round((2 / 3) * 1e12) / 1e12, no_verdict: 0, confusion: { tp: 2, fp: 2, tn: 0, fn: 0, no_verdict: 0 } });
+    assert.deepEqual({ ...metrics, f1: Math.round((metrics.f1 as number) * 1e12) / 1e12 }, { accuracy: 0.5, accuracy_ci95: wilson(2, 4), precision: 0.5, precision_ci95: wilson(2, 4), recall: 1, recall_ci95: wilson(2, 2), f1: Math.round((2 / 3) * 1e12) / 1e12, no_verdict: 0, no_verdict_ci95: wilson(0, 4), confusion: { tp: 2, fp: 2, tn: 0, fn: 0, no_verdict: 0 } });
   });
 });
 
