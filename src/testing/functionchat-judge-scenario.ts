@@ -380,11 +380,16 @@ export function fingerprints(snapshot: DatabaseSnapshot, returned: unknown): Rec
  * A returned summary without the fields the summary gained after the fingerprints were taken (on
  * 395c47a), none of which the judge's move touches: each model's `counts.manual` (the paper
  * reading's manual-analysis answers counted apart, 7c7afab: always 0 here), a stopped run's
- * `fail_fast` (why it stopped, 432e413) and MetaTool awareness metrics' `confusion` counts (the
- * report's confusion matrix). The stored rows are compared whole.
+ * `fail_fast` (why it stopped, 432e413), MetaTool awareness metrics' `confusion` counts (the
+ * report's confusion matrix) and the Wilson intervals of FunctionChat's and MetaTool's rates
+ * (`<name>_ci95`, computed from the same counts as the rates beside them, which are compared). The
+ * stored rows are compared whole.
  */
 function withoutLaterSummaryFields(returned: unknown): unknown {
-  return JSON.parse(JSON.stringify(returned ?? null), (_key, value: unknown) => {
+  return JSON.parse(JSON.stringify(returned ?? null), (_key, given: unknown) => {
+    const value = given && typeof given === 'object' && !Array.isArray(given) && Object.keys(given).some((k) => k.endsWith('_ci95'))
+      ? Object.fromEntries(Object.entries(given).filter(([k]) => !k.endsWith('_ci95')))
+      : given;
     if (value && typeof value === 'object' && !Array.isArray(value) && 'fail_fast' in value) {
       const { fail_fast: _stops, ...rest } = value as Record<string, unknown>;
       return rest;

@@ -9,6 +9,7 @@ import { FunctionChatFileServer } from '../../src/datasets/fetch/test-support/fu
 import { pickleRecords } from '../../src/datasets/fetch/test-support/pickler.js';
 import { needsData, testDataDir as sharedDataDir, type TestDataset } from '../../src/testing/test-data.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { wilsonInterval } from '../../src/metrics/intervals.js';
 import { assay, fileSha, linesOf, listFiles, type CliResult } from '../../src/testing/cli-harness.js';
 
 const dataDir = sharedDataDir();
@@ -322,11 +323,16 @@ describe('assay rescore', { skip: skipMetaTool }, () => {
   const answers = { positive: ['I know the answer', 'Yes.', 'No.'], negative: ['Maybe so', 'No.', 'Yes'] };
   // Hand-computed, positive class = needs a tool, 3 positives and 3 negatives:
   // strict: tp 1 (Yes.), fn 1 (No.), no verdict on one positive; tn 1 (No.), fp 1 (Yes), no verdict on one negative.
-  const strict = { accuracy: 2 / 6, precision: 1 / 2, recall: 1 / 3, f1: (2 * 1) / (2 + 3), no_verdict: 2 / 6, confusion: { tp: 1, fp: 1, tn: 1, fn: 1, no_verdict: 2 } };
+  // Each share with Wilson's 95% interval of the same counts.
+  const wilson = (hits: number, n: number): { low: number; high: number } | null => {
+    const ci = wilsonInterval(hits, n);
+    return ci && { low: ci.low, high: ci.high };
+  };
+  const strict = { accuracy: 2 / 6, accuracy_ci95: wilson(2, 6), precision: 1 / 2, precision_ci95: wilson(1, 2), recall: 1 / 3, recall_ci95: wilson(1, 3), f1: (2 * 1) / (2 + 3), no_verdict: 2 / 6, no_verdict_ci95: wilson(2, 6), confusion: { tp: 1, fp: 1, tn: 1, fn: 1, no_verdict: 2 } };
   // paper: every positive reads yes (tp 3); of the negatives, "Maybe so" is manual and the two
   // others read yes (fp 2). Over the 5 decided: accuracy 3/5, precision 3/5, recall 3/3,
   // F1 = 2·3 / (2·3 + 2 + 0) = 0.75.
-  const paper = { accuracy: 3 / 5, precision: 3 / 5, recall: 1, f1: 6 / 8, manual: 1, decided: 5, confusion: { tp: 3, fp: 2, tn: 0, fn: 0, no_verdict: 0 } };
+  const paper = { accuracy: 3 / 5, accuracy_ci95: wilson(3, 5), precision: 3 / 5, precision_ci95: wilson(3, 5), recall: 1, recall_ci95: wilson(3, 3), f1: 6 / 8, manual: 1, decided: 5, confusion: { tp: 3, fp: 2, tn: 0, fn: 0, no_verdict: 0 } };
   let runId = '';
   let file = '';
 
@@ -394,7 +400,7 @@ describe('assay rescore', { skip: skipMetaTool }, () => {
     const both = JSON.parse(readings.stdout) as { parsers: string[]; models: Record<string, { metrics: Record<string, Record<string, unknown>>; outputs: number }> };
     assert.deepEqual(both.parsers, ['strict', 'paper']);
     assert.equal(both.models['baseline:lexical']?.outputs, 2);
-    assert.deepEqual(Object.keys(both.models['baseline:lexical']?.metrics['paper'] ?? {}).sort(), ['csr', 'csr_by_position', 'decided', 'manual', 'top1', 'top3', 'top5']);
+    assert.deepEqual(Object.keys(both.models['baseline:lexical']?.metrics['paper'] ?? {}).sort(), ['csr', 'csr_by_position', 'csr_ci95', 'decided', 'manual', 'top1', 'top3', 'top5']);
     const paper = await run(['rescore', id, '--parser', 'paper', '--json', '--db', db]);
     assert.equal(paper.code, 0, paper.stderr);
     assert.deepEqual((JSON.parse(paper.stdout) as { models: Record<string, { metrics: unknown }> }).models['baseline:lexical']?.metrics, both.models['baseline:lexical']?.metrics['paper']);

@@ -3,6 +3,13 @@ import { test } from 'node:test';
 import { createScriptedProvider, findTask, openSqliteStore, readRunBothWays, startRun, type RunSpec } from '../../src/index.js';
 import { assignPhrasings, phrasingText, tallyPhrasings } from '../../src/testing/awareness-phrasings.js';
 import { needsData, testDataDir } from '../../src/testing/test-data.js';
+import { wilsonInterval } from '../../src/metrics/intervals.js';
+
+/** Wilson's 95% interval of hits of n, as the metrics carry it beside a rate. */
+const wilson = (hits: number, n: number): { low: number; high: number } | null => {
+  const ci = wilsonInterval(hits, n);
+  return ci && { low: ci.low, high: ci.high };
+};
 
 /** Without the benchmark data these tests are skipped, saying how to get it. */
 const skip = needsData('metatool');
@@ -46,8 +53,11 @@ test('awareness: an always-right model in nine phrasings — the paper reading e
     const metrics = summary.models['scripted:nine']?.metrics;
     assert.deepEqual(metrics, {
       accuracy: (463 + 231) / 983,
+      accuracy_ci95: wilson(463 + 231, 983),
       precision: 463 / (463 + 289),
+      precision_ci95: wilson(463, 463 + 289),
       recall: 1,
+      recall_ci95: wilson(463, 463),
       f1: (2 * 463) / (2 * 463 + 289 + 0),
       manual: 57,
       decided: 983,
@@ -64,10 +74,14 @@ test('awareness: an always-right model in nine phrasings — the paper reading e
     assert.deepEqual(s, { tp: 405, fn: 0, fp: 0, tn: 404, undecided: 231 });
     assert.deepEqual(both.models['scripted:nine']?.metrics['strict'], {
       accuracy: 809 / 1040,
+      accuracy_ci95: wilson(809, 1040),
       precision: 1,
+      precision_ci95: wilson(405, 405),
       recall: 405 / 520,
+      recall_ci95: wilson(405, 520),
       f1: (2 * 405) / (2 * 405 + 0 + 115),
       no_verdict: 231 / 1040,
+      no_verdict_ci95: wilson(231, 1040),
       confusion: { tp: 405, fp: 0, tn: 404, fn: 0, no_verdict: 231 },
     });
     // Outputs whose verdict differs: positives 6, 7, 8 (58 + 57 + 57) and negatives 0, 1, 3, 4, 5, 6, 7 (6·58 + 57).

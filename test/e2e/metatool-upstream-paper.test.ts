@@ -11,6 +11,13 @@ import {
 } from '../../src/index.js';
 import { assignPhrasings, phrasingText, tallyPhrasings } from '../../src/testing/awareness-phrasings.js';
 import { needsData, testDataDir } from '../../src/testing/test-data.js';
+import { wilsonInterval } from '../../src/metrics/intervals.js';
+
+/** Wilson's 95% interval of hits of n, as the metrics carry it beside a rate. */
+const wilson = (hits: number, n: number): { low: number; high: number } | null => {
+  const ci = wilsonInterval(hits, n);
+  return ci && { low: ci.low, high: ci.high };
+};
 
 /** Without the benchmark data these tests are skipped, saying how to get it. */
 const skip = needsData('metatool');
@@ -70,11 +77,11 @@ test('awareness, shipped Task1 prompts: the nine-phrasings always-right model re
   assert.deepEqual(tallyPhrasings(phrasing, 'strict'), { tp: 405, fn: 0, fp: 0, tn: 404, undecided: 231 });
 
   const { summary, both } = await runWith(spec, (id) => phrasingText(phrasing.get(id) ?? assert.fail(`no phrasing for ${id}`)));
-  const paper = { accuracy: 694 / 983, precision: 463 / 752, recall: 1, f1: 926 / (926 + 289), manual: 57, decided: 983, confusion: { tp: 463, fp: 289, tn: 231, fn: 0, no_verdict: 0 } };
+  const paper = { accuracy: 694 / 983, accuracy_ci95: wilson(694, 983), precision: 463 / 752, precision_ci95: wilson(463, 752), recall: 1, recall_ci95: wilson(463, 463), f1: 926 / (926 + 289), manual: 57, decided: 983, confusion: { tp: 463, fp: 289, tn: 231, fn: 0, no_verdict: 0 } };
   assert.deepEqual(summary?.metrics, paper);
   assert.equal(summary?.counts.no_verdict, 57);
   assert.deepEqual(both?.metrics['paper'], paper);
-  assert.deepEqual(both?.metrics['strict'], { accuracy: 809 / 1040, precision: 1, recall: 405 / 520, f1: 810 / (810 + 115), no_verdict: 231 / 1040, confusion: { tp: 405, fp: 0, tn: 404, fn: 0, no_verdict: 231 } });
+  assert.deepEqual(both?.metrics['strict'], { accuracy: 809 / 1040, accuracy_ci95: wilson(809, 1040), precision: 1, precision_ci95: wilson(405, 405), recall: 405 / 520, recall_ci95: wilson(405, 520), f1: 810 / (810 + 115), no_verdict: 231 / 1040, no_verdict_ci95: wilson(231, 1040), confusion: { tp: 405, fp: 0, tn: 404, fn: 0, no_verdict: 231 } });
 });
 
 // Reliability: the right answer is always "None". Phrasing 7 names the closest shown tool beside
@@ -109,14 +116,14 @@ test('reliability, shipped Task2-Subtask3 prompts: an always-right model read by
   assert.deepEqual({ right, manual }, { right: 885, manual: 110 });
 
   const { summary, both } = await runWith(spec, (id) => answers.get(id) ?? assert.fail(`no answer for ${id}`));
-  assert.deepEqual(summary?.metrics, { csr: 1, manual: 110, decided: 885 });
+  assert.deepEqual(summary?.metrics, { csr: 1, csr_ci95: wilson(885, 885), manual: 110, decided: 885 });
   assert.deepEqual(both?.metrics['paper'], summary?.metrics);
   // Strict reads phrasing 7's "None." as prose (not on a line of its own, not set off) and the
   // named tool as the answer: wrong, not a hallucination (it was shown) — unless that tool is
   // `speak`, an ordinary word written in lower case mid-sentence, which is prose too: "None".
   const speakFirst = samples.filter((s, i) => i % 9 === 7 && candidatesOf(s)[0] === 'speak').length;
   assert.equal(speakFirst, 6);
-  assert.deepEqual(both?.metrics['strict'], { csr: (885 + 6) / 995, no_verdict: 0, hallucinated: 0 });
+  assert.deepEqual(both?.metrics['strict'], { csr: (885 + 6) / 995, csr_ci95: wilson(885 + 6, 995), no_verdict: 0, no_verdict_ci95: wilson(0, 995), hallucinated: 0, hallucinated_ci95: wilson(0, 995) });
 });
 
 // Multi, must choose two: the right answer names both golds. Phrasing 7 also names a shown tool
@@ -157,7 +164,7 @@ test('multi, shipped Task2-Subtask4 prompts (must choose two): an always-right m
   assert.deepEqual({ right, wrong, manual }, { right: 442, wrong: 0, manual: 55 });
 
   const { summary, both } = await runWith(spec, (id) => answers.get(id) ?? assert.fail(`no answer for ${id}`));
-  const paper = { csr_2of2: null, csr_1of1: null, csr_1of2: null, csr_must2: 1, manual: 55, decided: 442 };
+  const paper = { csr_2of2: null, csr_2of2_ci95: null, csr_1of1: null, csr_1of1_ci95: null, csr_1of2: null, csr_1of2_ci95: null, csr_must2: 1, csr_must2_ci95: wilson(442, 442), manual: 55, decided: 442 };
   assert.deepEqual(summary?.metrics, paper);
   assert.deepEqual(both?.metrics['paper'], paper);
   // Strict differs where a gold is the ordinary word "Discount" opening a sentence (prose, not a
@@ -167,10 +174,16 @@ test('multi, shipped Task2-Subtask4 prompts (must choose two): an always-right m
   // Phrasing 7 otherwise names three tools: no verdict (55 − 3); those six are wrong.
   assert.deepEqual(both?.metrics['strict'], {
     csr_2of2: null,
+    csr_2of2_ci95: null,
     csr_1of1: null,
+    csr_1of1_ci95: null,
     csr_1of2: null,
+    csr_1of2_ci95: null,
     csr_must2: (497 - 52 - 6) / 497,
+    csr_must2_ci95: wilson(497 - 52 - 6, 497),
     no_verdict: 52 / 497,
+    no_verdict_ci95: wilson(52, 497),
     hallucinated: 0,
+    hallucinated_ci95: wilson(0, 497),
   });
 });
