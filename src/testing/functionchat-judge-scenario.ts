@@ -327,7 +327,8 @@ export interface DatabaseSnapshot {
  * Reads every row a scenario stored, as stored (column text, byte for byte), with only these left
  * out or normalized: row ids (a call is keyed by run, sample, model, role and attempt number, and
  * by its rank among the rows sharing those, in the order they were stored) and run ids (runs are numbered by their order of creation instead),
- * creation and update times, latencies, start and finish times, the engine settings and the URL in
+ * creation and update times, latencies, start and finish times, the engine settings (the engine column also holds the
+ * run record's parts since they were split), the columns of repeats at their "answered once" values, and the URL in
  * an HTTP error's message (they hold the loopback server's port), the response id and creation time the fake server puts in each raw
  * response, and the calls' step labels (kept apart, in `steps`).
  */
@@ -338,8 +339,12 @@ export function snapshotDatabase(path: string): DatabaseSnapshot {
     const runNo = (id: string): string => `run${runIds.indexOf(id) + 1}`;
     const rows = (sql: string): Record<string, unknown>[] => db.prepare(sql).all() as Record<string, unknown>[];
     const drop = (row: Record<string, unknown>, columns: readonly string[]): Record<string, unknown> => Object.fromEntries(Object.entries(row).filter(([k]) => !columns.includes(k)));
+    // Columns added after the fingerprints were taken, left out only at the value that means what
+    // the older build stored (a run answered once: `runs.repeats` NULL, `results.repeat` 0); any
+    // other value stays in the row and makes it differ.
+    const withoutAt = (row: Record<string, unknown>, column: string, value: unknown): Record<string, unknown> => (row[column] === value ? drop(row, [column]) : row);
     const runs: TableSnapshot = {};
-    for (const row of rows('SELECT * FROM runs')) runs[runNo(String(row['id']))] = drop(row, ['id', 'created_at', 'updated_at', 'engine']);
+    for (const row of rows('SELECT * FROM runs')) runs[runNo(String(row['id']))] = drop(withoutAt(row, 'repeats', null), ['id', 'created_at', 'updated_at', 'engine']);
     const samples: TableSnapshot = {};
     for (const row of rows('SELECT * FROM samples')) samples[`${runNo(String(row['run_id']))}|${String(row['sample_id'])}`] = drop(row, ['run_id']);
     const runTexts: TableSnapshot = {};
@@ -356,7 +361,7 @@ export function snapshotDatabase(path: string): DatabaseSnapshot {
     }
     const results: TableSnapshot = {};
     for (const row of rows('SELECT * FROM results')) {
-      results[`${runNo(String(row['run_id']))}|${String(row['sample_id'])}|${String(row['model_id'])}`] = { ...drop(row, ['run_id', 'latency_ms', 'finished_at']), output: normalizedOutput(row['output'] as string | null), error: withoutPort(row['error']) };
+      results[`${runNo(String(row['run_id']))}|${String(row['sample_id'])}|${String(row['model_id'])}`] = { ...drop(withoutAt(row, 'repeat', 0), ['run_id', 'latency_ms', 'finished_at']), output: normalizedOutput(row['output'] as string | null), error: withoutPort(row['error']) };
     }
     return { runs, samples, runTexts, calls, steps, results };
   } finally {
