@@ -8,7 +8,7 @@ import { checkModelsReady } from '../config/preflight.js';
 import { appendStepSummary, renderGateTable, renderStepSummary, taskCatalog, writeJUnit } from '../gates/index.js';
 import { checkRepeats, type RunSpec } from '../runner/run-spec.js';
 import { judgeSpecOf, type JudgeFlags } from './judge-spec.js';
-import { newRunRecord, type RunDependencies } from '../runner/run.js';
+import { GIVE_A_JUDGE, newRunRecord, type RunDependencies } from '../runner/run.js';
 import type { RunSummary } from '../analysis/summary.js';
 import { decideStoredSuiteRun, runSuite, storedSuiteRun, type SuiteRunResult } from '../suites/run-suite.js';
 import { resultOfRecord } from '../suites/stored-gates.js';
@@ -131,7 +131,14 @@ export async function runPlannedSuite(
   const started = continued !== undefined ? suiteRunsIn(await store.listRuns()).get(continued)?.members : undefined;
   for (const [i, spec] of specs.entries()) {
     if (started?.get(i)?.task === spec.task) continue;
-    await newRunRecord(spec, { stop: session.stop, ...(session.config !== undefined ? { config: session.config } : {}) });
+    try {
+      await newRunRecord(spec, { stop: session.stop, ...(session.config !== undefined ? { config: session.config } : {}) });
+    } catch (error) {
+      // Said as the suite is written: where the entry is, and a judge given with `judge:`, not --judge.
+      if (!(error instanceof InputError)) throw error;
+      const entryAt = `${suite.source.file}:${suite.source.line}: suites.${suite.name}.tasks[${i}]`;
+      throw new InputError(`${entryAt}: ${error.message.replace(GIVE_A_JUDGE, 'give the entry or the suite a judge: (a name from models: or a provider:model id)')}`);
+    }
   }
   const result = await runSuite(store, suite, specs, {
     stop: session.stop,

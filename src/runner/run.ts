@@ -141,16 +141,19 @@ function userModelFor(taskName: string, prepared: PreparedTask, spec: RunSpec): 
   return spec.userModel;
 }
 
+/** How a refusal for want of a judge says to give one on the command line (a suite says it its own way). */
+export const GIVE_A_JUDGE = 'give --judge <model id> (e.g. openai:gpt-4o)';
+
 /** Checks the judge options against the task and records whether the judge grades itself. */
 function judgeConfigFor(taskName: string, prepared: PreparedTask, spec: RunSpec): JudgeConfig | null {
   const judged = prepared.gradeWithJudge !== undefined;
   if (!judged && spec.judge) throw new InputError(`${taskName} is scored without a judge; drop --judge`);
   if (!judged && spec.exactOnly) throw new InputError(`${taskName} is scored without a judge; drop --exact-only`);
   // Only a task whose score stands without a judge can run without one (FunctionChat's exact match).
-  if (!prepared.judgeOptional && judged && !spec.judge) throw new InputError(`${taskName} is graded by an LLM judge: give --judge <model id> (e.g. openai:gpt-4o)`);
+  if (!prepared.judgeOptional && judged && !spec.judge) throw new InputError(`${taskName} is graded by an LLM judge: ${GIVE_A_JUDGE}`);
   if (judged && spec.judge && spec.exactOnly) throw new InputError('give either --judge or --exact-only, not both');
   if (judged && !spec.judge && !spec.exactOnly) {
-    throw new InputError(`${taskName} is graded by an LLM judge: give --judge <model id> (e.g. openai:gpt-4o), or --exact-only to score tool calls by exact match alone`);
+    throw new InputError(`${taskName} is graded by an LLM judge: ${GIVE_A_JUDGE}, or --exact-only to score tool calls by exact match alone`);
   }
   if (!spec.judge) return null;
   if (!isDeclaredName(spec.judge.model)) parseModelId(spec.judge.model);

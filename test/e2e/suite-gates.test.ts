@@ -235,7 +235,7 @@ test('bad input before a suite runs: a baseline of another suite, of a task the 
     ['unknown.yaml', '- id: a\n  input: hi\n  expect:\n    - equals: hi\n', /unknown\.yaml:4: case "a": unknown expectation "equals"; the known ones are contains, not-contains, regex, json-schema, tool-call, rubric/],
     ['regex.yaml', '- id: a\n  input: hi\n  expect:\n    - contains: x\n- id: b\n  input: hi\n  expect:\n    - regex: "[a-"\n', /regex\.yaml:8: case "b": regex \/\[a-\/ does not compile/],
     ['schema.yaml', '- id: a\n  input: hi\n  expect:\n    - json-schema: list.json\n', /schema\.yaml:4: case "a": schema file list\.json is not JSON Schema: a JSON Schema is an object or a boolean, not an array/],
-    ['rubric.yaml', '', /cases is graded by an LLM judge: give --judge/],
+    ['rubric.yaml', '', /assay\.yaml:\d+: suites\.two\.tasks\[1\]: cases is graded by an LLM judge: give the entry or the suite a judge: \(a name from models: or a provider:model id\)$/m],
   ];
   for (const [name, text, expected] of bad) {
     if (text !== '') writeFileSync(join(dir, name), text);
