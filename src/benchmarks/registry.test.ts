@@ -52,3 +52,20 @@ test('a harm:<folder> name is a user resource task, named by the absolute folder
   assert.ok(task?.name.startsWith('harm:/'), task?.name);
   assert.equal(taskNamed('harm-folder'), undefined);
 });
+
+test('an unknown task name suggests what it most likely meant, and nothing when nothing is near', () => {
+  const refusal = (name: string): string => {
+    try {
+      findTask(name);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    throw new Error(`${name} was found`);
+  };
+  assert.equal(refusal('metatool/simlar'), 'unknown task "metatool/simlar"; did you mean metatool/similar?');
+  assert.equal(refusal('similar'), 'unknown task "similar"; did you mean metatool/similar?');
+  assert.equal(refusal('case'), 'unknown task "case"; did you mean cases?');
+  // `cases` has no family part: it is not suggested for every name (it was, an empty part being in every name).
+  assert.equal(refusal('foo'), 'unknown task "foo"; run "assay list" to see the tasks');
+  assert.equal(refusal('xyzzy-task'), 'unknown task "xyzzy-task"; run "assay list" to see the tasks');
+});

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { nearestName } from '../core/nearest-name.js';
 import { InputError } from '../core/index.js';
 import { CASES_OPTIONS } from './cases/options.js';
 import { GROUNDEDNESS_OPTIONS } from './groundedness/options.js';
@@ -109,7 +110,13 @@ function harmFolderTask(name: string): Task | undefined {
 export function findTask(name: string): Task {
   const task = taskNamed(name);
   if (!task) {
-    const near = allTasks.filter((t) => t.name.includes(name) || name.includes(t.name.split('/')[1] ?? '')).map((t) => t.name);
+    // A name a task's contains or that contains a task's own part (`similar`, `run-metatool/similar`);
+    // else the nearest by spelling. (A task without a family, `cases`, is its own part: an empty
+    // part would be in every name.)
+    const ownPart = (taskName: string): string => taskName.slice(taskName.indexOf('/') + 1);
+    const containing = allTasks.filter((t) => t.name.includes(name) || name.includes(ownPart(t.name))).map((t) => t.name);
+    const nearest = nearestName(name, allTasks.map((t) => t.name));
+    const near = containing.length > 0 ? containing : nearest !== undefined ? [nearest] : [];
     const hint = near.length > 0 ? `did you mean ${near.join(', ')}?` : `run "assay list" to see the tasks`;
     throw new InputError(`unknown task "${name}"; ${hint}`);
   }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { YamlFile } from '../core/index.js';
 import { MODEL_PARAMS } from './model-entry-schema.js';
-import { nearestName } from './nearest-name.js';
+import { nearestName } from '../core/nearest-name.js';
 
 /** One thing wrong with a config file, at a line: the loader reports the first in file order. */
 export interface ConfigProblem {

@@ -4,7 +4,7 @@ import { fsReason, InputError, parseYamlFile, type YamlFile } from '../core/inde
 import type { ConfigLocation } from './config-location.js';
 import { describeValue, dottedPath, entryProblems, unknownKeyProblem, type ConfigProblem } from './config-problems.js';
 import type { ModelDeclaration } from './model-declaration.js';
-import { nearestName } from './nearest-name.js';
+import { nearestName } from '../core/nearest-name.js';
 import { CONFIG_FILE_SCHEMA } from './config-file-schema.js';
 import { readSuites, type SuiteDeclaration } from './read-suites.js';
 import { ENTRY_SCHEMAS, MODEL_NAME_PATTERN, MODEL_NAME_RULE, TARGET_KINDS, type TargetKind } from './model-entry-schema.js';

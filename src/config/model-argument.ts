@@ -2,7 +2,7 @@ import { InputError, parseModelId, type ModelId } from '../core/index.js';
 import { DEFAULT_CONFIG_FILE, CONFIG_ENV } from './config-location.js';
 import type { AssayConfig } from './load-config.js';
 import type { ModelDeclaration } from './model-declaration.js';
-import { nearestName } from './nearest-name.js';
+import { nearestName } from '../core/nearest-name.js';
 
 /** What a model argument (`-m`, `--judge`, `--user-model`) names: a declared model, or a provider's model by id. */
 export type ModelArgument = { readonly kind: 'declared'; readonly declaration: ModelDeclaration } | { readonly kind: 'id'; readonly id: ModelId };

@@ -1,7 +1,7 @@
 import { InputError, parseModelId, type YamlFile } from '../core/index.js';
 import { describeValue, dottedPath, entryProblems, type ConfigProblem } from './config-problems.js';
 import { MODEL_NAME_PATTERN } from './model-entry-schema.js';
-import { nearestName } from './nearest-name.js';
+import { nearestName } from '../core/nearest-name.js';
 import { SUITE, type SuiteEntry } from './suite-schema.js';
 
 /** A suite as the loader read it: its entry, its name, and the line it starts at. */

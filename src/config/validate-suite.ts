@@ -1,6 +1,6 @@
 import { InputError } from '../core/index.js';
 import type { AssayConfig } from './load-config.js';
-import { nearestName } from './nearest-name.js';
+import { nearestName } from '../core/nearest-name.js';
 import type { SuiteDeclaration } from './read-suites.js';
 import type { MetricGate } from './suite-schema.js';
 
