@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { InputError } from '../core/index.js';
 import { copyRuns, DEFAULT_PAGE_SIZE, describeParts, type CopyOutcome } from '../store/copy/copy-runs.js';
 import type { RunChecksum } from '../store/copy/run-digest.js';
+import { copySuiteRuns, type SuiteRunCopy } from '../store/copy/copy-suite-runs.js';
 import { openStorePair } from '../store/copy/store-pair.js';
 import { redactStoreUrl } from '../store/store-url.js';
 import { EXIT, jsonOption, unusedDbOption } from './shared.js';
@@ -50,6 +51,9 @@ Per run, one line: id, counts, checksum, and
                   (--replace overwrites)
   MISMATCH        read back differently: removed from the target
   failed          the target refused a record (rolled back)
+Then, per suite run the copied runs are members of, its recorded gates (what \`assay show
+<suite-run>\` and a \`last-passing\` baseline read): copied, already there, or none recorded
+(an interrupted suite run, or one older than recorded gates). --json: \`suiteRuns\`.
 Exit 0 when every run is copied or already there, 1 otherwise, 2 for a bad --from/--to (the
 same store twice, a missing SQLite file, an unreachable server, a schema from a newer assay).
 
@@ -61,6 +65,7 @@ Example:
       if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new InputError(`--page-size must be a whole number of samples above 0, got "${flags.pageSize}"`);
       const { source, target } = await openStorePair(flags.from, flags.to);
       const outcomes: CopyOutcome[] = [];
+      const suiteRuns: SuiteRunCopy[] = [];
       try {
         const onProgress = ({ runId, doing, samples }: { runId: string; doing: string; samples: number }): void => {
           if (samples >= pageSize) printErr(`migrate: ${runId}: ${doing}, ${samples} samples so far\n`);
@@ -69,11 +74,16 @@ Example:
           outcomes.push(outcome);
           if (!flags.json) printOut(`${outcomeLine(outcome)}\n`);
         }
+        // The gates recorded by the suite runs the copied runs are members of, after the runs.
+        const there = outcomes.filter((o) => o.status === 'copied' || o.status === 'already there').map((o) => o.runId);
+        const runs = (await Promise.all(there.map((id) => source.getRun(id)))).filter((run) => run !== undefined);
+        suiteRuns.push(...(await copySuiteRuns(source, target, runs)));
+        if (!flags.json) for (const copy of suiteRuns) printOut(`suite run ${copy.suiteRun}  gates ${copy.status}\n`);
       } finally {
         await Promise.all([source.close(), target.close()]);
       }
       const tally = tallyOf(outcomes);
-      if (flags.json) printOut(`${JSON.stringify({ from: redactStoreUrl(flags.from), to: redactStoreUrl(flags.to), ...tally, runs: outcomes })}\n`);
+      if (flags.json) printOut(`${JSON.stringify({ from: redactStoreUrl(flags.from), to: redactStoreUrl(flags.to), ...tally, runs: outcomes, suiteRuns })}\n`);
       else printOut(`${tally.copied} copied, ${tally.alreadyThere} already there, ${tally.refused} refused, ${tally.mismatched} mismatched, ${tally.failed} failed (from ${redactStoreUrl(flags.from)} to ${redactStoreUrl(flags.to)})\n`);
       setExitCode(tally.refused + tally.mismatched + tally.failed === 0 ? EXIT.ok : EXIT.unexpected);
     });

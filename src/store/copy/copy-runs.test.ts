@@ -11,6 +11,8 @@ import { parseStoreUrl } from '../store-url.js';
 import { makeCall, makeResult, makeRun, samples } from '../test-support/store-contract.js';
 import { everything, fillRun } from '../test-support/run-copy-contract.js';
 import { copyRuns, type CopyOptions, type CopyOutcome } from './copy-runs.js';
+import { copySuiteRuns } from './copy-suite-runs.js';
+import type { SuiteRunRecord } from '../records.js';
 import { differingParts, runChecksum } from './run-digest.js';
 import { openStorePair, sameLocation } from './store-pair.js';
 
@@ -171,4 +173,37 @@ test('the stores of a copy: the same one twice, and a SQLite source that does no
   await assert.rejects(openStorePair(file, link), /^InputError: --from and --to are the same store/);
   const missing = join(dir, 'no-such.db');
   await assert.rejects(openStorePair(missing, newFile()), (e: unknown) => e instanceof InputError && e.message === `no SQLite store at ${missing} to copy from (--from): check the path, or see assay runs --db <store>`);
+});
+
+test("a suite run's recorded gates go with its runs; one with none recorded is said; a second copy finds them there; other content is replaced by the source's", async () => {
+  const source = await openSqliteStore(newFile());
+  const target = await openSqliteStore(newFile());
+  try {
+    const member = (id: string, suiteRun: string) => makeRun({ id, status: 'finished', createdAt: '2026-01-02T00:00:00.000Z', suiteRun: { id: suiteRun, suite: 'release', entry: 0, entries: 1 } });
+    await source.createRun(member('m1', 'suite-20260102-000000-aaaa'), samples);
+    await source.createRun(member('m2', 'suite-20260102-000000-bbbb'), samples);
+    const gates: SuiteRunRecord = {
+      id: 'suite-20260102-000000-aaaa', suite: 'release', decidedAt: '2026-01-02T00:01:00.000Z',
+      runs: [{ entry: 0, task: 'metatool-awareness', run: 'm1', status: 'finished' }],
+      gates: [{ kind: 'threshold', entry: 'metatool-awareness', task: 'metatool-awareness', model: 'openai:m', metric: 'accuracy', unit: 'share', rule: 'min 90.0%', outcome: 'fail', value: 0.5, interval: { low: 0.2, high: 0.8 }, relation: 'misses', reason: '50.0% is below 90.0%' }],
+      strict: false, sampleErrors: 0, interrupted: false, exitCode: 4,
+    };
+    await source.saveSuiteRun(gates);
+    await collect(source, target);
+    const runs = await source.listRuns();
+    assert.deepEqual(await copySuiteRuns(source, target, runs), [
+      { suiteRun: 'suite-20260102-000000-aaaa', status: 'copied' },
+      { suiteRun: 'suite-20260102-000000-bbbb', status: 'none recorded' },
+    ]);
+    assert.deepEqual(await target.suiteRun(gates.id), gates);
+    assert.equal(await target.suiteRun('suite-20260102-000000-bbbb'), undefined);
+    assert.deepEqual((await copySuiteRuns(source, target, runs)).map((c) => c.status), ['already there', 'none recorded']);
+    await target.saveSuiteRun({ ...gates, exitCode: 0, gates: [] });
+    assert.deepEqual((await copySuiteRuns(source, target, runs)).map((c) => c.status), ['copied', 'none recorded']);
+    assert.deepEqual(await target.suiteRun(gates.id), gates);
+    // Runs that are no suite's members bring none.
+    assert.deepEqual(await copySuiteRuns(source, target, [makeRun({ id: 'alone' })]), []);
+  } finally {
+    await Promise.all([source.close(), target.close()]);
+  }
 });
