@@ -2,24 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_COMPARISON } from '../../benchmarks/comparison.js';
 import type { ResultRecord } from '../../store/records.js';
+import { makeResult } from '../../store/test-support/store-contract.js';
 import { pairSamples } from './sample-pairs.js';
 
-const result = (sampleId: string, pass: boolean, repeat?: number): ResultRecord => ({
-  runId: 'r',
-  sampleId,
-  modelId: 'm',
-  ...(repeat !== undefined ? { repeat } : {}),
-  status: 'done',
-  output: { text: '', toolCalls: [], finishReason: { unified: 'stop', raw: 'stop' }, usage: {}, warnings: [] },
-  score: { value: pass },
-  error: null,
-  cached: false,
-  attempts: 1,
-  latencyMs: 1,
-  usage: {},
-  costUsd: null,
-  finishedAt: '2026-01-01T00:00:00.000Z',
-});
+const result = (sampleId: string, pass: boolean, repeat?: number): ResultRecord =>
+  makeResult({ runId: 'r', sampleId, modelId: 'm', score: { value: pass }, ...(repeat !== undefined ? { repeat } : {}) });
 
 test('runs with repeats pair by sample and repeat; a repeat one run lacks is unpaired; repeat 0 is the field left out', () => {
   // A: s1 repeats 0, 1, 2; B: s1 repeats 0 and 1 (the second with another verdict), s2 repeat 0.
