@@ -140,11 +140,13 @@ export interface PreparedTask {
    */
   readonly judgeOptional?: boolean;
   /**
-   * How many judge calls grading one output makes at most, for `--estimate` (every re-ask
-   * included), given the run's judge settings; null when it cannot be bounded ahead (one call per
-   * claim of a summary not yet written). Absent: as one rubric judgment, `repeats × (1 + re-asks)`.
+   * How many judge calls grading one output of `sample` makes at most, for `--estimate` (every
+   * re-ask included), given the run's judge settings; null when it cannot be bounded ahead (one
+   * call per claim of a summary not yet written). Per sample, so a task whose samples need
+   * different judging (a case with two rubrics, one with none) is counted as it will be called.
+   * Absent: as one rubric judgment, `repeats × (1 + re-asks)`.
    */
-  judgeCallsPerSample?(settings: Pick<JudgeSettings, 'repeats' | 'maxParseRetries'>): number | null;
+  judgeCallsPerSample?(settings: Pick<JudgeSettings, 'repeats' | 'maxParseRetries'>, sample: Sample): number | null;
   /**
    * For a task whose judged values are levels of an ordinal scale (harm severity, groundedness 1–5): the
    * scale's lowest and highest level, so `assay agreement` can compare them with human labels.

@@ -1,4 +1,4 @@
-import { parseModelId } from '../core/index.js';
+import { parseModelId, type JudgeSettings } from '../core/index.js';
 import type { ModelDeclaration } from '../config/model-declaration.js';
 import { findTask } from '../benchmarks/registry.js';
 import { createEmbedder } from '../models/embedders.js';
@@ -8,6 +8,7 @@ import { KNOWN_PRICES, type Price } from '../models/pricing.js';
 import { UNBILLED_PROVIDERS } from '../models/registry.js';
 import { requestFor } from './sample-work.js';
 import type { RunSpec } from './run-spec.js';
+import type { PreparedTask } from '../benchmarks/task.js';
 
 export interface ModelEstimate {
   readonly model: string;
@@ -94,9 +95,24 @@ export async function estimateRun(spec: RunSpec, declarations: ReadonlyMap<strin
     };
   });
   const judged = prepared.gradeWithJudge !== undefined;
-  // A task's own count when it gives one (null: not boundable ahead), else as one rubric judgment.
-  const perSample = !spec.judge ? null : prepared.judgeCallsPerSample ? prepared.judgeCallsPerSample(spec.judge) : spec.judge.repeats * (1 + spec.judge.maxParseRetries);
-  const judge = spec.judge && judged ? { model: spec.judge.model, repeats: spec.judge.repeats, calls_max: perSample === null ? null : samples * k * spec.models.length * perSample } : undefined;
+  const judgeCalls = spec.judge && judged ? judgeCallsOf(prepared, spec.judge) : null;
+  const judge = spec.judge && judged ? { model: spec.judge.model, repeats: spec.judge.repeats, calls_max: judgeCalls === null ? null : judgeCalls * k * spec.models.length } : undefined;
   const user = solver?.simulatedUser && spec.userModel !== undefined ? { model: spec.userModel, calls_max: samples * k * spec.models.length * solver.maxCalls.user } : undefined;
   return { task: task.name, samples, ...(k > 1 ? { repeats: k } : {}), models, ...(judge ? { judge } : {}), ...(user ? { user } : {}) };
+}
+
+/**
+ * The judge calls grading one output of every sample make at most: each sample's as the task
+ * counts it (null when one cannot be bounded ahead), else one rubric judgment each.
+ */
+function judgeCallsOf(prepared: PreparedTask, judge: Pick<JudgeSettings, 'repeats' | 'maxParseRetries'>): number | null {
+  const own = prepared.judgeCallsPerSample;
+  if (!own) return prepared.samples.length * judge.repeats * (1 + judge.maxParseRetries);
+  let total = 0;
+  for (const sample of prepared.samples) {
+    const calls = own(judge, sample);
+    if (calls === null) return null;
+    total += calls;
+  }
+  return total;
 }

@@ -117,3 +117,41 @@ test('--estimate prices declared models by their declaration: a local model is f
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a cases estimate counts each case\'s own rubrics: 2 + 0 + 1 rubric judgments, not the most rubrics of one case for every case', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'assay-estimate-cases-'));
+  try {
+    const file = join(dir, 'cases.yaml');
+    writeFileSync(file, [
+      '- id: two-rubrics',
+      '  input: How long do I have to return a bike?',
+      '  expect:',
+      '    - rubric: States the 30-day window.',
+      '    - rubric: Stays polite.',
+      '- id: no-rubric',
+      '  input: Say hello.',
+      '  expect:',
+      '    - contains: hello',
+      '- id: one-rubric',
+      '  input: Say goodbye.',
+      '  expect:',
+      '    - rubric: Says goodbye.',
+      '',
+    ].join('\n'));
+    const estimate = await estimateRun({
+      task: 'cases',
+      models: ['openai:a', 'openai:b'],
+      seed: 1,
+      options: { task: { file } },
+      settings: {},
+      dataDir,
+      repeats: 2,
+      judge: { model: 'openai:judge', repeats: 3, format: 'text', maxParseRetries: 1, temperature: 0 },
+      engine: { concurrency: 1, timeoutMs: 1000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: true },
+    });
+    // Per output: 3 rubrics in all × 3 judge repeats × (1 + 1 re-ask); outputs: 2 repeats × 2 models.
+    assert.deepEqual(estimate.judge, { model: 'openai:judge', repeats: 3, calls_max: 3 * 3 * 2 * 2 * 2 });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -70,9 +70,8 @@ export const casesTask: Task = {
       // Every expectation but the rubrics, without a judge (a rubric is no verdict until one grades it).
       score: scoreWith({ name: 'cases/expectations', score: ({ sample, output }) => scoreCase(caseOf(sample), output) }),
     };
-    const rubricsPerCase = Math.max(0, ...loaded.cases.map((c) => c.expectations.filter((e) => e.expectation.kind === 'rubric').length));
     // Only a file with a rubric needs a judge: without one, the deterministic score is final and --judge is refused.
-    if (rubricsPerCase === 0) {
+    if (!loaded.cases.some((c) => rubricCount(c) > 0)) {
       if (ctx.options.rubrics && Object.keys(ctx.options.rubrics).length > 0) await loadTaskRubrics(NAME, RUBRICS, ctx.options.rubrics);
       return base;
     }
@@ -82,7 +81,8 @@ export const casesTask: Task = {
       ...base,
       datasetChecksums: { ...loaded.checksums, ...rubrics.checksums },
       gradeWithJudge: (sample, output, judge, settings) => gradeCase(caseOf(sample), output, rubric, judge, settings),
-      judgeCallsPerSample: ({ repeats, maxParseRetries }) => rubricsPerCase * repeats * (1 + maxParseRetries),
+      // Each case's own rubrics: a case without one is never sent to the judge.
+      judgeCallsPerSample: ({ repeats, maxParseRetries }, sample) => rubricCount(caseOf(sample)) * repeats * (1 + maxParseRetries),
     };
   },
   charts: CHARTS,
@@ -91,6 +91,9 @@ export const casesTask: Task = {
   summaryNotes: (rows) => notPassingNotes(rows),
   metricDeclarations: CASES_METRICS,
 };
+
+/** How many of a case's expectations a judge grades. */
+const rubricCount = (testCase: TestCase): number => testCase.expectations.filter((e) => e.expectation.kind === 'rubric').length;
 
 /** The task's own options as the run recorded them (checked when the run was made). */
 const ownOptionsOf = (given: TaskOptions['task']): z.infer<typeof schema> => parseOwnOptions(NAME, schema, given, { key: 'file', expected: '<path>: a .yaml or .jsonl file of test cases (see docs/cases.md)' });
