@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_COMPARISON } from '../benchmarks/comparison.js';
 import { pairedProportionDifference } from '../metrics/paired-proportions.js';
+import { comparePassFail } from '../analysis/compare/pass-fail.js';
 import { buildRunComparison } from '../analysis/compare/run-comparison.js';
+import { pairSamples } from '../analysis/compare/sample-pairs.js';
 import type { ResultRecord, RunRecord } from '../store/records.js';
 import { comparisonRegression, evaluateRegression, pairedReadingOf, type PairedModelReadings, type RegressionComparison, type RegressionGate } from './regression.js';
 
@@ -98,6 +100,37 @@ describe('evaluateRegression on compare\'s own comparison of two runs', () => {
   it('the same runs compared the other way round are an improvement: passes, and non-inferior passes', () => {
     const reverse = buildRunComparison({ runA: run('CAND'), runB: run('BASE'), resultsA: resultsB, resultsB: resultsA, comparison: DEFAULT_COMPARISON, inputs: { a: digestsB, b: digestsA } });
     assert.deepEqual(evaluateRegression(reverse, { ...PASS_RATE, require: 'non-inferior' }).map((r) => [r.outcome, r.value]), [['pass', 0.4]]);
+  });
+});
+
+describe('evaluateRegression on runs with repeats: the interval over samples decides', () => {
+  const run = (id: string): RunRecord => ({
+    id, task: 'cases', taskVersion: '1', status: 'finished', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+    models: ['bot'], settings: {}, seed: 0, options: {}, datasetChecksums: {}, promptVersion: 'p', toolkitVersion: 't', engine: {}, provenance: {}, events: [], judge: null, repeats: 3,
+  });
+  const result = (runId: string, sampleId: string, repeat: number, pass: boolean): ResultRecord => ({
+    runId, sampleId, modelId: 'bot', status: 'done', output: null, score: { value: pass }, error: null, cached: false, attempts: 1, latencyMs: 1, usage: {}, costUsd: null, finishedAt: '2026-01-01T00:00:00.000Z', ...(repeat > 0 ? { repeat } : {}),
+  });
+  // 12 samples × 3 repeats, each sample's repeats alike: the baseline passes every one, the
+  // candidate fails s0–s3. Counting 36 answers as independent makes the interval too narrow.
+  const ids = Array.from({ length: 12 }, (_, i) => `s${i}`);
+  const resultsA = ids.flatMap((id) => [0, 1, 2].map((r) => result('BASE', id, r, true)));
+  const resultsB = ids.flatMap((id, i) => [0, 1, 2].map((r) => result('CAND', id, r, i >= 4)));
+  const comparison = buildRunComparison({ runA: run('BASE'), runB: run('CAND'), resultsA, resultsB, comparison: DEFAULT_COMPARISON });
+  const naive = comparePassFail(pairSamples(resultsA, resultsB, DEFAULT_COMPARISON).pairs, 'pass');
+
+  it('a margin the naive per-answer interval would call a regression is not one over samples', () => {
+    const cluster = comparison.comparisons[0]?.passFail?.interval;
+    assert.ok(cluster && naive.interval && naive.interval.high < cluster.high, `naive ${JSON.stringify(naive.interval)}, cluster ${JSON.stringify(cluster)}`);
+    // Between the two upper bounds: wholly beyond −margin per answer, not per sample.
+    const margin = -(naive.interval.high + cluster.high) / 2;
+    assert.ok(margin > 0);
+    const [r] = evaluateRegression(comparison, { ...PASS_RATE, margin });
+    assert.deepEqual([r?.outcome, r?.relation, r?.interval], ['pass', 'straddles', cluster]);
+    assert.match(r?.reason ?? '', /^B − A of pass_rate over 12 paired sample\(s\), each over its repeats \(cluster bootstrap over samples\): -33\.3%/);
+    // The naive interval with the same margin: a regression (what compare said before it paired by sample).
+    const [before] = evaluateRegression({ ...comparison, comparisons: [{ modelA: 'bot', modelB: 'bot', samples: { shared: 36, inputDiffers: 0, errors: 0 }, passFail: naive, value: null }] }, { ...PASS_RATE, margin });
+    assert.equal(before?.outcome, 'fail');
   });
 });
 

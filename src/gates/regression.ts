@@ -7,6 +7,8 @@ export interface PairedModelReadings {
   readonly modelA: string;
   readonly modelB: string;
   readonly samples: { readonly shared: number; readonly inputDiffers: number; readonly errors: number };
+  /** Present when a run has repeats: the readings below are then per sample (each its repeats' share or mean) with a bootstrap over samples. */
+  readonly pairing?: { readonly unit: 'sample' };
   /** Pass rates over the samples decided on both sides; `difference` is B − A with Newcombe's paired interval. */
   readonly passFail: { readonly decided: number; readonly difference: number | null; readonly interval: Interval | null; readonly passMeans: string } | null;
   /** Means of the task's per-sample number; `difference` is B − A with a paired bootstrap interval. */
@@ -43,7 +45,8 @@ export interface RegressionGate {
 
 /**
  * The regression check of one gated metric, per model pair (docs/suites.md): the change B − A
- * (candidate − baseline) over samples paired by id and input, with compare's 95% paired interval.
+ * (candidate − baseline) over samples paired by id and input, with compare's 95% paired interval
+ * (for runs with repeats, compare's sample-level one: the sample is the unit, not the answer).
  * Turned to "better is positive" by the metric's direction, with interval [lo, hi]:
  * - default: **fail** when the whole interval is worse than −margin (hi < −margin: a regression
  *   with 95% confidence), else pass (the relation says whether the interval straddles −margin);
@@ -78,7 +81,9 @@ function decidePair(comparison: RegressionComparison, pair: PairedModelReadings,
   const better = gate.direction === 'higher' ? interval : { low: -interval.high, high: -interval.low };
   const floor = -gate.margin;
   const relation: IntervalRelation = better.low >= floor ? 'clears' : better.high < floor ? 'misses' : 'straddles';
-  const figures = `B − A of ${gate.metric} over ${reading.decided} paired sample(s): ${formatFigure(change, unit, true)}, 95% interval ${formatInterval(interval, unit, true)}`;
+  // With repeats the unit is the sample (its repeats averaged), and the interval a cluster bootstrap over samples.
+  const over = pair.pairing ? `${reading.decided} paired sample(s), each over its repeats (cluster bootstrap over samples)` : `${reading.decided} paired sample(s)`;
+  const figures = `B − A of ${gate.metric} over ${over}: ${formatFigure(change, unit, true)}, 95% interval ${formatInterval(interval, unit, true)}`;
   const margin = `${gate.direction === 'higher' ? 'a drop' : 'a rise'} of ${formatFigure(gate.margin, unit)}`;
   if (gate.require === 'non-inferior') {
     return relation === 'clears'

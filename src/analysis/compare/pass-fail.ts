@@ -2,11 +2,11 @@ import type { Interval } from '../../metrics/intervals.js';
 import { mcnemarTest, type McNemarTest } from '../../metrics/mcnemar.js';
 import { pairedProportionDifference } from '../../metrics/paired-proportions.js';
 import type { SamplePair } from './sample-pairs.js';
-import type { PassFailBuckets, PassFailComparison } from './comparison-shapes.js';
-export type { PassFailBuckets, PassFailComparison } from './comparison-shapes.js';
+import type { PairedPassFail } from './comparison-shapes.js';
+export type { PairedPassFail, PassFailBuckets, PassFailComparison, SamplePassFail } from './comparison-shapes.js';
 
 /** Compares the pass/fail readings of paired samples that ended without error on both sides. */
-export function comparePassFail(pairs: readonly SamplePair[], passMeans: string): PassFailComparison {
+export function comparePassFail(pairs: readonly SamplePair[], passMeans: string): PairedPassFail {
   const buckets = { newlyFailing: [] as string[], newlyPassing: [] as string[], stillFailing: [] as string[], unchanged: [] as string[], noVerdict: [] as string[] };
   for (const { sampleId, a, b } of pairs) {
     if (a.kind !== 'read' || b.kind !== 'read') throw new Error(`comparePassFail: pair ${sampleId} has an error; errors are counted apart before`);

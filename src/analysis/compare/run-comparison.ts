@@ -1,8 +1,10 @@
 import type { ScoreComparison } from '../../benchmarks/task.js';
 import { InputError } from '../../core/index.js';
 import type { ResultRecord, RunRecord } from '../../store/records.js';
+import { compareModelBySample } from './compare-by-sample.js';
 import { pairModels } from './model-pairs.js';
 import { comparePassFail, type PassFailComparison } from './pass-fail.js';
+import { clusterSamples } from './sample-clusters.js';
 import { pairSamples, type InputDigests, type SamplePair } from './sample-pairs.js';
 import { compareValues, type ValueComparison } from './values.js';
 import type { ComparedRun, ModelComparison, RunComparison } from './comparison-shapes.js';
@@ -37,6 +39,10 @@ export function refuseOtherTask(runA: RunRecord, runB: RunRecord): void {
  * counted and left out; then the pass/fail reading (pass rates, B − A with Newcombe's interval,
  * McNemar, the four buckets) and the numeric one (means, B − A with a paired bootstrap interval,
  * a sign-flip test), each over the pairs with a verdict on both sides, no verdicts counted apart.
+ * When either run has repeats (k > 1) the unit is the sample, not the answer: each side's share
+ * of passing repeats (or mean number) per sample, compared over samples with a bootstrap that
+ * resamples samples and a sign-flip test ({@link compareModelBySample}); each side keeps its own
+ * repeats, whatever the other run's k.
  *
  * @throws InputError for runs of different tasks, models that do not pair, or no shared sample.
  */
@@ -46,13 +52,14 @@ export function buildRunComparison(input: ComparisonInput): RunComparison {
   const { pairs: modelPairs, notes: pairingNotes } = pairModels(runA, runB);
   const notes = [...pairingNotes, ...(input.notes ?? [])];
   if (runA.taskVersion !== runB.taskVersion) notes.push(`task versions differ: ${runA.taskVersion} (run A), ${runB.taskVersion} (run B); its samples or scoring may have changed in between`);
+  const repeats = { a: runA.repeats ?? 1, b: runB.repeats ?? 1 };
+  const bySample = repeats.a > 1 || repeats.b > 1;
+  if (bySample && repeats.a !== repeats.b) notes.push(`repeats differ: ${repeats.a} per sample in run A, ${repeats.b} in run B; paired by sample, each side over its own repeats`);
   const comparisons = modelPairs.map(({ a, b }) => {
-    const paired = pairSamples(
-      input.resultsA.filter((r) => r.modelId === a),
-      input.resultsB.filter((r) => r.modelId === b),
-      comparison,
-      input.inputs,
-    );
+    const resultsA = input.resultsA.filter((r) => r.modelId === a);
+    const resultsB = input.resultsB.filter((r) => r.modelId === b);
+    if (bySample) return compareModelBySample(a, b, clusterSamples(resultsA, resultsB, comparison, input.inputs), comparison, repeats);
+    const paired = pairSamples(resultsA, resultsB, comparison, input.inputs);
     return compareModel(a, b, paired.pairs, paired, comparison);
   });
   if (comparisons.every((c) => c.samples.shared === 0)) {

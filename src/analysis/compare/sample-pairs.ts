@@ -41,11 +41,11 @@ export function readResult(result: ResultRecord, comparison: ScoreComparison): S
 const unitOf = (r: ResultRecord): string => JSON.stringify([r.sampleId, r.repeat ?? 0]);
 
 /**
- * Pairs two result lists (one model each) by sample id and repeat (runs with `--repeats`: repeat r
- * of a sample with repeat r of it; runs without have only repeat 0); only units with a result on
- * both sides count, and, given `inputs`, only those whose stored inputs agree (the others are
- * `inputDiffers`). Each pair is one unit of the paired statistics: a sample's repeats are paired
- * one by one, not as one sample.
+ * Pairs two result lists (one model each) by sample id and repeat (repeat r with repeat r; runs
+ * without repeats have only repeat 0); only units with a result on both sides count, and, given
+ * `inputs`, only those whose stored inputs agree (the others are `inputDiffers`). Each pair is one
+ * unit of the paired statistics, which is right for runs without repeats: runs with repeats are
+ * compared by sample instead (`sample-clusters.ts`), their repeats being correlated.
  */
 export function pairSamples(resultsA: readonly ResultRecord[], resultsB: readonly ResultRecord[], comparison: ScoreComparison, inputs?: InputDigests): PairedSamples {
   const byId = new Map(resultsB.map((r) => [unitOf(r), r]));

@@ -112,12 +112,14 @@ async function showPair(lookup: PairLookup, m: PageModelComparison, sample: stri
 /** The buckets of one model pair as buttons; one opens its samples (paged), a sample opens both runs' details. */
 function bucketsEl(lookup: Promise<PairLookup>, m: PageModelComparison): HTMLElement {
   const b = m.passFail?.buckets;
+  // With repeats a sample moves by its share of passing repeats.
+  const bySample = m.pairing !== undefined;
   const buckets: (readonly [string, string, readonly string[]])[] = b
     ? [
-        ['newly-failing', 'newly failing (A pass, B fail)', b.newlyFailing],
-        ['newly-passing', 'newly passing (A fail, B pass)', b.newlyPassing],
-        ['still-failing', 'still failing (fail on both)', b.stillFailing],
-        ['unchanged', 'unchanged (pass on both)', b.unchanged],
+        ['newly-failing', bySample ? 'newly failing (lower pass share in B)' : 'newly failing (A pass, B fail)', b.newlyFailing],
+        ['newly-passing', bySample ? 'newly passing (higher pass share in B)' : 'newly passing (A fail, B pass)', b.newlyPassing],
+        ['still-failing', bySample ? 'still failing (no pass on either side)' : 'still failing (fail on both)', b.stillFailing],
+        ['unchanged', bySample ? 'unchanged (the same share, some passing)' : 'unchanged (pass on both)', b.unchanged],
         ['no-verdict', 'no verdict on a side', b.noVerdict],
         ['error', 'error on a side', m.errorIds],
       ]
@@ -164,12 +166,26 @@ function statsTable(m: PageModelComparison): HTMLTableElement {
   const v = m.value;
   if (pf) {
     const name = pf.passMeans === 'pass' ? 'pass rate' : `pass rate (pass = ${pf.passMeans})`;
-    rows.push([name, String(pf.decided), fixed3(pf.rateA), fixed3(pf.rateB), signed(pf.difference), signedInterval(pf.interval), pText(pf.decided > 0 ? pf.mcnemar.exactP : null), `McNemar exact (${pf.mcnemar.firstOnly} newly failing vs ${pf.mcnemar.secondOnly} newly passing)`]);
+    const head = [name, String(pf.decided), fixed3(pf.rateA), fixed3(pf.rateB), signed(pf.difference), signedInterval(pf.interval)];
+    if (pf.intervalMethod === 'newcombe-paired-hybrid-score') rows.push([...head, pText(pf.decided > 0 ? pf.mcnemar.exactP : null), `McNemar exact (${pf.mcnemar.firstOnly} newly failing vs ${pf.mcnemar.secondOnly} newly passing)`]);
+    else rows.push([...head, pText(pf.test.p), `sign-flip ${pf.test.exact ? '(exact)' : `(${pf.test.resamples ?? 0} draws)`} on the per-sample differences; higher in B ${pf.buckets.newlyPassing.length}, lower ${pf.buckets.newlyFailing.length}`]);
   }
   if (v) rows.push([`mean ${v.valueMeans}`, String(v.decided), fixed3(v.meanA), fixed3(v.meanB), signed(v.difference), signedInterval(v.interval), pText(v.test.p), `sign-flip ${v.test.exact ? '(exact)' : `(${v.test.resamples ?? 0} draws)`}; higher in B ${v.higher}, lower ${v.lower}, equal ${v.equal}`]);
   const t = table(['', 'n', 'A', 'B', 'B − A', '95% interval', 'p', 'test'], rows, 'grid metrics comparison-stats');
   t.dataset['model'] = pairTitle(m);
   return t;
+}
+
+function passFailNote(pf: PagePassFail): string {
+  return pf.intervalMethod === 'newcombe-paired-hybrid-score'
+    ? `pass rate: interval Newcombe (1998) method 10, over the ${pf.decided} samples with a pass or fail on both sides (${pf.noVerdict} without a verdict on a side left out). `
+    : `pass rate: the mean of each sample's share of passing repeats, over the ${pf.decided} samples with a pass or fail on both sides (${pf.noVerdict} without a verdict on a side left out); interval: cluster bootstrap over samples (percentile), ${pf.bootstrapResamples} resamples. `;
+}
+
+function valueNote(v: PageValueComparison): string {
+  return v.intervalMethod === 'paired-percentile-bootstrap'
+    ? `mean: paired percentile bootstrap, ${v.bootstrapResamples} resamples, over the ${v.decided} samples with a number on both sides.`
+    : `mean: each side's mean over its repeats per sample; cluster bootstrap over samples (percentile), ${v.bootstrapResamples} resamples, over the ${v.decided} samples with a number on both sides.`;
 }
 
 function modelComparisonEl(lookup: Promise<PairLookup>, m: PageModelComparison): HTMLElement {
@@ -180,13 +196,10 @@ function modelComparisonEl(lookup: Promise<PairLookup>, m: PageModelComparison):
     { class: 'run model-comparison', data: { model: pairTitle(m) } },
     el('h3', null, pairTitle(m)),
     el('p', { class: 'note' }, `samples: ${shared} in both runs, ${onlyInA} only in A, ${onlyInB} only in B${differ}; ${errors} ended in error on a side (left out of every figure)`),
+    // Runs with repeats only: the unit of every figure.
+    ...(m.pairing ? [el('p', { class: 'note pairing', data: { unit: m.pairing.unit } }, m.pairing.description)] : []),
     statsTable(m),
-    el(
-      'p',
-      { class: 'note' },
-      m.passFail ? `pass rate: interval Newcombe (1998) method 10, over the ${m.passFail.decided} samples with a pass or fail on both sides (${m.passFail.noVerdict} without a verdict on a side left out). ` : '',
-      m.value ? `mean: paired percentile bootstrap, ${m.value.bootstrapResamples} resamples, over the ${m.value.decided} samples with a number on both sides.` : '',
-    ),
+    el('p', { class: 'note' }, m.passFail ? passFailNote(m.passFail) : '', m.value ? valueNote(m.value) : ''),
     bucketsEl(lookup, m),
   );
 }
