@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { wilsonInterval } from '../../src/metrics/intervals.js';
+import { pairedMeanDifference } from '../../src/metrics/paired-mean.js';
+import { pairedProportionDifference } from '../../src/metrics/paired-proportions.js';
 import { assay } from '../../src/testing/cli-harness.js';
 import { requestKey, startFakeOpenAIServer, type FakeAnswer, type FakeChatRequestBody, type FakeServer } from '../../src/testing/fake-openai-server.js';
 
@@ -47,7 +49,26 @@ const ANSWERS: Readonly<Record<string, readonly string[]>> = {
 
 const fenced = (prompt: string, label: string): string => new RegExp(`<<<${label} ([0-9a-f]+)>>>\\n([\\s\\S]*?)\\n<<<end ${label} \\1>>>`).exec(prompt)?.[2] ?? '';
 
+/**
+ * For `compare`: a baseline model and a candidate answering eight questions, 3 repeats each (seeds
+ * 10, 11, 12), each answer passing when it is "yes".
+ */
+const COMPARED: Readonly<Record<string, { readonly base: readonly string[]; readonly cand: readonly string[] }>> = {
+  'Compared one?': { base: ['yes', 'yes', 'yes'], cand: ['yes', 'yes', 'yes'] }, //   1   → 1      0
+  'Compared two?': { base: ['yes', 'yes', 'yes'], cand: ['no', 'no', 'no'] }, //      1   → 0     −1
+  'Compared three?': { base: ['yes', 'yes', 'yes'], cand: ['no', 'no', 'no'] }, //    1   → 0     −1
+  'Compared four?': { base: ['yes', 'yes', 'yes'], cand: ['no', 'no', 'no'] }, //     1   → 0     −1
+  'Compared five?': { base: ['yes', 'yes', 'no'], cand: ['yes', 'no', 'no'] }, //     2/3 → 1/3   −1/3
+  'Compared six?': { base: ['no', 'no', 'no'], cand: ['no', 'no', 'no'] }, //         0   → 0      0
+  'Compared seven?': { base: ['yes', 'no', 'yes'], cand: ['yes', 'yes', 'yes'] }, //  2/3 → 1     +1/3
+  'Compared eight?': { base: ['yes', 'yes', 'yes'], cand: ['yes', 'yes', 'yes'] }, // 1   → 1      0
+};
+
 function respond(body: FakeChatRequestBody): FakeAnswer {
+  if (body.model === 'base' || body.model === 'cand') {
+    const seed = (body as { seed?: unknown }).seed;
+    return { text: (typeof seed === 'number' && COMPARED[requestKey(body)]?.[body.model][seed - 10]) || `unexpected request (seed ${String(seed)})` };
+  }
   if (body.model === 'judge') {
     const answer = fenced(String(body.messages[0]?.content ?? ''), 'response');
     return { text: answer === 'yes' ? 'It says yes.\npass' : answer === 'maybe' ? 'I cannot tell.' : 'It does not say yes.\nfail' };
@@ -204,4 +225,74 @@ test('a run stopped mid-repeats: the resume calls only the repeats without a res
   } finally {
     await flaky.close();
   }
+});
+
+test('compare two runs with repeats: paired by sample (each sample’s share of passing repeats), a bootstrap over samples; --fail-on-regression decides on that interval', async () => {
+  const db = join(dir, 'compare.db');
+  const file = join(dir, 'compared.yaml');
+  writeFileSync(file, Object.keys(COMPARED).map((input, i) => `- id: c${i + 1}\n  input: ${input}\n  expect:\n    - contains: yes\n`).join(''));
+  const runOf = async (model: string): Promise<string> => {
+    const r = await assay(['run', 'cases', '--file', file, '-m', `openai:${model}`, '--base-url', server.url, '--db', db, '--max-retries', '0', '--seed', '10', '--repeats', '3', '--json'], env);
+    assert.equal(r.code, 0, r.stderr);
+    return (JSON.parse(r.stdout) as { run: string }).run;
+  };
+  const base = await runOf('base');
+  const cand = await runOf('cand');
+
+  // By hand from the table above: per-sample shares A → B and their differences, 8 samples.
+  const shares: [number, number][] = [[1, 1], [1, 0], [1, 0], [1, 0], [2 / 3, 1 / 3], [0, 0], [2 / 3, 1], [1, 1]];
+  // Differences 0, −1, −1, −1, −1/3, 0, +1/3, 0: mean −3/8. Sign-flip over the 5 non-zero ones
+  // (1, 1, 1, 1/3, 1/3), |Σ| = 3: the three 1s of one sign and the 1/3s not both against them,
+  // 3 of 4 for each sign: 6 of 32 assignments → p = 0.1875.
+  const compared = await assay(['compare', base, cand, '--db', db, '--json'], env);
+  assert.equal(compared.code, 0, compared.stderr);
+  interface Pf { decided: number; rateA: number; rateB: number; difference: number; interval: { low: number; high: number }; intervalMethod: string; test: { p: number; exact: boolean }; buckets: Record<string, string[]> }
+  const c = JSON.parse(compared.stdout) as { comparisons: { samples: Record<string, number>; pairing: Record<string, unknown>; passFail: Pf }[] };
+  const m = c.comparisons[0];
+  assert.ok(m);
+  assert.deepEqual(m.samples, { shared: 8, onlyInA: 0, onlyInB: 0, inputDiffers: 0, errors: 0 });
+  assert.deepEqual(m.pairing, { unit: 'sample', repeatsA: 3, repeatsB: 3, repeatErrors: 0, description: 'paired by sample: 8 samples × up to 3 repeats, cluster bootstrap over samples' });
+  const pf = m.passFail;
+  assert.equal(pf.intervalMethod, 'cluster-percentile-bootstrap');
+  assert.equal(pf.decided, 8);
+  assert.ok(Math.abs(pf.difference + 3 / 8) < 1e-12, String(pf.difference));
+  assert.ok(Math.abs(pf.rateA - 19 / 24) < 1e-12 && Math.abs(pf.rateB - 10 / 24) < 1e-12, `${pf.rateA} ${pf.rateB}`);
+  assert.deepEqual([pf.test.p, pf.test.exact], [0.1875, true]);
+  assert.deepEqual(pf.buckets, { newlyFailing: ['c2', 'c3', 'c4', 'c5'], newlyPassing: ['c7'], stillFailing: ['c6'], unchanged: ['c1', 'c8'], noVerdict: [] });
+  const cluster = pairedMeanDifference(shares, { seed: 'compare:openai:base:openai:cand:pass' }).interval;
+  assert.deepEqual(pf.interval, cluster);
+  assert.ok(cluster && cluster.high < 0, JSON.stringify(cluster));
+
+  // The text says the unit and the test.
+  const text = await assay(['compare', base, cand, '--db', db], env);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /\n  paired by sample: 8 samples × up to 3 repeats, cluster bootstrap over samples\n/);
+  assert.match(text.stdout, /\n  pass rate\s+8\s+0\.792\s+0\.417\s+−0\.375\s+\[−\d\.\d{3}, −0\.\d{3}\]\s+0\.188\s+sign-flip \(exact\)\n/);
+
+  // The whole cluster interval is below 0: a regression at margin 0 (exit 4), the gate's interval the cluster one.
+  const strict = await assay(['compare', base, cand, '--db', db, '--fail-on-regression', '0', '--json'], env);
+  assert.equal(strict.code, 4, strict.stderr);
+  const gate = (JSON.parse(strict.stdout) as { regression: { results: { outcome: string; interval: unknown; reason: string }[] } }).regression.results[0];
+  assert.deepEqual([gate?.outcome, gate?.interval], ['fail', cluster]);
+  assert.match(gate?.reason ?? '', /over 8 paired sample\(s\), each over its repeats \(cluster bootstrap over samples\)/);
+
+  // Counting the 24 (sample, repeat) pairs as independent units (as compare did before) gives a
+  // narrower interval; with a margin between the two upper bounds that one would call a
+  // regression, the interval over samples does not (exit 0).
+  const table = { both: 0, firstOnly: 0, secondOnly: 0, neither: 0 };
+  for (const { base: a, cand: b } of Object.values(COMPARED)) {
+    for (let r = 0; r < 3; r++) {
+      const [pa, pb] = [a[r] === 'yes', b[r] === 'yes'];
+      if (pa && pb) table.both++;
+      else if (pa) table.firstOnly++;
+      else if (pb) table.secondOnly++;
+      else table.neither++;
+    }
+  }
+  const naive = pairedProportionDifference(table).interval;
+  assert.ok(naive && naive.high < cluster.high, `per answer ${JSON.stringify(naive)}, per sample ${JSON.stringify(cluster)}`);
+  const margin = -(naive.high + cluster.high) / 2;
+  const lenient = await assay(['compare', base, cand, '--db', db, '--fail-on-regression', String(margin)], env);
+  assert.equal(lenient.code, 0, lenient.stderr);
+  assert.match(lenient.stdout, /regression \(margin [\d.]+, run \S+ the baseline\):/);
 });
