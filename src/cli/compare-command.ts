@@ -48,6 +48,11 @@ Figures (B − A), from the stored scores (human reviews are not applied):
   buckets    newly failing (A pass, B fail), newly passing (A fail, B pass), still failing,
              unchanged (pass on both), no verdict, error; the console shows the first ids,
              --json lists them all.
+Runs with repeats (--repeats k > 1, either run): the sample is the unit, its repeats being
+correlated: per sample each side's share of passing repeats (or mean number) over its own
+repeats, B − A with a percentile bootstrap over samples and a sign-flip test instead of
+McNemar; the output says "paired by sample: N samples × up to k repeats, cluster bootstrap
+over samples" (--json: "pairing"), and --fail-on-regression decides on that interval.
 
 What a pass and the number are is the task's: harm tasks read pass as "no defect" and the
 number as the severity; judged summaries pass when aligned; others read true/false as pass/fail
