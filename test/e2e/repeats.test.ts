@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { wilsonInterval } from '../../src/metrics/intervals.js';
+import { chromiumMissing, launchChromium, watchPage } from '../../src/testing/chromium.js';
 import { pairedMeanDifference } from '../../src/metrics/paired-mean.js';
 import { pairedProportionDifference } from '../../src/metrics/paired-proportions.js';
 import { assay } from '../../src/testing/cli-harness.js';
@@ -227,6 +228,9 @@ test('a run stopped mid-repeats: the resume calls only the repeats without a res
   }
 });
 
+/** The two runs with repeats the compare test made, for the page test after it. */
+let comparedRuns: { db: string; base: string; cand: string } | undefined;
+
 test('compare two runs with repeats: paired by sample (each sample’s share of passing repeats), a bootstrap over samples; --fail-on-regression decides on that interval', async () => {
   const db = join(dir, 'compare.db');
   const file = join(dir, 'compared.yaml');
@@ -238,6 +242,7 @@ test('compare two runs with repeats: paired by sample (each sample’s share of 
   };
   const base = await runOf('base');
   const cand = await runOf('cand');
+  comparedRuns = { db, base, cand };
 
   // By hand from the table above: per-sample shares A → B and their differences, 8 samples.
   const shares: [number, number][] = [[1, 1], [1, 0], [1, 0], [1, 0], [2 / 3, 1 / 3], [0, 0], [2 / 3, 1], [1, 1]];
@@ -295,4 +300,29 @@ test('compare two runs with repeats: paired by sample (each sample’s share of 
   const lenient = await assay(['compare', base, cand, '--db', db, '--fail-on-regression', String(margin)], env);
   assert.equal(lenient.code, 0, lenient.stderr);
   assert.match(lenient.stdout, /regression \(margin [\d.]+, run \S+ the baseline\):/);
+});
+
+test('compare -o on runs with repeats: the page says the unit and the test over samples', { skip: chromiumMissing() }, async () => {
+  const compared = comparedRuns;
+  assert.ok(compared, 'the compare test made the runs');
+  const file = join(dir, 'compare.html');
+  const made = await assay(['compare', compared.base, compared.cand, '--db', compared.db, '-o', file], env);
+  assert.equal(made.code, 0, made.stderr);
+  const { context, close } = await launchChromium();
+  try {
+    const page = await context.newPage();
+    const { errors } = watchPage(page);
+    await page.goto(`file://${file}`);
+    // Runs in the page, where `document` is the page's (this file is compiled without the DOM types).
+    await page.waitForFunction(() => (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document.documentElement.dataset['overview'] === 'painted');
+    assert.equal(await page.textContent('p.pairing[data-unit="sample"]'), 'paired by sample: 8 samples × up to 3 repeats, cluster bootstrap over samples');
+    const stats = await page.$$eval('table.comparison-stats tbody tr td', (tds) => tds.map((td) => td.textContent));
+    assert.deepEqual(stats.slice(0, 5), ['pass rate', '8', '0.792', '0.417', '−0.375']);
+    assert.match(stats[7] ?? '', /^sign-flip \(exact\) on the per-sample differences; higher in B 1, lower 4$/);
+    const buckets = await page.$$eval('.buckets button', (bs) => bs.map((b) => b.textContent));
+    assert.deepEqual(buckets.slice(0, 4), ['newly failing (lower pass share in B): 4', 'newly passing (higher pass share in B): 1', 'still failing (no pass on either side): 1', 'unchanged (the same share, some passing): 2']);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
 });
