@@ -74,6 +74,27 @@ describe('compare by sample (runs with repeats): a hand-computed case, 3 repeats
   });
 });
 
+describe('compare by sample: numbers, each side the mean over its repeats with a number', () => {
+  it('by hand: s1 2 → 3, s2 1 → 1, s3 2 → 0 (an error and a no number left out of their sample)', () => {
+    const c = buildRunComparison({
+      runA: run('A', 3),
+      runB: run('B', 3),
+      resultsA: runResults('A', { s1: [1, 2, 3], s2: [0, 0, 3], s3: ['error', 2, 2] }),
+      resultsB: runResults('B', { s1: [2, null, 4], s2: [1, 1, 1], s3: [0, 0, 0] }),
+      comparison: DEFAULT_COMPARISON,
+    }).comparisons[0];
+    const v = c?.value;
+    assert.equal(v?.intervalMethod, 'cluster-percentile-bootstrap');
+    assert.equal(v?.decided, 3);
+    // Means A 5/3, B 4/3; differences +1, 0, −2: mean −1/3; one higher, one lower, one equal.
+    assert.ok(Math.abs((v?.meanA ?? NaN) - 5 / 3) < 1e-12 && Math.abs((v?.meanB ?? NaN) - 4 / 3) < 1e-12);
+    assert.ok(Math.abs((v?.difference ?? NaN) + 1 / 3) < 1e-12);
+    assert.deepEqual([v?.higher, v?.lower, v?.equal], [1, 1, 1]);
+    assert.deepEqual(v?.interval, pairedMeanDifference([[2, 3], [1, 1], [2, 0]], { seed: 'compare:m:m' }).interval);
+    assert.equal(c?.pairing?.repeatErrors, 1);
+  });
+});
+
 describe('compare by sample: perfectly correlated repeats (each sample’s 3 repeats identical)', () => {
   // A passes all 12 samples; B fails s0–s3 and passes the rest, every repeat alike.
   const ids = Array.from({ length: 12 }, (_, i) => `s${i}`);
@@ -134,6 +155,13 @@ describe('compare by sample: perfectly correlated repeats (each sample’s 3 rep
 });
 
 describe('compare by sample: runs with different numbers of repeats', () => {
+  it('refuses runs without a shared sample, counting samples (not results)', () => {
+    assert.throws(
+      () => buildRunComparison({ runA: run('A', 3), runB: run('B', 3), resultsA: runResults('A', { s1: [true, true, true] }), resultsB: runResults('B', { t1: [true, false, true], t2: [true] }), comparison: DEFAULT_COMPARISON }),
+      (e: unknown) => e instanceof Error && /share no sample/.test(e.message) && /m: 1 sample\(s\) in A, 2 in B/.test(e.message),
+    );
+  });
+
   it('pairs by sample, each side over its own repeats, and says so', () => {
     const c = buildRunComparison({
       runA: run('A', 3),

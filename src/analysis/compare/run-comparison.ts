@@ -65,7 +65,7 @@ export function buildRunComparison(input: ComparisonInput): RunComparison {
   if (comparisons.every((c) => c.samples.shared === 0)) {
     const differ = comparisons.reduce((n, c) => n + c.samples.inputDiffers, 0);
     const counts = comparisons
-      .map((c) => `${c.modelA === c.modelB ? c.modelA : `${c.modelA} vs ${c.modelB}`}: ${c.samples.onlyInA} result(s) in A, ${c.samples.onlyInB} in B${c.samples.inputDiffers > 0 ? `, ${c.samples.inputDiffers} under one id with another input` : ''}`)
+      .map((c) => `${c.modelA === c.modelB ? c.modelA : `${c.modelA} vs ${c.modelB}`}: ${c.samples.onlyInA} ${bySample ? 'sample(s)' : 'result(s)'} in A, ${c.samples.onlyInB} in B${c.samples.inputDiffers > 0 ? `, ${c.samples.inputDiffers} under one id with another input` : ''}`)
       .join('; ');
     const why = differ > 0 ? 'the same ids ask other questions (another --seed, --per-tool or data?)' : 'their samples differ (another --tools, --limit or seed?) or one has no results yet';
     throw new InputError(`runs ${runA.id} and ${runB.id} share no sample with the same input and a result on both sides (${counts}); ${why}`);
