@@ -1,5 +1,5 @@
 import type { ScoreComparison } from '../../benchmarks/task.js';
-import type { ClusteredSamples } from './sample-clusters.js';
+import type { ClusteredSamples, SampleCluster } from './sample-clusters.js';
 import { compareSamplePassFail } from './sample-pass-fail.js';
 import { compareSampleValues } from './sample-values.js';
 import type { ModelComparison, SamplePairing } from './comparison-shapes.js';
@@ -26,9 +26,9 @@ function describe(samples: number, repeats: RunRepeats, repeatErrors: number): s
  */
 export function compareModelBySample(modelA: string, modelB: string, clustered: ClusteredSamples, comparison: ScoreComparison, repeats: RunRepeats): ModelComparison {
   const { clusters } = clustered;
-  const read = (side: 'a' | 'b') => (c: (typeof clusters)[number]): boolean => c[side].some((r) => r.kind === 'read');
-  const errorIds = clusters.filter((c) => !read('a')(c) || !read('b')(c)).map((c) => c.sampleId);
-  const clean = clusters.filter((c) => read('a')(c) && read('b')(c));
+  const bothRead = (c: SampleCluster): boolean => c.a.some((r) => r.kind === 'read') && c.b.some((r) => r.kind === 'read');
+  const errorIds = clusters.filter((c) => !bothRead(c)).map((c) => c.sampleId);
+  const clean = clusters.filter(bothRead);
   const repeatErrors = clean.reduce((n, c) => n + [...c.a, ...c.b].filter((r) => r.kind === 'error').length, 0);
   const has = (key: 'pass' | 'value'): boolean => clean.some((c) => [...c.a, ...c.b].some((r) => r.kind === 'read' && r[key] !== null));
   const hasValue = has('value');
