@@ -60,6 +60,15 @@ suites:
         gates:
           "pass^k": { min: 0.8 }
           "pass@k": { min: 0.5 }
+  repeated:
+    models: [bot]
+    repeats: 3
+    tasks:
+      - task: cases
+        options: { file: basics.yaml }
+        gates:
+          pass_rate: { min: 0.5 }
+    regression: { baseline: last-passing, margin: 0.1 }
 `;
 
 function respond(body: FakeChatRequestBody): FakeAnswer {
@@ -200,6 +209,20 @@ test('run --suite with repeats: each entry\'s run asks every sample 3 times (see
   const seeds = server.requests.slice(asked).map((r) => `${requestKey(r.body as FakeChatRequestBody)}#${(r.body as { seed?: number }).seed}`);
   assert.equal(seeds.length, 12);
   assert.equal(new Set(seeds).size, 12);
+});
+
+test('run --suite with repeats and a regression gate: the baseline compared by sample (each sample over its 3 repeats), not by answer', async () => {
+  const db = join(dir, 'repeated.db');
+  const first = await assay(suiteArgs('repeated', db, '--json'), env(join(dir, 'repeated.md')));
+  assert.equal(first.code, 0, first.stderr);
+  const second = await assay(suiteArgs('repeated', db, '--json'), env(join(dir, 'repeated.md')));
+  assert.equal(second.code, 0, second.stderr);
+  const json = JSON.parse(second.stdout) as SuiteJson;
+  assert.equal(json.baseline, (JSON.parse(first.stdout) as SuiteJson).suiteRun);
+  const regression = json.results.find((r) => r.kind === 'regression');
+  // The bot answers alike every time: each of the 4 samples passes 3 of 3 in both runs, B − A = 0.
+  assert.deepEqual([regression?.outcome, regression?.value], ['pass', 0]);
+  assert.match(regression?.reason ?? '', /^B − A of pass_rate over 4 paired sample\(s\), each over its repeats \(cluster bootstrap over samples\): /);
 });
 
 test('run --suite: a bad suite is refused before anything runs (exit 2, one line, nothing recorded)', async () => {
