@@ -7,10 +7,11 @@
 export * from './core/index.js';
 
 // Tasks
-export type { Task, PreparedTask, TaskOptions, TaskContext, Metrics, MetricValue, ScoredSample, TextEmbedder, ScoreComparison, ComparableScore, ChartSpec, MetricDeclaration, MetricUnit, MetricDirection, MetricInterval, MetricsContext } from './benchmarks/task.js';
+export type { Task, PreparedTask, TaskOptions, TaskContext, Metrics, MetricValue, ScoredSample, TextEmbedder, ScoreComparison, ComparableScore, ChartSpec, MetricDeclaration, MetricUnit, MetricDirection, MetricInterval, MetricsContext, TaskBaselines } from './benchmarks/task.js';
 export { DEFAULT_COMPARISON } from './benchmarks/comparison.js';
 export { allTasks, findTask, registerTask } from './benchmarks/registry.js';
 export { metatoolTasks } from './benchmarks/metatool/index.js';
+export { METATOOL_ANSWERERS } from './benchmarks/metatool/baselines/index.js';
 export { isManualAnalysis } from './benchmarks/metatool/scoring.js';
 export { functionchatTasks } from './benchmarks/functionchat/index.js';
 
@@ -26,7 +27,7 @@ export { createAnthropicProvider, type AnthropicProviderOptions } from './models
 export { createGeminiProvider, type GeminiProviderOptions } from './models/providers/gemini/index.js';
 export { createOllamaProvider, type OllamaProviderOptions } from './models/providers/ollama/index.js';
 export { createReplayProvider } from './models/providers/replay/index.js';
-export { createBaselineProvider } from './models/providers/baseline/index.js';
+export { createBaselineProvider, type BaselineProviderOptions } from './models/providers/baseline/index.js';
 export { createScriptedProvider } from './models/providers/scripted/index.js';
 
 // Judges

@@ -1,4 +1,4 @@
-import type { GenerateResult, GenerateSettings, JudgeRunSettings, JudgeSettings, RoleGenerate, Sample, SampleFacts, SampleList, Score, Transcript } from '../core/index.js';
+import type { GenerateResult, GenerateSettings, JudgeRunSettings, JudgeSettings, ReferenceAnswerers, RoleGenerate, Sample, SampleFacts, SampleList, Score, Transcript } from '../core/index.js';
 
 // The options a run records with its task live in core: the store keeps them with the run.
 export type { AnswerParserName, TaskOptions } from '../core/task-options.js';
@@ -234,6 +234,17 @@ export interface TaskOptionSpec {
   readonly choices?: readonly string[];
 }
 
+/**
+ * What the `baseline:` models answer in a task (`Task.baselines`): its reference answerers, which
+ * the runner hands to the baseline providers of a run of the task, and what they answer in words.
+ */
+export interface TaskBaselines {
+  /** In words, for the refusal of a baseline on a task without any ("MetaTool's questions"). */
+  readonly questions: string;
+  /** By the hints' kind, then by strategy (`baseline:random` → `random`). */
+  readonly answerers: ReferenceAnswerers;
+}
+
 /** The formats of `assay export` (`--format`). */
 export type ExportFormatName = 'jsonl' | 'csv' | 'tsv';
 
@@ -298,12 +309,12 @@ export interface Task {
    */
   readonly ownTools?: boolean;
   /**
-   * What the `baseline:` reference models answer in this task's samples, in words for a refusal
-   * ("MetaTool's questions"): its samples carry the structured question (`Sample.hints`) a
-   * baseline reads instead of the prompt. Absent: the task has none, and a run with a baseline is
-   * refused before anything is recorded, naming the tasks that have them.
+   * What the `baseline:` reference models answer in this task's samples: its samples carry a
+   * structured question (`Sample.hints`) a baseline reads instead of the prompt, and the task says
+   * how each strategy answers each kind of question. Absent: the task has none, and a run with a
+   * baseline is refused before anything is recorded, naming the tasks that have them.
    */
-  readonly baselineQuestions?: string;
+  readonly baselines?: TaskBaselines;
   /**
    * Whether a score is a no verdict the task's reading left to **manual analysis** (MetaTool's
    * `--parser paper`: the paper's rules decide nothing): counted apart as `manual` in the summary,

@@ -1,4 +1,5 @@
 import type { Message } from './messages.js';
+import type { ReferenceHints } from './reference-hints.js';
 import type { ToolCall, ToolSpec } from './tools.js';
 
 /** Sampling settings a run asks for; a provider that cannot honour one records a warning. */
@@ -9,24 +10,6 @@ export interface GenerateSettings {
   readonly seed?: number;
   readonly stop?: readonly string[];
 }
-
-/**
- * What a reference (non-LLM) model needs to answer a sample without reading the prompt:
- * the structured question behind it. LLM providers ignore it.
- */
-export type ReferenceHints =
-  | { readonly kind: 'yes-no'; readonly query: string }
-  /** An answer the task's data already holds (graded as given, by the `given:answers` model). */
-  | { readonly kind: 'given'; readonly text: string }
-  | {
-      readonly kind: 'select';
-      readonly query: string;
-      readonly candidates: readonly { readonly name: string; readonly description: string }[];
-      /** 1 for single-tool tasks, 2 for the multi-tool tasks. */
-      readonly maxSelections: number;
-      /** Whether answering "None" is allowed (false for "must choose two"). */
-      readonly allowNone: boolean;
-    };
 
 /** Structured output: the model must answer with JSON matching `schema` (a JSON Schema object). */
 export interface ResponseFormat {
@@ -42,6 +25,7 @@ export interface GenerateRequest {
   /** Ask for structured output; a provider that cannot honour it records an `unsupported` warning. */
   readonly responseFormat?: ResponseFormat;
   readonly settings: GenerateSettings;
+  /** The structured question a reference (non-LLM) model reads instead of the prompt; never sent to a real one. */
   readonly hints?: ReferenceHints;
 }
 

@@ -1,6 +1,7 @@
 export * from './messages.js';
 export * from './tools.js';
 export * from './generate.js';
+export * from './reference-hints.js';
 export * from './score.js';
 export * from './sample.js';
 export * from './errors.js';

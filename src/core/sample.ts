@@ -1,4 +1,4 @@
-import type { ReferenceHints } from './generate.js';
+import type { ReferenceHints } from './reference-hints.js';
 import type { Message } from './messages.js';
 import type { ToolSpec } from './tools.js';
 

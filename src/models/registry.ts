@@ -1,4 +1,4 @@
-import { InputError, parseModelId, type ProviderName } from '../core/index.js';
+import { InputError, parseModelId, type ProviderName, type ReferenceAnswerers } from '../core/index.js';
 import type { ModelProvider } from './spec.js';
 import type { HttpTargetOptions } from './providers/http/http-target.js';
 import type { ModuleTargetOptions } from './providers/module/module-target.js';
@@ -12,6 +12,11 @@ import type { ExecTargetOptions } from './providers/exec/exec-target.js';
 export interface ProviderConfig {
   /** Seed for providers that make random choices (baselines). */
   readonly seed: number;
+  /**
+   * How the `baseline:` models answer the run's task (its `Task.baselines`, handed in by the
+   * runner: models/ knows no benchmark). Absent: a baseline answers nothing.
+   */
+  readonly referenceAnswerers?: ReferenceAnswerers;
   /** OpenAI-compatible endpoint; falls back to OPENAI_BASE_URL, then api.openai.com. */
   readonly openaiBaseURL?: string;
   /** API key for the OpenAI-compatible endpoint; falls back to OPENAI_API_KEY. Never stored. */
@@ -108,7 +113,7 @@ const factories = {
   baseline: async (model, config) => {
     if (model !== 'random' && model !== 'lexical') throw new InputError(`unknown baseline "${model}"; use baseline:random or baseline:lexical`);
     const { createBaselineProvider } = await import('./providers/baseline/baseline-provider.js');
-    return createBaselineProvider({ name: model, seed: config.seed });
+    return createBaselineProvider({ name: model, seed: config.seed, ...(config.referenceAnswerers ? { answerers: config.referenceAnswerers } : {}) });
   },
   given: async (model) => {
     if (model !== 'answers') throw new InputError(`unknown given:${model}; the answers a task's data holds are given:answers`);

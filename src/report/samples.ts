@@ -10,7 +10,8 @@ const PREVIEW_CHARS = 100;
  */
 export function samplePreview(sample: Sample): string {
   const lastUser = [...sample.input].reverse().find((m) => m.role === 'user');
-  const query = sample.hints && 'query' in sample.hints ? sample.hints.query : undefined;
+  // Hints are the task's own shape: a string `query` field is read as the question, whatever the kind.
+  const query = typeof sample.hints?.query === 'string' ? sample.hints.query : undefined;
   const text = (query ?? lastUser?.content ?? '').replace(/\s+/g, ' ').trim();
   return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1)}…` : text;
 }

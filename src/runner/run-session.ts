@@ -1,7 +1,7 @@
-import { InputError, parseModelId, type GenerateSettings } from '../core/index.js';
+import { InputError, parseModelId, type GenerateSettings, type ReferenceAnswerers } from '../core/index.js';
 import { judgeSettingsOf } from '../core/judge-settings.js';
 import type { EngineSettings } from '../core/engine-settings.js';
-import type { PreparedTask } from '../benchmarks/task.js';
+import type { PreparedTask, Task } from '../benchmarks/task.js';
 import type { LimiterFactory } from '../models/middleware/limiter.js';
 import { Model, modelSettingsOf } from '../models/middleware/model.js';
 import { RunSecrets } from '../models/http/redact-secrets.js';
@@ -98,17 +98,25 @@ export interface RunSession {
  * with the models closed, before anything is called). `samples` says which samples each model is
  * asked for, to check a replay file against them.
  */
-export async function openSession(run: RunRecord, prepared: PreparedTask, engine: EngineSettings, deps: RunDependencies, samples: SessionSamples): Promise<RunSession> {
+export async function openSession(
+  run: RunRecord,
+  task: Pick<Task, 'baselines'>,
+  prepared: PreparedTask,
+  engine: EngineSettings,
+  deps: RunDependencies,
+  samples: SessionSamples,
+): Promise<RunSession> {
   // Before any model is built: the declared models are those the run recorded, and all they need is here.
   checkDeclarationsUnchanged(run, deps.config, deps.env ?? process.env, deps.sessionName ?? 'this session');
   const secrets = new RunSecrets();
-  const models = await buildModels(run, engine, deps, secrets, samples);
+  const build: ModelBuild = { run, engine, deps, secrets, ...(task.baselines ? { answerers: task.baselines.answerers } : {}) };
+  const models = await buildModels(build, samples);
   const built: Model[] = [...models];
   const close = async (): Promise<void> => void (await Promise.all(built.map((m) => m.close())));
   try {
-    const judge = await buildJudge(run, engine, deps, secrets);
+    const judge = await buildJudge(build);
     if (judge) built.push(judge.model);
-    const user = run.userModel !== undefined ? await buildModel(run.userModel, run, engine, deps, secrets) : undefined;
+    const user = run.userModel !== undefined ? await buildModel(run.userModel, build) : undefined;
     if (user) built.push(user);
     // The judge is priced last, as before: a missing price names a model under test first.
     const budget = await budgetFor(run, engine, [...models, ...(user ? [user] : []), ...(judge ? [judge.model] : [])], deps);
@@ -149,12 +157,13 @@ export interface SessionSamples {
  * for other samples must stop the run before that. Warnings are shown only once every check has
  * passed, so a refused run says one thing.
  */
-async function buildModels(run: RunRecord, engine: EngineSettings, deps: RunDependencies, secrets: RunSecrets, session: SessionSamples): Promise<Model[]> {
+async function buildModels(build: ModelBuild, session: SessionSamples): Promise<Model[]> {
+  const { run, deps } = build;
   const replayFirst = [...run.models].sort((a, b) => Number(!isReplay(a)) - Number(!isReplay(b)));
   const built = new Map<string, Model>();
   const warnings: string[] = [];
   for (const id of replayFirst) {
-    const model = await buildModel(id, run, engine, deps, secrets);
+    const model = await buildModel(id, build);
     if (model.provider.sampleIds !== undefined) {
       const scope = { task: run.task, seed: run.seed, sampleIds: session.sampleIds(), toCall: await session.toCall(model) };
       warnings.push(...checkRecordedOutputs(model.provider, scope));
@@ -168,13 +177,28 @@ async function buildModels(run: RunRecord, engine: EngineSettings, deps: RunDepe
 const isReplay = (id: string): boolean => !isDeclaredName(id) && parseModelId(id).provider === 'replay';
 
 /** The judge's model, with the same middleware as the models under test (cache, limits, retries, cost, the run's secrets). */
-async function buildJudge(run: RunRecord, engine: EngineSettings, deps: RunDependencies, secrets: RunSecrets): Promise<JudgeStage | undefined> {
+async function buildJudge(build: ModelBuild): Promise<JudgeStage | undefined> {
+  const { run } = build;
   if (!run.judge) return undefined;
-  return { model: await buildModel(run.judge.model, run, engine, deps, secrets), settings: judgeSettingsOf(run.seed, run.judge) };
+  return { model: await buildModel(run.judge.model, build), settings: judgeSettingsOf(run.seed, run.judge) };
+}
+
+/**
+ * What every model of a session is built from: the run, the engine settings it calls with, the
+ * caller's dependencies, the session's one set of secrets, and the task's reference answerers
+ * (`Task.baselines`), which a `baseline:` model answers with.
+ */
+interface ModelBuild {
+  readonly run: RunRecord;
+  readonly engine: EngineSettings;
+  readonly deps: RunDependencies;
+  readonly secrets: RunSecrets;
+  readonly answerers?: ReferenceAnswerers;
 }
 
 /** One model of a session; `secrets` is the session's one set, which its provider's join: every model's outputs and errors are redacted of all of them. */
-async function buildModel(id: string, run: RunRecord, engine: EngineSettings, deps: RunDependencies, secrets: RunSecrets): Promise<Model> {
+async function buildModel(id: string, build: ModelBuild): Promise<Model> {
+  const { run, engine, deps, secrets, answerers } = build;
   if (isDeclaredName(id) && deps.config && !deps.providers?.[id]) {
     // A declared model: its own endpoint, key and settings; the run's price for it (--price) still wins, as for any model.
     const declared = await buildDeclaredModel(id, deps.config, deps.env ?? process.env, run.seed);
@@ -185,6 +209,7 @@ async function buildModel(id: string, run: RunRecord, engine: EngineSettings, de
   }
   const provider = await createProvider(id, {
     seed: run.seed,
+    ...(answerers ? { referenceAnswerers: answerers } : {}),
     connections: engine.concurrency,
     ...(engine.openaiBaseURL ? { openaiBaseURL: engine.openaiBaseURL } : {}),
     ...(deps.secrets?.openaiApiKey ? { openaiApiKey: deps.secrets.openaiApiKey } : {}),

@@ -1,4 +1,4 @@
-import { assertUniqueSampleIds, InputError, parseModelId, type Sample, type SampleList } from '../core/index.js';
+import { assertUniqueSampleIds, InputError, parseModelId, referenceAnswererFor, type ReferenceAnswerers, type Sample, type SampleList } from '../core/index.js';
 import { checkJudgeSettings } from '../judges/judge.js';
 import { allTasks, findTask } from '../benchmarks/registry.js';
 import { taskOfRun } from '../benchmarks/task-of-run.js';
@@ -94,7 +94,7 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   // Build the providers before recording the run, so a bad model id, a missing key or a replay
   // file made for other samples fails fast. They call with the engine as given (credentials and all).
   const ids = sampleIdsOf(prepared.samples);
-  const opened = await openSession(fresh, prepared, spec.engine, deps, { sampleIds: ids, toCall: async () => ids() });
+  const opened = await openSession(fresh, task, prepared, spec.engine, deps, { sampleIds: ids, toCall: async () => ids() });
   // Every key of the run is known now: none may stay in the recorded base URL either.
   const run: RunRecord = { ...fresh, engine: spec.engine.openaiBaseURL !== undefined ? withCredentialsHidden({ ...fresh.engine, openaiBaseURL: spec.engine.openaiBaseURL }, opened.secrets.has) : fresh.engine };
   const session: RunSession = { ...opened, run };
@@ -115,21 +115,23 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
 }
 
 /**
- * Baselines answer from a sample's reference question (its hints), which only tasks that say what
- * they answer carry (`Task.baselineQuestions`): refuse up front rather than record every sample
- * as an "unsupported" error, naming what baselines do answer.
+ * Baselines answer from a sample's reference question (its hints), with the answerers its task
+ * declares (`Task.baselines`): refuse up front, for each baseline of the run, a task that has none
+ * for every sample rather than record every sample as an "unsupported" error, naming what
+ * baselines do answer.
  */
 function checkBaselines(task: Task, prepared: PreparedTask, models: readonly string[]): void {
-  const baseline = models.find((id) => !isDeclaredName(id) && parseModelId(id).provider === 'baseline');
-  if (!baseline) return;
-  let answers = task.baselineQuestions !== undefined;
-  for (const s of prepared.samples) {
-    if (!answers) break;
-    answers = s.hints !== undefined && s.hints.kind !== 'given';
+  for (const baseline of models.filter((id) => !isDeclaredName(id) && parseModelId(id).provider === 'baseline')) {
+    if (task.baselines && answersEverySample(task.baselines.answerers, parseModelId(baseline).model, prepared.samples)) continue;
+    const answered = [...new Set(allTasks.flatMap((t) => (t.baselines === undefined ? [] : [t.baselines.questions])))].join(' and ');
+    throw new InputError(`${baseline} is a reference point for ${answered}; ${task.name} has none for it to answer (use replay: or a real model)`);
   }
-  if (answers) return;
-  const answered = [...new Set(allTasks.flatMap((t) => (t.baselineQuestions === undefined ? [] : [t.baselineQuestions])))].join(' and ');
-  throw new InputError(`${baseline} is a reference point for ${answered}; ${task.name} has none for it to answer (use replay: or a real model)`);
+}
+
+/** Whether `strategy` has an answerer for the hints of every sample (none without hints). */
+function answersEverySample(answerers: ReferenceAnswerers, strategy: string, samples: SampleList): boolean {
+  for (const s of samples) if (s.hints === undefined || referenceAnswererFor(answerers, s.hints.kind, strategy) === undefined) return false;
+  return true;
 }
 
 /** Checks `--user-model` against the task: required by a solver that talks as a simulated user, refused elsewhere. */
@@ -205,7 +207,7 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
     const engine: EngineSettings = { ...recordedEngineSettings(run), ...options.engine };
     // What each model still has to answer in this session: a replay file is checked against those.
     const ids = samples.map((s) => s.id);
-    const opened = await openSession({ ...run, status: 'running' }, prepared, engine, deps, {
+    const opened = await openSession({ ...run, status: 'running' }, task, prepared, engine, deps, {
       sampleIds: () => ids,
       toCall: async (model) => {
         const finished = await deps.store.finishedSampleIds(run.id, model.id, { includeErrors: !options.retryErrors });
@@ -263,7 +265,7 @@ export async function openRunForWork(
   // This worker's own endpoint, never a URL from the run record (which would receive this
   // worker's keys); a run naming another is refused before its task is prepared.
   const runEngine = withWorkerEndpoint(run, recordedEngineSettings(run), options.openaiBaseURL);
-  const { prepared } = await prepareForRun(run, options.dataDir);
+  const { task, prepared } = await prepareForRun(run, options.dataDir);
   // A queued run is recorded with all its samples: the rebuilt task must have as many. Kept of
   // them: the ids (replay checks them) and the hints baselines read (an id the run lacks has no stored sample); each unit's sample is read
   // from the store when it comes, so the whole list is not held while the worker runs.
@@ -274,7 +276,7 @@ export async function openRunForWork(
   const hints = new Map<string, NonNullable<Sample['hints']>>();
   for (const s of prepared.samples) if (s.hints) hints.set(s.id, s.hints);
   const engine = { ...runEngine, ...options.engine };
-  const session = await openSession(run, { ...prepared, samples: [] }, engine, deps, { sampleIds: ids, toCall: async () => ids() });
+  const session = await openSession(run, task, { ...prepared, samples: [] }, engine, deps, { sampleIds: ids, toCall: async () => ids() });
   const byId = new Map(session.models.map((m) => [m.id, m]));
   return {
     ...session,

@@ -1,8 +1,9 @@
 import { InputError, rngFor, user, type Sample } from '../../core/index.js';
 import { openMetaTool, type AwarenessItem } from '../../datasets/metatool/index.js';
 import type { Task, TaskContext } from '../task.js';
-import { METATOOL_BASELINE_QUESTIONS, METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChecksums, promptVersionFor } from './common.js';
+import { METATOOL_BASELINES, METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChecksums, promptVersionFor } from './common.js';
 import type { AwarenessMeta } from './metadata.js';
+import type { YesNoQuestion } from './baselines/questions.js';
 import { AWARENESS_CONFUSION } from './charts.js';
 import { awarenessMetrics } from './metrics.js';
 import { applyLimit, resolveOptions } from './options.js';
@@ -24,7 +25,7 @@ function awarenessSample(item: AwarenessItem, prompt: string, meta: Omit<Awarene
     ...(item.tool === undefined ? {} : { tool: item.tool }),
     ...meta,
   };
-  return { id: sampleId(item), input: [user(prompt)], target: item.needsTool, metadata, hints: { kind: 'yes-no', query: item.query } };
+  return { id: sampleId(item), input: [user(prompt)], target: item.needsTool, metadata, hints: { kind: 'yes-no', query: item.query } satisfies YesNoQuestion };
 }
 
 /**
@@ -37,7 +38,7 @@ export const awarenessTask: Task = {
   version: METATOOL_TASK_VERSION,
   description: 'MetaTool tool-usage awareness: answer yes/no whether a query needs an external tool (accuracy, precision, recall, F1).',
   defaultSettings: METATOOL_SETTINGS,
-  baselineQuestions: METATOOL_BASELINE_QUESTIONS,
+  baselines: METATOOL_BASELINES,
   answerParsers: METATOOL_PARSERS,
   isManualAnalysis,
   dataset: 'metatool',

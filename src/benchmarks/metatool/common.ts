@@ -1,6 +1,7 @@
 import { InputError, rngFor, type GenerateSettings, type Sample } from '../../core/index.js';
 import type { Loaded, ToolCatalogue } from '../../datasets/metatool/index.js';
-import type { AnswerParserName, Metrics, PreparedTask, ScoredSample } from '../task.js';
+import type { AnswerParserName, Metrics, PreparedTask, ScoredSample, TaskBaselines } from '../task.js';
+import { METATOOL_ANSWERERS } from './baselines/answerers.js';
 import type { MetaToolOptions } from './options.js';
 import { PROMPT_VERSION, type SelectionExample, type ShownTool } from './prompts.js';
 import { chooseSelectionExamples } from './sampling.js';
@@ -16,8 +17,8 @@ export const METATOOL_TASK_VERSION = '2';
 /** The paper samples at temperature 0. */
 export const METATOOL_SETTINGS: GenerateSettings = { temperature: 0 };
 
-/** What the `baseline:` reference models answer in MetaTool's samples (`Task.baselineQuestions`). */
-export const METATOOL_BASELINE_QUESTIONS = "MetaTool's questions";
+/** What the `baseline:` reference models answer in MetaTool's samples, and how (`Task.baselines`). */
+export const METATOOL_BASELINES: TaskBaselines = { questions: "MetaTool's questions", answerers: METATOOL_ANSWERERS };
 
 /** `metatool-prompts/1`, or `metatool-prompts/1:upstream` when the shipped prompts are replayed. */
 export function promptVersionFor(prompts: 'assay' | 'upstream'): string {

@@ -2,7 +2,7 @@ import { InputError, rngFor, shuffled, type Sample } from '../../core/index.js';
 import { METATOOL_FILES, openMetaTool, type MetaToolDataset } from '../../datasets/metatool/index.js';
 import type { PreparedTask, Task, TaskContext } from '../task.js';
 import { isManualAnalysis, METATOOL_PARSERS } from './scoring.js';
-import { METATOOL_BASELINE_QUESTIONS, METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChecksums, preparedSelectionTask, shownTools } from './common.js';
+import { METATOOL_BASELINES, METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChecksums, preparedSelectionTask, shownTools } from './common.js';
 import type { MultiCondition } from './metadata.js';
 import { multiSelectionMetrics } from './metrics.js';
 import { applyLimit, resolveOptions, type MetaToolOptions } from './options.js';
@@ -95,7 +95,7 @@ export const multiTask: Task = {
   version: METATOOL_TASK_VERSION,
   description: 'MetaTool multi-tool selection: choose the two right tools, "at most two" and "must choose two" (CSR 2/2, 1/1, 1/2, must-two).',
   defaultSettings: METATOOL_SETTINGS,
-  baselineQuestions: METATOOL_BASELINE_QUESTIONS,
+  baselines: METATOOL_BASELINES,
   answerParsers: METATOOL_PARSERS,
   isManualAnalysis,
   dataset: 'metatool',

@@ -2,7 +2,7 @@ import { InputError, rngFor, type Sample } from '../../core/index.js';
 import { METATOOL_FILES, openMetaTool, type MetaToolDataset } from '../../datasets/metatool/index.js';
 import type { PreparedTask, ScoredSample, Task, TaskContext } from '../task.js';
 import { isManualAnalysis, METATOOL_PARSERS } from './scoring.js';
-import { METATOOL_BASELINE_QUESTIONS, METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChecksums, preparedSelectionTask, selectionExamplesFor, shownTools } from './common.js';
+import { METATOOL_BASELINES, METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChecksums, preparedSelectionTask, selectionExamplesFor, shownTools } from './common.js';
 import { singleSelectionMetrics } from './metrics.js';
 import { applyLimit, resolveOptions, type MetaToolOptions } from './options.js';
 import { CANDIDATES_SHOWN, chooseQueries, randomToolsExcluding } from './sampling.js';
@@ -95,7 +95,7 @@ export const reliabilityTask: Task = {
   version: METATOOL_TASK_VERSION,
   description: 'MetaTool reliability: no shown tool fits the query, the right answer is None (CSR, hallucination rate).',
   defaultSettings: METATOOL_SETTINGS,
-  baselineQuestions: METATOOL_BASELINE_QUESTIONS,
+  baselines: METATOOL_BASELINES,
   answerParsers: METATOOL_PARSERS,
   isManualAnalysis,
   dataset: 'metatool',

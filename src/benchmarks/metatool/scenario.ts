@@ -3,7 +3,7 @@ import { openMetaTool } from '../../datasets/metatool/index.js';
 import { isManualAnalysis, METATOOL_PARSERS } from './scoring.js';
 import type { Task, TaskContext } from '../task.js';
 import {
-  METATOOL_BASELINE_QUESTIONS, METATOOL_SETTINGS,
+  METATOOL_BASELINES, METATOOL_SETTINGS,
   METATOOL_TASK_VERSION,
   mergeChecksums,
   preparedSelectionTask,
@@ -33,7 +33,7 @@ export const scenarioTask: Task = {
   version: METATOOL_TASK_VERSION,
   description: 'MetaTool scenario selection: choose the right tool from a scenario\'s tool list (CSR per scenario and per gold position).',
   defaultSettings: METATOOL_SETTINGS,
-  baselineQuestions: METATOOL_BASELINE_QUESTIONS,
+  baselines: METATOOL_BASELINES,
   answerParsers: METATOOL_PARSERS,
   isManualAnalysis,
   dataset: 'metatool',

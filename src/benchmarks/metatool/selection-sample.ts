@@ -1,6 +1,7 @@
 import { composedUserMessage, user, type Sample, type TextParts } from '../../core/index.js';
 import type { SelectionMeta } from './metadata.js';
 import type { ShownTool } from './prompts.js';
+import type { SelectQuestion } from './baselines/questions.js';
 
 /** Everything that makes a tool-selection sample, besides what is derived from it. */
 export interface SelectionSampleSpec {
@@ -38,6 +39,6 @@ export function selectionSample(spec: SelectionSampleSpec): Sample {
       candidates: spec.shown,
       maxSelections: spec.meta.maxSelections,
       allowNone: spec.allowNone,
-    },
+    } satisfies SelectQuestion,
   };
 }

@@ -3,7 +3,7 @@ import { openMetaTool, type Loaded, type ToolCatalogue } from '../../datasets/me
 import { isManualAnalysis, METATOOL_PARSERS } from './scoring.js';
 import type { Task, TaskContext } from '../task.js';
 import {
-  METATOOL_BASELINE_QUESTIONS, METATOOL_SETTINGS,
+  METATOOL_BASELINES, METATOOL_SETTINGS,
   METATOOL_TASK_VERSION,
   mergeChecksums,
   preparedSelectionTask,
@@ -37,7 +37,7 @@ export const similarTask: Task = {
   version: METATOOL_TASK_VERSION,
   description: 'MetaTool similar-tool selection: choose the right tool among it and its 9 most similar tools (CSR, CSR by gold position, Top@k).',
   defaultSettings: METATOOL_SETTINGS,
-  baselineQuestions: METATOOL_BASELINE_QUESTIONS,
+  baselines: METATOOL_BASELINES,
   answerParsers: METATOOL_PARSERS,
   isManualAnalysis,
   dataset: 'metatool',

@@ -8,6 +8,7 @@ import type { Metrics, PreparedTask, ScoredSample, Task, TaskOptions } from '../
 import { wilsonInterval } from '../../metrics/intervals.js';
 import { metatoolTasks } from './index.js';
 import type { AwarenessMeta, SelectionMeta } from './metadata.js';
+import { asSelect } from './baselines/questions.js';
 
 const dataDir = testDataDir();
 const task = (name: string): Task => metatoolTasks.find((t) => t.name === `metatool/${name}`) as Task;
@@ -73,11 +74,12 @@ describe('metatool/similar', { skip }, () => {
       assert.deepEqual(m.nearest, (shippedNeighbours[gold] as string[]).slice(1, 6));
       positions.add(m.goldPositions[0] as number);
       // The hints carry the same list and descriptions the prompt shows.
-      assert.ok(s.hints?.kind === 'select');
-      assert.deepEqual(s.hints.candidates.map((c) => c.name), m.candidates);
-      assert.equal(s.hints.maxSelections, 1);
-      assert.equal(s.hints.allowNone, true);
-      for (const [i, c] of s.hints.candidates.entries()) assert.ok(content(s).includes(`${i + 1}. tool name: ${c.name}, tool description: ${c.description}\n`));
+      assert.ok(s.hints);
+      const hints = asSelect(s.hints);
+      assert.deepEqual(hints.candidates.map((c) => c.name), m.candidates);
+      assert.equal(hints.maxSelections, 1);
+      assert.equal(hints.allowNone, true);
+      for (const [i, c] of hints.candidates.entries()) assert.ok(content(s).includes(`${i + 1}. tool name: ${c.name}, tool description: ${c.description}\n`));
       assert.ok(content(s).includes(`[User's Query Start]\n${m.query}\n[User's Query End]`));
     }
     assert.deepEqual([...positions].sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);

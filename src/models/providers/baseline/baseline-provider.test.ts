@@ -1,186 +1,98 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { InputError, ModelCallError, user, type GenerateRequest, type ReferenceHints } from '../../../core/index.js';
-import { createBaselineProvider, type BaselineName } from './baseline-provider.js';
+import { InputError, ModelCallError, rngFor, user, type GenerateRequest, type ReferenceAnswerers, type ReferenceHints } from '../../../core/index.js';
+import { createBaselineProvider, hintsHash, type BaselineName } from './baseline-provider.js';
 
+// The provider is generic: a task's answerers (here a toy table) say what it answers. MetaTool's
+// own are tested in benchmarks/metatool/baselines/.
 const live = { signal: new AbortController().signal };
+
 const ask = (hints: ReferenceHints | undefined): GenerateRequest => ({
   messages: [user('this prompt text is never read by a baseline')],
   settings: {},
   ...(hints ? { hints } : {}),
 });
-async function answerOf(name: BaselineName, seed: number | string, hints: ReferenceHints): Promise<string> {
-  return (await createBaselineProvider({ name, seed }).generate(ask(hints), live)).text;
-}
 
-const tenTools = Array.from({ length: 10 }, (_, i) => ({ name: `tool${i}`, description: `does thing number ${i}` }));
-const yesNo = (query: string): ReferenceHints => ({ kind: 'yes-no', query });
-const select = (query: string, extra: Partial<Extract<ReferenceHints, { kind: 'select' }>> = {}): ReferenceHints => ({
-  kind: 'select',
-  query,
-  candidates: tenTools,
-  maxSelections: 1,
-  allowNone: true,
-  ...extra,
-});
+/** A toy task's questions: `coin` answered by a draw (random) or by the question's length (lexical). */
+const toy: ReferenceAnswerers = {
+  coin: {
+    random: ({ rng }) => ({ text: String(rng().next()) }),
+    lexical: ({ hints }) => ({ text: String(hints.question).length > 5 ? 'long' : 'short', detail: { length: String(hints.question).length } }),
+  },
+  // Only one strategy answers these.
+  count: { lexical: ({ hints }) => ({ text: String(hints.n) }) },
+};
+
+const coin = (question: string): ReferenceHints => ({ kind: 'coin', question });
 
 describe('baseline providers: contract', () => {
   for (const name of ['random', 'lexical'] as const) {
-    it(`baseline:${name} has its id, is not cacheable, and refuses requests without hints`, async () => {
-      const provider = createBaselineProvider({ name, seed: 1 });
+    it(`baseline:${name} has its id, is neither cacheable nor billed, and refuses requests without hints`, async () => {
+      const provider = createBaselineProvider({ name, seed: 1, answerers: toy });
       assert.equal(provider.id, `baseline:${name}`);
       assert.equal(provider.cacheable, false);
+      assert.equal(provider.billed, false);
       await assert.rejects(provider.generate(ask(undefined), live), (error: unknown) => {
         assert.ok(error instanceof ModelCallError);
         assert.equal(error.kind, 'unsupported');
         assert.match(error.message, new RegExp(`^baseline:${name} needs a task with structured hints`));
+        assert.match(error.message, /this request has none$/);
         return true;
       });
     });
-
-    it(`baseline:${name} returns a plain stop result with empty usage`, async () => {
-      const result = await createBaselineProvider({ name, seed: 1 }).generate(ask(yesNo('What is the latest news?')), live);
-      assert.ok(result.text === 'yes' || result.text === 'no');
-      assert.deepEqual(result.toolCalls, []);
-      assert.deepEqual(result.finishReason, { unified: 'stop' });
-      assert.deepEqual(result.usage, {});
-      assert.deepEqual(result.warnings, []);
-    });
   }
 
+  it('refuses hints of a kind its strategy has no answerer for, naming the kinds it answers', async () => {
+    const random = createBaselineProvider({ name: 'random', seed: 1, answerers: toy });
+    await assert.rejects(random.generate(ask({ kind: 'count', n: 3 }), live), (error: unknown) => {
+      assert.ok(error instanceof ModelCallError);
+      assert.equal(error.kind, 'unsupported');
+      assert.equal(error.message, `baseline:random needs a task with structured hints it has an answerer for (the task's: coin); this request has "count" hints`);
+      return true;
+    });
+    // A task's given answer is not a question a baseline answers.
+    await assert.rejects(random.generate(ask({ kind: 'given', text: 'an answer' }), live), /this request has "given" hints/);
+    // Inherited names are not kinds.
+    await assert.rejects(random.generate(ask({ kind: 'constructor' }), live), /"constructor" hints/);
+  });
+
+  it('without answerers (no task gave any) answers nothing', async () => {
+    await assert.rejects(createBaselineProvider({ name: 'lexical', seed: 1 }).generate(ask(coin('q')), live), (error: unknown) => {
+      assert.equal((error as ModelCallError).message, 'baseline:lexical needs a task with structured hints it has an answerer for (the task declares none); this request has "coin" hints');
+      return true;
+    });
+  });
+
+  it('answers with the strategy’s answerer, keeping its detail in the raw response', async () => {
+    const result = await createBaselineProvider({ name: 'lexical', seed: 1, answerers: toy }).generate(ask(coin('a long question')), live);
+    assert.equal(result.text, 'long');
+    assert.deepEqual(result.toolCalls, []);
+    assert.deepEqual(result.finishReason, { unified: 'stop' });
+    assert.deepEqual(result.usage, {});
+    assert.deepEqual(result.warnings, []);
+    assert.deepEqual(result.rawResponse, { baseline: 'lexical', answer: 'long', length: 15 });
+    assert.equal((await createBaselineProvider({ name: 'lexical', seed: 1, answerers: toy }).generate(ask({ kind: 'count', n: 7 }), live)).text, '7');
+  });
+
+  it("draws from the question's generator: labelled by the strategy and the hints' canonical JSON, whatever the key order", async () => {
+    const provider = createBaselineProvider({ name: 'random', seed: 42, answerers: toy });
+    const hints: ReferenceHints = { kind: 'coin', question: 'heads?', extra: { b: 1, a: [2, 3] } };
+    const reordered: ReferenceHints = { extra: { a: [2, 3], b: 1 }, question: 'heads?', kind: 'coin' };
+    const expected = String(rngFor(42, `baseline:random:${hintsHash(hints)}`).next());
+    assert.equal((await provider.generate(ask(hints), live)).text, expected);
+    assert.equal((await createBaselineProvider({ name: 'random', seed: 42, answerers: toy }).generate(ask(reordered), live)).text, expected);
+    assert.equal(hintsHash(hints), hintsHash(reordered));
+    // Another seed, another draw.
+    assert.notEqual((await createBaselineProvider({ name: 'random', seed: 43, answerers: toy }).generate(ask(hints), live)).text, expected);
+  });
+
   it('rejects an unknown baseline name', () => {
-    assert.throws(() => createBaselineProvider({ name: 'smart' as BaselineName, seed: 1 }), InputError);
+    assert.throws(() => createBaselineProvider({ name: 'smart' as BaselineName, seed: 1, answerers: toy }), InputError);
   });
 
   it('refuses an already aborted call', async () => {
     const controller = new AbortController();
     controller.abort();
-    await assert.rejects(createBaselineProvider({ name: 'random', seed: 1 }).generate(ask(yesNo('q')), { signal: controller.signal }), { kind: 'aborted' });
-  });
-});
-
-describe('baseline:random', () => {
-  it('gives the same answer to the same question, whatever the call order, instance or key order', async () => {
-    const questions = Array.from({ length: 30 }, (_, i) => select(`question ${i}`, { maxSelections: 2 }));
-    const provider = createBaselineProvider({ name: 'random', seed: 42 });
-    const forward = await Promise.all(questions.map((q) => provider.generate(ask(q), live)));
-    const other = createBaselineProvider({ name: 'random', seed: 42 });
-    const backward = await Promise.all([...questions].reverse().map((q) => other.generate(ask(q), live)));
-    assert.deepEqual(forward.map((r) => r.text), backward.reverse().map((r) => r.text));
-    // Same content, keys in another order: same question, same answer.
-    const reordered: ReferenceHints = { allowNone: true, maxSelections: 2, candidates: tenTools, query: 'question 0', kind: 'select' };
-    assert.equal((await provider.generate(ask(reordered), live)).text, forward[0]?.text);
-  });
-
-  it('answers yes about half the time over many seeds', async () => {
-    let yes = 0;
-    for (let seed = 0; seed < 10_000; seed++) if ((await answerOf('random', seed, yesNo('Is it raining?'))) === 'yes') yes++;
-    // Binomial(10000, 0.5): sd = 50, so ±300 is six standard deviations.
-    assert.ok(yes > 4_700 && yes < 5_300, `yes ${yes} of 10000`);
-  });
-
-  it('picks each of 10 tools and None (11 options) between 5% and 15% of 10,000 draws', async () => {
-    const counts = new Map<string, number>();
-    for (let seed = 0; seed < 10_000; seed++) {
-      const text = await answerOf('random', seed, select('Which tool?'));
-      counts.set(text, (counts.get(text) ?? 0) + 1);
-    }
-    assert.deepEqual([...counts.keys()].sort(), [...tenTools.map((t) => t.name), 'None'].sort());
-    for (const [option, count] of counts) assert.ok(count >= 500 && count <= 1_500, `${option}: ${count}`);
-  });
-
-  it('never answers None when None is not allowed', async () => {
-    for (let seed = 0; seed < 500; seed++) {
-      const text = await answerOf('random', seed, select('Which tool?', { allowNone: false }));
-      assert.ok(tenTools.some((t) => t.name === text), text);
-    }
-  });
-
-  it('for two selections with None allowed: 0, 1 or 2 distinct tools, each about a third of the time', async () => {
-    const bySize = [0, 0, 0];
-    for (let seed = 0; seed < 10_000; seed++) {
-      const text = await answerOf('random', seed, select('Which tools?', { maxSelections: 2 }));
-      const names = text === 'None' ? [] : text.split(', ');
-      assert.equal(new Set(names).size, names.length, `distinct: ${text}`);
-      for (const n of names) assert.ok(tenTools.some((t) => t.name === n), n);
-      bySize[names.length] = (bySize[names.length] ?? 0) + 1;
-    }
-    // Binomial(10000, 1/3): sd ≈ 47; the window 3000..3667 is about seven sd each side.
-    for (const [size, count] of bySize.entries()) assert.ok(count >= 3_000 && count <= 3_667, `${size} tools: ${count}`);
-  });
-
-  it('for two selections without None: always two distinct tools, each tool about 2/10 of the time', async () => {
-    const seen = new Map<string, number>();
-    for (let seed = 0; seed < 5_000; seed++) {
-      const names = (await answerOf('random', seed, select('Which tools?', { maxSelections: 2, allowNone: false }))).split(', ');
-      assert.equal(names.length, 2);
-      assert.notEqual(names[0], names[1]);
-      for (const n of names) seen.set(n, (seen.get(n) ?? 0) + 1);
-    }
-    // Each tool is in a draw with probability 2/10: 1000 of 5000 expected, sd ≈ 28.
-    for (const [name, count] of seen) assert.ok(count >= 850 && count <= 1_150, `${name}: ${count}`);
-    assert.equal(seen.size, 10);
-  });
-});
-
-describe('baseline:lexical', () => {
-  const tools = [
-    { name: 'weather_forecast', description: 'Get the weather forecast for any city.' },
-    { name: 'FlightBooker', description: 'Search and book cheap flights between airports.' },
-    { name: 'RecipeFinder', description: 'Find recipes by ingredient and cuisine.' },
-    { name: 'StockTicker', description: '' },
-  ];
-  const lexical = (query: string, extra: Partial<Extract<ReferenceHints, { kind: 'select' }>> = {}): Promise<string> =>
-    answerOf('lexical', 0, { kind: 'select', query, candidates: tools, maxSelections: 1, allowNone: true, ...extra });
-
-  it('picks the obviously matching candidate', async () => {
-    assert.equal(await lexical('What will the weather be in Paris tomorrow?'), 'weather_forecast');
-    assert.equal(await lexical('Please book me a flight to Rome'), 'FlightBooker');
-    assert.equal(await lexical('Any good recipes with leeks?'), 'RecipeFinder');
-  });
-
-  it('matches words of a camelCase name', async () => {
-    assert.equal(await lexical('show the stock ticker for ACME'), 'StockTicker');
-  });
-
-  it('answers None when no term is shared and None is allowed', async () => {
-    assert.equal(await lexical('Tell me a joke about penguins'), 'None');
-  });
-
-  it('without None, breaks an all-zero tie by name (code-unit order: upper case first)', async () => {
-    assert.equal(await lexical('Tell me a joke about penguins', { allowNone: false }), 'FlightBooker');
-    assert.equal(await lexical('Tell me a joke about penguins', { allowNone: false, maxSelections: 2 }), 'FlightBooker, RecipeFinder');
-  });
-
-  it('picks two tools for a two-part question, and only the matching one when None is allowed', async () => {
-    const two = (await lexical('book a flight to Lyon and check the weather forecast there', { maxSelections: 2, allowNone: false })).split(', ');
-    assert.deepEqual([...two].sort(), ['FlightBooker', 'weather_forecast']);
-    assert.equal(await lexical('book a flight to Lyon', { maxSelections: 2 }), 'FlightBooker');
-  });
-
-  it('keeps the BM25 scores in the raw response', async () => {
-    const result = await createBaselineProvider({ name: 'lexical', seed: 0 }).generate(
-      ask({ kind: 'select', query: 'weather', candidates: tools, maxSelections: 1, allowNone: true }),
-      live,
-    );
-    const raw = result.rawResponse as { scores: Record<string, number> };
-    assert.ok((raw.scores.weather_forecast ?? 0) > 0);
-    assert.equal(raw.scores.FlightBooker, 0);
-  });
-
-  it('answers yes-no questions from cue words', async () => {
-    const yn = (query: string) => answerOf('lexical', 0, yesNo(query));
-    assert.equal(await yn('What is the current price of Bitcoin?'), 'yes');
-    assert.equal(await yn('Compare prices of apples and pears'), 'yes'); // only cue: the plural of "price"
-    assert.equal(await yn('Any news on the election?'), 'yes');
-    assert.equal(await yn('I need real time updates on the match'), 'yes'); // two-word cue "real-time"
-    assert.equal(await yn('Write a poem about autumn leaves'), 'no');
-    assert.equal(await yn('Create a new poem'), 'no'); // "new" is not the cue "news"
-    assert.equal(await yn('What is the real cost of time?'), 'no'); // "real" and "time" not adjacent
-  });
-
-  it('does not depend on the seed', async () => {
-    const hints = select('book a flight');
-    assert.equal(await answerOf('lexical', 1, hints), await answerOf('lexical', 2, hints));
+    await assert.rejects(createBaselineProvider({ name: 'random', seed: 1, answerers: toy }).generate(ask(coin('q')), { signal: controller.signal }), { kind: 'aborted' });
   });
 });

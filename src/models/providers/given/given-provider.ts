@@ -1,4 +1,4 @@
-import { ModelCallError, type GenerateRequest, type GenerateResult } from '../../../core/index.js';
+import { givenAnswerOf, ModelCallError, type GenerateRequest, type GenerateResult } from '../../../core/index.js';
 import type { GenerateOptions, ModelProvider } from '../../spec.js';
 
 /**
@@ -16,9 +16,9 @@ export function createGivenProvider(name: string): ModelProvider {
     billed: false,
     async generate(request: GenerateRequest, options: GenerateOptions): Promise<GenerateResult> {
       if (options.signal.aborted) throw new ModelCallError('aborted', `${id}: call aborted before it started`);
-      const hints = request.hints;
-      if (hints?.kind !== 'given') throw new ModelCallError('unsupported', `${id}: this sample has no given answer (the task's data holds none; use a model to answer)`);
-      return { text: hints.text, toolCalls: [], finishReason: { unified: 'stop' }, usage: {}, warnings: [] };
+      const text = givenAnswerOf(request.hints);
+      if (text === undefined) throw new ModelCallError('unsupported', `${id}: this sample has no given answer (the task's data holds none; use a model to answer)`);
+      return { text, toolCalls: [], finishReason: { unified: 'stop' }, usage: {}, warnings: [] };
     },
   };
 }

@@ -1,4 +1,5 @@
-import { sampleWithoutReplacement, type ReferenceHints, type Rng } from '../../../core/index.js';
+import { sampleWithoutReplacement, type Rng } from '../../../core/index.js';
+import type { SelectQuestion } from './questions.js';
 
 /** "yes" or "no", each with probability 1/2. */
 export function randomYesNo(rng: Rng): string {
@@ -12,7 +13,7 @@ export function randomYesNo(rng: Rng): string {
  *   candidates), then that many distinct candidates; without, exactly m distinct candidates.
  * Returns the chosen names, empty for "None".
  */
-export function randomSelect(hints: Extract<ReferenceHints, { kind: 'select' }>, rng: Rng): string[] {
+export function randomSelect(hints: SelectQuestion, rng: Rng): string[] {
   const names = hints.candidates.map((c) => c.name);
   const limit = Math.min(Math.max(0, hints.maxSelections), names.length);
   if (hints.maxSelections === 1) {

@@ -1,12 +1,10 @@
-import type { ReferenceHints } from '../../../core/index.js';
+import type { ReferenceAnswer } from '../../../core/index.js';
 import { Bm25Index, sStem, splitIdentifier, tokenize } from '../../../text/index.js';
 import { EXTERNAL_DATA_CUES } from './cue-words.js';
-
-type SelectHints = Extract<ReferenceHints, { kind: 'select' }>;
+import type { SelectQuestion } from './questions.js';
 
 /** What the lexical baseline answered and why (kept as the call's raw response for inspection). */
-export interface LexicalAnswer {
-  readonly text: string;
+export interface LexicalAnswer extends ReferenceAnswer {
   readonly detail: Readonly<Record<string, unknown>>;
 }
 
@@ -45,7 +43,7 @@ export function lexicalYesNo(query: string): LexicalAnswer {
  * the answer is "None" when there is none; otherwise exactly `maxSelections` are picked (fewer
  * only if there are fewer candidates).
  */
-export function lexicalSelect(hints: SelectHints): LexicalAnswer {
+export function lexicalSelect(hints: SelectQuestion): LexicalAnswer {
   const documents = hints.candidates.map((c) => `${splitIdentifier(c.name).join(' ')} ${c.description}`);
   const scores = new Bm25Index(documents).scores(hints.query);
   const ranked = hints.candidates
