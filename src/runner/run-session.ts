@@ -96,7 +96,8 @@ export interface RunSession {
  * with one set of the run's secrets, so each model's outputs and errors are redacted of every key
  * the session sends; then its spending cap, which every paid model needs a price for (refused,
  * with the models closed, before anything is called). `samples` says which samples each model is
- * asked for, to check a replay file against them.
+ * asked for, to check a replay file against them; `task`'s reference answerers are how its
+ * `baseline:` models answer (`Task.baselines`).
  */
 export async function openSession(
   run: RunRecord,
