@@ -23,6 +23,8 @@ export interface JudgePersist {
   readonly runId: string;
   /** The model under test whose output is graded. */
   readonly modelId: string;
+  /** Which of its answers (`CallRecord.repeat`); absent or 0: the first (or only). */
+  readonly repeat?: number;
   save(records: readonly CallRecord[]): Promise<void>;
   /**
    * Calls of the sample not stored yet (the model under test's own): stored just before the
@@ -80,7 +82,7 @@ export async function judgeOutputForRun(
     const outcome = await stage.model.generate(request, context);
     made.push({ step, request, outcome });
     // Stored as it is made: a kill -9 during a later step loses no paid call (resume answers it from the cache).
-    const records = judgeRoleRecords(persist.runId, persist.modelId, sample.id, stage.model.id, [{ step, request, outcome }], attempts + 1);
+    const records = judgeRoleRecords(persist, sample.id, stage.model.id, [{ step, request, outcome }], attempts + 1);
     attempts += records.length;
     await persist.save(records);
     return { output: outcome.output, error: outcome.error };
@@ -112,7 +114,11 @@ function judgeTotals(model: string, made: readonly StepCall[]): JudgeTotals {
   return { model, calls, inputTokens, outputTokens, costUsd: cost };
 }
 
-/** Calls in the judge role as stored call records: `actor` the judge, `modelId` the model whose output was graded (see `roleCallRecords`). */
-function judgeRoleRecords(runId: string, modelId: string, sampleId: string, judgeId: string, made: readonly MadeCall[], firstAttempt = 1): CallRecord[] {
-  return roleCallRecords({ runId, modelId, sampleId, role: 'judge', actor: judgeId }, made, firstAttempt);
+/**
+ * Calls in the judge role as stored call records: `actor` the judge, `modelId` the model whose
+ * output was graded, `repeat` which of its answers (see `roleCallRecords`).
+ */
+function judgeRoleRecords(persist: JudgePersist, sampleId: string, judgeId: string, made: readonly MadeCall[], firstAttempt = 1): CallRecord[] {
+  const { runId, modelId, repeat } = persist;
+  return roleCallRecords({ runId, modelId, sampleId, role: 'judge', actor: judgeId, ...(repeat !== undefined ? { repeat } : {}) }, made, firstAttempt);
 }

@@ -19,6 +19,8 @@ export interface CallOwner {
   readonly role: Role;
   /** The model that answered, when it is not `modelId` (the judge, the simulated user). */
   readonly actor?: string;
+  /** The repeat of the model under test the calls are for (`CallRecord.repeat`); absent or 0: the first (or only) answer. */
+  readonly repeat?: number;
 }
 
 /**
@@ -30,9 +32,9 @@ export interface CallOwner {
 export function roleCallRecords(owner: CallOwner, made: readonly MadeCall[], firstAttempt = 1): CallRecord[] {
   const records: CallRecord[] = [];
   let attempt = firstAttempt - 1;
-  const { runId, modelId, sampleId, role, actor } = owner;
+  const { runId, modelId, sampleId, role, actor, repeat } = owner;
   for (const { step, request, outcome } of made) {
-    const base = { runId, sampleId, modelId, role, ...(actor !== undefined ? { actor } : {}), ...(step !== undefined ? { step } : {}), cacheKey: outcome.cacheKey, request };
+    const base = { runId, sampleId, modelId, role, ...(actor !== undefined ? { actor } : {}), ...(step !== undefined ? { step } : {}), ...repeatOf(repeat), cacheKey: outcome.cacheKey, request };
     if (outcome.attempts.length === 0) {
       records.push({ ...base, attempt: ++attempt, output: outcome.output, error: outcome.error, usage: outcome.usage, costUsd: outcome.costUsd, latencyMs: 0, startedAt: new Date().toISOString() });
       continue;
@@ -42,4 +44,9 @@ export function roleCallRecords(owner: CallOwner, made: readonly MadeCall[], fir
     }
   }
   return records;
+}
+
+/** A call record's `repeat` field: left out for the first (or only) answer, so a run without repeats stores its calls as before. */
+export function repeatOf(repeat: number | undefined): { repeat?: number } {
+  return repeat !== undefined && repeat > 0 ? { repeat } : {};
 }

@@ -6,6 +6,7 @@ import type { RunSession } from './run-session.js';
 import type { FailFast, FailedCall } from './fail-fast.js';
 import { judgeOutputForRun } from './judging.js';
 import { solveSample } from './solving.js';
+import { repeatOf } from './role-calls.js';
 import { scoreSafely } from '../benchmarks/score-safely.js';
 
 /**
@@ -54,7 +55,7 @@ export async function workOnSample(given: SampleStage, model: Model, sample: Sam
   // A call cut short because the run is stopping is not a finished sample: leave it for resume.
   if (!outcome.output && stoppedShort(stage, true)) return;
   let score = outcome.output ? scoreSafely(stage.prepared, sample, outcome.output) : undefined;
-  let calls = toCallRecords(stage.runId, model.id, sample.id, outcome, request);
+  let calls = toCallRecords(stage.runId, model.id, sample.id, outcome, request, repeat);
   let judgeError: { kind: string; message: string } | undefined;
   // Results of an earlier error streak this sample shows were about their own samples.
   const released: ResultRecord[] = outcome.output && !outcome.cached ? [...stage.failFast.succeeded(model.id, 'test')] : [];
@@ -62,7 +63,7 @@ export async function workOnSample(given: SampleStage, model: Model, sample: Sam
     // The judge's calls are stored as they are made, the model's own just before the first:
     // a kill -9 mid-judgment loses no paid call (the resume answers them from the cache). An
     // output graded without a judge call (an exact match) keeps its call for the result's transaction.
-    const graded = await judgeOutputForRun(stage.judge, stage.prepared, sample, outcome.output, context, { runId: stage.runId, modelId: model.id, save, ahead: calls });
+    const graded = await judgeOutputForRun(stage.judge, stage.prepared, sample, outcome.output, context, { runId: stage.runId, modelId: model.id, repeat, save, ahead: calls });
     calls = [...graded.calls];
     if (stoppedShort(stage, graded.error !== undefined)) {
       // A judgment cut short by the stop would be a false no-verdict: leave the sample for
@@ -130,14 +131,14 @@ function callsAhead(stage: SampleStage): (records: readonly CallRecord[]) => Pro
 async function solveAndStore(stage: SampleStage, model: Model, sample: Sample, context: CallContext, repeat: number): Promise<void> {
   const save = callsAhead(stage);
   const solver = stage.prepared.solver as NonNullable<PreparedTask['solver']>;
-  const solving = await solveSample(solver, sample, { test: model, ...(stage.user ? { user: stage.user } : {}) }, stage.settings, context, { runId: stage.runId }, save);
+  const solving = await solveSample(solver, sample, { test: model, ...(stage.user ? { user: stage.user } : {}) }, stage.settings, context, { runId: stage.runId, repeat }, save);
   if (stoppedShort(stage, solving.error !== null)) return;
   const released: ResultRecord[] = [];
   for (const role of solving.answered) released.push(...stage.failFast.succeeded(role === 'test' ? model.id : (stage.user?.id ?? ''), role));
   let score = solving.output ? scoreSafely(stage.prepared, sample, solving.output, solving.transcript) : undefined;
   let judgeError: { kind: string; message: string } | undefined;
   if (solving.output && score && stage.judge && stage.prepared.gradeWithJudge) {
-    const graded = await judgeOutputForRun(stage.judge, stage.prepared, sample, solving.output, context, { runId: stage.runId, modelId: model.id, save }, solving.transcript);
+    const graded = await judgeOutputForRun(stage.judge, stage.prepared, sample, solving.output, context, { runId: stage.runId, modelId: model.id, repeat, save }, solving.transcript);
     if (stoppedShort(stage, graded.error !== undefined)) return;
     score = graded.score;
     judgeError = graded.error;
@@ -211,7 +212,7 @@ function toJudgeErrorResult(runId: string, modelId: string, sample: Sample, outc
   return toResult(runId, modelId, sample, { ...outcome, output: null, error }, undefined);
 }
 
-function toCallRecords(runId: string, modelId: string, sampleId: string, outcome: CallOutcome, request: GenerateRequest): CallRecord[] {
+function toCallRecords(runId: string, modelId: string, sampleId: string, outcome: CallOutcome, request: GenerateRequest, repeat: number): CallRecord[] {
   // The prompt is the sample's input, which the store holds already: the call refers to it.
   const stored = { tools: request.tools, settings: request.settings };
   return outcome.attempts.map((a) => ({
@@ -219,6 +220,7 @@ function toCallRecords(runId: string, modelId: string, sampleId: string, outcome
     sampleId,
     modelId,
     role: 'test' as const,
+    ...repeatOf(repeat),
     attempt: a.attempt,
     cacheKey: outcome.cacheKey,
     request: stored,

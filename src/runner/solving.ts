@@ -40,7 +40,7 @@ export async function solveSample(
   cast: SolverCast,
   settings: GenerateSettings,
   context: CallContext,
-  ids: { readonly runId: string },
+  ids: { readonly runId: string; readonly repeat?: number },
   persist: (records: readonly CallRecord[]) => Promise<void>,
 ): Promise<Solving> {
   const transcript: TranscriptStep[] = [];
@@ -54,7 +54,7 @@ export async function solveSample(
     if (!model) throw new Error(role === 'user' ? 'the solver calls a simulated user, and the run has none' : `a solver may call the test and user roles only, not ${role}`);
     const outcome = await model.generate(request, context);
     const { hints: _hints, ...sent } = request;
-    const owner = { runId: ids.runId, modelId: cast.test.id, sampleId: sample.id, role, ...(role === 'test' ? {} : { actor: model.id }) };
+    const owner = { runId: ids.runId, modelId: cast.test.id, sampleId: sample.id, role, ...(role === 'test' ? {} : { actor: model.id }), ...(ids.repeat !== undefined ? { repeat: ids.repeat } : {}) };
     const records = roleCallRecords(owner, [{ step, request: sent, outcome }], attempts + 1);
     attempts += records.length;
     latencyMs += outcome.latencyMs;

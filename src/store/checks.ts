@@ -21,6 +21,10 @@ export function outcomeMismatch(calls: readonly CallRecord[], result: ResultReco
     if (call.runId !== result.runId || call.sampleId !== result.sampleId) {
       return new Error(`saveOutcome: call for ${call.runId}/${call.sampleId} does not belong to result ${result.runId}/${result.sampleId}`);
     }
+    // A repeat's calls are its own: stored with another repeat's result they would tell of the wrong answer.
+    if ((call.repeat ?? 0) !== (result.repeat ?? 0)) {
+      return new Error(`saveOutcome: call for repeat ${call.repeat ?? 0} of ${call.runId}/${call.sampleId} does not belong to result of repeat ${result.repeat ?? 0}`);
+    }
   }
   return undefined;
 }

@@ -104,6 +104,13 @@ export interface CallRecord {
   readonly actor?: string;
   /** Its label in the sample's transcript when the sample takes several calls (`claims`, `verdicts#2`); absent for a single call. */
   readonly step?: string;
+  /**
+   * The repeat of the model under test it was made for (`ResultRecord.repeat`, 0-based), in every
+   * role: the model's own calls, the simulated user's and the judge's of that answer. Absent
+   * means 0: a run without repeats, and every call stored before calls recorded it (schema v11 /
+   * PostgreSQL v4), which the store reads as 0 whatever repeat it was made for.
+   */
+  readonly repeat?: number;
   readonly attempt: number;
   /** Key of the call cache (sha256 of the canonical request); null when the provider is not cacheable. */
   readonly cacheKey: string | null;

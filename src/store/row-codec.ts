@@ -156,13 +156,22 @@ export function usageFromColumns(inputTokens: number | null, outputTokens: numbe
   };
 }
 
+/**
+ * A result's or call's `repeat` column (NOT NULL, 0 for the first or only answer) as the record
+ * holds it: left out for 0, so a run without repeats reads as every run before them did.
+ */
+export const repeatField = (repeat: number | null | undefined): { repeat?: number } => (typeof repeat === 'number' && repeat > 0 ? { repeat } : {});
+
+/** A record's repeat as its column takes it: absent is 0. */
+export const repeatParam = (record: { readonly repeat?: number }): number => record.repeat ?? 0;
+
 /** A `results` row as a ResultRecord. */
 export function resultFromRow<C extends ColumnTypes>(row: ResultRow<C>, read: ColumnReader<C>): ResultRecord {
   return {
     runId: row.run_id,
     sampleId: row.sample_id,
     modelId: row.model_id,
-    ...(row.repeat > 0 ? { repeat: row.repeat } : {}),
+    ...repeatField(row.repeat),
     status: row.status as ResultRecord['status'],
     output: nullableFromJson<GenerateResult>(row.output),
     score: nullableFromJson<Score>(row.score),

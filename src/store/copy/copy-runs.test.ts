@@ -207,3 +207,50 @@ test("a suite run's recorded gates go with its runs; one with none recorded is s
     await Promise.all([source.close(), target.close()]);
   }
 });
+
+test("a run without repeats sums as it did before calls recorded their repeat (schema v11): the copy's check reads old and new runs alike", async () => {
+  const store = await openSqliteStore(newFile());
+  try {
+    await fillRun(store);
+    const run = await store.getRun('full');
+    assert.ok(run);
+    const sum = await runChecksum(store, run, 2);
+    // Taken from fillRun's run with the build before v11 (the run record's own sum holds the time
+    // its status was set, so it is left out): a repeat-0 call has no `repeat` field, so its record,
+    // and every sum over it, is the same as before.
+    assert.deepEqual(
+      { samples: sum.sums.samples, calls: sum.sums.calls, results: sum.sums.results, reviews: sum.sums.reviews },
+      {
+        samples: '214c65597a103ec3c7fa09de1e1f64bc9b8b0bd418a3827bb8d22f81b55d7737',
+        calls: '7cbaa038b37c08f0411bebc301041f7f9a4418f8352744a616bbbe2ed9cb2552',
+        results: 'f4603f6c1315aabbec03dc5bdce19012847188424e946f82a77cb059b38398f4',
+        reviews: 'a668d1f7572d6ca4aca938767733944190a67d7348a00d51ac45b8874dca5c57',
+      },
+    );
+  } finally {
+    await store.close();
+  }
+});
+
+test("a run with repeats is copied with each call's repeat, and its sum counts them: the same calls under another repeat sum otherwise", async () => {
+  const source = await openSqliteStore(newFile());
+  const target = await openSqliteStore(newFile());
+  const other = await openSqliteStore(newFile());
+  try {
+    for (const [store, repeatOfThird] of [[source, 2], [other, 1]] as const) {
+      await store.createRun(makeRun({ id: 'repeated', repeats: 3, status: 'finished', updatedAt: '2026-03-01T12:00:00.000Z' }), samples);
+      await store.saveOutcome([makeCall({ runId: 'repeated' })], makeResult({ runId: 'repeated' }));
+      await store.saveOutcome([makeCall({ runId: 'repeated', repeat: repeatOfThird, role: 'judge', actor: 'openai:judge' })], makeResult({ runId: 'repeated', repeat: repeatOfThird }));
+    }
+    const outcomes = await collect(source, target);
+    assert.deepEqual(outcomes.map((o) => [o.runId, o.status]), [['repeated', 'copied']]);
+    assert.deepEqual((await target.calls('repeated')).map((c) => c.repeat ?? 0), [0, 2]);
+    assert.deepEqual(await everything(target, 'repeated'), await everything(source, 'repeated'));
+    const run = await source.getRun('repeated');
+    const otherRun = await other.getRun('repeated');
+    assert.ok(run && otherRun);
+    assert.deepEqual(differingParts(await runChecksum(source, run, 2), await runChecksum(other, otherRun, 2)), ['calls', 'results']);
+  } finally {
+    await Promise.all([source.close(), target.close(), other.close()]);
+  }
+});

@@ -164,10 +164,20 @@ CREATE TABLE suite_runs (
 );
 `;
 
+/**
+ * Version 4: `calls.repeat`, a call's repeat of the model under test, as SQLite's version 11 (see
+ * there why NOT NULL DEFAULT 0): since PostgreSQL 11 a column added with a constant default
+ * rewrites no row; existing calls read as repeat 0.
+ */
+const V4_SQL = `
+ALTER TABLE calls ADD COLUMN repeat integer NOT NULL DEFAULT 0;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'runs, samples, calls (the call cache), results, reviews, run leases', sql: V1_SQL },
   { version: 2, description: "repeats of the model under test: a run's repeats, a result's repeat", sql: V2_SQL },
   { version: 3, description: "a suite run's gate outcomes as decided when it ended", sql: V3_SQL },
+  { version: 4, description: "a call's repeat of the model under test", sql: V4_SQL },
 ];
 
 /** The schema version this build of assay writes and understands. */

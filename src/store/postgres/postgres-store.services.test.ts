@@ -95,6 +95,43 @@ describe('PostgreSQL store', () => {
     }
   });
 
+  test("a version-3 schema (before calls recorded their repeat) upgrades to version 4: its calls read as repeat 0 with no field, and a later repeat's calls are stored with theirs", async () => {
+    const { url, schema } = await schemas.create();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await applyMigrations(client, 'test', MIGRATIONS.slice(0, 3));
+    } finally {
+      await client.end();
+    }
+    const run = makeRun();
+    await schemas.query(
+      `INSERT INTO ${schema}.runs (id, task, task_version, status, created_at, updated_at, models, settings, seed, options, dataset_checksums, prompt_version, toolkit_version, engine, repeats)
+       VALUES ($1, 'cases', '1', 'finished', now(), now(), ARRAY['openai:gpt-4o-mini'], '{}', 0, '{}', '{}', 'p', '0.1.0', '{}', 2)`,
+      [run.id],
+    );
+    await schemas.query(`INSERT INTO ${schema}.samples (run_id, sample_id, idx, input, tools, target, metadata, hints) VALUES ($1, 'q-beta', 0, '[]', NULL, 'null', '{}', NULL)`, [run.id]);
+    await schemas.query(
+      `INSERT INTO ${schema}.calls (run_id, sample_id, model_id, role, actor, step, attempt, cache_key, request, messages_from_sample, output, error, latency_ms, started_at)
+       VALUES ($1, 'q-beta', 'openai:gpt-4o-mini', 'test', NULL, NULL, 1, 'k0', '{"settings":{"seed":0}}', false, '{"text":"a"}', NULL, 3, now()),
+              ($1, 'q-beta', 'openai:gpt-4o-mini', 'judge', 'openai:judge', 'verdict', 1, NULL, '{"settings":{}}', false, '{"text":"pass"}', NULL, 3, now())`,
+      [run.id],
+    );
+    const store = await openPostgresStore(url);
+    try {
+      assert.equal((await schemas.query(`SELECT max(version)::int AS v FROM ${schema}.schema_migrations`)).rows[0]?.v, LATEST_SCHEMA_VERSION);
+      const old = await store.calls(run.id);
+      assert.deepEqual(old.map((c) => [c.role, 'repeat' in c]), [['test', false], ['judge', false]]);
+      const [first] = old;
+      assert.ok(first);
+      await store.saveCalls([{ ...first, repeat: 1, cacheKey: 'k1', request: { settings: { seed: 1 } } }]);
+      assert.deepEqual((await store.calls(run.id)).map((c) => c.repeat ?? 0), [0, 0, 1]);
+      assert.deepEqual((await schemas.query(`SELECT repeat FROM ${schema}.calls ORDER BY id`)).rows, [{ repeat: 0 }, { repeat: 0 }, { repeat: 1 }]);
+    } finally {
+      await store.close();
+    }
+  });
+
   test('a schema written by a newer assay is refused in one line, and nothing is written to it', async () => {
     const { url, schema } = await schemas.create();
     await (await openStore(url)).close();

@@ -9,6 +9,7 @@ import { appendRunEvents, decodeRunParts, encodeRunParts } from '../run-record-c
 import type { RunImport, Store } from '../store.js';
 import { callsReferringToInput, checkSliceContinues } from '../imported-slice.js';
 import { redactStoreUrl } from '../store-url.js';
+import { repeatParam } from '../row-codec.js';
 import { connectPool, describePgError, isUserFixable } from './connect.js';
 import { applyMigrations } from './migrate.js';
 import {
@@ -31,12 +32,12 @@ import {
 
 /** Samples per INSERT statement (8 parameters each, under PostgreSQL's 65,535). */
 const SAMPLES_PER_INSERT = 1000;
-/** Calls per INSERT statement (17 parameters each); an outcome with more is saved in a transaction of several. */
+/** Calls per INSERT statement (18 parameters each); an outcome with more is saved in a transaction of several. */
 const CALLS_PER_INSERT = 1000;
 
 const RUN_COLUMNS = 'id, task, task_version, status, created_at, updated_at, models, settings, seed, options, dataset_checksums, prompt_version, toolkit_version, engine, judge, sample_count, user_model, metrics_facts, repeats';
-const CALL_COLUMNS = 'run_id, sample_id, model_id, role, actor, step, attempt, cache_key, request, messages_from_sample, output, error, input_tokens, output_tokens, cost_usd, latency_ms, started_at';
-const CALL_PARAMS = 17;
+const CALL_COLUMNS = 'run_id, sample_id, model_id, role, actor, step, attempt, cache_key, request, messages_from_sample, output, error, input_tokens, output_tokens, cost_usd, latency_ms, started_at, repeat';
+const CALL_PARAMS = 18;
 const RESULT_COLUMNS = 'run_id, sample_id, model_id, repeat, status, output, score, error, cached, attempts, latency_ms, input_tokens, output_tokens, cost_usd, finished_at, transcript';
 const RESULT_PARAMS = 16;
 
@@ -59,7 +60,7 @@ const UPSERT_RESULT = `INSERT INTO results (${RESULT_COLUMNS}) VALUES ${placehol
   RETURNING 1`;
 
 /** The calls table's column types, in `CALL_COLUMNS` order: parameters in a `VALUES` under `SELECT` are typed by hand. */
-const CALL_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'integer', 'text', 'json', 'boolean', 'json', 'json', 'integer', 'integer', 'double precision', 'double precision', 'timestamptz'];
+const CALL_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'integer', 'text', 'json', 'boolean', 'json', 'json', 'integer', 'integer', 'double precision', 'double precision', 'timestamptz', 'integer'];
 
 /** A run's results (optionally one model's) in report order: sample order, then the run's model order (a model it does not list first, as in SQLite), then id. */
 const selectResultsWith = (columns: string, where = '($2::text IS NULL OR r.model_id = $2) AND s.idx >= $3::bigint AND s.idx < $4::bigint'): string => `SELECT ${columns} FROM results r
@@ -96,7 +97,7 @@ const SQL = {
                        FROM results WHERE run_id = $1 GROUP BY model_id ORDER BY model_id COLLATE "C"`,
   /** Sample order, then save order; the sample's input only for the calls whose messages it is. */
   selectCalls: `SELECT c.run_id, c.sample_id, c.model_id, c.role, c.actor, c.step, c.attempt, c.cache_key, c.request, c.output, c.error,
-                       c.input_tokens, c.output_tokens, c.cost_usd, c.latency_ms, c.started_at,
+                       c.input_tokens, c.output_tokens, c.cost_usd, c.latency_ms, c.started_at, c.repeat,
                        CASE WHEN c.messages_from_sample THEN s.input END AS sample_input
                 FROM calls c JOIN samples s ON s.run_id = c.run_id AND s.sample_id = c.sample_id
                 WHERE c.run_id = $1 AND ($2::text IS NULL OR c.sample_id = $2)
@@ -116,7 +117,7 @@ const SQL = {
                      GROUP BY model_id, step ORDER BY model_id COLLATE "C", step COLLATE "C" NULLS FIRST`,
   /** The calls of several samples in one read, ordered as `selectCalls`. */
   selectCallsOf: `SELECT c.run_id, c.sample_id, c.model_id, c.role, c.actor, c.step, c.attempt, c.cache_key, c.request, c.output, c.error,
-                         c.input_tokens, c.output_tokens, c.cost_usd, c.latency_ms, c.started_at,
+                         c.input_tokens, c.output_tokens, c.cost_usd, c.latency_ms, c.started_at, c.repeat,
                          CASE WHEN c.messages_from_sample THEN s.input END AS sample_input
                   FROM calls c JOIN samples s ON s.run_id = c.run_id AND s.sample_id = c.sample_id
                   WHERE c.run_id = $1 AND c.sample_id = ANY($2::text[])
@@ -143,7 +144,7 @@ const SQL = {
   endRun: 'UPDATE runs SET status = $2, engine = $3, updated_at = now() WHERE id = $1',
   /** A slice of a run by sample position (`runSlice`, positions $2 ≤ idx < $3): each ordered as the run's whole read. */
   selectCallsInRange: `SELECT c.run_id, c.sample_id, c.model_id, c.role, c.actor, c.step, c.attempt, c.cache_key, c.request, c.output, c.error,
-                              c.input_tokens, c.output_tokens, c.cost_usd, c.latency_ms, c.started_at,
+                              c.input_tokens, c.output_tokens, c.cost_usd, c.latency_ms, c.started_at, c.repeat,
                               CASE WHEN c.messages_from_sample THEN s.input END AS sample_input
                        FROM calls c JOIN samples s ON s.run_id = c.run_id AND s.sample_id = c.sample_id
                        WHERE c.run_id = $1 AND s.idx >= $2 AND s.idx < $3
@@ -642,6 +643,7 @@ function callParams(calls: readonly CallRecord[]): { params: unknown[]; outputOb
       call.costUsd,
       call.latencyMs,
       call.startedAt,
+      repeatParam(call),
     );
   }
   return { params, outputObject, outputText };

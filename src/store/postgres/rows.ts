@@ -37,6 +37,8 @@ export interface CallRow {
   cost_usd: number | null;
   latency_ms: number;
   started_at: Date;
+  /** 0 for the first (or only) answer's calls and for every call stored before version 4. */
+  repeat: number;
   /** The sample's input, joined in when the call's messages were it (`messages_from_sample`). */
   sample_input: string | null;
 }
@@ -104,6 +106,7 @@ export function callFromRow(row: CallRow): CallRecord {
     role: row.role as Role,
     ...(row.actor !== null ? { actor: row.actor } : {}),
     ...(row.step !== null ? { step: row.step } : {}),
+    ...codec.repeatField(row.repeat),
     attempt: row.attempt,
     cacheKey: row.cache_key,
     request: row.sample_input === null ? request : { ...(request as object), messages: parse<unknown>(row.sample_input) },

@@ -245,3 +245,33 @@ test('a version-8 store (before repeats) upgrades: its results read as repeat 0 
   assert.deepEqual((await store.results('r8')).map((r) => [r.repeat ?? 0, r.score?.value]), [[0, true], [1, false]]);
   await store.close();
 });
+
+test("a version-10 store (before calls recorded their repeat) upgrades: its calls read as repeat 0 with no field, and a later repeat's calls are stored with theirs", async () => {
+  const file = join(dir, 'v10.db');
+  const db = new Database(file);
+  applyMigrations(db, file, MIGRATIONS.slice(0, 10));
+  db.prepare(
+    `INSERT INTO runs (id, task, task_version, status, created_at, updated_at, models, settings, seed, options, dataset_checksums, prompt_version, toolkit_version, engine, repeats)
+     VALUES ('r10', 'cases', '1', 'finished', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', '["openai:m"]', '{}', 0, '{}', '{}', 'p', '0.1.0', '{}', 2)`,
+  ).run();
+  db.prepare(`INSERT INTO samples (run_id, sample_id, idx, input, tools, target, metadata, hints) VALUES ('r10', 's1', 0, '[{"role":"user","content":"q"}]', NULL, 'null', '{}', NULL)`).run();
+  db.prepare(
+    `INSERT INTO calls (run_id, sample_id, model_id, role, attempt, cache_key, request, output, error, input_tokens, output_tokens, cost_usd, latency_ms, started_at, actor, step)
+     VALUES ('r10', 's1', 'openai:m', 'test', 1, 'k0', '{"settings":{"seed":0}}', '{"text":"a"}', NULL, NULL, NULL, NULL, 3, '2026-01-01T00:00:00Z', NULL, NULL),
+            ('r10', 's1', 'openai:m', 'judge', 1, NULL, '{"settings":{}}', '{"text":"pass"}', NULL, NULL, NULL, NULL, 3, '2026-01-01T00:00:00Z', 'openai:j', 'verdict')`,
+  ).run();
+  db.close();
+
+  const store = await openSqliteStore(file);
+  assert.equal(inspect(file).version, LATEST_SCHEMA_VERSION);
+  const old = await store.calls('r10');
+  assert.deepEqual(old.map((c) => [c.role, 'repeat' in c]), [['test', false], ['judge', false]]);
+  const [first] = old;
+  assert.ok(first);
+  await store.saveCalls([{ ...first, repeat: 1, cacheKey: 'k1', request: { settings: { seed: 1 } } }]);
+  assert.deepEqual((await store.calls('r10')).map((c) => c.repeat ?? 0), [0, 0, 1]);
+  await store.close();
+  const raw = new Database(file, { readonly: true });
+  assert.deepEqual(raw.prepare('SELECT repeat FROM calls ORDER BY id').pluck().all(), [0, 0, 1]);
+  raw.close();
+});

@@ -273,6 +273,19 @@ CREATE TABLE suite_runs (
 ) STRICT;
 `;
 
+/**
+ * Version 11: `calls.repeat`, the repeat of the model under test a call was made for (issue 24
+ * §2), in every role (the model's, the simulated user's, the judge's), as `results.repeat` keys
+ * results; before, only the seed in a request told a repeat's calls apart. NOT NULL DEFAULT 0
+ * rather than nullable: one meaning per value (0 is the first or only answer, as in `results`),
+ * and adding a column with a constant default rewrites no row, so a large store upgrades at once;
+ * calls stored before read as repeat 0 (a run with repeats made before this version shows all its
+ * calls under its first repeat). Not in any index: no read filters calls by repeat alone.
+ */
+const V11_SQL = `
+ALTER TABLE calls ADD COLUMN repeat INTEGER NOT NULL DEFAULT 0;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'runs, samples, calls (with call cache index), results', sql: V1_SQL },
   { version: 2, description: 'judge of a run, actor of a call, human reviews', sql: V2_SQL },
@@ -284,6 +297,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, description: "what a run's metrics need beyond its samples and scores", sql: V8_SQL },
   { version: 9, description: 'repeats of the model under test: a run\'s repeats, a result\'s repeat', sql: V9_SQL },
   { version: 10, description: "a suite run's gate outcomes as decided when it ended", sql: V10_SQL },
+  { version: 11, description: "a call's repeat of the model under test", sql: V11_SQL },
 ];
 
 /** The schema version this build of assay writes and understands. */

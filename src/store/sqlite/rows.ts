@@ -62,6 +62,8 @@ export interface CallRow {
   started_at: string;
   actor: string | null;
   step: string | null;
+  /** 0 for the first (or only) answer's calls and for every call stored before version 11. */
+  repeat: number;
   /** The sample's input, joined in: a stored request refers to it instead of repeating it. */
   sample_input?: string;
 }
@@ -108,6 +110,7 @@ export function callFromRow(row: CallRow, texts: readonly string[]): CallRecord 
     role: row.role as Role,
     ...(row.actor !== null ? { actor: row.actor } : {}),
     ...(row.step !== null && row.step !== undefined ? { step: row.step } : {}),
+    ...codec.repeatField(row.repeat),
     attempt: row.attempt,
     cacheKey: row.cache_key,
     request: expandSampleInput(optionalFromJson<unknown>(row.request), row, texts),

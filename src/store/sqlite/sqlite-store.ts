@@ -8,7 +8,7 @@ import { appendRunEvents, decodeRunParts, encodeRunParts } from '../run-record-c
 import type { RunImport, Store } from '../store.js';
 import { callsReferringToInput, checkSliceContinues } from '../imported-slice.js';
 import { ambiguousPrefixError, checkRunSamples, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
-import { nullableToJson, optionalToJson } from '../row-codec.js';
+import { nullableToJson, optionalToJson, repeatParam } from '../row-codec.js';
 import { CallCacheIndex } from './call-cache.js';
 import { CallPositions } from './call-positions.js';
 import { Checkpointer } from './checkpointer.js';
@@ -200,6 +200,7 @@ export class SqliteStore implements Store {
           call.startedAt,
           call.actor ?? null,
           call.step ?? null,
+          repeatParam(call),
         );
         if (call.cacheKey !== null && call.output !== null && call.error === null) this.writtenCacheable.push([call.cacheKey, Number(lastInsertRowid)]);
       }

@@ -28,8 +28,8 @@ export const SQL = {
   insertSample: 'INSERT INTO samples (run_id, sample_id, idx, input, tools, target, metadata, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
 
   insertCall: `INSERT INTO calls (run_id, sample_id, model_id, role, attempt, cache_key, request, output, error,
-                                  input_tokens, output_tokens, cost_usd, latency_ms, started_at, actor, step)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                                  input_tokens, output_tokens, cost_usd, latency_ms, started_at, actor, step, repeat)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 
   /** Last write wins: `--retry-errors` re-runs error rows and this replaces them in place. */
   upsertResult: `INSERT INTO results (run_id, sample_id, model_id, repeat, status, output, score, error, cached, attempts, latency_ms,

@@ -117,6 +117,22 @@ export function runCopyContract(withLocations: WithLocations): void {
       assert.deepEqual(await everything(reader, 'full'), expected);
     }));
 
+    test("an imported run with repeats keeps each call's repeat (every role's), as its results keep theirs", withLocations(2, async ([source, target]) => {
+      assert.ok(source && target);
+      await source.createRun(makeRun({ id: 'repeated', repeats: 3 }), samples);
+      const call = (repeat: number, extra: Parameters<typeof makeCall>[0] = {}) => makeCall({ runId: 'repeated', ...(repeat > 0 ? { repeat } : {}), cacheKey: `key-${repeat}`, ...extra });
+      for (const repeat of [0, 1, 2]) {
+        const judge = call(repeat, { role: 'judge', actor: 'openai:judge', step: 'verdict', cacheKey: null });
+        await source.saveOutcome([call(repeat), judge], makeResult({ runId: 'repeated', ...(repeat > 0 ? { repeat } : {}) }));
+      }
+      await source.saveCalls([call(1, { sampleId: 'q-alpha', role: 'user', actor: 'openai:user', cacheKey: null })]);
+      await importInSlices(source, target, 'repeated', 1);
+      const copied = await target.calls('repeated');
+      assert.deepEqual(copied, await source.calls('repeated'));
+      assert.deepEqual(copied.map((c) => `${c.sampleId}:${c.role}#${c.repeat ?? 'absent'}`), ['q-beta:test#absent', 'q-beta:judge#absent', 'q-beta:test#1', 'q-beta:judge#1', 'q-beta:test#2', 'q-beta:judge#2', 'q-alpha:user#1']);
+      assert.deepEqual(await everything(target, 'repeated'), await everything(source, 'repeated'));
+    }));
+
     test('an aborted or failed import leaves no trace, and the run can be imported afterwards', withLocations(2, async ([source, target]) => {
       assert.ok(source && target);
       await fillRun(source);

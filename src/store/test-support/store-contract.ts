@@ -647,7 +647,7 @@ export function storeContract(backend: ContractBackend): void {
         assert.equal((await store.getRun(run.id))?.repeats, 3);
         const model = 'openai:gpt-4o-mini';
         // Saved out of order: repeat 2 first, then 0 and 1; q-alpha's repeat 1 an error.
-        assert.equal(await store.saveOutcome([makeCall({ startedAt: '2026-03-01T12:00:03.000Z' })], makeResult({ repeat: 2, score: { value: false } })), true);
+        assert.equal(await store.saveOutcome([makeCall({ repeat: 2, startedAt: '2026-03-01T12:00:03.000Z' })], makeResult({ repeat: 2, score: { value: false } })), true);
         assert.equal(await store.saveOutcome([makeCall()], makeResult()), true);
         assert.equal(await store.saveOutcome([], makeResult({ repeat: 1 })), true);
         assert.equal(await store.saveOutcome([], errorResult('q-alpha', { repeat: 1 })), true);
@@ -675,6 +675,42 @@ export function storeContract(backend: ContractBackend): void {
         // A run without repeats records none.
         await store.createRun(makeRun({ id: 'plain-run' }), samples);
         assert.equal('repeats' in ((await store.getRun('plain-run')) ?? {}), false);
+      }));
+
+      test("calls record their repeat: every role's calls of a repeat read back with it (calls, callsOf, runSlice, another connection), repeat 0 without the field; a call of one repeat is refused with another's result", withStores(async (store, reopen) => {
+        const run = makeRun({ repeats: 3 });
+        await store.createRun(run, samples);
+        const judged = (repeat: number | undefined, at: string): CallRecord[] => {
+          const extra = repeat === undefined ? {} : { repeat };
+          return [
+            makeCall({ ...extra, startedAt: at, request: { settings: { temperature: 0, seed: 42 + (repeat ?? 0) } }, messagesFromSample: true }),
+            makeCall({ ...extra, startedAt: at, role: 'judge', actor: 'openai:judge', step: 'verdict', cacheKey: `judge-${repeat ?? 0}` }),
+          ];
+        };
+        const first = judged(undefined, '2026-03-01T12:00:01.000Z');
+        const third = judged(2, '2026-03-01T12:00:03.000Z');
+        // A simulated user's call of repeat 1, cut short (no result yet), and the repeat-2 answer with its judge's call.
+        const user = makeCall({ repeat: 1, role: 'user', actor: 'openai:user', step: 'turn 1/user', cacheKey: null, startedAt: '2026-03-01T12:00:02.000Z' });
+        assert.equal(await store.saveOutcome(first, makeResult()), true);
+        await store.saveCalls([user]);
+        assert.equal(await store.saveOutcome(third, makeResult({ repeat: 2 })), true);
+        // A repeat-0 call reads back exactly as a run without repeats stores it: no `repeat` field.
+        const withInput = (call: CallRecord): CallRecord => {
+          const { messagesFromSample, ...rest } = call;
+          return messagesFromSample ? { ...rest, request: { ...(call.request as object), messages: samples[0]?.input } } : rest;
+        };
+        const expected = [...first, user, ...third].map(withInput);
+        assert.deepEqual(await store.calls(run.id), expected);
+        assert.deepEqual(await (await reopen()).calls(run.id, 'q-beta'), expected);
+        assert.deepEqual(await store.callsOf(run.id, ['q-beta']), expected);
+        assert.deepEqual((await store.runSlice(run.id, 0, 1)).calls, expected);
+        assert.deepEqual((await store.calls(run.id)).map((c) => ('repeat' in c ? c.repeat : 'absent')), ['absent', 'absent', 1, 2, 2]);
+        // Every role's calls still count once in the run's spend, whatever their repeat.
+        assert.deepEqual((await store.runSpend(run.id)).map((r) => [r.role, r.calls]), [['test', 2], ['user', 1], ['judge', 2]]);
+        // A call stored with another repeat's result would tell of the wrong answer.
+        await assert.rejects(store.saveOutcome([makeCall({ repeat: 1 })], makeResult({ repeat: 2 })), /repeat 1 .* does not belong to result of repeat 2/);
+        await assert.rejects(store.saveOutcome([makeCall()], makeResult({ repeat: 1 })), /repeat 0 .* does not belong to result of repeat 1/);
+        assert.equal(await store.resultStatus(run.id, 'q-beta', 'openai:gpt-4o-mini', 1), undefined);
       }));
 
       test('saves of one unit racing from two connections: exactly one is written', withStores(async (store, reopen) => {
