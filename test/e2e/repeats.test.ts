@@ -7,6 +7,7 @@ import { wilsonInterval } from '../../src/metrics/intervals.js';
 import { chromiumMissing, launchChromium, watchPage } from '../../src/testing/chromium.js';
 import { pairedMeanDifference } from '../../src/metrics/paired-mean.js';
 import { pairedProportionDifference } from '../../src/metrics/paired-proportions.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { assay } from '../../src/testing/cli-harness.js';
 import { requestKey, startFakeOpenAIServer, type FakeAnswer, type FakeChatRequestBody, type FakeServer } from '../../src/testing/fake-openai-server.js';
 
@@ -116,6 +117,19 @@ test('--repeats 4: each repeat its own seed, call and result; export rows carry 
   assert.equal(bot.length, 20);
   assert.deepEqual(new Set(bot.map((b) => `${requestKey(b)}#${b.seed}`)).size, 20);
   assert.deepEqual([...new Set(bot.map((b) => b.seed))].sort(), [10, 11, 12, 13]);
+
+  // Every call is stored with its repeat, the judge's too: the model's by its seed (10 + repeat), and
+  // each sample's calls of a repeat are that repeat's (one model call, and the judge's for q5).
+  const store = await openSqliteStore(db);
+  try {
+    const calls = await store.calls(summary.run);
+    for (const call of calls.filter((c) => c.role === 'test')) assert.equal(call.repeat ?? 0, ((call.request as { settings: { seed: number } }).settings.seed) - 10);
+    const judged = calls.filter((c) => c.role === 'judge');
+    assert.deepEqual(judged.map((c) => `${c.sampleId}#${c.repeat ?? 0}`).sort(), ['q5#0', 'q5#1', 'q5#2', 'q5#3']);
+    assert.equal(calls.filter((c) => 'repeat' in c && c.repeat === 0).length, 0, 'repeat 0 leaves the field out');
+  } finally {
+    await store.close();
+  }
 
   // export: one row per sample and repeat, with its repeat.
   const exported = await assay(['export', summary.run, '--db', db], env);

@@ -111,6 +111,28 @@ test('a task with a solver: calls in the user and test roles alternate, each sto
   }
 });
 
+test("a solver's run with repeats: every call of a repeat, the simulated user's and the model's, is stored with that repeat (repeat 0's without the field)", async () => {
+  const server = await startFakeOpenAIServer({ respond });
+  const dir = mkdtempSync(join(tmpdir(), 'assay-solver-repeats-'));
+  try {
+    const store = await openSqliteStore(join(dir, 'a.db'));
+    const summary = await startRun(specFor(server.url, { repeats: 2 }), { store, secrets });
+    const calls = await store.calls(summary.run, 'alice');
+    // alice's conversation is 5 calls (3 user, 2 test), once per repeat; the repeat's seed is in the test role's request.
+    const byRepeat = (repeat: number) => calls.filter((c) => (c.repeat ?? 0) === repeat);
+    assert.deepEqual([byRepeat(0).length, byRepeat(1).length, calls.length], [5, 5, 10]);
+    for (const repeat of [0, 1]) {
+      assert.deepEqual(byRepeat(repeat).map((c) => c.role), ['user', 'test', 'user', 'test', 'user']);
+      for (const call of byRepeat(repeat).filter((c) => c.role === 'test')) assert.equal((call.request as { settings: { seed: number } }).settings.seed, 1 + repeat);
+    }
+    assert.equal(calls.filter((c) => 'repeat' in c && c.repeat === 0).length, 0, 'repeat 0 leaves the field out');
+    await store.close();
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a solver stopped mid-conversation resumes from the cache: no request is answered twice', async () => {
   const controller = new AbortController();
   let arrived = 0;
