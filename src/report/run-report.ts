@@ -215,8 +215,8 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
       const model = run.models[rows.model[row] as number];
       if (!sample || model === undefined) continue;
       const repeat = k > 1 ? (repeatOfRow[row] as number) : 0;
-      const detail = sampleDetail(sample, model, byModel.get(model)?.get(resultKey(sample.id, repeat)), repeat === 0 ? reviewOf.get(`${model}\u0000${sample.id}`) : undefined, callsBySample.get(sample.id) ?? [], reading, task);
-      details[String(row)] = k > 1 ? { ...detail, repeat } : detail;
+      const review = repeat === 0 ? reviewOf.get(`${model}\u0000${sample.id}`) : undefined;
+      details[String(row)] = sampleDetail(sample, model, byModel.get(model)?.get(resultKey(sample.id, repeat)), review, callsBySample.get(sample.id) ?? [], reading, task, k > 1 ? repeat : undefined);
       rows.flags[row] = (rows.flags[row] as number) | ROW_FLAGS.detailed;
     }
   }

@@ -112,13 +112,29 @@ export function callView(call: CallRecord, sampleInputJson: string): CallView {
   };
 }
 
-/** One row in full; `reading`: how the run's scores read as a reviewer's pass or fail (`reviewReadingOfRun`). */
-export function sampleDetail(sample: Sample, model: string, result: ResultRecord | undefined, review: ReviewRecord | undefined, calls: readonly CallRecord[], reading: ReviewReading, task: Pick<Task, 'isManualAnalysis'>): SampleDetail {
+/**
+ * One row in full; `reading`: how the run's scores read as a reviewer's pass or fail
+ * (`reviewReadingOfRun`). `repeat`: the row's repeat, given only for a run with repeats > 1 — the
+ * detail then says it and keeps the calls of that repeat alone (`CallRecord.repeat`: every role's
+ * calls of the answer); without it, every call of the sample and model, as always.
+ */
+export function sampleDetail(
+  sample: Sample,
+  model: string,
+  result: ResultRecord | undefined,
+  review: ReviewRecord | undefined,
+  calls: readonly CallRecord[],
+  reading: ReviewReading,
+  task: Pick<Task, 'isManualAnalysis'>,
+  repeat?: number,
+): SampleDetail {
   const inputJson = JSON.stringify(sample.input);
   const score = result?.score ?? null;
+  const own = (call: CallRecord): boolean => call.modelId === model && (repeat === undefined || (call.repeat ?? 0) === repeat);
   return {
     sample: sample.id,
     model,
+    ...(repeat !== undefined ? { repeat } : {}),
     verdict: verdictOf(result, task),
     input: sample.input,
     ...(sample.tools ? { tools: sample.tools } : {}),
@@ -132,6 +148,6 @@ export function sampleDetail(sample: Sample, model: string, result: ResultRecord
     error: result?.error ?? null,
     ...(review ? { review: { verdict: review.verdict, note: review.note, source: review.source, reviewedAt: review.reviewedAt, changed: reviewChangesResult(reading, result, review) } } : {}),
     ...(result?.transcript ? { transcript: result.transcript } : {}),
-    calls: calls.filter((c) => c.modelId === model).map((c) => callView(c, inputJson)),
+    calls: calls.filter(own).map((c) => callView(c, inputJson)),
   };
 }

@@ -55,6 +55,8 @@ table.runs button.link { white-space: nowrap; word-break: normal; }
 .v-pass { background: #dff3e4; color: var(--good); } .v-fail { background: #fde2df; color: var(--bad); } .v-error { background: #f9d2cf; color: var(--bad); } .v-no-verdict, .v-manual { background: #fff1c9; color: var(--warn); }
 table.samples td:first-child .verdict { margin-left: 0; }
 .detail { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 12px 18px; margin-top: 16px; }
+.detail .repeats { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 14px; margin: 6px 0 0; }
+.detail .repeats .current { font: 12px ui-monospace, monospace; }
 .detail .part { margin: 14px 0; }
 .message .role, .judge-reply .role, .transcript .role { font-size: 12px; color: var(--muted); font-weight: 600; }
 details.call { border: 1px solid var(--line); border-radius: 6px; padding: 6px 10px; margin: 6px 0; }

@@ -67,6 +67,8 @@ export class RunReports {
     if (row >= index.rows.sample.length) return undefined;
     const sampleId = index.ids[index.rows.sample[row] as number] as string;
     const model = index.models[index.rows.model[row] as number] as string;
+    // A run with repeats has a row per answer: its repeat picks the result and the calls.
+    const repeat = index.rows.repeat?.[row];
     const [samples, results, calls, reviews] = await Promise.all([
       this.store.samplesOf(run.id, [sampleId]),
       this.store.resultsOf(run.id, [sampleId]),
@@ -75,9 +77,10 @@ export class RunReports {
     ]);
     const sample = samples[0];
     if (!sample) return undefined;
-    const result = results.find((r) => r.modelId === model);
-    const review = reviews.find((r) => r.sampleId === sampleId && r.modelId === model);
+    const result = results.find((r) => r.modelId === model && (r.repeat ?? 0) === (repeat ?? 0));
+    // A review is of the (sample, model): shown with its first answer, as the report shows it.
+    const review = (repeat ?? 0) === 0 ? reviews.find((r) => r.sampleId === sampleId && r.modelId === model) : undefined;
     const task = taskOfRun(run);
-    return sampleDetail(sample, model, result, review, calls, reviewReadingOfRun(run, task), task);
+    return sampleDetail(sample, model, result, review, calls, reviewReadingOfRun(run, task), task, repeat);
   }
 }

@@ -1,5 +1,6 @@
 // The sample browser: filters over every run's index (model, verdict, error kind, no verdict,
-// changed by review, run, sample id), pages of rows, and a detail view of one sample.
+// changed by review, run, sample id, and the repeat when a run has repeats), pages of rows, and a
+// detail view of one sample (with repeats: one answer, and the way to its sample's other answers).
 
 const PAGE_SIZE = 50;
 const FLAG_REVIEWED = 1;
@@ -17,15 +18,60 @@ interface Filters {
   /** Only rows whose details this file carries. */
   detailed: boolean;
   id: string;
+  /** Only rows of this repeat (0-based; a run without repeats answered once: repeat 0); −1 any. */
+  repeat: number;
 }
 
 interface Browser {
   readonly source: ReportSource;
   readonly samples: readonly PageSamples[];
+  /** Each run's answers per (sample, model): its repeats, 1 for a run without. */
+  readonly repeats: readonly number[];
   filters: Filters;
   /** The matching rows as (run, row) pairs. */
   matches: { run: number[]; row: number[] };
   page: number;
+}
+
+/** How many answers a run's index has per (sample, model): its repeats (rows carry their repeat only then), else 1. */
+function repeatsOf(index: PageIndex): number {
+  let last = 0;
+  for (const repeat of index.rows.repeat ?? []) if (repeat > last) last = repeat;
+  return index.rows.repeat ? last + 1 : 1;
+}
+
+/** A repeat as the page says it: 1-based, out of the run's repeats (`repeat 2/3` is the store's and export's repeat 1). */
+const repeatLabel = (repeat: number, repeats: number): string => `repeat ${repeat + 1}/${repeats}`;
+
+/** The index rows of one (sample, model)'s answers, repeat by repeat: the rows around `row` (the index lists a sample's repeats together). */
+function answerRows(index: PageIndex, row: number, repeats: number): number[] {
+  const first = row - (index.rows.repeat?.[row] ?? 0);
+  const rows = Array.from({ length: repeats }, (_, r) => first + r);
+  const same = (j: number): boolean => index.rows.sample[j] === index.rows.sample[row] && index.rows.model[j] === index.rows.model[row];
+  return rows.every((j, r) => same(j) && index.rows.repeat?.[j] === r) ? rows : [row];
+}
+
+/** The way from one answer's detail to its sample's others: each repeat with its verdict, the one shown marked. */
+interface RepeatNav {
+  readonly repeats: number;
+  readonly answers: readonly { readonly row: number; readonly repeat: number; readonly verdict: string }[];
+  open(row: number): void;
+}
+
+function repeatNavEl(nav: RepeatNav, current: number): HTMLElement {
+  return el(
+    'p',
+    { class: 'repeats', data: { repeats: String(nav.repeats) } },
+    el('span', { class: 'note' }, `this sample's ${nav.repeats} answers: `),
+    ...nav.answers.map(({ row, repeat, verdict }) => {
+      const label = `${repeatLabel(repeat, nav.repeats)} `;
+      const badge = el('span', { class: `verdict v-${verdict.replace(/\W/g, '-')}` }, verdict);
+      if (repeat === current) return el('strong', { class: 'repeat current', data: { repeat: String(repeat) } }, label, badge);
+      const button = el('button', { class: 'link repeat', type: 'button', data: { repeat: String(repeat) } }, label, badge);
+      button.addEventListener('click', () => nav.open(row));
+      return button;
+    }),
+  );
 }
 
 function messageEl(message: PageMessage): HTMLElement {
@@ -97,14 +143,17 @@ function callList(calls: readonly PageCall[]): HTMLElement[] {
   return calls.map((call, i) => callEl(call, i, labels[i] ?? ''));
 }
 
-function detailEl(detail: PageDetail, runLabel: string): HTMLElement {
+function detailEl(detail: PageDetail, runLabel: string, nav?: RepeatNav): HTMLElement {
   const judge = detail.scoreMetadata?.['judge'] as { responses?: unknown; votes?: unknown; agreement?: unknown } | undefined;
   const responses = Array.isArray(judge?.responses) ? (judge.responses as unknown[]).map(String) : [];
   const section = (title: string, ...children: Child[]): HTMLElement => el('section', { class: 'part' }, el('h4', null, title), ...children);
+  // A run with repeats: which answer this is, in the title and over its calls (they are that answer's alone).
+  const repeat = detail.repeat !== undefined ? ` · ${repeatLabel(detail.repeat, nav?.repeats ?? detail.repeat + 1)}` : undefined;
   return el(
     'div',
-    { class: 'detail', data: { sample: detail.sample, model: detail.model } },
-    el('h3', null, `${detail.sample} · ${detail.model}`, el('span', { class: `verdict v-${detail.verdict.replace(/\W/g, '-')}` }, detail.verdict), runLabel ? el('span', { class: 'note' }, ` ${runLabel}`) : null),
+    { class: 'detail', data: { sample: detail.sample, model: detail.model, ...(repeat !== undefined ? { repeat: String(detail.repeat) } : {}) } },
+    el('h3', null, `${detail.sample} · ${detail.model}${repeat ?? ''}`, el('span', { class: `verdict v-${detail.verdict.replace(/\W/g, '-')}` }, detail.verdict), runLabel ? el('span', { class: 'note' }, ` ${runLabel}`) : null),
+    nav && detail.repeat !== undefined ? repeatNavEl(nav, detail.repeat) : null,
     section('Prompt', ...detail.input.map(messageEl)),
     detail.tools && detail.tools.length > 0
       ? section(`Tools offered (${detail.tools.length})`, el('p', null, detail.tools.map((t) => t.name).join(', ')), el('details', null, el('summary', null, 'schemas'), jsonBlock(detail.tools)))
@@ -137,7 +186,7 @@ function detailEl(detail: PageDetail, runLabel: string): HTMLElement {
           ),
         )
       : null,
-    section(`Every call (${detail.calls.length})`, ...callList(detail.calls)),
+    section(repeat === undefined ? `Every call (${detail.calls.length})` : `Every call of this answer${repeat} (${detail.calls.length})`, ...callList(detail.calls)),
     section('Sample metadata', el('details', null, el('summary', null, 'show'), jsonBlock(detail.metadata))),
     detail.scoreMetadata ? section('Score metadata', el('details', null, el('summary', null, 'show'), jsonBlock(detail.scoreMetadata))) : null,
   );
@@ -154,6 +203,9 @@ function applyFilters(browser: Browser): void {
     const model = f.model === '' ? -2 : ix.models.indexOf(f.model);
     const verdict = f.verdict === '' ? -2 : ix.verdicts.indexOf(f.verdict);
     const error = f.error === '' ? -2 : ix.errorKinds.indexOf(f.error);
+    const repeats = ix.rows.repeat;
+    // A run without repeats answered once: its rows are repeat 0's.
+    if (f.repeat > 0 && !repeats) return;
     const noVerdict = ix.verdicts.indexOf('no verdict');
     const manual = ix.verdicts.indexOf('manual');
     if (model === -1 || verdict === -1 || error === -1) return;
@@ -166,6 +218,7 @@ function applyFilters(browser: Browser): void {
       if (f.changed && ((ix.rows.flags[i] as number) & FLAG_CHANGED) === 0) continue;
       if (f.detailed && ((ix.rows.flags[i] as number) & FLAG_DETAILED) === 0) continue;
       if (needle !== '' && !(ix.ids[ix.rows.sample[i] as number] ?? '').toLowerCase().includes(needle)) continue;
+      if (f.repeat >= 0 && repeats && repeats[i] !== f.repeat) continue;
       run.push(r);
       row.push(i);
     }
@@ -194,7 +247,9 @@ function renderRows(browser: Browser, host: HTMLElement, detailHost: HTMLElement
   const start = browser.page * PAGE_SIZE;
   const end = Math.min(total, start + PAGE_SIZE);
   const many = browser.samples.length > 1;
-  const header = [...(many ? ['run'] : []), 'sample', 'model', 'verdict', 'error', 'review', 'cached', 'details'];
+  // The repeat column only when some run has repeats: a run without renders as it always has.
+  const withRepeats = browser.repeats.some((k) => k > 1);
+  const header = [...(many ? ['run'] : []), 'sample', 'model', ...(withRepeats ? ['repeat'] : []), 'verdict', 'error', 'review', 'cached', 'details'];
   const body = el('tbody', null);
   for (let k = start; k < end; k++) {
     const r = browser.matches.run[k] as number;
@@ -208,12 +263,15 @@ function renderRows(browser: Browser, host: HTMLElement, detailHost: HTMLElement
     // A row this file has no details for opens nothing: it says so itself, and how to get them.
     const openable = (flags & FLAG_DETAILED) !== 0 || browser.source.remote;
     const open = openable ? el('button', { class: 'link', type: 'button' }, sampleId) : el('code', null, sampleId);
+    const repeats = browser.repeats[r] ?? 1;
+    const repeat = ix.rows.repeat?.[i];
     const tr = el(
       'tr',
-      { data: { run: String(r), row: String(i), verdict } },
+      { data: { run: String(r), row: String(i), verdict, ...(repeat !== undefined ? { repeat: String(repeat) } : {}) } },
       ...(many ? [el('td', null, browser.source.bundle.runs[r]?.overview.run ?? '')] : []),
       el('td', null, open),
       el('td', null, ix.models[ix.rows.model[i] as number] ?? ''),
+      ...(withRepeats ? [el('td', { class: 'repeat' }, repeat !== undefined ? repeatLabel(repeat, repeats) : '')] : []),
       el('td', null, el('span', { class: `verdict v-${verdict.replace(/\W/g, '-')}` }, value === undefined ? verdict : `${verdict} ${value}`)),
       el('td', null, errorKind),
       el('td', null, flags & FLAG_CHANGED ? 'changed' : flags & FLAG_REVIEWED ? 'reviewed' : ''),
@@ -260,7 +318,17 @@ async function showDetail(browser: Browser, run: number, row: number, host: HTML
     );
     return;
   }
-  host.appendChild(detailEl(detail, browser.samples.length > 1 ? `run ${browser.source.bundle.runs[run]?.overview.run ?? ''}` : ''));
+  const index = (browser.samples[run] as PageSamples).index;
+  const repeats = browser.repeats[run] ?? 1;
+  const nav: RepeatNav | undefined =
+    repeats > 1
+      ? {
+          repeats,
+          answers: answerRows(index, row, repeats).map((j) => ({ row: j, repeat: index.rows.repeat?.[j] ?? 0, verdict: index.verdicts[index.rows.verdict[j] as number] ?? '?' })),
+          open: (j) => void showDetail(browser, run, j, host),
+        }
+      : undefined;
+  host.appendChild(detailEl(detail, browser.samples.length > 1 ? `run ${browser.source.bundle.runs[run]?.overview.run ?? ''}` : '', nav));
   host.scrollIntoView({ block: 'start' });
 }
 
@@ -270,7 +338,10 @@ async function samplesBlock(source: ReportSource, host: HTMLElement): Promise<vo
   const samples: PageSamples[] = [];
   for (let r = 0; r < source.bundle.runs.length; r++) samples.push(await source.samples(r));
   clear(host);
-  const browser: Browser = { source, samples, filters: { run: -1, model: '', verdict: '', error: '', noVerdict: false, changed: false, detailed: false, id: '' }, matches: { run: [], row: [] }, page: 0 };
+  const repeats = samples.map((s) => repeatsOf(s.index));
+  const browser: Browser = { source, samples, repeats, filters: { run: -1, model: '', verdict: '', error: '', noVerdict: false, changed: false, detailed: false, id: '', repeat: -1 }, matches: { run: [], row: [] }, page: 0 };
+  const most = Math.max(...repeats);
+  const repeatSelect = el('select', { data: { filter: 'repeat' } }, el('option', { value: '-1' }, 'every repeat'), ...Array.from({ length: most }, (_, r) => el('option', { value: String(r) }, `repeat ${r + 1}`)));
   const union = (pick: (s: PageSamples) => readonly string[]): string[] => [...new Set(samples.flatMap(pick))];
   const runSelect = el('select', { data: { filter: 'run' } }, el('option', { value: '-1' }, 'all runs'), ...source.bundle.runs.map((run, i) => el('option', { value: String(i) }, `${run.overview.run} (${run.overview.task})`)));
   const noVerdict = el('input', { type: 'checkbox', data: { filter: 'noVerdict' } });
@@ -285,6 +356,7 @@ async function samplesBlock(source: ReportSource, host: HTMLElement): Promise<vo
     select('model', 'model', union((s) => s.index.models), 'all models'),
     select('verdict', 'verdict', union((s) => s.index.verdicts), 'any verdict'),
     select('error', 'error kind', union((s) => s.index.errorKinds), 'any error kind'),
+    most > 1 ? el('label', null, 'repeat ', repeatSelect) : null,
     el('label', null, noVerdict, ' no verdict only'),
     el('label', null, changed, ' changed by review'),
     source.remote ? null : el('label', null, detailed, ' details in this file'),
@@ -295,7 +367,7 @@ async function samplesBlock(source: ReportSource, host: HTMLElement): Promise<vo
   let rendered = false;
   const refresh = (): void => {
     const value = (name: string): string => (controls.querySelector(`[data-filter="${name}"]`) as HTMLSelectElement | null)?.value ?? '';
-    const filters: Filters = { run: Number(runSelect.value), model: value('model'), verdict: value('verdict'), error: value('error'), noVerdict: noVerdict.checked, changed: changed.checked, detailed: detailed.checked, id: idInput.value };
+    const filters: Filters = { run: Number(runSelect.value), model: value('model'), verdict: value('verdict'), error: value('error'), noVerdict: noVerdict.checked, changed: changed.checked, detailed: detailed.checked, id: idInput.value, repeat: Number(repeatSelect.value) };
     // The search box also fires "change" when it loses focus (a click on a row): nothing changed then, so the rows stay.
     if (rendered && JSON.stringify(filters) === JSON.stringify(browser.filters)) return;
     rendered = true;

@@ -149,6 +149,8 @@ interface PageCall {
 interface PageDetail {
   readonly sample: string;
   readonly model: string;
+  /** The row's repeat (0-based), for a run whose model answers each sample several times. */
+  readonly repeat?: number;
   readonly verdict: string;
   readonly input: readonly PageMessage[];
   readonly tools?: readonly { readonly name: string; readonly description: string; readonly parameters: unknown }[];
