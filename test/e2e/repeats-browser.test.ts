@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -23,6 +23,7 @@ import { requestKey, startFakeOpenAIServer, type FakeAnswer, type FakeChatReques
  * shows no repeat anywhere.
  */
 const missing = chromiumMissing();
+const SHOTS = process.env['ASSAY_SCREENSHOTS'] ?? join(tmpdir(), 'assay-repeats-shots');
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 declare const document: any;
@@ -72,6 +73,7 @@ const env = { OPENAI_API_KEY: 'sk-test-repeats-browser' };
 before(async () => {
   if (missing) return;
   dir = mkdtempSync(join(tmpdir(), 'assay-repeats-browser-'));
+  mkdirSync(SHOTS, { recursive: true });
   db = join(dir, 'runs.db');
   const casesFile = join(dir, 'cases.yaml');
   writeFileSync(casesFile, CASES);
@@ -175,6 +177,7 @@ describe('a run with repeats in headless Chromium', () => {
       assert.deepEqual(detail.replies, repliesOf('q2', 1));
       assert.deepEqual(detail.strip, ['repeat 1/3 fail', 'repeat 2/3 pass', 'repeat 3/3 pass']);
       assert.equal(detail.current, '1');
+      await page.screenshot({ path: join(SHOTS, 'repeats-report.png'), fullPage: true });
 
       // The strip opens the sample's other answers.
       await page.click('#sample-detail .repeats button[data-repeat="0"]');
