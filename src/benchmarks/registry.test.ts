@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { allTasks, findTask, loadedTaskModules, registerTask, TASK_OPTION_FACTS, taskNamed } from './registry.js';
-import type { Task } from './task.js';
+import type { Task, TaskOptionSpec } from './task.js';
 
 // The first test must stay first: it looks at what the registry loaded on its own.
 test('finding a task loads its own family only; listing loads them all', () => {
@@ -32,10 +32,19 @@ test('allTasks reads as the array of every built-in task, each the very object f
 });
 
 test('the option facts known without loading the tasks are what the tasks declare, in the same order', () => {
-  const declared = allTasks
-    .filter((t) => (t.ownOptions ?? []).length > 0 || t.ownTools === true)
-    .map((t) => ({ task: t.name, ...(t.ownOptions && t.ownOptions.length > 0 ? { ownOptions: t.ownOptions } : {}), ...(t.ownTools === true ? { ownTools: true } : {}) }));
+  const declared = allTasks.filter((t) => (t.ownOptions ?? []).length > 0).map((t) => ({ task: t.name, ownOptions: t.ownOptions }));
   assert.deepEqual(TASK_OPTION_FACTS, declared);
+  // MetaTool's and FunctionChat's options among them, declared by their tasks (once core's own fields).
+  const takers = (key: string): string[] => TASK_OPTION_FACTS.filter((f) => f.ownOptions.some((o) => o.key === key)).map((f) => f.task);
+  assert.deepEqual(takers('perTool'), ['metatool/similar', 'metatool/scenario', 'metatool/reliability']);
+  assert.deepEqual(takers('prompts'), ['metatool/awareness', 'metatool/similar', 'metatool/scenario', 'metatool/reliability', 'metatool/multi']);
+  assert.deepEqual(takers('tools'), ['metatool/similar']);
+  assert.deepEqual(takers('benchVersion'), ['functionchat/singlecall', 'functionchat/dialog', 'functionchat/calldecision']);
+  // An option declared by several tasks is one declaration: the CLI offers one flag for it.
+  for (const key of ['perTool', 'shots', 'prompts', 'benchVersion']) {
+    const declarations: TaskOptionSpec[] = TASK_OPTION_FACTS.flatMap((f) => f.ownOptions.filter((o) => o.key === key));
+    assert.equal(new Set(declarations).size, 1, key);
+  }
 });
 
 test('registerTask: a task of the caller\'s own is found by name; a built-in or taken name is refused', () => {

@@ -2,7 +2,9 @@ import { createRequire } from 'node:module';
 import { nearestName } from '../core/nearest-name.js';
 import { InputError } from '../core/index.js';
 import { CASES_OPTIONS } from './cases/options.js';
+import { FUNCTIONCHAT_OPTIONS } from './functionchat/option-specs.js';
 import { GROUNDEDNESS_OPTIONS } from './groundedness/options.js';
+import { METATOOL_ITEM_OPTIONS, METATOOL_QUERY_OPTIONS, METATOOL_SIMILAR_OPTIONS } from './metatool/option-specs.js';
 import { SUMMARIES_OPTIONS } from './summaries/option-specs.js';
 import type { Task, TaskOptionSpec } from './task.js';
 
@@ -73,12 +75,19 @@ export const allTasks: readonly Task[] = new Proxy(everyBuiltIn, {
 });
 
 /**
- * What `assay run` and `assay samples` offer for the tasks' own options and tools, known without
- * loading them (the options are defined in small modules of their own): the tasks that declare
- * `ownOptions` or `ownTools`, in the order of `allTasks`. A test holds this to the loaded tasks.
+ * What `assay run` and `assay samples` offer for the tasks' own options, known without loading
+ * them (the options are defined in small modules of their own): the tasks that declare
+ * `ownOptions`, in the order of `allTasks`. A test holds this to the loaded tasks.
  */
-export const TASK_OPTION_FACTS: readonly { readonly task: string; readonly ownOptions?: readonly TaskOptionSpec[]; readonly ownTools?: true }[] = [
-  { task: 'metatool/similar', ownTools: true },
+export const TASK_OPTION_FACTS: readonly { readonly task: string; readonly ownOptions: readonly TaskOptionSpec[] }[] = [
+  { task: 'metatool/awareness', ownOptions: METATOOL_ITEM_OPTIONS },
+  { task: 'metatool/similar', ownOptions: METATOOL_SIMILAR_OPTIONS },
+  { task: 'metatool/scenario', ownOptions: METATOOL_QUERY_OPTIONS },
+  { task: 'metatool/reliability', ownOptions: METATOOL_QUERY_OPTIONS },
+  { task: 'metatool/multi', ownOptions: METATOOL_ITEM_OPTIONS },
+  { task: 'functionchat/singlecall', ownOptions: FUNCTIONCHAT_OPTIONS },
+  { task: 'functionchat/dialog', ownOptions: FUNCTIONCHAT_OPTIONS },
+  { task: 'functionchat/calldecision', ownOptions: FUNCTIONCHAT_OPTIONS },
   { task: 'summaries/alignment', ownOptions: SUMMARIES_OPTIONS },
   { task: 'quality/groundedness', ownOptions: GROUNDEDNESS_OPTIONS },
   { task: 'cases', ownOptions: CASES_OPTIONS },

@@ -220,7 +220,10 @@ export type JudgeGraded = { readonly score: Score } | { readonly error: { readon
 
 /**
  * A command-line option a task declares for itself (`--articles <path>`): the CLI offers it on
- * `run` and `samples` and passes its value in `TaskOptions.task[key]`; the task validates it.
+ * `run` and `samples` (a suite entry's `options:` take it too) and passes its value in
+ * `TaskOptions.task[key]`, or at the top level of the options for a {@link TaskOptionSpec.topLevel}
+ * one; the task validates it. The registry knows every built-in task's declarations without loading
+ * the task (`TASK_OPTION_FACTS`), so each task keeps them in a small module of its own.
  */
 export interface TaskOptionSpec {
   /** The key in `TaskOptions.task`, camelCase (`textColumn`); the flag is its kebab-case (`--text-column`). */
@@ -228,10 +231,37 @@ export interface TaskOptionSpec {
   /** The value's name in help (`<path>`). */
   readonly value: string;
   readonly description: string;
-  /** `count`: a plain decimal integer ≥ 0; `path`: a file or folder, made absolute (a resume from elsewhere reads the same); `text` (default): any string. */
-  readonly kind?: 'text' | 'count' | 'path';
+  /**
+   * `count`: a plain decimal integer ≥ 0 (with `choices`: one of them, recorded as a number);
+   * `positive`: a plain decimal integer ≥ 1; `path`: a file or folder, made absolute (a resume from
+   * elsewhere reads the same); `model`: a provider:model id, checked as `--model`'s are (the
+   * option's default word aside); `text` (default): any string.
+   */
+  readonly kind?: 'text' | 'count' | 'positive' | 'path' | 'model';
   /** Allowed values, when only a few are. */
   readonly choices?: readonly string[];
+  /** Recorded when not given (shown in help). */
+  readonly default?: string | number;
+  /** Given only with another of the task's options (else refused with `message`), and recorded with it as `default` when not given. */
+  readonly needs?: { readonly key: string; readonly message: string; readonly default?: string };
+  /** Given, the task reads the user's own file instead of its data set: nothing is downloaded for the run. */
+  readonly replacesDataset?: true;
+  /**
+   * MetaTool's and FunctionChat's options, which runs recorded at the top level of their options
+   * (`perTool`, not `task.perTool`) before tasks declared theirs: recorded there still, in the same
+   * order, and listed where they were in help, so every stored run reads, shows and is found by
+   * `run --resume` (which compares recorded options as JSON) as before. New options leave it out.
+   */
+  readonly topLevel?: {
+    /** The option (key) it is listed after in help: `sample` → after `--sample`. */
+    readonly helpAfter: string;
+    /** The key it is recorded after (`sample`, or another top-level one); absent: first. */
+    readonly recordedAfter?: string;
+    /** Recorded for every task's run, given or by its default, and refused for none (as it was); otherwise only the declaring tasks take it. */
+    readonly everyTask?: true;
+    /** The line that refuses it for a task that does not declare it, `{takers}` and `{task}` filled in (absent: the usual line). */
+    readonly refusal?: string;
+  };
 }
 
 /**
@@ -301,13 +331,6 @@ export interface Task {
    * (`reviewReadingOf` in `benchmarks/review-reading.ts`).
    */
   reviewReading?(score: Score, context: MetricsContext): boolean | null;
-  /**
-   * Whether the task runs on a user's own tool set (`--tools`, `--embedder`; metatool/similar).
-   * Not an {@link TaskOptionSpec}: those are recorded in `TaskOptions.task`, and these were
-   * recorded as `TaskOptions.tools` / `embedder` before tasks declared options, so a resume
-   * matching stored options keeps finding those runs. Absent: it does not.
-   */
-  readonly ownTools?: boolean;
   /**
    * What the `baseline:` reference models answer in this task's samples: its samples carry a
    * structured question (`Sample.hints`) a baseline reads instead of the prompt, and the task says

@@ -16,7 +16,7 @@ import type { LimiterFactory } from '../models/middleware/limiter.js';
 import { redactStoreUrl } from '../store/store-url.js';
 import { EXIT, dataDirOption, dbOption, exitCodeFor, interruptSignal, jsonOption, leaseFromEnv, printSummary, retryNoticeFromEnv, storeFailureExit, withStore } from './shared.js';
 import { dataDirForRun, dataReady } from './task-data.js';
-import { addTaskOptions, taskOptionsFrom, type TaskFlags } from './task-options.js';
+import { addTaskOptions, readsOwnData, taskOptionsFrom, type TaskFlags } from './task-options.js';
 import { sharedLimitsFrom } from './shared-limits.js';
 import { DEFAULT_QUEUE_NAME, queueLocation } from '../queue/queue-location.js';
 import { queuedBaseUrlRefusal } from '../queue/queued-base-url.js';
@@ -200,7 +200,7 @@ async function runTask(taskName: string, flags: RunFlags & { model: string[] }):
   const { stop, signal, dispose } = interruptSignal();
   try {
     // A user's own tool set replaces the benchmark data: nothing to download (a download stops at the first Ctrl-C).
-    const ready = options.tools !== undefined || (await dataReady(taskName, { dataDir: resolved, download: flags.download, signal: stop }));
+    const ready = readsOwnData(options) || (await dataReady(taskName, { dataDir: resolved, download: flags.download, signal: stop }));
     if (!ready) return EXIT.interrupted;
     if (flags.estimate) {
       // A declared model's price is in its declaration (a --price given for it still wins).
@@ -337,8 +337,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
       const { stop, signal, dispose } = interruptSignal();
       const progress = createProgressReporter(`resume ${run.id}`);
       try {
-        const ownTools = run.options.tools !== undefined;
-        if (!ownTools && !(await dataReady(run.task, { dataDir, download: flags.download, signal: stop }))) return EXIT.interrupted;
+        if (!readsOwnData(run.options) && !(await dataReady(run.task, { dataDir, download: flags.download, signal: stop }))) return EXIT.interrupted;
         const summary = await resumeRun(run.id, { retryErrors: Boolean(flags.retryErrors), engine, dataDir: dataDir.dir, allowModifiedData: Boolean(flags.allowModifiedData), ...(flags.repeats !== undefined ? { repeats: flags.repeats } : {}) }, sessionDeps(store, flags, { signal, stop, lease, shared, progress, config, sessionName: 'the resume' }));
         progress.stop();
         printSummary(summary, Boolean(flags.json));

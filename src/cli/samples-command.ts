@@ -5,7 +5,7 @@ import { renderSampleList, sampleJsonLines } from '../report/samples.js';
 import { buildTaskSamples } from '../runner/task-samples.js';
 import { EXIT, interruptSignal, unusedDbOption } from './shared.js';
 import { dataReady } from './task-data.js';
-import { addTaskOptions, taskOptionsFrom, type TaskFlags } from './task-options.js';
+import { addTaskOptions, readsOwnData, taskOptionsFrom, type TaskFlags } from './task-options.js';
 import { printOut } from './terminal.js';
 
 type SamplesFlags = TaskFlags & { json?: boolean };
@@ -18,7 +18,7 @@ async function samplesCommand(taskName: string, flags: SamplesFlags): Promise<nu
   const { signal, dispose } = interruptSignal(true);
   try {
     // A user's own tool set replaces the benchmark data: nothing to download.
-    const ready = options.tools !== undefined || (await dataReady(taskName, { dataDir: resolved, download: flags.download, signal }));
+    const ready = readsOwnData(options) || (await dataReady(taskName, { dataDir: resolved, download: flags.download, signal }));
     if (!ready) return EXIT.interrupted;
     const samples = await buildTaskSamples({ task: taskName, seed: flags.seed, options, dataDir: resolved.dir });
     printOut(flags.json ? sampleJsonLines(samples) : `${renderSampleList(samples)}\n`);

@@ -18,7 +18,7 @@ export { storedSuiteRun };
 import type { Store } from '../store/store.js';
 import type { ResolvedDataDir } from '../datasets/data-dir.js';
 import { engineFrom, type EngineFlags } from './engine-options.js';
-import { addTaskOptions, taskOptionsFrom, type TaskFlags } from './task-options.js';
+import { addTaskOptions, declaredOptions, readsOwnData, taskOptionsFrom, type TaskFlags } from './task-options.js';
 import { dataReady } from './task-data.js';
 import { printErr, printOut } from './terminal.js';
 import { EXIT } from './shared.js';
@@ -83,7 +83,8 @@ export function planSuite(config: AssayConfig, name: string, flags: SuiteFlags, 
  * exactly what the command line takes. A path option is resolved against the config file's folder.
  */
 function entryFlags(config: AssayConfig, taskName: string, options: Readonly<Record<string, string | number | boolean | readonly string[]>>, at: string): TaskFlags {
-  const pathKeys = new Set(['tools', ...(findTask(taskName).ownOptions ?? []).filter((o) => o.kind === 'path').map((o) => o.key)]);
+  // The top-level path options (`tools`) of any task, as before, and the task's own.
+  const pathKeys = new Set([...declaredOptions().filter((o) => o.topLevel), ...(findTask(taskName).ownOptions ?? [])].filter((o) => o.kind === 'path').map((o) => o.key));
   const base = path.dirname(config.file);
   const argv: string[] = [];
   for (const [key, value] of Object.entries(options)) {
@@ -119,7 +120,7 @@ export async function runPlannedSuite(
 ): Promise<number> {
   const { suite, specs } = plan;
   for (const spec of specs) {
-    if (spec.options.tools !== undefined) continue;
+    if (readsOwnData(spec.options)) continue;
     if (!(await dataReady(spec.task, { dataDir: session.dataDir, download: flags.download, signal: session.stop }))) return EXIT.interrupted;
   }
   // Before the first entry runs (nothing recorded if one is refused): a named baseline of this

@@ -15,6 +15,7 @@ import type { ChartSpec, MetricDeclaration, Metrics, PreparedTask, ScoredSample,
 import { CALLDECISION_CHARTS, DIALOG_CHARTS, SINGLECALL_CHARTS } from './charts.js';
 import type { FunctionChatMeta, FunctionChatTarget } from './metadata.js';
 import { withCustomRubrics } from './custom-rubrics.js';
+import { FUNCTIONCHAT_OPTIONS, type FunctionChatRunOptions } from './option-specs.js';
 import { callDecisionMetrics, dialogMetrics, singlecallMetrics } from './metrics.js';
 import { gradeFunctionChat, scoreFunctionChat } from './scoring.js';
 import { CALLDECISION_METRICS, DIALOG_METRICS, SINGLECALL_METRICS } from './metric-declarations.js';
@@ -60,10 +61,11 @@ function functionchatTask(
     defaultSettings: FUNCTIONCHAT_SETTINGS,
     dataset: 'functionchat',
     categoryKey,
+    ownOptions: FUNCTIONCHAT_OPTIONS,
     // `assay export --format tsv` writes upstream's report columns, so its tools read it as their own.
     exportFormats: { tsv: functionchatTsv },
     async prepare(ctx: TaskContext): Promise<PreparedTask> {
-      const version = resolveVersion(name, ctx.options.benchVersion, set);
+      const version = resolveVersion(name, (ctx.options as FunctionChatRunOptions).benchVersion, set);
       const limit = checkedLimit(name, ctx.options);
       const [{ samples, loaded }, shipped] = await Promise.all([build(ctx.dataDir, version), loadRubrics(ctx.dataDir, version)]);
       const { rubrics, checksums: customChecksums } = await withCustomRubrics(shipped.value, ctx.options.rubrics);

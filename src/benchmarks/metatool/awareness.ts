@@ -7,6 +7,7 @@ import type { YesNoQuestion } from './baselines/questions.js';
 import { AWARENESS_CONFUSION } from './charts.js';
 import { awarenessMetrics } from './metrics.js';
 import { applyLimit, resolveOptions } from './options.js';
+import { METATOOL_ITEM_OPTIONS } from './option-specs.js';
 import { renderAwarenessFewShot, renderThoughtPrompt } from './prompts.js';
 import { chooseAwarenessExamples } from './sampling.js';
 import { scoreAwareness, isManualAnalysis, METATOOL_PARSERS } from './scoring.js';
@@ -42,6 +43,7 @@ export const awarenessTask: Task = {
   answerParsers: METATOOL_PARSERS,
   isManualAnalysis,
   dataset: 'metatool',
+  ownOptions: METATOOL_ITEM_OPTIONS,
   async prepare(ctx: TaskContext) {
     const options = resolveOptions(NAME, ctx.options);
     if (options.prompts === 'upstream' && options.shotsGiven && options.shots === 0) {

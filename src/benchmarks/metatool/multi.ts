@@ -6,6 +6,7 @@ import { METATOOL_BASELINES, METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChec
 import type { MultiCondition } from './metadata.js';
 import { multiSelectionMetrics } from './metrics.js';
 import { applyLimit, resolveOptions, type MetaToolOptions } from './options.js';
+import { METATOOL_ITEM_OPTIONS } from './option-specs.js';
 import { selectionPromptParts } from './prompts.js';
 import { selectionSample } from './selection-sample.js';
 import { CANDIDATES_SHOWN, randomToolsExcluding } from './sampling.js';
@@ -99,6 +100,7 @@ export const multiTask: Task = {
   answerParsers: METATOOL_PARSERS,
   isManualAnalysis,
   dataset: 'metatool',
+  ownOptions: METATOOL_ITEM_OPTIONS,
   async prepare(ctx: TaskContext) {
     const options = resolveOptions(NAME, ctx.options);
     if (options.shots === 5) throw new InputError(`${NAME}: five-shot is not available for multi-tool selection (the paper uses few-shot for single-tool tasks only); use --shots 0`);

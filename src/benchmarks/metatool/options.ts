@@ -1,5 +1,23 @@
 import { InputError } from '../../core/index.js';
 import type { TaskOptions } from '../task.js';
+import { DEFAULT_PER_TOOL } from './option-specs.js';
+
+/**
+ * A MetaTool run's options as recorded: MetaTool's own (declared in `option-specs.ts`) ride at
+ * the top level beside the generic ones, where runs recorded them before tasks declared options.
+ */
+export interface MetaToolRunOptions extends TaskOptions {
+  /** Queries drawn per tool (similar / scenario / reliability). */
+  readonly perTool?: number;
+  /** Number of in-context examples: 0 or 5. */
+  readonly shots?: 0 | 5;
+  /** `assay`: prompts rebuilt by assay with shuffled candidates; `upstream`: the shipped prompt files byte for byte. */
+  readonly prompts?: 'assay' | 'upstream';
+  /** metatool/similar on a user's own tool set: path of the tools file (`--tools my-tools.json`). */
+  readonly tools?: string;
+  /** With `tools`: what ranks the nearest tools — `lexical` (BM25, the default) or an embedding model id (`local:./emb.gguf`). */
+  readonly embedder?: string;
+}
 
 /** Task options with defaults applied and values checked. */
 export interface MetaToolOptions {
@@ -18,15 +36,12 @@ export interface MetaToolOptions {
 /** The one MetaTool task that can run on a user's own tool set. */
 const OWN_TOOLS_TASK = 'metatool/similar';
 
-/** Queries per tool when `perTool` is not given (upstream's `sample_number=5`). */
-export const DEFAULT_PER_TOOL = 5;
-
 /**
  * Applies defaults and checks the values a CLI or config may have passed unchecked.
  * @throws InputError naming the task and the bad option.
  */
 export function resolveOptions(taskName: string, options: TaskOptions): MetaToolOptions {
-  const { perTool = DEFAULT_PER_TOOL, shots, prompts = 'assay', parser = 'strict', limit, tools, embedder } = options;
+  const { perTool = DEFAULT_PER_TOOL, shots, prompts = 'assay', parser = 'strict', limit, tools, embedder } = options as MetaToolRunOptions;
   if (!Number.isInteger(perTool) || perTool < 1) throw new InputError(`${taskName}: perTool must be a positive integer, got ${String(perTool)}`);
   if (shots !== undefined && shots !== 0 && shots !== 5) throw new InputError(`${taskName}: shots must be 0 or 5, got ${String(shots)}`);
   if (prompts !== 'assay' && prompts !== 'upstream') throw new InputError(`${taskName}: prompts must be "assay" or "upstream", got ${String(prompts)}`);

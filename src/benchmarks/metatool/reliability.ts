@@ -5,6 +5,7 @@ import { isManualAnalysis, METATOOL_PARSERS } from './scoring.js';
 import { METATOOL_BASELINES, METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChecksums, preparedSelectionTask, selectionExamplesFor, shownTools } from './common.js';
 import { singleSelectionMetrics } from './metrics.js';
 import { applyLimit, resolveOptions, type MetaToolOptions } from './options.js';
+import { METATOOL_QUERY_OPTIONS } from './option-specs.js';
 import { CANDIDATES_SHOWN, chooseQueries, randomToolsExcluding } from './sampling.js';
 import { selectionPromptParts } from './prompts.js';
 import { selectionSample } from './selection-sample.js';
@@ -99,6 +100,7 @@ export const reliabilityTask: Task = {
   answerParsers: METATOOL_PARSERS,
   isManualAnalysis,
   dataset: 'metatool',
+  ownOptions: METATOOL_QUERY_OPTIONS,
   async prepare(ctx: TaskContext) {
     const options = resolveOptions(NAME, ctx.options);
     const dataset = openMetaTool(ctx.dataDir);

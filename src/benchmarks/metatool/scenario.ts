@@ -14,6 +14,7 @@ import {
 import { CSR_BY_POSITION, CSR_BY_SCENARIO } from './charts.js';
 import { singleSelectionMetrics } from './metrics.js';
 import { applyLimit, resolveOptions } from './options.js';
+import { METATOOL_QUERY_OPTIONS } from './option-specs.js';
 import { chooseQueries } from './sampling.js';
 import { selectionPromptParts } from './prompts.js';
 import { selectionSample } from './selection-sample.js';
@@ -37,6 +38,7 @@ export const scenarioTask: Task = {
   answerParsers: METATOOL_PARSERS,
   isManualAnalysis,
   dataset: 'metatool',
+  ownOptions: METATOOL_QUERY_OPTIONS,
   async prepare(ctx: TaskContext) {
     const options = resolveOptions(NAME, ctx.options);
     if (options.prompts === 'upstream') throw upstreamNotShipped(NAME);

@@ -14,6 +14,7 @@ import {
 import { CSR_BY_POSITION, TOP_K } from './charts.js';
 import { singleSelectionMetrics } from './metrics.js';
 import { applyLimit, resolveOptions } from './options.js';
+import { METATOOL_SIMILAR_OPTIONS } from './option-specs.js';
 import { CANDIDATES_SHOWN, chooseQueries } from './sampling.js';
 import { selectionPromptParts } from './prompts.js';
 import { selectionSample } from './selection-sample.js';
@@ -41,7 +42,7 @@ export const similarTask: Task = {
   answerParsers: METATOOL_PARSERS,
   isManualAnalysis,
   dataset: 'metatool',
-  ownTools: true,
+  ownOptions: METATOOL_SIMILAR_OPTIONS,
   async prepare(ctx: TaskContext) {
     const options = resolveOptions(NAME, ctx.options);
     if (options.prompts === 'upstream') throw upstreamNotShipped(NAME);
