@@ -226,7 +226,7 @@ export type JudgeGraded = { readonly score: Score } | { readonly error: { readon
  * the task (`TASK_OPTION_FACTS`), so each task keeps them in a small module of its own.
  */
 export interface TaskOptionSpec {
-  /** The key in `TaskOptions.task`, camelCase (`textColumn`); the flag is its kebab-case (`--text-column`). */
+  /** The key in `TaskOptions.task` (or the options' own, `topLevel`), camelCase (`textColumn`); the flag is its kebab-case (`--text-column`). */
   readonly key: string;
   /** The value's name in help (`<path>`). */
   readonly value: string;

@@ -85,13 +85,12 @@ export function addTaskOptions(command: Command): Command {
 const takersOf = (key: string): string[] => TASK_OPTION_FACTS.filter((t) => t.ownOptions.some((o) => o.key === key)).map((t) => t.task);
 
 /**
- * The declared options given for a task that does not take them, refused (the top-level ones first,
- * as they always were): only a task that declares an option takes it, except the top-level ones
- * every task's run records. A value equal to the option's default is as if not given.
+ * Refuses those of `specs` given for a task that does not take them: only a task that declares an
+ * option takes it, except the top-level ones every task's run records. A value equal to the
+ * option's default is as if not given.
  */
-function refuseOthers(taskName: string, mine: readonly TaskOptionSpec[], given: Readonly<Record<string, unknown>>, declared: readonly TaskOptionSpec[]): void {
-  const topFirst = [...declared.filter((s) => s.topLevel), ...declared.filter((s) => !s.topLevel)];
-  for (const spec of topFirst) {
+function refuseOthers(taskName: string, mine: readonly TaskOptionSpec[], given: Readonly<Record<string, unknown>>, specs: readonly TaskOptionSpec[]): void {
+  for (const spec of specs) {
     const value = given[spec.key];
     if (value === undefined || value === spec.default || spec.topLevel?.everyTask || mine.some((m) => m.key === spec.key)) continue;
     const takers = takersOf(spec.key).join(', ');
@@ -129,6 +128,7 @@ export function taskOptionsFrom(taskName: string, flags: TaskFlags): TaskOptions
   const given = flags as Readonly<Record<string, unknown>>;
   const declared = declaredOptions();
   const mine = findTask(taskName).ownOptions ?? [];
+  // The top-level ones are checked first, as they always were (`--tools` before `--articles`).
   refuseOthers(taskName, mine, given, declared.filter((s) => s.topLevel));
   const taken = (spec: TaskOptionSpec): boolean => spec.topLevel?.everyTask === true || mine.some((m) => m.key === spec.key);
   const topLevel = new Map<string, string | number>();
