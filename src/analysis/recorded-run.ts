@@ -1,6 +1,6 @@
 import type { ModifiedDataFile } from '../datasets/pinned.js';
 import type { RecordedDeclaration } from '../config/recorded-declaration.js';
-import type { FailFastStop, RunRecord } from '../store/records.js';
+import type { FailFastStop, ProvenanceDetails } from '../store/records.js';
 
 /*
  * What a run's provenance holds, read back for the runner and the readers alike: the declarations
@@ -16,13 +16,13 @@ export interface RecordedModel {
 }
 
 /** The declarations a run recorded, by name (empty for a run made without a config file). */
-export function recordedModels(run: Pick<RunRecord, 'provenance'>): Readonly<Record<string, RecordedModel>> {
+export function recordedModels(run: { readonly provenance: ProvenanceDetails }): Readonly<Record<string, RecordedModel>> {
   // The store reads each as `{declaration, hash}` (`store/run-record-codec.ts`); the declaration's fields are config/'s to read.
   return (run.provenance.declarations ?? {}) as Readonly<Record<string, RecordedModel>>;
 }
 
 /** The modified data files a run recorded (empty for a run on the pinned data). */
-export function recordedModifiedData(run: Pick<RunRecord, 'provenance'>): ModifiedDataFile[] {
+export function recordedModifiedData(run: { readonly provenance: ProvenanceDetails }): ModifiedDataFile[] {
   return [...(run.provenance.modifiedData ?? [])];
 }
 
@@ -42,7 +42,7 @@ const FIX: Readonly<Record<string, string>> = {
  * The one-line warning for a stop, with what to do next. `run` (its record) names the key
  * variable of a model a config file declares, where an auth error is to be fixed.
  */
-export function describeStop(stop: FailFastStop, runId: string, run?: Pick<RunRecord, 'provenance'>): string {
+export function describeStop(stop: FailFastStop, runId: string, run?: { readonly provenance: ProvenanceDetails }): string {
   const keyVariable = stop.kind === 'auth' && run ? recordedModels(run)[stop.actor]?.declaration['apiKeyEnv'] : undefined;
   const fix = typeof keyVariable === 'string' ? `fix the key in ${keyVariable} (models.${stop.actor}.apiKeyEnv of the config file) or its permissions` : (FIX[stop.kind] ?? 'fix the cause');
   const who = stop.role === 'judge' ? `the judge ${stop.actor} (and with it the run)` : stop.role === 'user' ? `the simulated user ${stop.actor} (and with it the run)` : stop.actor;

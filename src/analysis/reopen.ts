@@ -35,7 +35,7 @@ export async function prepareForRun(run: RunRecord, dataDir?: string, options = 
   const dir = dataDir ?? run.provenance.dataDir;
   if (!dir) throw new InputError(`run ${run.id} does not record its data dir; pass --data-dir`);
   const prepared = await prepareTask(task, { dataDir: dir, seed: run.seed, options, createEmbedder });
-  for (const [file, checksum] of Object.entries(run.datasetChecksums)) {
+  for (const [file, checksum] of Object.entries(run.provenance.datasetChecksums)) {
     const now = prepared.datasetChecksums[file];
     if (now !== checksum) throw new InputError(`data file ${file} has changed since run ${run.id} (sha256 ${checksum.slice(0, 12)}… then, ${now ? now.slice(0, 12) + '…' : 'missing'} now)`);
   }

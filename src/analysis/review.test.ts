@@ -44,7 +44,7 @@ async function storeRun(taskName: string, options: TaskOptions, scores: readonly
   const run: RunRecord = {
     id: `20260301-120000-rv${String(runCount++).padStart(2, '0')}`, task: task.name, taskVersion: task.version, status: 'finished',
     createdAt: '2026-03-01T12:00:00.000Z', updatedAt: '2026-03-01T12:00:00.000Z', models: [MODEL], settings: {}, seed: 0, options,
-    datasetChecksums: {}, promptVersion: '1', toolkitVersion: '0', engine: {}, provenance: {}, events: [],
+    engine: {}, provenance: { datasetChecksums: {}, promptVersion: '1', toolkitVersion: '0' }, events: [],
     judge: { model: 'openai:judge', selfGrading: false, repeats: 1, format: 'json', maxParseRetries: 0, temperature: 0 },
     sampleCount: scores.length, ...(metricsFacts !== undefined ? { metricsFacts } : {}),
   };

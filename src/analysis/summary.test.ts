@@ -37,7 +37,7 @@ const task: Task = {
 
 const run: RunRecord = {
   id: '20260301-120000-pg01', task: task.name, taskVersion: '1', status: 'finished', createdAt: '2026-03-01T12:00:00.000Z', updatedAt: '2026-03-01T12:00:00.000Z',
-  models: ['m:a', 'm:b'], settings: {}, seed: 1, options: {}, datasetChecksums: {}, promptVersion: '1', toolkitVersion: '0', engine: {}, provenance: {}, events: [], judge: null, sampleCount: SAMPLE_COUNT,
+  models: ['m:a', 'm:b'], settings: {}, seed: 1, options: {}, engine: {}, provenance: { datasetChecksums: {}, promptVersion: '1', toolkitVersion: '0' }, events: [], judge: null, sampleCount: SAMPLE_COUNT,
 };
 const sample = (i: number): Sample => ({ id: `x${i}`, input: [{ role: 'user', content: `q ${i}` }], target: null, metadata: { i } });
 const result = (i: number, modelId: string, value: number | 'error'): ResultRecord => ({

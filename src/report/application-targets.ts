@@ -1,4 +1,4 @@
-import type { RunRecord } from '../store/index.js';
+import type { ProvenanceDetails, RunRecord } from '../store/index.js';
 import { recordedModels } from '../analysis/recorded-run.js';
 
 /** The kinds of config-file entry that are applications rather than models served over a provider's API. */
@@ -16,7 +16,7 @@ function isHarm(task: string): boolean {
  * instructions usually stand in its place — so the run measures the application as it is, not
  * that prompt. Undefined for any other run (its report unchanged).
  */
-export function applicationTargetNote(run: Pick<RunRecord, 'task' | 'models' | 'provenance'>): string | undefined {
+export function applicationTargetNote(run: Pick<RunRecord, 'task' | 'models'> & { readonly provenance: ProvenanceDetails }): string | undefined {
   if (!isHarm(run.task)) return undefined;
   const recorded = recordedModels(run);
   const applications = run.models.filter((model) => APPLICATION_KINDS.has(String(recorded[model]?.declaration.kind)));

@@ -18,10 +18,7 @@ const runOf = (task: string): RunRecord => ({
   settings: {},
   seed: 0,
   options: { limit: 2 },
-  datasetChecksums: {},
-  promptVersion: 'p',
-  toolkitVersion: '0',
-  engine: {}, provenance: {}, events: [],
+  engine: {}, provenance: { datasetChecksums: {}, promptVersion: 'p', toolkitVersion: '0' }, events: [],
   judge: null,
 });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseConfig } from '../config/load-config.js';
-import type { RunRecord } from '../store/records.js';
+import type { ProvenanceDetails, RunRecord } from '../store/records.js';
 import { checkDeclarationsUnchanged, declarationsToRecord, isDeclaredName, runModelIds } from './declared-models.js';
 import { describeStop, recordedModels } from '../analysis/recorded-run.js';
 
@@ -13,7 +13,7 @@ const file = (temperature: number): ReturnType<typeof parseConfig> =>
   );
 const ENV = { SMALL_KEY: 'a-secret-key-value' };
 
-function runWith(provenance: RunRecord['provenance']): RunRecord {
+function runWith(provenance: ProvenanceDetails): RunRecord {
   return { id: 'r1', models: ['small', 'openai:gpt-4o-mini'], judge: null, engine: {}, provenance, events: [] } as unknown as RunRecord;
 }
 

@@ -19,10 +19,7 @@ const run = (sampleCount: number): RunRecord => ({
   settings: {},
   seed: 0,
   options: {},
-  datasetChecksums: {},
-  promptVersion: 'p',
-  toolkitVersion: '0',
-  engine: {}, provenance: {}, events: [],
+  engine: {}, provenance: { datasetChecksums: {}, promptVersion: 'p', toolkitVersion: '0' }, events: [],
   judge: null,
   sampleCount,
 });

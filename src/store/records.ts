@@ -1,7 +1,7 @@
 import type { GenerateResult, GenerateSettings, JudgeSettings, Role, Sample, Score, Transcript, Usage } from '../core/index.js';
 import type { TaskOptions } from '../core/index.js';
 import type { z } from 'zod';
-import type { failFastStopSchema, modifiedDataSchema, recordedEngineSchema, recordedModelSchema, runEventSchema, runProvenanceSchema, suiteMembershipSchema } from './run-parts.js';
+import type { failFastStopSchema, modifiedDataSchema, provenanceDetailsSchema, recordedEngineSchema, recordedModelSchema, runEventSchema, runProvenanceSchema, suiteMembershipSchema } from './run-parts.js';
 
 export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
 
@@ -17,14 +17,11 @@ export interface RunRecord {
   readonly settings: GenerateSettings;
   readonly seed: number;
   readonly options: TaskOptions;
-  readonly datasetChecksums: Readonly<Record<string, string>>;
-  readonly promptVersion: string;
-  readonly toolkitVersion: string;
   /** What was asked of the engine (concurrency, retries, cache…: `engineSettingsSchema`, each key as given); never secrets. */
   readonly engine: RecordedEngine;
   /** The suite run the run is a member of (`assay run --suite`, see `suites/membership.ts`); absent for a run of its own. */
   readonly suiteRun?: SuiteMembership;
-  /** Where the run came from beyond the columns above: its data dir, modified data files, declared models (`RunProvenance`). */
+  /** Where the run came from: its data checksums, prompt and assay versions, data dir, modified data files, declared models (`RunProvenance`). */
   readonly provenance: RunProvenance;
   /**
    * What happened to the run, oldest first: submissions to a queue, resumes, sessions' ends and
@@ -61,6 +58,8 @@ export type RecordedEngine = Readonly<z.infer<typeof recordedEngineSchema>>;
 export type SuiteMembership = Readonly<z.infer<typeof suiteMembershipSchema>>;
 /** Where a run came from (see `runProvenanceSchema`). */
 export type RunProvenance = Readonly<z.infer<typeof runProvenanceSchema>>;
+/** The part of a run's provenance kept beside its spec and events, not in columns of its own (see `provenanceDetailsSchema`). */
+export type ProvenanceDetails = Readonly<z.infer<typeof provenanceDetailsSchema>>;
 /** One thing that happened to a run (see `runEventSchema`). */
 export type RunEvent = Readonly<z.infer<typeof runEventSchema>>;
 /** A pinned data file a run read with other bytes. */

@@ -111,9 +111,9 @@ export function runToParams<C extends ColumnTypes>(run: RunRecord, read: ColumnR
     JSON.stringify(run.settings),
     run.seed,
     JSON.stringify(run.options),
-    JSON.stringify(run.datasetChecksums),
-    run.promptVersion,
-    run.toolkitVersion,
+    JSON.stringify(run.provenance.datasetChecksums),
+    run.provenance.promptVersion,
+    run.provenance.toolkitVersion,
     encodeRunParts(run),
     run.judge === null ? null : JSON.stringify(run.judge),
     run.sampleCount ?? null,
@@ -123,8 +123,9 @@ export function runToParams<C extends ColumnTypes>(run: RunRecord, read: ColumnR
   ];
 }
 
-/** A `runs` row as a RunRecord. */
+/** A `runs` row as a RunRecord: its provenance from the checksum and version columns and the details in the `engine` column. */
 export function runFromRow<C extends ColumnTypes>(row: RunRow<C>, read: ColumnReader<C>): RunRecord {
+  const { provenance, ...parts } = decodeRunParts(row.engine);
   return {
     id: row.id,
     task: row.task,
@@ -136,10 +137,13 @@ export function runFromRow<C extends ColumnTypes>(row: RunRow<C>, read: ColumnRe
     settings: fromJson<RunRecord['settings']>(row.settings),
     seed: read.bigint(row.seed),
     options: fromJson<TaskOptions>(row.options),
-    datasetChecksums: fromJson<Record<string, string>>(row.dataset_checksums),
-    promptVersion: row.prompt_version,
-    toolkitVersion: row.toolkit_version,
-    ...decodeRunParts(row.engine),
+    ...parts,
+    provenance: {
+      datasetChecksums: fromJson<Record<string, string>>(row.dataset_checksums),
+      promptVersion: row.prompt_version,
+      toolkitVersion: row.toolkit_version,
+      ...provenance,
+    },
     judge: nullableFromJson<JudgeConfig>(row.judge),
     ...(row.sample_count !== null ? { sampleCount: row.sample_count } : {}),
     ...(row.user_model !== null ? { userModel: row.user_model } : {}),

@@ -1,4 +1,4 @@
-import type { FailFastStop, RunEvent, RunRecord } from './records.js';
+import type { FailFastStop, ProvenanceDetails, RunEvent, RunRecord } from './records.js';
 
 // What a run's events (`RunRecord.events`, appended in order) say now: read here, so no caller
 // walks the list itself.
@@ -50,7 +50,7 @@ export function queueOf(run: Pick<RunRecord, 'events'>): { readonly name: string
  * suite membership, data dir, modified data, declarations, queue, fail-fast stops, in that
  * order): what `show --json` and the report print as the run's `engine`, unchanged.
  */
-export function engineView(run: Pick<RunRecord, 'engine' | 'suiteRun' | 'provenance' | 'events'>): Readonly<Record<string, unknown>> {
+export function engineView(run: Pick<RunRecord, 'engine' | 'suiteRun' | 'events'> & { readonly provenance: ProvenanceDetails }): Readonly<Record<string, unknown>> {
   const { dataDir, modifiedData, declarations } = run.provenance;
   const queue = queueOf(run);
   const stops = stopsInEvents(run.events);
@@ -67,9 +67,22 @@ export function engineView(run: Pick<RunRecord, 'engine' | 'suiteRun' | 'provena
 
 /**
  * The run record in the shape runs were printed in before its split (`assay runs --json`): every
- * field in its place, with `engineView` as `engine` and no `suiteRun`, `provenance` or `events`.
+ * field in its place, provenance's checksums and versions at the top level (`runRecordWithColumns`),
+ * with `engineView` as `engine` and no `suiteRun`, `provenance` or `events`.
  */
 export function runRecordView(run: RunRecord): Readonly<Record<string, unknown>> {
-  const { suiteRun: _suiteRun, provenance: _provenance, events: _events, ...rest } = run;
+  const { suiteRun: _suiteRun, provenance: _provenance, events: _events, ...rest } = runRecordWithColumns(run);
   return { ...rest, engine: engineView(run) };
+}
+
+/**
+ * The run record with its provenance's checksums and versions at the top level after `options`,
+ * where the record held them before they moved into `provenance` (and where the runs table keeps
+ * them): the shape `runs --json` prints and the run digest sums (`copy/run-digest.ts`), so
+ * neither changed with the move.
+ */
+export function runRecordWithColumns(run: RunRecord): Readonly<Record<string, unknown>> {
+  const { id, task, taskVersion, status, createdAt, updatedAt, models, settings, seed, options, provenance, ...after } = run;
+  const { datasetChecksums, promptVersion, toolkitVersion, ...details } = provenance;
+  return { id, task, taskVersion, status, createdAt, updatedAt, models, settings, seed, options, datasetChecksums, promptVersion, toolkitVersion, ...after, provenance: details };
 }

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { engineSettingsSchema } from '../core/engine-settings.js';
 
-// The typed parts of a run record beyond its columns, declared once here (the types in
-// `records.ts` are inferred from these schemas): what was asked of the engine and the suite
-// (spec), where the run came from (provenance) and what happened to it (events). They are stored
-// together in the runs table's `engine` JSON column (named for what it first held), in the layout
-// `run-record-codec.ts` writes and reads — the one place that also reads the older layout.
+// The typed parts of a run record, declared once here (the types in `records.ts` are inferred
+// from these schemas): what was asked of the engine and the suite (spec), where the run came from
+// (provenance) and what happened to it (events). They are stored together in the runs table's
+// `engine` JSON column (named for what it first held), in the layout `run-record-codec.ts` writes
+// and reads — the one place that also reads the older layout — except provenance's checksums and
+// versions, which keep the columns they always had.
 
 /** The engine settings a run records (what was asked): `engineSettingsSchema`, each key optional as written (a default is recorded only when given). */
 export const recordedEngineSchema = engineSettingsSchema.partial();
@@ -29,11 +30,25 @@ export const modifiedDataSchema = z.object({ file: z.string(), pinned: z.string(
 export const recordedModelSchema = z.object({ declaration: z.record(z.string(), z.unknown()), hash: z.string() });
 
 /**
- * Where a run came from, beyond the checksums and versions in columns of their own
- * (`datasetChecksums`, `promptVersion`, `toolkitVersion`): the data dir it read, the pinned
- * files it read modified, and how its declared models were declared.
+ * Where a run came from, as the runs table keeps it in columns of its own (`dataset_checksums`,
+ * `prompt_version`, `toolkit_version`; `row-codec.ts` maps them): what a resume and a re-score
+ * hold the data and prompts to.
  */
-export const runProvenanceSchema = z.object({
+export const provenanceColumnsSchema = z.object({
+  /** The sha256 of every data file the task read, by file (`PreparedTask.datasetChecksums`). */
+  datasetChecksums: z.record(z.string(), z.string()).readonly(),
+  /** The task's prompt version (`PreparedTask.promptVersion`). */
+  promptVersion: z.string(),
+  /** The assay version that made the run. */
+  toolkitVersion: z.string(),
+});
+
+/**
+ * Where a run came from beyond its columns, stored in the `engine` JSON column with the other
+ * parts (`run-record-codec.ts`): the data dir it read, the pinned files it read modified, and
+ * how its declared models were declared.
+ */
+export const provenanceDetailsSchema = z.object({
   /** The data dir the run read; a resume reads it again unless given another. */
   dataDir: z.string().optional(),
   /** Pinned data files the run read with other bytes (`--allow-modified-data`). */
@@ -41,6 +56,9 @@ export const runProvenanceSchema = z.object({
   /** Each declared model's recorded declaration and hash, by name (`runner/declared-models.ts`). */
   declarations: z.record(z.string(), recordedModelSchema).optional(),
 });
+
+/** Where a run came from (`RunRecord.provenance`): its data checksums and versions, and the details beside them. */
+export const runProvenanceSchema = z.object({ ...provenanceColumnsSchema.shape, ...provenanceDetailsSchema.shape });
 
 /** A model stopped early because its errors repeat for every sample (see `runner/fail-fast.ts`). */
 export const failFastStopSchema = z.object({

@@ -8,23 +8,24 @@
 // appended to it.
 import { ENGINE_SETTING_KEYS } from '../core/engine-settings.js';
 import { isJsonObject } from '../core/json-object.js';
-import type { FailFastStop, RecordedEngine, RunEvent, RunProvenance, RunRecord } from './records.js';
+import type { FailFastStop, ProvenanceDetails, RecordedEngine, RunEvent, RunRecord } from './records.js';
 import { unrecordedStops } from './run-events.js';
 import { failFastStopSchema, modifiedDataSchema, recordedModelSchema, runEventSchema, suiteMembershipSchema } from './run-parts.js';
 
-/** The parts of a run record stored in its `engine` column. */
-export type RunParts = Pick<RunRecord, 'engine' | 'suiteRun' | 'provenance' | 'events'>;
+/** The parts of a run record stored in its `engine` column: all but provenance's checksums and versions, which have columns of their own. */
+export type RunParts = Pick<RunRecord, 'engine' | 'suiteRun' | 'events'> & { readonly provenance: ProvenanceDetails };
 
 /** The marker of the layout this version writes (`{"layout": 2, "engine": …, "provenance": …, "events": […]}`); a record without it is of the older layout. */
 export const RUN_PARTS_LAYOUT = 2;
 
-/** The parts as the column's JSON text. */
+/** The parts as the column's JSON text (of a whole run's provenance, only the details: its checksums and versions are in their columns). */
 export function encodeRunParts(parts: RunParts): string {
+  const { dataDir, modifiedData, declarations } = parts.provenance;
   return JSON.stringify({
     layout: RUN_PARTS_LAYOUT,
     engine: parts.engine,
     ...(parts.suiteRun !== undefined ? { suiteRun: parts.suiteRun } : {}),
-    provenance: parts.provenance,
+    provenance: { dataDir, modifiedData, declarations },
     events: parts.events,
   });
 }
@@ -98,7 +99,7 @@ function engineOf(value: Record<string, unknown>): RecordedEngine {
   return Object.fromEntries(Object.entries(value).filter(([key]) => known.has(key))) as RecordedEngine;
 }
 
-function provenanceOf(value: Record<string, unknown>): RunProvenance {
+function provenanceOf(value: Record<string, unknown>): ProvenanceDetails {
   const dataDir = value['dataDir'];
   const modified = Array.isArray(value['modifiedData']) ? value['modifiedData'].flatMap((m) => {
     const parsed = modifiedDataSchema.safeParse(m);

@@ -14,10 +14,7 @@ const run = (status: RunStatus): RunRecord => ({
   settings: {},
   seed: 0,
   options: {},
-  datasetChecksums: {},
-  promptVersion: 'p',
-  toolkitVersion: '0',
-  engine: {}, provenance: {}, events: [],
+  engine: {}, provenance: { datasetChecksums: {}, promptVersion: 'p', toolkitVersion: '0' }, events: [],
   judge: null,
 });
 

@@ -559,7 +559,7 @@ describe('assay data: FunctionChat-Bench', { skip: skipFunctionChat }, () => {
     try {
       const record = await store.getRun(summary.run);
       const key = 'functionchat/paper-2024-09/FunctionChat-Singlecall.jsonl';
-      assert.equal(record?.datasetChecksums[key], fileSha(path.join(dataDir, key)));
+      assert.equal(record?.provenance.datasetChecksums[key], fileSha(path.join(dataDir, key)));
     } finally {
       await store.close();
     }

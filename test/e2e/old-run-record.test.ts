@@ -6,6 +6,7 @@ import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import type { RunSpec } from '../../src/runner/run-spec.js';
 import { resumeRun, startRun } from '../../src/runner/run.js';
+import type { RunRecord } from '../../src/store/records.js';
 import { engineView, stopsInEvents } from '../../src/store/run-events.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { assay } from '../../src/testing/cli-harness.js';
@@ -53,12 +54,15 @@ test('a run in the older layout (everything in engine) opens, reports byte for b
   const store = await openSqliteStore(db);
   let id: string;
   let oldColumn: string;
+  let provenance: RunRecord['provenance'];
   try {
     const summary = await startRun(spec, { store });
     assert.equal(summary.status, 'finished');
     id = summary.run;
     const run = await store.getRun(id);
     assert.ok(run);
+    provenance = run.provenance;
+    assert.equal(provenance.dataDir, dataDir);
     // What the older assay stored for this run: its settings, then its data dir, in one object.
     oldColumn = JSON.stringify({ ...engine, dataDir });
     assert.equal(JSON.stringify(engineView(run)), oldColumn, 'the view puts the parts back where they were');
@@ -100,7 +104,7 @@ test('a run in the older layout (everything in engine) opens, reports byte for b
     const run = await again.getRun(id);
     assert.ok(run);
     assert.deepEqual(run.engine, engine);
-    assert.deepEqual(run.provenance, { dataDir });
+    assert.deepEqual(run.provenance, provenance, 'its data dir from the older layout, its checksums and versions from their columns');
     assert.deepEqual(run.events.map((e) => e.type), ['failFast', 'resumed', 'ended'], 'the older stop first, then what the resume appended');
     assert.deepEqual(stopsInEvents(run.events), [], 'the resume that finished cleared the stop');
   } finally {

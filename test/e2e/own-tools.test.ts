@@ -62,7 +62,7 @@ test('own tools, lexical: samples from the user\'s queries, gold + its 9 BM25-ne
     assert.equal(typeof summary.models['baseline:lexical']?.metrics['csr'], 'number');
 
     const run = await store.getRun(summary.run);
-    assert.deepEqual(run?.datasetChecksums, { [file]: sha256(readFileSync(file)) });
+    assert.deepEqual(run?.provenance.datasetChecksums, { [file]: sha256(readFileSync(file)) });
     assert.equal(run?.options.embedder, 'lexical');
 
     const catalogue = await loadUserTools(file, 10);

@@ -18,10 +18,7 @@ const run = (id: string, models: string[], extra: Partial<RunRecord> = {}): RunR
   settings: {},
   seed: 0,
   options: {},
-  datasetChecksums: {},
-  promptVersion: 'p',
-  toolkitVersion: 't',
-  engine: {}, provenance: {}, events: [],
+  engine: {}, provenance: { datasetChecksums: {}, promptVersion: 'p', toolkitVersion: 't' }, events: [],
   judge: null,
   ...extra,
 });

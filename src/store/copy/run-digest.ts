@@ -1,6 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { canonicalJson } from '../../core/index.js';
 import type { RunRecord, RunSlice } from '../records.js';
+import { runRecordWithColumns } from '../run-events.js';
 import type { Store } from '../store.js';
 
 /**
@@ -30,7 +31,9 @@ export class RunDigest {
   private readonly counts: Record<RunPart, number> = { run: 0, samples: 0, calls: 0, results: 0, reviews: 0 };
 
   constructor(run: RunRecord) {
-    this.feed('run', [run]);
+    // The record as it was shaped before its checksums and versions moved into `provenance`: a
+    // run's checksum stays what it was.
+    this.feed('run', [runRecordWithColumns(run)]);
   }
 
   add(slice: RunSlice): void {

@@ -13,7 +13,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 const run: RunRecord = {
   id: 'r1', task: 't', taskVersion: '1', status: 'running', createdAt: 'now', updatedAt: 'now', models: ['m'], settings: {}, seed: 1,
-  options: {}, datasetChecksums: {}, promptVersion: 'p', toolkitVersion: 'v', engine: {}, provenance: {}, events: [], judge: null,
+  options: {}, engine: {}, provenance: { datasetChecksums: {}, promptVersion: 'p', toolkitVersion: 'v' }, events: [], judge: null,
 };
 // ~4 MB of samples: well under the writer's own fallback of 4,000 WAL pages (~32 MB), so only a background checkpoint copies them into the file.
 const samples: Sample[] = Array.from({ length: 1000 }, (_, i) => ({ id: `s${i}`, input: [user(`${i} `.padEnd(4000, 'x'))], target: null, metadata: {} }));

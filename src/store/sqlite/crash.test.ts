@@ -62,7 +62,7 @@ test('every outcome a killed (SIGKILL) process reported as saved is in the datab
   await setup.createRun(
     {
       id: 'crash', task: 't', taskVersion: '1', status: 'running', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
-      models: ['m'], settings: {}, seed: 1, options: {}, datasetChecksums: {}, promptVersion: 'p', toolkitVersion: '0', engine: {}, provenance: {}, events: [], judge: null,
+      models: ['m'], settings: {}, seed: 1, options: {}, engine: {}, provenance: { datasetChecksums: {}, promptVersion: 'p', toolkitVersion: '0' }, events: [], judge: null,
     },
     Array.from({ length: SAMPLES }, (_, i) => ({ id: `s${i}`, input: [{ role: 'user' as const, content: `q${i}` }], target: null, metadata: {} })),
   );

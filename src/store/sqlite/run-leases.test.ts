@@ -21,10 +21,7 @@ const run: RunRecord = {
   settings: {},
   seed: 0,
   options: {},
-  datasetChecksums: {},
-  promptVersion: 'p1',
-  toolkitVersion: '0.1.0',
-  engine: {}, provenance: {}, events: [],
+  engine: {}, provenance: { datasetChecksums: {}, promptVersion: 'p1', toolkitVersion: '0.1.0' }, events: [],
   judge: null,
 };
 

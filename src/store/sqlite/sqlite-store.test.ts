@@ -6,6 +6,7 @@ import { after, describe, test } from 'node:test';
 import { InputError } from '../../core/errors.js';
 import Database from 'better-sqlite3';
 import { composedUserMessage, sharedText, user, type GenerateResult, type Sample } from '../../core/index.js';
+import { runRecordView } from '../run-events.js';
 import { makeCall, makeResult, makeRun, okOutput, samples } from '../test-support/store-contract.js';
 import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
 
@@ -140,4 +141,30 @@ test('an in-memory store works for quick tests', async () => {
   assert.equal((await store.listRuns()).length, 1);
   await store.close();
   await store.close(); // closing twice is harmless
+});
+
+describe('the run record in its columns', () => {
+  test('provenance’s checksums and versions keep their columns, the rest of it the engine column; runs --json’s view puts them where it always did', async () => {
+    const { store, file } = await freshStore();
+    const run = makeRun({ id: 'run-p' });
+    await store.createRun(run, samples);
+    const read = await store.getRun('run-p');
+    await store.close();
+    assert.deepEqual(read?.provenance, run.provenance);
+    const db = new Database(file, { readonly: true });
+    try {
+      const row = db.prepare('SELECT dataset_checksums, prompt_version, toolkit_version, engine FROM runs WHERE id = ?').get('run-p') as Record<string, string>;
+      assert.deepEqual(JSON.parse(row['dataset_checksums'] ?? ''), run.provenance.datasetChecksums);
+      assert.deepEqual([row['prompt_version'], row['toolkit_version']], [run.provenance.promptVersion, run.provenance.toolkitVersion]);
+      const { datasetChecksums: _sums, promptVersion: _prompt, toolkitVersion: _toolkit, ...details } = run.provenance;
+      assert.deepEqual((JSON.parse(row['engine'] ?? '') as { provenance: unknown }).provenance, details, 'not written twice');
+    } finally {
+      db.close();
+    }
+    assert.ok(read);
+    assert.deepEqual(Object.keys(runRecordView(read)), [
+      'id', 'task', 'taskVersion', 'status', 'createdAt', 'updatedAt', 'models', 'settings', 'seed', 'options',
+      'datasetChecksums', 'promptVersion', 'toolkitVersion', 'engine', 'judge',
+    ]);
+  });
 });

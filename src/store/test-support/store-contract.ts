@@ -30,6 +30,9 @@ export interface ContractBackend {
 
 const RUN_ID = '20260301-120000-ab12';
 
+/** The part of `makeRun`'s provenance the runs table keeps in columns of its own. */
+const CHECKSUMS_AND_VERSIONS = { datasetChecksums: { 'metatool/tool_embedding.json': 'a'.repeat(64) }, promptVersion: 'awareness-v1', toolkitVersion: '0.1.0' };
+
 export function makeRun(overrides: Partial<RunRecord> = {}): RunRecord {
   return {
     id: RUN_ID,
@@ -42,11 +45,8 @@ export function makeRun(overrides: Partial<RunRecord> = {}): RunRecord {
     settings: { temperature: 0, maxTokens: 256, stop: ['\n\n'] },
     seed: 42,
     options: { perTool: 3, shots: 5, prompts: 'assay', parser: 'strict' },
-    datasetChecksums: { 'metatool/tool_embedding.json': 'a'.repeat(64) },
-    promptVersion: 'awareness-v1',
-    toolkitVersion: '0.1.0',
     engine: { concurrency: 8, retry: { maxRetries: 3, baseDelayMs: 10, maxDelayMs: 100 }, cache: true },
-    provenance: { dataDir: '/data', modifiedData: [{ file: 'metatool/tool_embedding.json', pinned: 'b'.repeat(64), actual: 'a'.repeat(64) }] },
+    provenance: { ...CHECKSUMS_AND_VERSIONS, dataDir: '/data', modifiedData: [{ file: 'metatool/tool_embedding.json', pinned: 'b'.repeat(64), actual: 'a'.repeat(64) }] },
     events: [],
     judge: null,
     ...overrides,
@@ -955,13 +955,13 @@ export function storeContract(backend: ContractBackend): void {
       test('release appends the session’s end with the models it stopped early, the rest of the record kept; the next session’s end replaces the stops', withTwo(async (a, b) => {
         const stop: FailFastStop = { actor: 'openai:m', role: 'test', kind: 'auth', message: 'HTTP 401 from POST /v1/chat/completions: "it\'s" \\ wrong', count: 1 };
         const id = '20260301-120000-cd34';
-        await a.createRun(makeRun({ id, engine: { concurrency: 2 }, provenance: { dataDir: '/data' } }), []);
+        await a.createRun(makeRun({ id, engine: { concurrency: 2 }, provenance: { ...CHECKSUMS_AND_VERSIONS, dataDir: '/data' } }), []);
         await a.acquireRunLease(id, alice, 30_000);
         assert.equal(await a.releaseRunLease(id, alice.id, { status: 'interrupted', failFastStops: [stop] }), true);
         const ended = await b.getRun(id);
         assert.ok(ended);
         assert.deepEqual(ended.events.map(({ at: _at, ...e }) => e), [{ type: 'ended', status: 'interrupted', failFastStops: [stop] }], 'read back exactly, from another connection');
-        assert.deepEqual([ended.engine, ended.provenance, ended.status], [{ concurrency: 2 }, { dataDir: '/data' }, 'interrupted']);
+        assert.deepEqual([ended.engine, ended.provenance, ended.status], [{ concurrency: 2 }, { ...CHECKSUMS_AND_VERSIONS, dataDir: '/data' }, 'interrupted']);
         assert.deepEqual(engineView(ended), { concurrency: 2, dataDir: '/data', failFastStops: [stop] }, 'shown as runs showed it before the split');
         await b.acquireRunLease(id, bob, 30_000);
         assert.equal(await b.releaseRunLease(id, bob.id, { status: 'finished', failFastStops: [] }), true);
