@@ -1,4 +1,4 @@
-import type { GenerateResult, Sample, Score } from '../../core/index.js';
+import { isNoVerdict, type GenerateResult, type Sample, type Score } from '../../core/index.js';
 import type { AnswerParserName } from '../task.js';
 import { parseToolSelection } from '../../scorers/tool-selection.js';
 import { parseToolSelectionPaper } from '../../scorers/tool-selection-paper.js';
@@ -30,7 +30,7 @@ const manualAnalysis = (reason: string, metadata: Readonly<Record<string, unknow
  * reading whose rules decide nothing (`--parser paper`). Marked `metadata.manual: true`; reported
  * as `manual`, never as a pass or a fail (every MetaTool task's `Task.isManualAnalysis`).
  */
-export const isManualAnalysis = (score: Score): boolean => score.value === null && score.metadata?.['manual'] === true;
+export const isManualAnalysis = (score: Score): boolean => isNoVerdict(score) && score.metadata?.['manual'] === true;
 
 /** Whether a score was read with the paper's rules (its metrics are then over decided answers). */
 export const isPaperScore = (score: Score): boolean => score.metadata?.['parser'] === 'paper';
