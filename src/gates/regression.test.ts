@@ -106,7 +106,7 @@ describe('evaluateRegression on compare\'s own comparison of two runs', () => {
 describe('evaluateRegression on runs with repeats: the interval over samples decides', () => {
   const run = (id: string): RunRecord => ({
     id, task: 'cases', taskVersion: '1', status: 'finished', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
-    models: ['bot'], settings: {}, seed: 0, options: {}, datasetChecksums: {}, promptVersion: 'p', toolkitVersion: 't', engine: {}, provenance: {}, events: [], judge: null, repeats: 3,
+    models: ['bot'], settings: {}, seed: 0, options: {}, engine: {}, provenance: { datasetChecksums: {}, promptVersion: 'p', toolkitVersion: 't' }, events: [], judge: null, repeats: 3,
   });
   const result = (runId: string, sampleId: string, repeat: number, pass: boolean): ResultRecord => ({
     runId, sampleId, modelId: 'bot', status: 'done', output: null, score: { value: pass }, error: null, cached: false, attempts: 1, latencyMs: 1, usage: {}, costUsd: null, finishedAt: '2026-01-01T00:00:00.000Z', ...(repeat > 0 ? { repeat } : {}),
