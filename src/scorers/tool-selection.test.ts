@@ -170,6 +170,21 @@ describe('parseToolSelection: off-list (hallucinated) names', () => {
     assert.deepEqual(single('NEWSTOOL', shown, ['NEWSTOOL']), tools(['NewsTool']));
   });
 
+  it('reads shown names the same whether the catalogue lists them (its cached matcher finds them) or not (a matcher of their own)', () => {
+    const candidates = ['newsTool', 'PDF', 'PDF&URLTool', 'search', 'Now', 'MapTool'];
+    const texts = ['I would use NEWSTOOL.', 'PDF&URLTool', 'PDF', 'Answer: search', 'I would pick Now.', 'Now I would pick MapTool', 'search the news', 'pdf and maptool', 'None'];
+    // The catalogue spells two of them in another case, lists some of the others, and not PDF.
+    const catalogues = [[], ['NewsTool', 'PDF&URLTool', 'SEARCH'], ['PDF&URLTool'], candidates.map((name) => name.toUpperCase())];
+    for (const text of texts) {
+      const alone = parseToolSelection(text, { candidates, maxSelections: 2 });
+      for (const catalogue of catalogues) assert.deepEqual(parseToolSelection(text, { candidates, catalogue, maxSelections: 2 }), alone, `${text} with [${catalogue.join(', ')}]`);
+    }
+    // Spelled as shown, and longest first across a listed and an unlisted candidate at the same start.
+    assert.deepEqual(single('NEWSTOOL', candidates, ['NewsTool']), tools(['newsTool']));
+    assert.deepEqual(single('PDF&URLTool', ['PDF', 'PDF&URLTool'], ['PDF&URLTool']), tools(['PDF&URLTool']));
+    assert.deepEqual(single('PDF&URLTool', ['PDF&URLTool', 'PDF'], ['PDF']), tools(['PDF&URLTool']));
+  });
+
   it('applies longest-first across shown and off-list names', () => {
     // Shown PDF&URLTool covers the off-list URLTool inside it.
     assert.deepEqual(single('PDF&URLTool', ['PDF&URLTool'], catalogue), tools(['PDF&URLTool']));
