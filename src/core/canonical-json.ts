@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { contentPartsOf, joinTextParts, type SharedText, type TextParts } from './text-parts.js';
+import { composedCopyOf, contentPartsOf, joinTextParts, type SharedText, type TextParts } from './text-parts.js';
 
 /**
  * JSON with object keys sorted at every level, so equal values always serialize (and hash)
@@ -36,17 +36,30 @@ function write(value: unknown): string | undefined {
   if (typeof withToJson.toJSON === 'function') return write(withToJson.toJSON());
   const record = value as Record<string, unknown>;
   // A composed message (or its `plainMessage` copy): its content written from its parts, the same text.
-  const parts = contentPartsOf(record);
+  const content = composedContentJson(record);
   const keys = Object.keys(record).sort();
   let out = '{';
   let first = true;
   for (const key of keys) {
-    const member = parts !== undefined && key === 'content' ? partsJson(parts) : write(record[key]);
+    const member = content !== undefined && key === 'content' ? content : write(record[key]);
     if (member === undefined) continue;
     out += (first ? '' : ',') + JSON.stringify(key) + ':' + member;
     first = false;
   }
   return out + '}';
+}
+
+/**
+ * `JSON.stringify(message.content)` of a message composed from parts (`composedUserMessage`, or
+ * its `plainMessage` copy), written from the parts' JSON (see `partsJson`); undefined for any
+ * other message. On a copy it is written once and kept with the copy: the cache key (here) and the
+ * request body a provider sends (`openai-provider.ts`) take the same text.
+ */
+export function composedContentJson(message: object): string | undefined {
+  const copy = composedCopyOf(message);
+  if (copy !== undefined) return (copy.json ??= partsJson(copy.parts));
+  const parts = contentPartsOf(message);
+  return parts === undefined ? undefined : partsJson(parts);
 }
 
 /** The JSON of each shared stretch's text without its quotes, made once per stretch. */

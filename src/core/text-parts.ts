@@ -44,6 +44,19 @@ export function composedUserMessage(parts: () => TextParts): UserMessage {
 }
 
 /**
+ * What a `plainMessage` copy of a composed message keeps, hidden: the parts, the content joined
+ * from them, and — once a reader wrote it — the content's JSON (`composedContentJson`), so that a
+ * call's cache key and its request body escape the prompt once between them.
+ */
+interface ComposedCopy {
+  readonly parts: TextParts;
+  readonly content: string;
+  json?: string;
+}
+
+const COMPOSED_COPY = Symbol('assay.composedCopy');
+
+/**
  * A plain copy of a message, its content read once. The copy of a message made by
  * `composedUserMessage` keeps (hidden, like the original) the parts its content was joined from,
  * so that `canonicalJson` (the call cache key) writes the shared stretches from their cached JSON
@@ -53,14 +66,30 @@ export function plainMessage<M extends object>(message: M): M {
   const make = (message as { [CONTENT_PARTS]?: () => TextParts })[CONTENT_PARTS];
   if (make === undefined) return { ...message };
   const parts = make();
+  const content = joinTextParts(parts);
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(message)) copy[key] = key === 'content' ? joinTextParts(parts) : (message as Record<string, unknown>)[key];
-  Object.defineProperty(copy, CONTENT_PARTS, { value: () => parts, enumerable: false });
+  for (const key of Object.keys(message)) copy[key] = key === 'content' ? content : (message as Record<string, unknown>)[key];
+  const composed: ComposedCopy = { parts, content };
+  Object.defineProperty(copy, COMPOSED_COPY, { value: composed, enumerable: false });
   return copy as M;
 }
 
-/** The parts of a message made by `composedUserMessage` (or a `plainMessage` copy of one); undefined for any other message. */
+/**
+ * The parts of a message made by `composedUserMessage`, or of a `plainMessage` copy of one whose
+ * content is still the text joined from them; undefined for any other message.
+ */
 export function contentPartsOf(message: object): TextParts | undefined {
+  const copy = composedCopyOf(message);
+  if (copy !== undefined) return copy.parts;
   const parts = (message as { [CONTENT_PARTS]?: () => TextParts })[CONTENT_PARTS];
   return parts?.();
+}
+
+/**
+ * The hidden record of a `plainMessage` copy of a composed message, if its content was not
+ * replaced since it was copied (then the parts no longer say what it holds); undefined otherwise.
+ */
+export function composedCopyOf(message: object): ComposedCopy | undefined {
+  const copy = (message as { [COMPOSED_COPY]?: ComposedCopy })[COMPOSED_COPY];
+  return copy !== undefined && (message as { content?: unknown }).content === copy.content ? copy : undefined;
 }

@@ -51,3 +51,12 @@ test('a plain message copy of an ordinary message is a shallow copy', () => {
   assert.notEqual(copy, message);
   assert.deepEqual(copy, message);
 });
+
+test('a plain copy whose content was replaced after it was made is keyed by the content it holds, not by its parts', () => {
+  const copy = plainMessage(composed()) as { role: 'user'; content: string };
+  const request = (messages: Message[]): GenerateRequest => ({ messages, settings });
+  const before = callCacheKey('openai:m', request([copy]));
+  assert.equal(before, callCacheKey('openai:m', request([composed()])));
+  copy.content = 'replaced';
+  assert.equal(callCacheKey('openai:m', request([copy])), callCacheKey('openai:m', request([{ role: 'user', content: 'replaced' }])));
+});

@@ -2,9 +2,9 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InputError, ModelCallError, assistant, system, user, type GenerateRequest, type Message } from '../../../core/index.js';
+import { InputError, ModelCallError, assistant, composedUserMessage, plainMessage, sharedText, system, user, type GenerateRequest, type Message, type TextParts } from '../../../core/index.js';
 import { startFakeOpenAIServer, type FakeServer } from '../../../testing/fake-openai-server.js';
-import { buildOpenAIRequestBody, createOpenAIProvider } from './openai-provider.js';
+import { buildOpenAIRequestBody, createOpenAIProvider, openAIRequestJson } from './openai-provider.js';
 import type { ModelProvider } from '../../spec.js';
 
 const KEY = 'sk-test-0123456789abcdefSECRET';
@@ -380,5 +380,36 @@ describe('buildOpenAIRequestBody', () => {
       type: 'json_schema',
       json_schema: { name: 'verdict', schema, strict: true },
     });
+  });
+});
+
+describe('openAIRequestJson', () => {
+  // Escaping at work: quotes, backslash, control characters, non-Latin-1 text, a line separator,
+  // an empty part, a surrogate pair split between two parts, and a lone half.
+  const parts: TextParts = [sharedText('Tools:\n"quoted"\t\\ back\u0001 é — \ud83d'), sharedText('\ude00 end\n'), 'query "q" \u2028', '', sharedText('lone \ud83d'), 'x'];
+  const composed = (): Message => composedUserMessage(() => parts);
+  const toolCall = { id: 'c1', name: 'f', arguments: { a: 1 }, rawArguments: '{"a":1}' };
+  const tools = [{ name: 't', description: 'd', parameters: { type: 'object', properties: {} } }];
+
+  it('is JSON.stringify of the body, byte for byte, its composed prompts written from their parts', () => {
+    const requests: GenerateRequest[] = [
+      request([user('plain')]),
+      request([composed()]),
+      request([plainMessage(composed())]),
+      request([system('sys "s"'), composed(), assistant('', [toolCall]), plainMessage(composed()), user('after')], {
+        settings: { temperature: 0.5, topP: 0.9, maxTokens: 7, seed: 3, stop: ['\n'] },
+        tools,
+        responseFormat: { type: 'json', name: 'verdict', schema: { type: 'object' } },
+      } as Partial<GenerateRequest>),
+      request([composedUserMessage(() => ['a\ud83d', '\ude00b'])], { settings: { maxTokens: 1 } }),
+    ];
+    for (const r of requests) assert.equal(openAIRequestJson('gpt "x"', r), JSON.stringify(buildOpenAIRequestBody('gpt "x"', r)));
+  });
+
+  it('sends the content a copy holds when it was replaced after the copy was made', () => {
+    const copy = plainMessage(composed()) as { role: 'user'; content: string };
+    openAIRequestJson('m', request([copy]));
+    copy.content = 'replaced';
+    assert.equal(openAIRequestJson('m', request([copy])), '{"model":"m","messages":[{"role":"user","content":"replaced"}]}');
   });
 });

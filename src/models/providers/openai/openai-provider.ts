@@ -1,4 +1,4 @@
-import type { GenerateRequest, GenerateResult } from '../../../core/index.js';
+import { composedContentJson, type GenerateRequest, type GenerateResult } from '../../../core/index.js';
 import { createJsonClient } from '../../http/json-client.js';
 import type { ModelProvider } from '../../spec.js';
 import type { OpenAIChatRequestBody } from './openai-api-types.js';
@@ -54,6 +54,33 @@ export function buildOpenAIRequestBody(model: string, request: GenerateRequest):
 }
 
 /**
+ * `JSON.stringify(buildOpenAIRequestBody(model, request))`, the same text, with the content of a
+ * message composed from parts (a MetaTool prompt, ~2.7 KB) taken from `composedContentJson`: the
+ * call's cache key wrote it already, so the prompt is not escaped a second time per call (~4 µs
+ * and ~8 KB of garbage). The body's members keep their order (`model`, `messages`, then the rest).
+ */
+export function openAIRequestJson(model: string, request: GenerateRequest): string {
+  const body = buildOpenAIRequestBody(model, request);
+  let composed = false;
+  const contents = request.messages.map((message) => {
+    const json = composedContentJson(message);
+    if (json !== undefined) composed = true;
+    return json;
+  });
+  if (!composed) return JSON.stringify(body);
+  const { model: _model, messages, ...rest } = body;
+  let json = `{"model":${JSON.stringify(model)},"messages":[`;
+  messages.forEach((message, i) => {
+    const content = contents[i];
+    // A composed message is a user message: sent as {role, content}, its content the parts' text.
+    const plain = content !== undefined && (message.role === 'user' || message.role === 'system') && Object.keys(message).length === 2;
+    json += (i > 0 ? ',' : '') + (plain ? `{"role":${JSON.stringify(message.role)},"content":${content}}` : JSON.stringify(message));
+  });
+  const others = JSON.stringify(rest);
+  return `${json}]${others === '{}' ? '}' : `,${others.slice(1)}`}`;
+}
+
+/**
  * A provider for OpenAI's chat-completions API and the many servers that speak it (vLLM,
  * llama.cpp, Ollama, LiteLLM…). HTTP goes through one undici `Pool` with keep-alive
  * (`createJsonClient`): it costs several times less CPU per request than global `fetch`, which
@@ -90,7 +117,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
   });
 
   async function generate(request: GenerateRequest, { signal }: { signal: AbortSignal }): Promise<GenerateResult> {
-    const payload = JSON.stringify(buildOpenAIRequestBody(model, request));
+    const payload = openAIRequestJson(model, request);
     const response = await client.post(endpoint.path, payload, signal, url);
     if (response.statusCode >= 200 && response.statusCode < 300) return parseOpenAIResponse(response.text, response.statusCode, model);
     throw errorFromStatus(response.statusCode, response.headers, response.text, url);
