@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonicalJson, sha256 } from './canonical-json.js';
+import { canonicalJson, composedContentJson, sha256 } from './canonical-json.js';
+import { composedUserMessage, joinTextParts, plainMessage, sharedText, type TextParts } from './text-parts.js';
 
 test('canonical JSON sorts keys at every level and otherwise matches JSON.stringify', () => {
   assert.equal(canonicalJson({ b: 1, a: { d: [1, 'x', null], c: true } }), '{"a":{"c":true,"d":[1,"x",null]},"b":1}');
@@ -14,4 +15,32 @@ test('canonical JSON sorts keys at every level and otherwise matches JSON.string
 
 test('sha256 is the hex digest', () => {
   assert.equal(sha256('abc'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+});
+
+test('keys in order, out of order and in code unit order (upper case before lower, one a prefix of another) sort as Array.prototype.sort does', () => {
+  assert.equal(canonicalJson({ a: 1, ab: 2, b: 3 }), '{"a":1,"ab":2,"b":3}');
+  assert.equal(canonicalJson({ b: 1, a: 2 }), '{"a":2,"b":1}');
+  assert.equal(canonicalJson({ a: 1, B: 2, é: 3, Z: 4 }), '{"B":2,"Z":4,"a":1,"é":3}');
+  assert.equal(canonicalJson({ ab: 1, a: 2 }), '{"a":2,"ab":1}');
+});
+
+test('a composed content is written as JSON.stringify writes the joined text, for parts with every kind of character JSON escapes or not', () => {
+  // Quote, backslash, control characters, DEL, non-Latin-1, U+2028, both surrogate halves (paired
+  // across parts, or lone), plain letters: random parts of them, shared and literal.
+  const alphabet = ['"', '\\', '\n', '\u0001', '\u001f', '\u007f', 'é', '—', '\u2028', '\ud83d', '\ude00', '😀', 'a', ' ', '/'];
+  let seed = 1;
+  const random = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  for (let round = 0; round < 2000; round++) {
+    const parts: TextParts = Array.from({ length: 1 + random(5) }, () => {
+      const text = Array.from({ length: random(6) }, () => alphabet[random(alphabet.length)]).join('');
+      return random(2) === 0 ? text : sharedText(text);
+    });
+    const expected = JSON.stringify(joinTextParts(parts));
+    assert.equal(composedContentJson(composedUserMessage(() => parts)), expected, JSON.stringify(parts));
+    assert.equal(composedContentJson(plainMessage(composedUserMessage(() => parts))), expected);
+  }
+  assert.equal(composedContentJson({ role: 'user', content: 'plain' }), undefined);
 });

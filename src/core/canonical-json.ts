@@ -37,7 +37,9 @@ function write(value: unknown): string | undefined {
   const record = value as Record<string, unknown>;
   // A composed message (or its `plainMessage` copy): its content written from its parts, the same text.
   const content = composedContentJson(record);
-  const keys = Object.keys(record).sort();
+  const keys = Object.keys(record);
+  // Most objects are built in key order already: sorting them anyway costs an allocation per object.
+  if (!inOrder(keys)) keys.sort();
   let out = '{';
   let first = true;
   for (const key of keys) {
@@ -65,7 +67,18 @@ export function composedContentJson(message: object): string | undefined {
 /** The JSON of each shared stretch's text without its quotes, made once per stretch. */
 const sharedJson = new WeakMap<SharedText, string>();
 
-const innerJson = (text: string): string => JSON.stringify(text).slice(1, -1);
+// What JSON.stringify escapes in a string: the quote, the backslash, control characters and lone
+// surrogates (any surrogate here, to keep the test simple: a pair written by JSON.stringify is unchanged).
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** `JSON.stringify(text)` without its quotes; a text with nothing to escape is its own JSON. */
+const innerJson = (text: string): string => (NEEDS_ESCAPE.test(text) ? JSON.stringify(text).slice(1, -1) : text);
+
+/** Whether the keys are in the order `Array.prototype.sort` would put them (code unit order). */
+function inOrder(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if ((keys[i - 1] as string) > (keys[i] as string)) return false;
+  return true;
+}
 
 const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
 const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
