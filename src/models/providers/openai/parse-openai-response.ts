@@ -42,10 +42,11 @@ function readToolCalls(message: OpenAIResponseMessage, warnings: Warning[]): Too
 function readUsage(usage: unknown): Usage {
   if (!isObject(usage)) return {};
   const { prompt_tokens: input, completion_tokens: output } = usage as OpenAIUsage;
-  return {
-    ...(typeof input === 'number' ? { inputTokens: input } : {}),
-    ...(typeof output === 'number' ? { outputTokens: output } : {}),
-  };
+  // Assigned, not spread: a property added after a spread costs its object a map of its own (Node 20).
+  const read: { inputTokens?: number; outputTokens?: number } = {};
+  if (typeof input === 'number') read.inputTokens = input;
+  if (typeof output === 'number') read.outputTokens = output;
+  return read;
 }
 
 /**
