@@ -107,25 +107,29 @@ export function parseToolSelection(text: string, options: SelectionOptions): Sel
 function mentionsOf(text: string, candidates: readonly string[], catalogue: readonly string[]): Mention[] {
   const catalogueMatcher = nameMatcher(catalogue, { caseSensitive: false });
   const listed = catalogueKeys(catalogueMatcher);
-  // The candidates' first spellings by folded name; those the catalogue lacks are matched apart.
-  const shownByKey = new Map<string, string>();
+  // The candidates' first spellings by folded name (two short lists: a sample shows ~10 names, and
+  // a Map per answer cost more than the lookups); those the catalogue lacks are matched apart.
+  const shownKeys: string[] = [];
+  const shownNames: string[] = [];
   let unlisted: string[] | undefined;
   for (const name of candidates) {
     if (name.trim() === '') continue;
-    const key = foldCase(name);
-    if (shownByKey.has(key)) continue;
-    shownByKey.set(key, name);
+    // A name spelled as the catalogue spells it has its folded form there already.
+    const key = listed.get(name) ?? foldCase(name);
+    if (shownKeys.includes(key)) continue;
+    shownKeys.push(key);
+    shownNames.push(name);
     if (!listed.has(key)) (unlisted ??= []).push(name);
   }
   const shown: Mention[] = [];
   const offList: Mention[] = [];
   for (const occurrence of catalogueMatcher.find(text)) {
-    const spelling = shownByKey.get(listed.get(occurrence.name) as string);
-    if (spelling === undefined) offList.push({ ...occurrence, shown: false });
-    else shown.push({ name: spelling, start: occurrence.start, end: occurrence.end, shown: true });
+    const at = shownKeys.indexOf(listed.get(occurrence.name) as string);
+    if (at === -1) offList.push({ name: occurrence.name, start: occurrence.start, end: occurrence.end, shown: false });
+    else shown.push({ name: shownNames[at] as string, start: occurrence.start, end: occurrence.end, shown: true });
   }
   if (unlisted === undefined) return shown.length === 0 ? offList : offList.length === 0 ? shown : [...shown, ...offList];
-  const own = nameMatcher(unlisted, { caseSensitive: false, reuse: false }).find(text).map((occurrence) => ({ ...occurrence, shown: true }));
+  const own = nameMatcher(unlisted, { caseSensitive: false, reuse: false }).find(text).map(({ name, start, end }) => ({ name, start, end, shown: true }));
   return [...mergeByPosition(shown, own), ...offList];
 }
 
