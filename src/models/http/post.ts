@@ -46,7 +46,8 @@ export function postForText(
         },
         onResponseEnd() {
           settle();
-          resolve({ statusCode, headers, text: Buffer.concat(chunks).toString('utf8') });
+          // Most answers arrive in one chunk: decoded where it lies, not copied into a new buffer first.
+          resolve({ statusCode, headers, text: (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8') });
         },
         onResponseError(_controller, error) {
           settle();
