@@ -22,6 +22,13 @@ test('keys in order, out of order and in code unit order (upper case before lowe
   assert.equal(canonicalJson({ b: 1, a: 2 }), '{"a":2,"b":1}');
   assert.equal(canonicalJson({ a: 1, B: 2, é: 3, Z: 4 }), '{"B":2,"Z":4,"a":1,"é":3}');
   assert.equal(canonicalJson({ ab: 1, a: 2 }), '{"a":2,"ab":1}');
+  // More keys than are sorted by insertion, and fewer, in shuffled orders: as Array.prototype.sort orders them.
+  const names = ['z', 'A', 'é', 'a1', 'a', '_', 'B2', 'b', '😀', 'Z', 'y', 'é2', 'm', 'n', 'o', 'p', 'q', 'r', '0', '10', '9'];
+  for (const size of [2, 3, 7, 16, 17, names.length]) {
+    const shuffled = names.slice(0, size).reverse();
+    const object = Object.fromEntries(shuffled.map((name, i) => [name, i]));
+    assert.equal(canonicalJson(object), `{${Object.keys(object).sort().map((name) => `${JSON.stringify(name)}:${object[name]}`).join(',')}}`);
+  }
 });
 
 test('a composed content is written as JSON.stringify writes the joined text, for parts with every kind of character JSON escapes or not', () => {

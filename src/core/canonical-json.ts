@@ -37,9 +37,7 @@ function write(value: unknown): string | undefined {
   const record = value as Record<string, unknown>;
   // A composed message (or its `plainMessage` copy): its content written from its parts, the same text.
   const content = composedContentJson(record);
-  const keys = Object.keys(record);
-  // Most objects are built in key order already: sorting them anyway costs an allocation per object.
-  if (!inOrder(keys)) keys.sort();
+  const keys = sortedKeys(Object.keys(record));
   let out = '{';
   let first = true;
   for (const key of keys) {
@@ -74,10 +72,23 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 /** `JSON.stringify(text)` without its quotes; a text with nothing to escape is its own JSON. */
 const innerJson = (text: string): string => (NEEDS_ESCAPE.test(text) ? JSON.stringify(text).slice(1, -1) : text);
 
-/** Whether the keys are in the order `Array.prototype.sort` would put them (code unit order). */
-function inOrder(keys: readonly string[]): boolean {
-  for (let i = 1; i < keys.length; i++) if ((keys[i - 1] as string) > (keys[i] as string)) return false;
-  return true;
+/**
+ * The keys in the order `Array.prototype.sort` puts them (code unit order; keys are distinct),
+ * sorted in place. A few keys — a message, a request, its settings — are sorted by insertion:
+ * `sort` allocates its work arrays even for two keys, several times per model call.
+ */
+function sortedKeys(keys: string[]): string[] {
+  if (keys.length > 16) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    while (j >= 0 && (keys[j] as string) > key) {
+      keys[j + 1] = keys[j] as string;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+  return keys;
 }
 
 const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
