@@ -1,7 +1,7 @@
-import { pairedMeanDifference } from '../../metrics/paired-mean.js';
 import type { SampleCluster } from './sample-clusters.js';
 import { meanValue } from './sample-shares.js';
 import type { ValueComparison } from './comparison-shapes.js';
+import { valueComparisonOf } from './values.js';
 
 /**
  * The numeric reading of runs with repeats, one unit per sample: each side's mean over its
@@ -17,21 +17,5 @@ export function compareSampleValues(clusters: readonly SampleCluster[], valueMea
     if (meanA === null || meanB === null) noVerdictIds.push(sampleId);
     else decided.push([meanA, meanB]);
   }
-  const r = pairedMeanDifference(decided, { seed });
-  return {
-    valueMeans,
-    decided: r.n,
-    noVerdict: noVerdictIds.length,
-    noVerdictIds,
-    meanA: r.first,
-    meanB: r.second,
-    difference: r.difference,
-    interval: r.interval,
-    intervalMethod: 'cluster-percentile-bootstrap',
-    bootstrapResamples: r.resamples,
-    test: { method: 'sign-flip-permutation', ...r.test },
-    higher: r.higher,
-    lower: r.lower,
-    equal: r.equal,
-  };
+  return valueComparisonOf(decided, noVerdictIds, valueMeans, seed, 'cluster-percentile-bootstrap');
 }

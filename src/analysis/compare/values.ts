@@ -1,6 +1,4 @@
-import type { Interval } from '../../metrics/intervals.js';
 import { pairedMeanDifference } from '../../metrics/paired-mean.js';
-import type { SignFlipTest } from '../../metrics/sign-flip.js';
 import type { SamplePair } from './sample-pairs.js';
 import type { ValueComparison } from './comparison-shapes.js';
 export type { ValueComparison } from './comparison-shapes.js';
@@ -18,17 +16,32 @@ export function compareValues(pairs: readonly SamplePair[], valueMeans: string, 
     if (a.value === null || b.value === null) noVerdictIds.push(sampleId);
     else decided.push([a.value, b.value]);
   }
+  return valueComparisonOf(decided, noVerdictIds, valueMeans, seed, 'paired-percentile-bootstrap');
+}
+
+/**
+ * The comparison of decided pairs of numbers (a sample's, or a sample's means over its repeats:
+ * `intervalMethod` says which), through the paired mean machinery: percentile bootstrap and
+ * sign-flip test; the no-verdict pairs counted apart.
+ */
+export function valueComparisonOf(
+  decided: readonly (readonly [number, number])[],
+  noVerdictIds: readonly string[],
+  valueMeans: string,
+  seed: string,
+  intervalMethod: ValueComparison['intervalMethod'],
+): ValueComparison {
   const r = pairedMeanDifference(decided, { seed });
   return {
     valueMeans,
     decided: r.n,
     noVerdict: noVerdictIds.length,
-    noVerdictIds,
+    noVerdictIds: [...noVerdictIds],
     meanA: r.first,
     meanB: r.second,
     difference: r.difference,
     interval: r.interval,
-    intervalMethod: 'paired-percentile-bootstrap',
+    intervalMethod,
     bootstrapResamples: r.resamples,
     test: { method: 'sign-flip-permutation', ...r.test },
     higher: r.higher,
