@@ -335,6 +335,15 @@ test('compare -o on runs with repeats: the page says the unit and the test over 
     assert.match(stats[7] ?? '', /^sign-flip \(exact\) on the per-sample differences; higher in B 1, lower 4$/);
     const buckets = await page.$$eval('.buckets button', (bs) => bs.map((b) => b.textContent));
     assert.deepEqual(buckets.slice(0, 4), ['newly failing (lower pass share in B): 4', 'newly passing (higher pass share in B): 1', 'still failing (no pass on either side): 1', 'unchanged (the same share, some passing): 2']);
+    // A sample opened from a bucket shows every answer of it on each side, each labelled with its repeat (not one repeat's alone).
+    await page.click('.buckets button[data-bucket="newly-failing"]');
+    await page.click('ul.sample-ids button.link');
+    await page.waitForSelector('.pair .side[data-side="B"] .detail');
+    for (const side of ['A', 'B']) {
+      const answers = await page.$$eval(`.pair .side[data-side="${side}"] .detail`, (ds) => ds.map((d) => [(d as unknown as { dataset: Record<string, string> }).dataset['repeat'], d.querySelector('h3')?.textContent ?? '']));
+      assert.deepEqual(answers.map(([r]) => r), ['0', '1', '2'], `side ${side}`);
+      assert.deepEqual(answers.map(([, h]) => /repeat \d\/\d/.exec(h ?? '')?.[0]), ['repeat 1/3', 'repeat 2/3', 'repeat 3/3'], `side ${side}`);
+    }
     assert.deepEqual(errors, []);
   } finally {
     await close();

@@ -67,20 +67,25 @@ function forestChart(metric: string, title: string, rows: readonly ForestRow[], 
   return svg;
 }
 
-/** Run A's and run B's rows by sample and model, read once from the file (or the viewer). */
+/** Run A's and run B's rows by sample and model (a run with repeats has one per repeat, in order), read once from the file (or the viewer). */
 interface PairLookup {
   readonly source: ReportSource;
-  readonly rows: readonly Map<string, number>[];
+  readonly rows: readonly Map<string, number[]>[];
 }
 
 const rowKey = (sample: string, model: string): string => `${sample}\u0000${model}`;
 
 async function pairLookup(source: ReportSource): Promise<PairLookup> {
-  const rows: Map<string, number>[] = [];
+  const rows: Map<string, number[]>[] = [];
   for (const run of [0, 1]) {
     const { index } = await source.samples(run);
-    const map = new Map<string, number>();
-    for (let row = 0; row < index.rows.sample.length; row++) map.set(rowKey(index.ids[index.rows.sample[row] as number] ?? '', index.models[index.rows.model[row] as number] ?? ''), row);
+    const map = new Map<string, number[]>();
+    for (let row = 0; row < index.rows.sample.length; row++) {
+      const key = rowKey(index.ids[index.rows.sample[row] as number] ?? '', index.models[index.rows.model[row] as number] ?? '');
+      const found = map.get(key);
+      if (found) found.push(row);
+      else map.set(key, [row]);
+    }
     rows.push(map);
   }
   return { source, rows };
@@ -88,11 +93,16 @@ async function pairLookup(source: ReportSource): Promise<PairLookup> {
 
 async function sideEl(lookup: PairLookup, run: number, sample: string, model: string): Promise<HTMLElement> {
   const label = `run ${run === 0 ? 'A' : 'B'} · ${lookup.source.bundle.runs[run]?.overview.run ?? ''}`;
-  const row = lookup.rows[run]?.get(rowKey(sample, model));
-  const detail = row === undefined ? undefined : await lookup.source.detail(run, row);
-  if (detail) return el('div', { class: 'side', data: { side: run === 0 ? 'A' : 'B' } }, detailEl(detail, label));
+  // Every answer of the sample on this side: one without repeats, each repeat's (labelled by its detail) with them.
+  const rows = lookup.rows[run]?.get(rowKey(sample, model)) ?? [];
+  const details = [];
+  for (const row of rows) {
+    const detail = await lookup.source.detail(run, row);
+    if (detail) details.push(detailEl(detail, label, undefined, rows.length));
+  }
+  if (details.length > 0) return el('div', { class: 'side', data: { side: run === 0 ? 'A' : 'B' } }, ...details);
   const policy = lookup.source.bundle.runs[run]?.detailsPolicy;
-  const why = row === undefined ? 'has no result for it' : `carries the details of ${policy?.included ?? 0} of ${policy?.rows ?? 0} rows; make it again with --details all to see this one`;
+  const why = rows.length === 0 ? 'has no result for it' : `carries the details of ${policy?.included ?? 0} of ${policy?.rows ?? 0} rows; make it again with --details all to see this one`;
   return el('div', { class: 'side', data: { side: run === 0 ? 'A' : 'B' } }, el('h3', null, `${sample} · ${model}`), el('p', { class: 'note' }, `${label}: this file ${why}.`));
 }
 

@@ -143,12 +143,13 @@ function callList(calls: readonly PageCall[]): HTMLElement[] {
   return calls.map((call, i) => callEl(call, i, labels[i] ?? ''));
 }
 
-function detailEl(detail: PageDetail, runLabel: string, nav?: RepeatNav): HTMLElement {
+/** A row's details; `repeats`: how many answers its sample has (the comparison page, which has no `nav`, counts them itself). */
+function detailEl(detail: PageDetail, runLabel: string, nav?: RepeatNav, repeats = nav?.repeats ?? (detail.repeat ?? 0) + 1): HTMLElement {
   const judge = detail.scoreMetadata?.['judge'] as { responses?: unknown; votes?: unknown; agreement?: unknown } | undefined;
   const responses = Array.isArray(judge?.responses) ? (judge.responses as unknown[]).map(String) : [];
   const section = (title: string, ...children: Child[]): HTMLElement => el('section', { class: 'part' }, el('h4', null, title), ...children);
   // A run with repeats: which answer this is, in the title and over its calls (they are that answer's alone).
-  const repeat = detail.repeat !== undefined ? ` · ${repeatLabel(detail.repeat, nav?.repeats ?? detail.repeat + 1)}` : undefined;
+  const repeat = detail.repeat !== undefined ? ` · ${repeatLabel(detail.repeat, repeats)}` : undefined;
   return el(
     'div',
     { class: 'detail', data: { sample: detail.sample, model: detail.model, ...(repeat !== undefined ? { repeat: String(detail.repeat) } : {}) } },
