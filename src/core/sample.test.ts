@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assertUniqueSampleIds, buildSamples, sampleAt, sampleFacts, samplesBetween, type Sample } from './sample.js';
+import { assertUniqueIds, assertUniqueSampleIds, buildSamples, sampleAt, sampleFacts, sampleIds, samplesBetween, type Sample } from './sample.js';
 
 const make = (index: number): Sample => ({ id: `s${index}`, input: [{ role: 'user', content: `question ${index}` }], target: index % 2, metadata: { index } });
 
@@ -34,4 +34,31 @@ test('sampleFacts: id, target and metadata, not the input', () => {
 test('assertUniqueSampleIds reads any iterable of samples, a list built on demand too', () => {
   assert.doesNotThrow(() => assertUniqueSampleIds(buildSamples(100, make), 'task t'));
   assert.throws(() => assertUniqueSampleIds(buildSamples(3, (i) => make(i === 2 ? 0 : i)), 'task t'), /task t: sample id "s0" occurs twice/);
+});
+
+test('buildSamples with blockSize: a block built whole when one of it is read, the two read last kept, the same samples as unblocked', () => {
+  const built: number[] = [];
+  const list = buildSamples(10, (i) => (built.push(i), make(i)), { blockSize: 4 });
+  assert.deepEqual(list.at(5), make(5));
+  assert.deepEqual(built, [4, 5, 6, 7], 'the block of 5');
+  assert.equal(list.at(5), list.at(5), 'kept while its block is among the last two');
+  list.at(9);
+  assert.deepEqual(built, [4, 5, 6, 7, 8, 9], 'the last block is short');
+  list.at(4);
+  assert.equal(built.length, 6, 'the older of the two kept blocks is read without building');
+  list.at(0);
+  list.at(8);
+  assert.deepEqual(built.slice(6), [0, 1, 2, 3, 8, 9], 'a third block drops the one read least recently');
+  assert.deepEqual([...list], [...buildSamples(10, make)]);
+  for (const outside of [-1, 10, 1.5]) assert.equal(list.at(outside), undefined, String(outside));
+  assert.throws(() => buildSamples(3, make, { blockSize: 0 }), /blockSize must be a positive integer/);
+});
+
+test('sampleIds reads idAt when the list has it (no sample built), else each sample', () => {
+  let built = 0;
+  const list = buildSamples(4, (i) => (built++, make(i)), { idAt: (i) => `s${i}` });
+  assert.deepEqual([...sampleIds(list)], ['s0', 's1', 's2', 's3']);
+  assert.equal(built, 0);
+  assert.deepEqual([...sampleIds([make(7), make(8)])], ['s7', 's8']);
+  assert.throws(() => assertUniqueIds(sampleIds(buildSamples(3, make, { idAt: (i) => (i === 2 ? 's0' : `s${i}`) })), 'task t'), /task t: sample id "s0" occurs twice/);
 });

@@ -25,11 +25,20 @@ export function sampleFacts(sample: Sample): SampleFacts {
 
 /** Throws when two samples share an id: results, calls and resume all find a sample by its id. */
 export function assertUniqueSampleIds(samples: Iterable<Sample>, where: string): void {
+  assertUniqueIds(idsOf(samples), where);
+}
+
+/** `assertUniqueSampleIds` for the ids alone (see `sampleIds`: a list built on demand need not build its samples for them). */
+export function assertUniqueIds(ids: Iterable<string>, where: string): void {
   const seen = new Set<string>();
-  for (const sample of samples) {
-    if (seen.has(sample.id)) throw new Error(`${where}: sample id "${sample.id}" occurs twice; sample ids must be unique`);
-    seen.add(sample.id);
+  for (const id of ids) {
+    if (seen.has(id)) throw new Error(`${where}: sample id "${id}" occurs twice; sample ids must be unique`);
+    seen.add(id);
   }
+}
+
+function* idsOf(samples: Iterable<Sample>): Generator<string> {
+  for (const sample of samples) yield sample.id;
 }
 
 /**
@@ -42,16 +51,57 @@ export interface SampleList extends Iterable<Sample> {
   readonly length: number;
   /** The sample at `index` in [0, length); undefined outside. */
   at(index: number): Sample | undefined;
+  /** The id of the sample at `index` in [0, length), when the list knows it without building the sample. */
+  idAt?(index: number): string;
 }
 
-/** A list of `length` samples, each built by `build(index)` when it is read and not kept. */
-export function buildSamples(length: number, build: (index: number) => Sample): SampleList {
+/** The ids of a list's samples in order, each read with `idAt` when the list has it (no sample built), else from its sample. */
+export function* sampleIds(samples: SampleList): Generator<string> {
+  for (let i = 0; i < samples.length; i++) yield samples.idAt ? samples.idAt(i) : sampleAt(samples, i).id;
+}
+
+/** What a list built on demand may add (see `buildSamples`). */
+export interface BuildSamplesOptions {
+  /** The id of the sample at an index, cheaper than building it. */
+  readonly idAt?: (index: number) => string;
+  /**
+   * Build this many neighbouring samples at once and keep the two blocks read last. For samples
+   * that cost to build: a new run reads each position twice a few hundred positions apart (to
+   * store it, then to call it), so each is built once while the run holds at most two blocks.
+   */
+  readonly blockSize?: number;
+}
+
+/** A list of `length` samples, each built by `build(index)` when it is read and not kept (but see `BuildSamplesOptions.blockSize`). */
+export function buildSamples(length: number, build: (index: number) => Sample, options: BuildSamplesOptions = {}): SampleList {
+  const { idAt, blockSize } = options;
+  const read = blockSize === undefined ? build : blockReader(length, build, blockSize);
   return {
     length,
-    at: (index) => (Number.isInteger(index) && index >= 0 && index < length ? build(index) : undefined),
+    at: (index) => (Number.isInteger(index) && index >= 0 && index < length ? read(index) : undefined),
+    ...(idAt ? { idAt } : {}),
     *[Symbol.iterator]() {
-      for (let i = 0; i < length; i++) yield build(i);
+      for (let i = 0; i < length; i++) yield read(i);
     },
+  };
+}
+
+/** Reads position `index` from blocks of `size` built whole, the two read last kept (the older one dropped when a third is built). */
+function blockReader(length: number, build: (index: number) => Sample, size: number): (index: number) => Sample {
+  if (!Number.isInteger(size) || size < 1) throw new RangeError(`blockSize must be a positive integer, got ${size}`);
+  let recent: { start: number; samples: Sample[] } | undefined;
+  let older: { start: number; samples: Sample[] } | undefined;
+  return (index) => {
+    const start = index - (index % size);
+    if (recent?.start !== start) {
+      if (older?.start === start) [recent, older] = [older, recent];
+      else {
+        const samples: Sample[] = [];
+        for (let i = start; i < Math.min(start + size, length); i++) samples.push(build(i));
+        [recent, older] = [{ start, samples }, recent];
+      }
+    }
+    return recent.samples[index - start] as Sample;
   };
 }
 

@@ -1,4 +1,4 @@
-import { assertUniqueSampleIds, InputError, parseModelId, referenceAnswererFor, type ReferenceAnswerers, type Sample, type SampleList } from '../core/index.js';
+import { assertUniqueIds, InputError, parseModelId, referenceAnswererFor, sampleIds, type ReferenceAnswerers, type Sample, type SampleList } from '../core/index.js';
 import { checkJudgeSettings } from '../judges/judge.js';
 import { allTasks, findTask } from '../benchmarks/registry.js';
 import { taskOfRun } from '../benchmarks/task-of-run.js';
@@ -56,7 +56,7 @@ export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'o
   const declarations = declarationsToRecord(runModelIds({ models: spec.models, judge, ...(userModel !== undefined ? { userModel } : {}) }), deps.config, check.checkModelsReady === false ? undefined : (deps.env ?? process.env));
   checkBaselines(task, prepared, spec.models);
   const now = new Date().toISOString();
-  assertUniqueSampleIds(prepared.samples, `task ${task.name}`);
+  assertUniqueIds(sampleIds(prepared.samples), `task ${task.name}`);
   const run: RunRecord = {
     id: newRunId(),
     task: task.name,
@@ -311,7 +311,7 @@ export function recordedEngineSettings(run: RunRecord): EngineSettings {
 /** The ids of a list of samples, read once when first asked for (only a replay model asks). */
 function sampleIdsOf(samples: SampleList): () => readonly string[] {
   let ids: readonly string[] | undefined;
-  return () => (ids ??= Array.from(samples, (s) => s.id));
+  return () => (ids ??= Array.from(sampleIds(samples)));
 }
 
 /** What one session's drive of the samples adds to it (see `execute`). */

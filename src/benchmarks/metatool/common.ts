@@ -1,4 +1,4 @@
-import { InputError, rngFor, type GenerateSettings, type Sample } from '../../core/index.js';
+import { InputError, rngFor, type GenerateSettings, type SampleList } from '../../core/index.js';
 import type { Loaded, ToolCatalogue } from '../../datasets/metatool/index.js';
 import type { AnswerParserName, Metrics, PreparedTask, ScoredSample, TaskBaselines } from '../task.js';
 import { METATOOL_ANSWERERS } from './baselines/answerers.js';
@@ -70,7 +70,7 @@ export function selectionExamplesFor(
 
 /** A prepared selection task: selection scoring against the catalogue. */
 export function preparedSelectionTask(args: {
-  readonly samples: readonly Sample[];
+  readonly samples: SampleList;
   readonly datasetChecksums: Readonly<Record<string, string>>;
   readonly prompts: 'assay' | 'upstream';
   readonly catalogue: ToolCatalogue;

@@ -1,4 +1,4 @@
-import { rngFor, shuffled, type Sample } from '../../core/index.js';
+import { buildSamples, rngFor, shuffled, type Sample } from '../../core/index.js';
 import { openMetaTool, type Loaded, type ToolCatalogue } from '../../datasets/metatool/index.js';
 import { isManualAnalysis, METATOOL_PARSERS } from './scoring.js';
 import type { Task, TaskContext } from '../task.js';
@@ -13,7 +13,7 @@ import {
 } from './common.js';
 import { CSR_BY_POSITION, TOP_K } from './charts.js';
 import { singleSelectionMetrics } from './metrics.js';
-import { applyLimit, resolveOptions } from './options.js';
+import { resolveOptions } from './options.js';
 import { METATOOL_SIMILAR_OPTIONS } from './option-specs.js';
 import { CANDIDATES_SHOWN, chooseQueries } from './sampling.js';
 import { selectionPromptParts } from './prompts.js';
@@ -22,6 +22,9 @@ import { loadUserToolSet } from './tool-similarity.js';
 import { SIMILAR_METRICS } from './metric-declarations.js';
 
 const NAME = 'metatool/similar';
+
+/** Samples built at a time (see `BuildSamplesOptions.blockSize`): the engine stores them 256 at a time. */
+const SAMPLE_BLOCK = 256;
 
 /** How many of the gold's nearest other tools the Top@k analysis looks at (k ≤ 5). */
 const TOP_K_MAX = 5;
@@ -48,38 +51,37 @@ export const similarTask: Task = {
     if (options.prompts === 'upstream') throw upstreamNotShipped(NAME);
     const source = options.tools === undefined ? await builtInToolSet(ctx.dataDir) : await userSource(options.tools, options.embedder, ctx);
     const { catalogue, neighbours } = source;
-    const samples: Sample[] = [];
-    for (const gold of catalogue.value.tools) {
+    // Which query of which tool each sample asks, in order and only up to the limit. The samples
+    // themselves are built from it when the engine reads them (`buildSamples`): 10,000 built
+    // samples held for the whole run were ~18 MB of heap (docs/benchmarks.md, issue 29), and
+    // every choice in a sample is seeded by its id, so a sample built twice is the same.
+    const plan = queryPlan(catalogue.value, neighbours, options.perTool, ctx.seed, options.limit);
+    const sampleOf = (index: number): Sample => {
+      const { gold, query, id, names } = plan[index] as PlannedQuery;
       const nearest = neighbours.get(gold) ?? [gold];
-      chooseQueries(catalogue.value.pool, gold, options.perTool, ctx.seed).forEach((query, k) => {
-        const id = `similar/${gold}/${k}`;
-        const names = shuffled(nearest.slice(0, CANDIDATES_SHOWN), rngFor(ctx.seed, `candidates:${id}`));
-        const shown = shownTools(names, catalogue.value);
-        const examples = selectionExamplesFor(options, ctx.seed, { id, query, shown: names, gold: [gold] }, catalogue.value);
-        samples.push(
-          selectionSample({
-            id,
-            prompt: () => selectionPromptParts('single', query, shown, examples),
-            shown,
-            target: gold,
-            allowNone: true,
-            meta: {
-              task: 'similar',
-              source: 'assay',
-              query,
-              gold: [gold],
-              maxSelections: 1,
-              shots: options.shots,
-              nearest: nearest.slice(1, 1 + TOP_K_MAX),
-              ...(source.embedder ? { embedder: source.embedder } : {}),
-              ...(examples ? { examples } : {}),
-            },
-          }),
-        );
+      const shown = shownTools(names, catalogue.value);
+      const examples = selectionExamplesFor(options, ctx.seed, { id, query, shown: names, gold: [gold] }, catalogue.value);
+      return selectionSample({
+        id,
+        prompt: () => selectionPromptParts('single', query, shown, examples),
+        shown,
+        target: gold,
+        allowNone: true,
+        meta: {
+          task: 'similar',
+          source: 'assay',
+          query,
+          gold: [gold],
+          maxSelections: 1,
+          shots: options.shots,
+          nearest: nearest.slice(1, 1 + TOP_K_MAX),
+          ...(source.embedder ? { embedder: source.embedder } : {}),
+          ...(examples ? { examples } : {}),
+        },
       });
-    }
+    };
     return preparedSelectionTask({
-      samples: applyLimit(samples, options.limit),
+      samples: buildSamples(plan.length, sampleOf, { idAt: (index) => (plan[index] as PlannedQuery).id, blockSize: SAMPLE_BLOCK }),
       datasetChecksums: source.checksums,
       prompts: options.prompts,
       parser: options.parser,
@@ -90,6 +92,33 @@ export const similarTask: Task = {
   metrics: (rows) => singleSelectionMetrics(rows, { byPosition: true, byScenario: false, topK: true }),
   metricDeclarations: SIMILAR_METRICS,
 };
+
+/**
+ * One sample's seeded choices: the query (the `k`-th chosen for the tool `gold`, in its id) and
+ * the candidates' order. Kept for the run (~150 bytes a sample) because they are most of what
+ * building a sample costs (a SHA-256 each), and the engine reads a sample more than once.
+ */
+interface PlannedQuery {
+  readonly id: string;
+  readonly gold: string;
+  readonly query: string;
+  readonly names: readonly string[];
+}
+
+/** Every tool's `perTool` queries in the catalogue's order, the first `limit` of them (all without one). */
+function queryPlan(catalogue: ToolCatalogue, neighbours: ReadonlyMap<string, readonly string[]>, perTool: number, seed: number, limit: number | undefined): PlannedQuery[] {
+  const plan: PlannedQuery[] = [];
+  const wanted = limit ?? Number.POSITIVE_INFINITY;
+  for (const gold of catalogue.tools) {
+    const nearest = neighbours.get(gold) ?? [gold];
+    for (const [k, query] of chooseQueries(catalogue.pool, gold, perTool, seed).entries()) {
+      if (plan.length >= wanted) return plan;
+      const id = `similar/${gold}/${k}`;
+      plan.push({ id, gold, query, names: shuffled(nearest.slice(0, CANDIDATES_SHOWN), rngFor(seed, `candidates:${id}`)) });
+    }
+  }
+  return plan;
+}
 
 /** What the similar task draws from: tools with descriptions and queries, and each tool's nearest tools. */
 interface SimilarSource {

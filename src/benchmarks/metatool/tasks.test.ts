@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
-import { InputError, type GenerateResult, type Sample } from '../../core/index.js';
+import { InputError, sampleIds, type GenerateResult, type Sample } from '../../core/index.js';
 import { openMetaTool } from '../../datasets/metatool/index.js';
 import { metatoolFile, needsData, testDataDir } from '../../testing/test-data.js';
 import type { Metrics, PreparedTask, ScoredSample, Task, TaskOptions } from '../task.js';
@@ -105,7 +105,7 @@ describe('metatool/similar', { skip }, () => {
   it('is deterministic for a seed, and another seed shuffles differently', async () => {
     const a = await prepare('similar', {}, 1);
     const b = await prepare('similar', {}, 1);
-    assert.deepEqual(a.samples, b.samples);
+    assert.deepEqual([...a.samples], [...b.samples]);
     const c = await prepare('similar', {}, 2);
     const orderOf = new Map([...a.samples].map((s) => [s.id, meta(s).candidates.join('|')]));
     const changed = [...c.samples].filter((s) => orderOf.has(s.id) && orderOf.get(s.id) !== meta(s).candidates.join('|')).length;
@@ -135,7 +135,10 @@ describe('metatool/similar', { skip }, () => {
   it('limit keeps the first N samples', async () => {
     const all = await prepare('similar');
     const some = await prepare('similar', { limit: 7 });
-    assert.deepEqual(some.samples, [...all.samples].slice(0, 7));
+    assert.deepEqual([...some.samples], [...all.samples].slice(0, 7));
+    // Built on demand: the ids the list gives without building its samples are theirs, in order.
+    assert.deepEqual([...sampleIds(all.samples)], [...all.samples].map((s) => s.id));
+    assert.deepEqual([...sampleIds(some.samples)], [...all.samples].slice(0, 7).map((s) => s.id));
   });
 
   it('upstream prompts are not available', async () => {
