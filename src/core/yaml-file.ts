@@ -1,5 +1,15 @@
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Document } from 'yaml';
 import { InputError } from './errors.js';
+
+/**
+ * The `yaml` package, loaded when a file is first parsed: `core/index.ts` re-exports this module,
+ * so a static import put yaml's 72 modules (~8 MB of memory) in every command, a MetaTool run
+ * that reads no YAML included (docs/benchmarks.md, issue 29). Synchronous (`require`), so
+ * `parseYamlFile` keeps its form.
+ */
+let yamlModule: typeof import('yaml') | undefined;
+const yaml = (): typeof import('yaml') => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
 
 /** A YAML file parsed once: its plain value and a way back from a path in it to a line. */
 export interface YamlFile {
@@ -24,6 +34,7 @@ const MAX_ALIAS_COUNT = 100;
  * anchor before them — the `yaml` package throws those while building values, without a line.
  */
 export function parseYamlFile(file: string, text: string): YamlFile {
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   // uniqueKeys: a key given twice is an error rather than a silent last-wins.
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
@@ -54,6 +65,7 @@ function aliasProblem(doc: Document, lineAt: (offset: number) => number, error: 
   let unresolved: { line: number; name: string } | undefined;
   let nested: number | undefined;
   let first: number | undefined;
+  const { isAlias, visit } = yaml();
   visit(doc, {
     Node(_key, node) {
       if (isAlias(node)) {
@@ -79,6 +91,7 @@ function aliasProblem(doc: Document, lineAt: (offset: number) => number, error: 
 }
 
 function holdsAlias(node: unknown): boolean {
+  const { visit } = yaml();
   let found = false;
   visit(node as Parameters<typeof visit>[0], {
     Alias() {
@@ -90,6 +103,7 @@ function holdsAlias(node: unknown): boolean {
 }
 
 function lineOfPath(doc: Document, path: readonly PropertyKey[], lineAt: (offset: number) => number): number {
+  const { isMap, isScalar, isSeq } = yaml();
   let node: unknown = doc.contents;
   let line = rangeLine(node, lineAt) ?? 1;
   for (const step of path) {
