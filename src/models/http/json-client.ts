@@ -1,4 +1,4 @@
-import { Pool } from 'undici';
+import { Pool } from './undici-pool.js';
 import { InputError, ModelCallError } from '../../core/index.js';
 import { errorFromAbort, errorFromTransport } from './call-errors.js';
 import { postForText, type PostResponse } from './post.js';
