@@ -4,7 +4,6 @@ import { allTasks } from '../benchmarks/registry.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
 import type { ExportFormat } from '../report/export.js';
 import { EXPORT_DETAILS } from '../report/export-from-report.js';
-import { exportReportText } from '../report/task-export.js';
 import { SUMMARY_ONLY, buildRunReport } from '../report/run-report.js';
 import { modifiedDataLine, renderExplain, renderReadings, renderRunList, renderSummary } from '../report/console.js';
 import { readingsDeclarationsOf, runMetricDeclarationsOf } from '../report/metric-format.js';
@@ -191,6 +190,8 @@ Example:
       await withStore(flags.db, async (store) => {
         // The run's report with every row's details: the export's rows are read through it.
         const report = await buildRunReport(store, runId, EXPORT_DETAILS);
+        // Loaded here: the CSV writer is only this command's (issue 29: every run paid for it).
+        const { exportReportText } = await import('../report/task-export.js');
         const { text, rows } = exportReportText(report, flags.format, flags.model);
         const modified = report.overview.modifiedData;
         // Said on stderr too: a task's own layout (FunctionChat's TSV: upstream's columns) has no column for it.
