@@ -1,5 +1,13 @@
-import { parse } from 'csv-parse/sync';
+import { createRequire } from 'node:module';
 import { InputError } from '../core/index.js';
+
+/**
+ * csv-parse, loaded when a review file is first parsed: `report/run-report.ts` reaches this module
+ * through `analysis/review.ts`, so a static import put csv-parse (~4 MB) in every run
+ * (docs/benchmarks.md, issue 29). Synchronous (`require`, as `core/yaml-file.ts` loads yaml).
+ */
+let csvParseModule: typeof import('csv-parse/sync') | undefined;
+const csvParse = (): typeof import('csv-parse/sync') => (csvParseModule ??= createRequire(import.meta.url)('csv-parse/sync') as typeof import('csv-parse/sync'));
 
 /** One line of a reviewer's file: which item, the reviewer's verdict, why. */
 export interface ReviewLine {
@@ -25,7 +33,7 @@ export function parseReviewFile(text: string, file: string): ReviewLine[] {
   let rows: Row[];
   try {
     const onRecord = (record: string[], context: { lines: number }): Row => ({ record, endLine: context.lines });
-    rows = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true, on_record: onRecord as unknown as (r: string[]) => string[] }) as unknown as Row[];
+    rows = csvParse().parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true, on_record: onRecord as unknown as (r: string[]) => string[] }) as unknown as Row[];
   } catch (error) {
     const line = (error as { lines?: number }).lines;
     throw new InputError(`${file}:${line === undefined ? '' : ` line ${line}:`} not valid CSV (${(error as Error).message})`, { file, ...(line === undefined ? {} : { line }) });

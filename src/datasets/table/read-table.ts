@@ -1,6 +1,15 @@
-import { parse } from 'csv-parse/sync';
+import { createRequire } from 'node:module';
 import { InputError, sha256 } from '../../core/index.js';
 import { readTextFile } from '../read-text-file.js';
+
+/**
+ * csv-parse, loaded when a CSV is first parsed: `cli/agreement-command.ts` imports this module at
+ * start-up, so a static import put csv-parse (~4 MB) in every command, a run included
+ * (docs/benchmarks.md, issue 29). Synchronous (`require`, as `core/yaml-file.ts` loads yaml), so
+ * `parseCsvRows` keeps its form.
+ */
+let csvParseModule: typeof import('csv-parse/sync') | undefined;
+const csvParse = (): typeof import('csv-parse/sync') => (csvParseModule ??= createRequire(import.meta.url)('csv-parse/sync') as typeof import('csv-parse/sync'));
 
 /** One row of a CSV or JSONL file: its fields and its 1-based line in the file. */
 export interface TableRow {
@@ -46,7 +55,7 @@ export function scalar(value: unknown): string | undefined {
  */
 export function parseCsvRows(file: string, text: string): TableRow[] {
   try {
-    const records = parse(text, { bom: true, columns: true, skip_empty_lines: true, info: true }) as { record: Record<string, string>; info: { lines: number } }[];
+    const records = csvParse().parse(text, { bom: true, columns: true, skip_empty_lines: true, info: true }) as { record: Record<string, string>; info: { lines: number } }[];
     return records.map(({ record, info }) => ({ fields: record, line: info.lines }));
   } catch (error) {
     const line = (error as { lines?: number }).lines;
