@@ -1,5 +1,5 @@
-import { InputError, rngFor, type Sample } from '../../core/index.js';
-import { METATOOL_FILES, openMetaTool, type MetaToolDataset } from '../../datasets/metatool/index.js';
+import { buildSamples, InputError, rngFor, type Sample } from '../../core/index.js';
+import { METATOOL_FILES, openMetaTool, type MetaToolDataset, type ToolCatalogue } from '../../datasets/metatool/index.js';
 import type { PreparedTask, ScoredSample, Task, TaskContext } from '../task.js';
 import { isManualAnalysis, METATOOL_PARSERS } from './scoring.js';
 import { METATOOL_BASELINES, METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChecksums, preparedSelectionTask, selectionExamplesFor, shownTools } from './common.js';
@@ -14,6 +14,9 @@ import { RELIABILITY_METRICS } from './metric-declarations.js';
 
 const NAME = 'metatool/reliability';
 
+/** Samples built at a time (see `BuildSamplesOptions.blockSize`), as `similar.ts` does. */
+const SAMPLE_BLOCK = 256;
+
 /** No gold is shown, so there is no gold position to break CSR down by. */
 const metrics = (rows: Iterable<ScoredSample>) => singleSelectionMetrics(rows, { byPosition: false, byScenario: false, topK: false });
 
@@ -21,34 +24,54 @@ const metrics = (rows: Iterable<ScoredSample>) => singleSelectionMetrics(rows, {
 async function assaySamples(dataset: MetaToolDataset, options: MetaToolOptions, seed: number): Promise<PreparedTask> {
   const catalogue = await dataset.catalogue();
   const neighbours = await dataset.neighbours();
-  const samples: Sample[] = [];
-  for (const queryTool of catalogue.value.tools) {
-    // The top-20 list includes the tool itself, so the right tool is never shown (as upstream).
-    const excluded = new Set(neighbours.value.get(queryTool) ?? [queryTool]);
-    chooseQueries(catalogue.value.pool, queryTool, options.perTool, seed).forEach((query, k) => {
-      const id = `reliability/${queryTool}/${k}`;
-      const names = randomToolsExcluding(catalogue.value.tools, excluded, CANDIDATES_SHOWN, rngFor(seed, `candidates:${id}`));
-      const shown = shownTools(names, catalogue.value);
-      const examples = selectionExamplesFor(options, seed, { id, query, shown: names, gold: [queryTool] }, catalogue.value);
-      samples.push(
-        selectionSample({
-          id,
-          prompt: () => selectionPromptParts('single', query, shown, examples),
-          shown,
-          target: null,
-          allowNone: true,
-          meta: { task: 'reliability', source: 'assay', query, gold: [], queryTool, maxSelections: 1, shots: options.shots, ...(examples ? { examples } : {}) },
-        }),
-      );
+  // Which query of which tool each sample asks, with its candidates, up to the limit; the samples
+  // are built from it when the engine reads them, as in `similar.ts` (every choice is seeded by the
+  // sample's id, so a sample built twice is the same).
+  const plan = queryPlan(catalogue.value, neighbours.value, options.perTool, seed, options.limit);
+  const sampleOf = (index: number): Sample => {
+    const { id, queryTool, query, names } = plan[index] as PlannedQuery;
+    const shown = shownTools(names, catalogue.value);
+    const examples = selectionExamplesFor(options, seed, { id, query, shown: names, gold: [queryTool] }, catalogue.value);
+    return selectionSample({
+      id,
+      prompt: () => selectionPromptParts('single', query, shown, examples),
+      shown,
+      target: null,
+      allowNone: true,
+      meta: { task: 'reliability', source: 'assay', query, gold: [], queryTool, maxSelections: 1, shots: options.shots, ...(examples ? { examples } : {}) },
     });
-  }
+  };
   return preparedSelectionTask({
     parser: options.parser,
-    samples: applyLimit(samples, options.limit),
+    samples: buildSamples(plan.length, sampleOf, { idAt: (index) => (plan[index] as PlannedQuery).id, blockSize: SAMPLE_BLOCK }),
     datasetChecksums: mergeChecksums(catalogue, neighbours),
     prompts: 'assay',
     catalogue: catalogue.value,
   });
+}
+
+/** One sample's seeded choices: the query (the `k`-th chosen for `queryTool`, in its id) and the tools shown. */
+interface PlannedQuery {
+  readonly id: string;
+  readonly queryTool: string;
+  readonly query: string;
+  readonly names: readonly string[];
+}
+
+/** Every tool's `perTool` queries in the catalogue's order, each with 10 tools from outside its top-20; the first `limit` of them (all without one). */
+function queryPlan(catalogue: ToolCatalogue, neighbours: ReadonlyMap<string, readonly string[]>, perTool: number, seed: number, limit: number | undefined): PlannedQuery[] {
+  const plan: PlannedQuery[] = [];
+  const wanted = limit ?? Number.POSITIVE_INFINITY;
+  for (const queryTool of catalogue.tools) {
+    // The top-20 list includes the tool itself, so the right tool is never shown (as upstream).
+    const excluded = new Set(neighbours.get(queryTool) ?? [queryTool]);
+    for (const [k, query] of chooseQueries(catalogue.pool, queryTool, perTool, seed).entries()) {
+      if (plan.length >= wanted) return plan;
+      const id = `reliability/${queryTool}/${k}`;
+      plan.push({ id, queryTool, query, names: randomToolsExcluding(catalogue.tools, excluded, CANDIDATES_SHOWN, rngFor(seed, `candidates:${id}`)) });
+    }
+  }
+  return plan;
 }
 
 /** The shipped `Task2-Subtask3.json` prompts, byte for byte; candidates recovered from their tool lines. */

@@ -1,5 +1,5 @@
-import { rngFor, shuffled, type Sample } from '../../core/index.js';
-import { openMetaTool } from '../../datasets/metatool/index.js';
+import { buildSamples, rngFor, shuffled, type Sample } from '../../core/index.js';
+import { openMetaTool, type Scenario, type ToolEPool } from '../../datasets/metatool/index.js';
 import { isManualAnalysis, METATOOL_PARSERS } from './scoring.js';
 import type { Task, TaskContext } from '../task.js';
 import {
@@ -13,7 +13,7 @@ import {
 } from './common.js';
 import { CSR_BY_POSITION, CSR_BY_SCENARIO } from './charts.js';
 import { singleSelectionMetrics } from './metrics.js';
-import { applyLimit, resolveOptions } from './options.js';
+import { resolveOptions } from './options.js';
 import { METATOOL_QUERY_OPTIONS } from './option-specs.js';
 import { chooseQueries } from './sampling.js';
 import { selectionPromptParts } from './prompts.js';
@@ -21,6 +21,9 @@ import { selectionSample } from './selection-sample.js';
 import { SCENARIO_METRICS } from './metric-declarations.js';
 
 const NAME = 'metatool/scenario';
+
+/** Samples built at a time (see `BuildSamplesOptions.blockSize`), as `similar.ts` does. */
+const SAMPLE_BLOCK = 256;
 
 /**
  * MetaTool Task 2 subtask 2, selection in a scenario: for each scenario list (`scenario/*.json`,
@@ -45,38 +48,34 @@ export const scenarioTask: Task = {
     const dataset = openMetaTool(ctx.dataDir);
     const catalogue = await dataset.catalogue();
     const scenarios = await dataset.scenarios();
-    const samples: Sample[] = [];
-    for (const scenario of scenarios.value) {
-      for (const gold of scenario.tools) {
-        chooseQueries(catalogue.value.pool, gold, options.perTool, ctx.seed).forEach((query, k) => {
-          const id = `scenario/${scenario.name}/${gold}/${k}`;
-          const names = shuffled(scenario.tools, rngFor(ctx.seed, `candidates:${id}`));
-          const shown = shownTools(names, catalogue.value);
-          const examples = selectionExamplesFor(options, ctx.seed, { id, query, shown: names, gold: [gold] }, catalogue.value);
-          samples.push(
-            selectionSample({
-              id,
-              prompt: () => selectionPromptParts('single', query, shown, examples),
-              shown,
-              target: gold,
-              allowNone: true,
-              meta: {
-                task: 'scenario',
-                source: 'assay',
-                query,
-                gold: [gold],
-                maxSelections: 1,
-                shots: options.shots,
-                scenario: scenario.name,
-                ...(examples ? { examples } : {}),
-              },
-            }),
-          );
-        });
-      }
-    }
+    // Which query of which tool in which scenario each sample asks, with its candidates' order, up
+    // to the limit; the samples are built from it when the engine reads them, as in `similar.ts`
+    // (every choice is seeded by the sample's id, so a sample built twice is the same).
+    const plan = queryPlan(scenarios.value, catalogue.value.pool, options.perTool, ctx.seed, options.limit);
+    const sampleOf = (index: number): Sample => {
+      const { id, scenario, gold, query, names } = plan[index] as PlannedQuery;
+      const shown = shownTools(names, catalogue.value);
+      const examples = selectionExamplesFor(options, ctx.seed, { id, query, shown: names, gold: [gold] }, catalogue.value);
+      return selectionSample({
+        id,
+        prompt: () => selectionPromptParts('single', query, shown, examples),
+        shown,
+        target: gold,
+        allowNone: true,
+        meta: {
+          task: 'scenario',
+          source: 'assay',
+          query,
+          gold: [gold],
+          maxSelections: 1,
+          shots: options.shots,
+          scenario,
+          ...(examples ? { examples } : {}),
+        },
+      });
+    };
     return preparedSelectionTask({
-      samples: applyLimit(samples, options.limit),
+      samples: buildSamples(plan.length, sampleOf, { idAt: (index) => (plan[index] as PlannedQuery).id, blockSize: SAMPLE_BLOCK }),
       datasetChecksums: mergeChecksums(catalogue, scenarios),
       prompts: options.prompts,
       parser: options.parser,
@@ -87,3 +86,28 @@ export const scenarioTask: Task = {
   metrics: (rows) => singleSelectionMetrics(rows, { byPosition: true, byScenario: true, topK: false }),
   metricDeclarations: SCENARIO_METRICS,
 };
+
+/** One sample's seeded choices: the scenario, the query (the `k`-th chosen for `gold`, in its id) and the candidates' order. */
+interface PlannedQuery {
+  readonly id: string;
+  readonly scenario: string;
+  readonly gold: string;
+  readonly query: string;
+  readonly names: readonly string[];
+}
+
+/** Every scenario's tools' `perTool` queries, scenarios and tools in their order, the first `limit` of them (all without one). */
+function queryPlan(scenarios: readonly Scenario[], pool: ToolEPool, perTool: number, seed: number, limit: number | undefined): PlannedQuery[] {
+  const plan: PlannedQuery[] = [];
+  const wanted = limit ?? Number.POSITIVE_INFINITY;
+  for (const scenario of scenarios) {
+    for (const gold of scenario.tools) {
+      for (const [k, query] of chooseQueries(pool, gold, perTool, seed).entries()) {
+        if (plan.length >= wanted) return plan;
+        const id = `scenario/${scenario.name}/${gold}/${k}`;
+        plan.push({ id, scenario: scenario.name, gold, query, names: shuffled(scenario.tools, rngFor(seed, `candidates:${id}`)) });
+      }
+    }
+  }
+  return plan;
+}

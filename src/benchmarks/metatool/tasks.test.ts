@@ -177,6 +177,21 @@ describe('metatool/scenario', { skip }, () => {
   it('upstream prompts are not available', async () => {
     await rejectsInput(prepare('scenario', { prompts: 'upstream' }), 'use --prompts assay');
   });
+
+  it('limit keeps the first N samples, built on demand (zero- and five-shot)', async () => {
+    for (const shots of [0, 5] as const) {
+      const all = await prepare('scenario', { shots });
+      const some = await prepare('scenario', { shots, limit: 7 });
+      assert.equal(some.samples.length, 7);
+      assert.deepEqual([...some.samples], [...all.samples].slice(0, 7));
+      // The ids the list gives without building its samples are theirs, in order.
+      assert.deepEqual([...sampleIds(all.samples)], [...all.samples].map((s) => s.id));
+      assert.deepEqual([...sampleIds(some.samples)], [...all.samples].slice(0, 7).map((s) => s.id));
+      // A sample read twice (the engine stores it, then calls it) is built the same.
+      assert.deepEqual(all.samples.at(300), all.samples.at(300));
+      assert.equal(content(all.samples.at(0) as Sample), content(all.samples.at(0) as Sample));
+    }
+  });
 });
 
 describe('metatool/reliability', { skip }, () => {
@@ -215,6 +230,21 @@ describe('metatool/reliability', { skip }, () => {
     });
     assert.equal(prepared.samples.at(0)?.id, 'reliability/timeport/0');
     await rejectsInput(prepare('reliability', { prompts: 'upstream', shots: 0 }), 'five-shot');
+  });
+
+  it('limit keeps the first N samples, built on demand (zero- and five-shot)', async () => {
+    for (const shots of [0, 5] as const) {
+      const all = await prepare('reliability', { shots });
+      const some = await prepare('reliability', { shots, limit: 7 });
+      assert.equal(some.samples.length, 7);
+      assert.deepEqual([...some.samples], [...all.samples].slice(0, 7));
+      // The ids the list gives without building its samples are theirs, in order.
+      assert.deepEqual([...sampleIds(all.samples)], [...all.samples].map((s) => s.id));
+      assert.deepEqual([...sampleIds(some.samples)], [...all.samples].slice(0, 7).map((s) => s.id));
+      // A sample read twice (the engine stores it, then calls it) is built the same.
+      assert.deepEqual(all.samples.at(300), all.samples.at(300));
+      assert.equal(content(all.samples.at(0) as Sample), content(all.samples.at(0) as Sample));
+    }
   });
 });
 
@@ -335,8 +365,9 @@ describe('determinism', { skip }, () => {
     ];
     for (const [name, options] of cases) {
       const a = await prepare(name, options, 11);
-      assert.deepEqual((await prepare(name, options, 11)).samples, a.samples, name);
-      assert.notDeepEqual((await prepare(name, options, 12)).samples, a.samples, name);
+      // Compared sample by sample: a list built on demand is not an array.
+      assert.deepEqual([...(await prepare(name, options, 11)).samples], [...a.samples], name);
+      assert.notDeepEqual([...(await prepare(name, options, 12)).samples], [...a.samples], name);
     }
   });
 });
