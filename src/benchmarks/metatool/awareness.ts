@@ -1,4 +1,4 @@
-import { InputError, rngFor, user, type Sample } from '../../core/index.js';
+import { buildSamples, InputError, rngFor, user, type Sample } from '../../core/index.js';
 import { openMetaTool, type AwarenessItem } from '../../datasets/metatool/index.js';
 import type { Task, TaskContext } from '../task.js';
 import { METATOOL_BASELINES, METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChecksums, promptVersionFor } from './common.js';
@@ -14,6 +14,9 @@ import { scoreAwareness, isManualAnalysis, METATOOL_PARSERS } from './scoring.js
 import { AWARENESS_METRICS } from './metric-declarations.js';
 
 const NAME = 'metatool/awareness';
+
+/** Samples built at a time (see `BuildSamplesOptions.blockSize`), as `similar.ts` does. */
+const SAMPLE_BLOCK = 256;
 
 /** `awareness/<index in Task1.json>`. */
 const sampleId = (item: AwarenessItem): string => `awareness/${item.index}`;
@@ -50,15 +53,19 @@ export const awarenessTask: Task = {
       throw new InputError(`${NAME}: the upstream Task1 prompts are five-shot; drop --shots 0 or use --prompts assay`);
     }
     const items = await openMetaTool(ctx.dataDir).awarenessItems();
-    const samples = items.value.map((item) => {
+    // The first `limit` items; each sample is built from its item when the engine reads it, as in
+    // `similar.ts` (its examples are seeded by its id, so a sample built twice is the same).
+    const chosen = applyLimit(items.value, options.limit);
+    const sampleOf = (index: number): Sample => {
+      const item = chosen[index] as AwarenessItem;
       if (options.prompts === 'upstream') return awarenessSample(item, item.thoughtPrompt, { source: 'upstream', shots: 5 });
       if (options.shots === 0) return awarenessSample(item, renderThoughtPrompt(item.query), { source: 'assay', shots: 0 });
       const examples = chooseAwarenessExamples(item, items.value, rngFor(ctx.seed, `examples:${sampleId(item)}`));
       return awarenessSample(item, renderAwarenessFewShot(item.query, examples), { source: 'assay', shots: 5, examples });
-    });
+    };
     const parser = options.parser;
     return {
-      samples: applyLimit(samples, options.limit),
+      samples: buildSamples(chosen.length, sampleOf, { idAt: (index) => sampleId(chosen[index] as AwarenessItem), blockSize: SAMPLE_BLOCK }),
       datasetChecksums: mergeChecksums(items),
       promptVersion: promptVersionFor(options.prompts),
       score: (sample, output) => scoreAwareness(sample, output, parser),

@@ -1,4 +1,4 @@
-import { InputError, rngFor, shuffled, type Sample } from '../../core/index.js';
+import { buildSamples, InputError, rngFor, shuffled, type Sample } from '../../core/index.js';
 import { METATOOL_FILES, openMetaTool, type MetaToolDataset } from '../../datasets/metatool/index.js';
 import type { PreparedTask, Task, TaskContext } from '../task.js';
 import { isManualAnalysis, METATOOL_PARSERS } from './scoring.js';
@@ -17,6 +17,11 @@ const NAME = 'metatool/multi';
 
 const CONDITIONS: readonly MultiCondition[] = ['at-most-two', 'must-two'];
 
+/** Samples built at a time (see `BuildSamplesOptions.blockSize`), as `similar.ts` does. */
+const SAMPLE_BLOCK = 256;
+
+const multiId = (index: number, condition: MultiCondition): string => `multi/${index}/${condition}`;
+
 /**
  * assay's samples: each two-tool query in both conditions, over one candidate list — both golds and
  * 8 random tools from outside both golds' top-20, in a seeded random order. The two conditions of a
@@ -26,29 +31,31 @@ async function assaySamples(dataset: MetaToolDataset, options: MetaToolOptions, 
   const catalogue = await dataset.catalogue();
   const neighbours = await dataset.neighbours();
   const queries = await dataset.multiToolQueries();
-  const samples: Sample[] = [];
-  for (const { index, query, tools } of queries.value) {
+  // Each query's two samples are built from it when the engine reads them, as in `similar.ts`: its
+  // candidates are seeded by its index, so both conditions (and a sample built twice) get the same.
+  const chosen = queries.value.slice(0, Math.ceil((options.limit ?? Number.POSITIVE_INFINITY) / CONDITIONS.length));
+  const length = Math.min(chosen.length * CONDITIONS.length, options.limit ?? Number.POSITIVE_INFINITY);
+  const sampleOf = (position: number): Sample => {
+    const { index, query, tools } = chosen[Math.floor(position / CONDITIONS.length)] as (typeof chosen)[number];
+    const condition = CONDITIONS[position % CONDITIONS.length] as MultiCondition;
     const gold = [...tools];
     const excluded = new Set(gold.flatMap((g) => neighbours.value.get(g) ?? [g]));
     const rng = rngFor(seed, `candidates:multi/${index}`);
     const others = randomToolsExcluding(catalogue.value.tools, excluded, CANDIDATES_SHOWN - gold.length, rng);
     const shown = shownTools(shuffled([...gold, ...others], rng), catalogue.value);
-    for (const condition of CONDITIONS) {
-      samples.push(
-        selectionSample({
-          id: `multi/${index}/${condition}`,
-          prompt: () => selectionPromptParts(condition, query, shown, undefined),
-          shown,
-          target: gold,
-          allowNone: condition === 'at-most-two',
-          meta: { task: 'multi', source: 'assay', query, gold, maxSelections: 2, shots: 0, condition },
-        }),
-      );
-    }
-  }
+    return selectionSample({
+      id: multiId(index, condition),
+      prompt: () => selectionPromptParts(condition, query, shown, undefined),
+      shown,
+      target: gold,
+      allowNone: condition === 'at-most-two',
+      meta: { task: 'multi', source: 'assay', query, gold, maxSelections: 2, shots: 0, condition },
+    });
+  };
+  const idAt = (position: number): string => multiId((chosen[Math.floor(position / CONDITIONS.length)] as (typeof chosen)[number]).index, CONDITIONS[position % CONDITIONS.length] as MultiCondition);
   return preparedSelectionTask({
     parser: options.parser,
-    samples: applyLimit(samples, options.limit),
+    samples: buildSamples(length, sampleOf, { idAt, blockSize: SAMPLE_BLOCK }),
     datasetChecksums: mergeChecksums(catalogue, neighbours, queries),
     prompts: 'assay',
     catalogue: catalogue.value,

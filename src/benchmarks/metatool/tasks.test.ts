@@ -276,6 +276,22 @@ describe('metatool/multi', { skip }, () => {
     await rejectsInput(prepare('multi', { shots: 5 }), 'five-shot is not available');
   });
 
+  it('limit keeps the first N samples, built on demand', async () => {
+    for (const options of [{}] as TaskOptions[]) {
+      const all = await prepare('multi', options);
+      for (const limit of [0, 7, 8]) {
+        const some = await prepare('multi', { ...options, limit });
+        assert.equal(some.samples.length, limit);
+        assert.deepEqual([...some.samples], [...all.samples].slice(0, limit));
+        assert.deepEqual([...sampleIds(some.samples)], [...all.samples].slice(0, limit).map((s) => s.id));
+      }
+      // The ids the list gives without building its samples are theirs, in order.
+      assert.deepEqual([...sampleIds(all.samples)], [...all.samples].map((s) => s.id));
+      // A sample read twice (the engine stores it, then calls it) is built the same.
+      assert.deepEqual(all.samples.at(300), all.samples.at(300));
+    }
+  });
+
   it('upstream: the shipped must-two prompts, golds at positions 7 and 8', async () => {
     const prepared = await prepare('multi', { prompts: 'upstream' });
     assert.equal(prepared.samples.length, 497);
@@ -302,6 +318,22 @@ describe('metatool/multi', { skip }, () => {
 });
 
 describe('metatool/awareness', { skip }, () => {
+
+  it('limit keeps the first N samples, built on demand', async () => {
+    for (const options of [{}, { shots: 5 }] as TaskOptions[]) {
+      const all = await prepare('awareness', options);
+      for (const limit of [0, 7]) {
+        const some = await prepare('awareness', { ...options, limit });
+        assert.equal(some.samples.length, limit);
+        assert.deepEqual([...some.samples], [...all.samples].slice(0, limit));
+        assert.deepEqual([...sampleIds(some.samples)], [...all.samples].slice(0, limit).map((s) => s.id));
+      }
+      // The ids the list gives without building its samples are theirs, in order.
+      assert.deepEqual([...sampleIds(all.samples)], [...all.samples].map((s) => s.id));
+      // A sample read twice (the engine stores it, then calls it) is built the same.
+      assert.deepEqual(all.samples.at(300), all.samples.at(300));
+    }
+  });
   it('zero-shot: the thought prompt over each of the 1,040 items', async () => {
     const prepared = await prepare('awareness');
     assert.equal(prepared.samples.length, 1040);
