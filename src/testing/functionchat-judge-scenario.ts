@@ -340,7 +340,7 @@ export function snapshotDatabase(path: string): DatabaseSnapshot {
     const rows = (sql: string): Record<string, unknown>[] => db.prepare(sql).all() as Record<string, unknown>[];
     const drop = (row: Record<string, unknown>, columns: readonly string[]): Record<string, unknown> => Object.fromEntries(Object.entries(row).filter(([k]) => !columns.includes(k)));
     // Columns added after the fingerprints were taken, left out only at the value that means what
-    // the older build stored (a run answered once: `runs.repeats` NULL, `results.repeat` 0); any
+    // the older build stored (a run answered once: `runs.repeats` NULL, `results.repeat` and `calls.repeat` 0); any
     // other value stays in the row and makes it differ.
     const withoutAt = (row: Record<string, unknown>, column: string, value: unknown): Record<string, unknown> => (row[column] === value ? drop(row, [column]) : row);
     const runs: TableSnapshot = {};
@@ -356,7 +356,7 @@ export function snapshotDatabase(path: string): DatabaseSnapshot {
       const base = `${runNo(String(row['run_id']))}|${String(row['sample_id'])}|${String(row['model_id'])}|${String(row['role'])}|${String(row['attempt'])}`;
       let key = base;
       for (let n = 2; key in calls; n++) key = `${base}#${n}`;
-      calls[key] = { ...drop(row, ['id', 'run_id', 'latency_ms', 'started_at', 'step']), output: normalizedOutput(row['output'] as string | null), error: withoutPort(row['error']) };
+      calls[key] = { ...drop(withoutAt(row, 'repeat', 0), ['id', 'run_id', 'latency_ms', 'started_at', 'step']), output: normalizedOutput(row['output'] as string | null), error: withoutPort(row['error']) };
       if (row['role'] === 'judge') steps[key] = (row['step'] as string | null) ?? null;
     }
     const results: TableSnapshot = {};
