@@ -1,9 +1,11 @@
-import { InputError, rngFor, type GenerateSettings, type SampleList } from '../../core/index.js';
+import { InputError, rngFor, type GenerateSettings, type Sample, type SampleList } from '../../core/index.js';
 import type { Loaded, ToolCatalogue } from '../../datasets/metatool/index.js';
 import type { AnswerParserName, Metrics, PreparedTask, ScoredSample, TaskBaselines } from '../task.js';
 import { METATOOL_ANSWERERS } from './baselines/answerers.js';
 import type { MetaToolOptions } from './options.js';
-import { PROMPT_VERSION, type SelectionExample, type ShownTool } from './prompts.js';
+import type { SelectionMeta } from './metadata.js';
+import { PROMPT_VERSION, selectionPromptParts, type SelectionExample, type ShownTool } from './prompts.js';
+import { selectionSample } from './selection-sample.js';
 import { chooseSelectionExamples } from './sampling.js';
 import { scoreSelection } from './scoring.js';
 
@@ -66,6 +68,40 @@ export function selectionExamplesFor(
 ): SelectionExample[] | undefined {
   if (options.shots !== 5) return undefined;
   return chooseSelectionExamples({ ...sample, allTools: catalogue.tools, pool: catalogue.pool, rng: rngFor(seed, `examples:${sample.id}`) });
+}
+
+/** One planned single-tool question: its sample id, the right tool, the query and the candidates' order. */
+export interface PlannedSingleQuery {
+  readonly id: string;
+  readonly gold: string;
+  readonly query: string;
+  readonly names: readonly string[];
+}
+
+/**
+ * A single-tool selection sample in assay's prompts (similar, scenario): the planned query with its
+ * candidates in the planned order, five seeded examples when the run is five-shot, "None" allowed.
+ * `own`: the task's own metadata fields, written after the shared ones and before the examples
+ * (the stored metadata keeps that key order).
+ */
+export function singleSelectionSample(
+  planned: PlannedSingleQuery,
+  task: 'similar' | 'scenario',
+  own: Pick<SelectionMeta, 'scenario' | 'nearest' | 'embedder'>,
+  context: { readonly options: MetaToolOptions; readonly seed: number; readonly catalogue: ToolCatalogue },
+): Sample {
+  const { id, gold, query, names } = planned;
+  const { options, seed, catalogue } = context;
+  const shown = shownTools(names, catalogue);
+  const examples = selectionExamplesFor(options, seed, { id, query, shown: names, gold: [gold] }, catalogue);
+  return selectionSample({
+    id,
+    prompt: () => selectionPromptParts('single', query, shown, examples),
+    shown,
+    target: gold,
+    allowNone: true,
+    meta: { task, source: 'assay', query, gold: [gold], maxSelections: 1, shots: options.shots, ...own, ...(examples ? { examples } : {}) },
+  });
 }
 
 /** A prepared selection task: selection scoring against the catalogue. */

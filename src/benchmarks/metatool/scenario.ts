@@ -7,8 +7,8 @@ import {
   METATOOL_TASK_VERSION,
   mergeChecksums,
   preparedSelectionTask,
-  selectionExamplesFor,
-  shownTools,
+  singleSelectionSample,
+  type PlannedSingleQuery,
   upstreamNotShipped,
 } from './common.js';
 import { CSR_BY_POSITION, CSR_BY_SCENARIO } from './charts.js';
@@ -16,8 +16,6 @@ import { singleSelectionMetrics } from './metrics.js';
 import { resolveOptions } from './options.js';
 import { METATOOL_QUERY_OPTIONS } from './option-specs.js';
 import { chooseQueries } from './sampling.js';
-import { selectionPromptParts } from './prompts.js';
-import { selectionSample } from './selection-sample.js';
 import { SCENARIO_METRICS } from './metric-declarations.js';
 
 const NAME = 'metatool/scenario';
@@ -53,26 +51,8 @@ export const scenarioTask: Task = {
     // (every choice is seeded by the sample's id, so a sample built twice is the same).
     const plan = queryPlan(scenarios.value, catalogue.value.pool, options.perTool, ctx.seed, options.limit);
     const sampleOf = (index: number): Sample => {
-      const { id, scenario, gold, query, names } = plan[index] as PlannedQuery;
-      const shown = shownTools(names, catalogue.value);
-      const examples = selectionExamplesFor(options, ctx.seed, { id, query, shown: names, gold: [gold] }, catalogue.value);
-      return selectionSample({
-        id,
-        prompt: () => selectionPromptParts('single', query, shown, examples),
-        shown,
-        target: gold,
-        allowNone: true,
-        meta: {
-          task: 'scenario',
-          source: 'assay',
-          query,
-          gold: [gold],
-          maxSelections: 1,
-          shots: options.shots,
-          scenario,
-          ...(examples ? { examples } : {}),
-        },
-      });
+      const planned = plan[index] as PlannedQuery;
+      return singleSelectionSample(planned, 'scenario', { scenario: planned.scenario }, { options, seed: ctx.seed, catalogue: catalogue.value });
     };
     return preparedSelectionTask({
       samples: buildSamples(plan.length, sampleOf, { idAt: (index) => (plan[index] as PlannedQuery).id, blockSize: SAMPLE_BLOCK }),
@@ -88,12 +68,8 @@ export const scenarioTask: Task = {
 };
 
 /** One sample's seeded choices: the scenario, the query (the `k`-th chosen for `gold`, in its id) and the candidates' order. */
-interface PlannedQuery {
-  readonly id: string;
+interface PlannedQuery extends PlannedSingleQuery {
   readonly scenario: string;
-  readonly gold: string;
-  readonly query: string;
-  readonly names: readonly string[];
 }
 
 /** Every scenario's tools' `perTool` queries, scenarios and tools in their order, the first `limit` of them (all without one). */

@@ -7,8 +7,8 @@ import {
   METATOOL_TASK_VERSION,
   mergeChecksums,
   preparedSelectionTask,
-  selectionExamplesFor,
-  shownTools,
+  singleSelectionSample,
+  type PlannedSingleQuery,
   upstreamNotShipped,
 } from './common.js';
 import { CSR_BY_POSITION, TOP_K } from './charts.js';
@@ -16,8 +16,6 @@ import { singleSelectionMetrics } from './metrics.js';
 import { resolveOptions } from './options.js';
 import { METATOOL_SIMILAR_OPTIONS } from './option-specs.js';
 import { CANDIDATES_SHOWN, chooseQueries } from './sampling.js';
-import { selectionPromptParts } from './prompts.js';
-import { selectionSample } from './selection-sample.js';
 import { loadUserToolSet } from './tool-similarity.js';
 import { SIMILAR_METRICS } from './metric-declarations.js';
 
@@ -57,28 +55,10 @@ export const similarTask: Task = {
     // every choice in a sample is seeded by its id, so a sample built twice is the same.
     const plan = queryPlan(catalogue.value, neighbours, options.perTool, ctx.seed, options.limit);
     const sampleOf = (index: number): Sample => {
-      const { gold, query, id, names } = plan[index] as PlannedQuery;
-      const nearest = neighbours.get(gold) ?? [gold];
-      const shown = shownTools(names, catalogue.value);
-      const examples = selectionExamplesFor(options, ctx.seed, { id, query, shown: names, gold: [gold] }, catalogue.value);
-      return selectionSample({
-        id,
-        prompt: () => selectionPromptParts('single', query, shown, examples),
-        shown,
-        target: gold,
-        allowNone: true,
-        meta: {
-          task: 'similar',
-          source: 'assay',
-          query,
-          gold: [gold],
-          maxSelections: 1,
-          shots: options.shots,
-          nearest: nearest.slice(1, 1 + TOP_K_MAX),
-          ...(source.embedder ? { embedder: source.embedder } : {}),
-          ...(examples ? { examples } : {}),
-        },
-      });
+      const planned = plan[index] as PlannedQuery;
+      const nearest = neighbours.get(planned.gold) ?? [planned.gold];
+      const own = { nearest: nearest.slice(1, 1 + TOP_K_MAX), ...(source.embedder ? { embedder: source.embedder } : {}) };
+      return singleSelectionSample(planned, 'similar', own, { options, seed: ctx.seed, catalogue: catalogue.value });
     };
     return preparedSelectionTask({
       samples: buildSamples(plan.length, sampleOf, { idAt: (index) => (plan[index] as PlannedQuery).id, blockSize: SAMPLE_BLOCK }),
@@ -98,12 +78,7 @@ export const similarTask: Task = {
  * the candidates' order. Kept for the run (~150 bytes a sample) because they are most of what
  * building a sample costs (a SHA-256 each), and the engine reads a sample more than once.
  */
-interface PlannedQuery {
-  readonly id: string;
-  readonly gold: string;
-  readonly query: string;
-  readonly names: readonly string[];
-}
+type PlannedQuery = PlannedSingleQuery;
 
 /** Every tool's `perTool` queries in the catalogue's order, the first `limit` of them (all without one). */
 function queryPlan(catalogue: ToolCatalogue, neighbours: ReadonlyMap<string, readonly string[]>, perTool: number, seed: number, limit: number | undefined): PlannedQuery[] {
