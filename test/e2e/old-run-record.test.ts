@@ -10,6 +10,7 @@ import type { RunRecord } from '../../src/store/records.js';
 import { engineView, stopsInEvents } from '../../src/store/run-events.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { assay } from '../../src/testing/cli-harness.js';
+import { OWN_TOOL_ENTRIES } from '../../src/testing/own-tool-set.js';
 
 // A run recorded by an assay from before the run record's split holds everything in its `engine`
 // column: this writes a run's column the way that version did and checks that it opens, reports
@@ -20,21 +21,7 @@ after(() => rmSync(work, { recursive: true, force: true }));
 const dataDir = path.join(work, 'no-data');
 mkdirSync(dataDir);
 const tools = path.join(work, 'tools.json');
-const TOOLS = [
-  ['weather_now', 'Current weather conditions for a city', ['Is it raining in Oslo right now?', 'How warm is it in Rome?']],
-  ['weather_week', 'Weather forecast for the next seven days in a city', ['Will it snow in Denver this week?', 'Forecast for Paris on Friday?']],
-  ['air_quality', 'Air quality and pollution index for a city', ['Is the air in Delhi safe today?', 'Pollution level in Beijing?']],
-  ['stock_price', 'Current stock price of a listed company', ['What is Apple trading at?', 'Price of TSLA now?']],
-  ['stock_news', 'News articles about a listed company and its stock', ['Any news on Nvidia shares?', 'Why did Boeing stock drop?']],
-  ['currency', 'Exchange rate between two currencies', ['How many yen for a euro?', 'USD to GBP rate?']],
-  ['flights', 'Search flights between two cities by date', ['Flights from Berlin to Lisbon in May?', 'Cheapest flight to Tokyo?']],
-  ['hotels', 'Find hotels in a city by price and date', ['Hotel in Vienna under 100 euros?', 'Where to stay in Madrid?']],
-  ['restaurants', 'Restaurant recommendations in a city by cuisine', ['Good sushi in Lyon?', 'Vegan places in London?']],
-  ['translate', 'Translate text between languages', ['How do I say thank you in Korean?', 'Translate "good morning" to Italian']],
-  ['dictionary', 'Definitions and synonyms of an English word', []],
-  { type: 'function', function: { name: 'calculator', description: 'Evaluate arithmetic expressions' } },
-] as const;
-writeFileSync(tools, JSON.stringify(TOOLS.map((t) => (Array.isArray(t) ? { name: t[0], description: t[1], queries: t[2] } : t))));
+writeFileSync(tools, JSON.stringify(OWN_TOOL_ENTRIES));
 const engine: RunSpec['engine'] = { concurrency: 2, timeoutMs: 60_000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: false };
 const spec: RunSpec = { task: 'metatool/similar', models: ['baseline:lexical'], seed: 3, options: { perTool: 2, tools, embedder: 'lexical' }, settings: {}, dataDir, engine };
 const env = { ASSAY_DATA_DIR: dataDir, XDG_CACHE_HOME: path.join(work, 'cache') };

@@ -10,6 +10,7 @@ import type { RunSpec } from '../../src/runner/run-spec.js';
 import { resumeRun, startRun } from '../../src/runner/run.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { assay } from '../../src/testing/cli-harness.js';
+import { OWN_TOOL_ENTRIES } from '../../src/testing/own-tool-set.js';
 import { tempTinyGguf } from '../../src/testing/tiny-gguf.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'assay-own-tools-'));
@@ -19,25 +20,9 @@ after(() => rmSync(work, { recursive: true, force: true }));
 const emptyDataDir = path.join(work, 'no-data');
 mkdirSync(emptyDataDir);
 
-/** 12 tools (two without queries), with overlapping vocabulary so the lexical lists mean something. */
-const TOOLS = [
-  ['weather_now', 'Current weather conditions for a city', ['Is it raining in Oslo right now?', 'How warm is it in Rome?']],
-  ['weather_week', 'Weather forecast for the next seven days in a city', ['Will it snow in Denver this week?', 'Forecast for Paris on Friday?']],
-  ['air_quality', 'Air quality and pollution index for a city', ['Is the air in Delhi safe today?', 'Pollution level in Beijing?']],
-  ['stock_price', 'Current stock price of a listed company', ['What is Apple trading at?', 'Price of TSLA now?']],
-  ['stock_news', 'News articles about a listed company and its stock', ['Any news on Nvidia shares?', 'Why did Boeing stock drop?']],
-  ['currency', 'Exchange rate between two currencies', ['How many yen for a euro?', 'USD to GBP rate?']],
-  ['flights', 'Search flights between two cities by date', ['Flights from Berlin to Lisbon in May?', 'Cheapest flight to Tokyo?']],
-  ['hotels', 'Find hotels in a city by price and date', ['Hotel in Vienna under 100 euros?', 'Where to stay in Madrid?']],
-  ['restaurants', 'Restaurant recommendations in a city by cuisine', ['Good sushi in Lyon?', 'Vegan places in London?']],
-  ['translate', 'Translate text between languages', ['How do I say thank you in Korean?', 'Translate "good morning" to Italian']],
-  ['dictionary', 'Definitions and synonyms of an English word', []],
-  { type: 'function', function: { name: 'calculator', description: 'Evaluate arithmetic expressions' } },
-] as const;
 
 function writeTools(file: string, extra: object[] = []): void {
-  const entries = TOOLS.map((t) => (Array.isArray(t) ? { name: t[0], description: t[1], queries: t[2] } : t));
-  writeFileSync(file, JSON.stringify([...entries, ...extra], null, 2));
+  writeFileSync(file, JSON.stringify([...OWN_TOOL_ENTRIES, ...extra], null, 2));
 }
 
 const engine: RunSpec['engine'] = { concurrency: 2, timeoutMs: 60_000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: false };
@@ -92,7 +77,7 @@ test('own tools, lexical: samples from the user\'s queries, gold + its 9 BM25-ne
 
 test('own tools: fewer than 10 tools is an InputError naming the file', async () => {
   const file = path.join(work, 'tools-few.json');
-  writeFileSync(file, JSON.stringify(TOOLS.slice(0, 9).map((t) => (Array.isArray(t) ? { name: t[0], description: t[1], queries: t[2] } : t))));
+  writeFileSync(file, JSON.stringify(OWN_TOOL_ENTRIES.slice(0, 9)));
   const store = await openSqliteStore(':memory:');
   try {
     await assert.rejects(startRun(similarSpec(file, 'lexical'), { store }), (e: unknown) => e instanceof InputError && e.message.includes(file) && e.message.includes('at least 10'));

@@ -24,6 +24,26 @@ const meta = (s: Sample): SelectionMeta => s.metadata as SelectionMeta;
 const content = (s: Sample): string => (s.input[0] as { content: string }).content;
 const output = (text: string): GenerateResult => ({ text, toolCalls: [], finishReason: { unified: 'stop' }, usage: {}, warnings: [] });
 
+/**
+ * `--limit`'s samples are the first of the whole list, built on demand: the ids the list gives
+ * without building its samples are theirs, in order, and a sample read twice (the engine stores
+ * it, then calls it) is built the same. For each option variant and each limit.
+ */
+async function assertLimitBuiltOnDemand(name: string, variants: readonly TaskOptions[], limits: readonly number[]): Promise<void> {
+  for (const options of variants) {
+    const all = await prepare(name, options);
+    for (const limit of limits) {
+      const some = await prepare(name, { ...options, limit });
+      assert.equal(some.samples.length, limit);
+      assert.deepEqual([...some.samples], [...all.samples].slice(0, limit));
+      assert.deepEqual([...sampleIds(some.samples)], [...all.samples].slice(0, limit).map((s) => s.id));
+    }
+    assert.deepEqual([...sampleIds(all.samples)], [...all.samples].map((s) => s.id));
+    assert.deepEqual(all.samples.at(300), all.samples.at(300));
+    assert.equal(content(all.samples.at(0) as Sample), content(all.samples.at(0) as Sample));
+  }
+}
+
 // Reference data read here directly, independently of the loader.
 const readJson = <T>(relative: string): T => JSON.parse(readFileSync(metatoolFile(relative), 'utf8')) as T;
 const skip = needsData('metatool');
@@ -179,18 +199,7 @@ describe('metatool/scenario', { skip }, () => {
   });
 
   it('limit keeps the first N samples, built on demand (zero- and five-shot)', async () => {
-    for (const shots of [0, 5] as const) {
-      const all = await prepare('scenario', { shots });
-      const some = await prepare('scenario', { shots, limit: 7 });
-      assert.equal(some.samples.length, 7);
-      assert.deepEqual([...some.samples], [...all.samples].slice(0, 7));
-      // The ids the list gives without building its samples are theirs, in order.
-      assert.deepEqual([...sampleIds(all.samples)], [...all.samples].map((s) => s.id));
-      assert.deepEqual([...sampleIds(some.samples)], [...all.samples].slice(0, 7).map((s) => s.id));
-      // A sample read twice (the engine stores it, then calls it) is built the same.
-      assert.deepEqual(all.samples.at(300), all.samples.at(300));
-      assert.equal(content(all.samples.at(0) as Sample), content(all.samples.at(0) as Sample));
-    }
+    await assertLimitBuiltOnDemand('scenario', [{ shots: 0 }, { shots: 5 }], [7]);
   });
 });
 
@@ -233,18 +242,7 @@ describe('metatool/reliability', { skip }, () => {
   });
 
   it('limit keeps the first N samples, built on demand (zero- and five-shot)', async () => {
-    for (const shots of [0, 5] as const) {
-      const all = await prepare('reliability', { shots });
-      const some = await prepare('reliability', { shots, limit: 7 });
-      assert.equal(some.samples.length, 7);
-      assert.deepEqual([...some.samples], [...all.samples].slice(0, 7));
-      // The ids the list gives without building its samples are theirs, in order.
-      assert.deepEqual([...sampleIds(all.samples)], [...all.samples].map((s) => s.id));
-      assert.deepEqual([...sampleIds(some.samples)], [...all.samples].slice(0, 7).map((s) => s.id));
-      // A sample read twice (the engine stores it, then calls it) is built the same.
-      assert.deepEqual(all.samples.at(300), all.samples.at(300));
-      assert.equal(content(all.samples.at(0) as Sample), content(all.samples.at(0) as Sample));
-    }
+    await assertLimitBuiltOnDemand('reliability', [{ shots: 0 }, { shots: 5 }], [7]);
   });
 });
 
@@ -277,19 +275,7 @@ describe('metatool/multi', { skip }, () => {
   });
 
   it('limit keeps the first N samples, built on demand', async () => {
-    for (const options of [{}] as TaskOptions[]) {
-      const all = await prepare('multi', options);
-      for (const limit of [0, 7, 8]) {
-        const some = await prepare('multi', { ...options, limit });
-        assert.equal(some.samples.length, limit);
-        assert.deepEqual([...some.samples], [...all.samples].slice(0, limit));
-        assert.deepEqual([...sampleIds(some.samples)], [...all.samples].slice(0, limit).map((s) => s.id));
-      }
-      // The ids the list gives without building its samples are theirs, in order.
-      assert.deepEqual([...sampleIds(all.samples)], [...all.samples].map((s) => s.id));
-      // A sample read twice (the engine stores it, then calls it) is built the same.
-      assert.deepEqual(all.samples.at(300), all.samples.at(300));
-    }
+    await assertLimitBuiltOnDemand('multi', [{}], [0, 7, 8]);
   });
 
   it('upstream: the shipped must-two prompts, golds at positions 7 and 8', async () => {
@@ -320,19 +306,7 @@ describe('metatool/multi', { skip }, () => {
 describe('metatool/awareness', { skip }, () => {
 
   it('limit keeps the first N samples, built on demand', async () => {
-    for (const options of [{}, { shots: 5 }] as TaskOptions[]) {
-      const all = await prepare('awareness', options);
-      for (const limit of [0, 7]) {
-        const some = await prepare('awareness', { ...options, limit });
-        assert.equal(some.samples.length, limit);
-        assert.deepEqual([...some.samples], [...all.samples].slice(0, limit));
-        assert.deepEqual([...sampleIds(some.samples)], [...all.samples].slice(0, limit).map((s) => s.id));
-      }
-      // The ids the list gives without building its samples are theirs, in order.
-      assert.deepEqual([...sampleIds(all.samples)], [...all.samples].map((s) => s.id));
-      // A sample read twice (the engine stores it, then calls it) is built the same.
-      assert.deepEqual(all.samples.at(300), all.samples.at(300));
-    }
+    await assertLimitBuiltOnDemand('awareness', [{}, { shots: 5 }], [0, 7]);
   });
   it('zero-shot: the thought prompt over each of the 1,040 items', async () => {
     const prepared = await prepare('awareness');
