@@ -152,6 +152,15 @@ export async function startUnitWorker(options: UnitWorkerOptions): Promise<UnitW
   /** Whether the run's last resume is not the one that queued this unit, as the store says now (a cached session may be older). */
   const supersededInStore = async (unit: Unit): Promise<boolean> => queueSessionOf(await store.getRun(unit.runId)) !== unit.session;
 
+  /** Why the unit must not start, as the store says now: its run is not running, or a later resume queued it again; undefined when it may start. */
+  const notStartableInStore = async (unit: Unit): Promise<string | undefined> => {
+    const run = await store.getRun(unit.runId);
+    if (run === undefined) return `run ${field(unit.runId)} is not in the store`;
+    if (queueSessionOf(run) !== unit.session) return `superseded by resume ${queueSessionOf(run) ?? '(none)'}`;
+    if (run.status !== 'running') return `the run is ${run.status} (assay resume queues its units again)`;
+    return undefined;
+  };
+
   const work = async (job: Job, token?: string): Promise<string> => {
     const unit: unknown = job.data;
     if (!isUnit(unit)) throw new UnrecoverableError(`job ${field(job.id)} is not an assay unit`);
@@ -183,6 +192,13 @@ export async function startUnitWorker(options: UnitWorkerOptions): Promise<UnitW
       await accountUnit(redis, location, store, unit.runId, unitKey(unit), units);
       return 'had its result';
     }
+    // As the store says now, not as the cached session does: a unit is started only while its run
+    // runs on the queue under the unit's own resume. A unit left from before an interruption (a
+    // retry waiting out its backoff, one a stopping worker put back) and taken between the stop and
+    // the resume would otherwise run beside the unit the resume queues again for the same sample:
+    // the sample answered twice. Left as it is, the resume's own copy of the unit does the work.
+    const notStartable = await notStartableInStore(unit);
+    if (notStartable) return `not started: ${notStartable}`;
     // A model stopped by fail-fast (here or on another worker) starts no new unit: left for resume.
     const stopped = await stops.stopFor(sessionKey, session.run, unit.modelId);
     if (stopped) return `not started: ${stopped.actor} stopped after ${stopped.kind} errors`;
