@@ -71,7 +71,7 @@ export async function readRunBothWays(store: Store, runIdOrPrefix: string, dataD
  * store alone (no data dir, no model, nothing stored), reviews not applied.
  */
 async function readJudgedRun(store: Store, run: RunRecord, readings: JudgedReadings): Promise<RunReadings> {
-  const samples = new Map((await store.loadSamples(run.id)).map((s) => [s.id, sampleFacts(s)]));
+  const samples = new Map((await store.sampleFacts(run.id)).map((s) => [s.id, sampleFacts(s)]));
   const context: MetricsContext = { options: run.options, facts: run.metricsFacts };
   const models: Record<string, ModelReadings> = {};
   for (const modelId of run.models) {

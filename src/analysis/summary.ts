@@ -1,5 +1,5 @@
 import type { MetricDeclaration, Metrics, MetricsContext, ScoredSample, Task } from '../benchmarks/task.js';
-import { DEMO_NOTE, isDemoRun, isNoVerdict, sampleFacts, type Role, type Sample, type SampleFacts, type Score } from '../core/index.js';
+import { DEMO_NOTE, isDemoRun, isNoVerdict, sampleFacts, type Role, type SampleFacts, type Score } from '../core/index.js';
 import type { FailFastStop, ResultRecord, ReviewRecord, RoleSpend, RunRecord } from '../store/records.js';
 import type { RunState } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
@@ -115,9 +115,9 @@ export type SummarizedResult = Pick<ResultRecord, 'sampleId' | 'repeat' | 'statu
  */
 export const resultKey = (sampleId: string, repeat: number | undefined): string => (repeat === undefined || repeat === 0 ? sampleId : `${sampleId}\u0000${repeat}`);
 
-/** A run's samples with each model's results by {@link resultKey}, as a caller holding them already has them (a report). */
+/** A run's samples (their facts at least) with each model's results by {@link resultKey}, as a caller holding them already has them (a report). */
 export interface LoadedRun {
-  readonly samples: readonly Sample[];
+  readonly samples: readonly SampleFacts[];
   readonly results: ReadonlyMap<string, ReadonlyMap<string, SummarizedResult>>;
 }
 
@@ -127,8 +127,9 @@ export const SUMMARY_PAGE = 2_000;
 /**
  * Computes metrics and counts from what the store holds: no model is called, and the task is not
  * prepared again (its metrics read the stored samples' facts, scores, options and facts). The
- * store is read a page of samples and their results at a time; what is held to the end is, per
- * sample, its facts (not its input) and each model's score. `loaded`: the samples and results
+ * store is read a page of samples and their results at a time, the samples' facts only (no input
+ * is read: `Store.sampleFacts`) and the results without outputs; what is held to the end is, per
+ * sample, its facts and each model's score. `loaded`: the samples and results
  * when the caller holds them already (a report); the store is then not read for them.
  */
 export async function summarizeRun(store: Store, run: RunRecord, task: Task, loaded?: LoadedRun): Promise<RunSummary> {
@@ -191,11 +192,11 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task, loa
   };
 }
 
-/** The run's stored samples a page at a time, each with its results (every model's, outputs left out). */
+/** The run's stored samples' facts a page at a time, each with its results (every model's, outputs left out). */
 async function* storedPages(store: Store, runId: string): AsyncGenerator<LoadedRun> {
   for (let from = 0; ; from += SUMMARY_PAGE) {
     const range = { from, limit: SUMMARY_PAGE };
-    const samples = await store.loadSamples(runId, range);
+    const samples = await store.sampleFacts(runId, range);
     if (samples.length === 0) return;
     const results = new Map<string, Map<string, SummarizedResult>>();
     for (const r of await store.results(runId, undefined, { outputs: false, range })) {

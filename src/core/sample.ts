@@ -18,8 +18,8 @@ export interface Sample<Target = unknown, Meta extends Record<string, unknown> =
  */
 export type SampleFacts = Pick<Sample, 'id' | 'target' | 'metadata'>;
 
-/** A sample's facts (see `SampleFacts`), apart from its input. */
-export function sampleFacts(sample: Sample): SampleFacts {
+/** A sample's facts (see `SampleFacts`), apart from its input (and anything else the object holds). */
+export function sampleFacts(sample: SampleFacts): SampleFacts {
   return { id: sample.id, target: sample.target, metadata: sample.metadata };
 }
 

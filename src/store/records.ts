@@ -1,4 +1,4 @@
-import type { GenerateResult, GenerateSettings, JudgeSettings, Role, Sample, Score, Transcript, Usage } from '../core/index.js';
+import type { GenerateResult, GenerateSettings, JudgeSettings, Role, Sample, SampleFacts, Score, Transcript, Usage } from '../core/index.js';
 import type { TaskOptions } from '../core/index.js';
 import type { z } from 'zod';
 import type { failFastStopSchema, modifiedDataSchema, provenanceDetailsSchema, recordedEngineSchema, recordedModelSchema, runEventSchema, runProvenanceSchema, suiteMembershipSchema } from './run-parts.js';
@@ -197,6 +197,12 @@ export interface ResultRecord {
 }
 
 export interface StoredSample extends Sample {
+  /** Position in the run's sample order. */
+  readonly index: number;
+}
+
+/** A stored sample's facts (`SampleFacts`: id, target, metadata) and position, without its input, tools or hints: what a summary's metrics read (`Store.sampleFacts`). */
+export interface StoredSampleFacts extends SampleFacts {
   /** Position in the run's sample order. */
   readonly index: number;
 }

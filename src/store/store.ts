@@ -1,5 +1,5 @@
 import type { GenerateResult, Role, Sample, Score } from '../core/index.js';
-import type { CallRecord, RecordedEngine, RunEvent, LeaseClaim, ResultCount, StepCount, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, SampleRange, StoredSample, SuiteRunRecord } from './records.js';
+import type { CallRecord, RecordedEngine, RunEvent, LeaseClaim, ResultCount, StepCount, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, SampleRange, StoredSample, StoredSampleFacts, SuiteRunRecord } from './records.js';
 
 /**
  * Persistence for runs, whatever the backend (`openStore`: SQLite, the embedded default, or
@@ -52,6 +52,11 @@ export interface Store {
   runLease(runId: string): Promise<(RunLease & { readonly live: boolean }) | undefined>;
   /** The run's samples in order; with `range`, only those at positions `from` … `from + limit − 1` (a page: a reader of a large run need not hold it whole). */
   loadSamples(runId: string, range?: SampleRange): Promise<StoredSample[]>;
+  /**
+   * As `loadSamples`, each sample's facts only (id, target, metadata, position): its input, tools
+   * and hints are not read. What a summary's metrics see of a sample (`summarizeRun`).
+   */
+  sampleFacts(runId: string, range?: SampleRange): Promise<StoredSampleFacts[]>;
   /** Sample ids that already have a result for this model (`done`, and `error` too unless excluded) in this repeat (default 0). */
   finishedSampleIds(runId: string, modelId: string, opts?: { includeErrors?: boolean; repeat?: number }): Promise<Set<string>>;
   /** The status of the unit's result (run, sample, model, repeat — default 0), if it has one: one read, for a queue worker about to call a model. */

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
 import { ambiguousPrefixError, checkRunSamples, checkTtl, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
-import { type CallRecord, type LeaseClaim, type LeaseHolder, type ResultCount, type ResultRecord, type RoleSpend, type ReviewRecord, type RecordedEngine, type RunEnd, type RunEvent, type RunLease, type RunRecord, type RunSlice, type RunStatus, type SampleRange, type StepCount, type StoredSample, type SuiteRunRecord } from '../records.js';
+import { type CallRecord, type LeaseClaim, type LeaseHolder, type ResultCount, type ResultRecord, type RoleSpend, type ReviewRecord, type RecordedEngine, type RunEnd, type RunEvent, type RunLease, type RunRecord, type RunSlice, type RunStatus, type SampleRange, type StepCount, type StoredSample, type StoredSampleFacts, type SuiteRunRecord } from '../records.js';
 import { rangeBounds } from '../sample-range.js';
 import { isConnectionLoss } from './connection-loss.js';
 import { appendRunEvents, decodeRunParts, encodeRunParts } from '../run-record-codec.js';
@@ -21,12 +21,14 @@ import {
   reviewFromRow,
   runFromRow,
   runToParams,
+  sampleFactsFromRow,
   sampleFromRow,
   type CallRow,
   type LeaseRow,
   type ResultRow,
   type ReviewRow,
   type RunRow,
+  type SampleFactsRow,
   type SampleRow,
 } from './rows.js';
 
@@ -81,6 +83,8 @@ const SQL = {
   updateStatus: 'UPDATE runs SET status = $2, updated_at = now() WHERE id = $1',
   /** A run's samples at positions [$2, $3) (the whole run: 0 to MAX_SAFE_INTEGER, hence bigint), in order. */
   selectSamples: 'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = $1 AND idx >= $2::bigint AND idx < $3::bigint ORDER BY idx',
+  /** As selectSamples, the facts alone (no input, tools or hints): for summaries. */
+  selectSampleFacts: 'SELECT sample_id, idx, target, metadata FROM samples WHERE run_id = $1 AND idx >= $2::bigint AND idx < $3::bigint ORDER BY idx',
   selectResultStatus: 'SELECT status FROM results WHERE run_id = $1 AND sample_id = $2 AND model_id = $3 AND repeat = $4',
   selectFinished: "SELECT sample_id FROM results WHERE run_id = $1 AND model_id = $2 AND repeat = $4 AND (status = 'done' OR $3::boolean)",
   /** The newest successful call with the key, from any run (the partial index `calls_cache`). */
@@ -323,6 +327,11 @@ export class PostgresStore implements Store {
   async loadSamples(runId: string, range?: SampleRange): Promise<StoredSample[]> {
     const { from, to } = rangeBounds(range);
     return (await this.pool.query<SampleRow>(SQL.selectSamples, [runId, from, to])).rows.map(sampleFromRow);
+  }
+
+  async sampleFacts(runId: string, range?: SampleRange): Promise<StoredSampleFacts[]> {
+    const { from, to } = rangeBounds(range);
+    return (await this.pool.query<SampleFactsRow>(SQL.selectSampleFacts, [runId, from, to])).rows.map(sampleFactsFromRow);
   }
 
   async resultStatus(runId: string, sampleId: string, modelId: string, repeat = 0): Promise<ResultRecord['status'] | undefined> {

@@ -1,5 +1,5 @@
 import type { GenerateResult, ReferenceHints, Role, ToolSpec } from '../../core/index.js';
-import type { CallError, CallRecord, LeaseHolder, ResultRecord, ReviewRecord, RunLease, RunRecord, StoredSample } from '../records.js';
+import type { CallError, CallRecord, LeaseHolder, ResultRecord, ReviewRecord, RunLease, RunRecord, StoredSample, StoredSampleFacts } from '../records.js';
 import * as codec from '../row-codec.js';
 import { usageFromColumns } from '../row-codec.js';
 
@@ -95,6 +95,13 @@ export function sampleFromRow(row: SampleRow): StoredSample {
     metadata: parse<Record<string, unknown>>(row.metadata),
     ...(hints !== undefined ? { hints } : {}),
   };
+}
+
+export type SampleFactsRow = Pick<SampleRow, 'sample_id' | 'idx' | 'target' | 'metadata'>;
+
+/** A sample's facts as `sampleFromRow` reads them (the same target and metadata). */
+export function sampleFactsFromRow(row: SampleFactsRow): StoredSampleFacts {
+  return { id: row.sample_id, index: row.idx, target: optional<unknown>(row.target), metadata: parse<Record<string, unknown>>(row.metadata) };
 }
 
 export function callFromRow(row: CallRow): CallRecord {

@@ -1,5 +1,5 @@
 import type { GenerateResult, ReferenceHints, Role, ToolSpec } from '../../core/index.js';
-import type { CallError, CallRecord, ResultRecord, ReviewRecord, RunRecord, StoredSample } from '../records.js';
+import type { CallError, CallRecord, ResultRecord, ReviewRecord, RunRecord, StoredSample, StoredSampleFacts } from '../records.js';
 import * as codec from '../row-codec.js';
 import { fromJson, nullableFromJson, optionalFromJson, usageFromColumns } from '../row-codec.js';
 import { inputFromJson, SAMPLE_INPUT_REF } from './sample-input.js';
@@ -93,6 +93,13 @@ export function sampleFromRow(row: SampleRow, texts: readonly string[]): StoredS
     metadata: fromJson<Record<string, unknown>>(row.metadata),
     ...(hints !== undefined ? { hints } : {}),
   };
+}
+
+export type SampleFactsRow = Pick<SampleRow, 'sample_id' | 'idx' | 'target' | 'metadata'>;
+
+/** A sample's facts as `sampleFromRow` reads them (the same target and metadata). */
+export function sampleFactsFromRow(row: SampleFactsRow): StoredSampleFacts {
+  return { id: row.sample_id, index: row.idx, target: optionalFromJson<unknown>(row.target), metadata: fromJson<Record<string, unknown>>(row.metadata) };
 }
 
 /** Puts the sample's messages back into a stored request that refers to them (see `SAMPLE_INPUT_REF`). */

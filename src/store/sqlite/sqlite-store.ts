@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
 import type { RecordedEngine, RunEvent } from '../records.js';
-import type { CallRecord, LeaseClaim, LeaseHolder, ResultCount, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, SampleRange, StepCount, StoredSample, SuiteRunRecord } from '../records.js';
+import type { CallRecord, LeaseClaim, LeaseHolder, ResultCount, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, SampleRange, StepCount, StoredSample, StoredSampleFacts, SuiteRunRecord } from '../records.js';
 import { rangeBounds } from '../sample-range.js';
 import { appendRunEvents, decodeRunParts, encodeRunParts } from '../run-record-codec.js';
 import type { RunImport, Store } from '../store.js';
@@ -18,7 +18,7 @@ import { reservePath, StatusReserve } from './status-reserve.js';
 import { storeFailureOf } from '../store-failure.js';
 import { inputToJson, requestToJson, RunTexts } from './sample-input.js';
 import { DELETE_RUN_ROWS, SQL } from './statements.js';
-import { callFromRow, resultFromRow, reviewFromRow, runFromRow, runToParams, sampleFromRow, type CallRow, type ResultRow, type ReviewRow, type RunRow, type SampleRow, type SpendRow } from './rows.js';
+import { callFromRow, resultFromRow, reviewFromRow, runFromRow, runToParams, sampleFactsFromRow, sampleFromRow, type CallRow, type ResultRow, type ReviewRow, type RunRow, type SampleFactsRow, type SampleRow, type SpendRow } from './rows.js';
 
 /** What the sample and result reads bind: the run and its positions [from, to). */
 interface PositionRange {
@@ -74,6 +74,7 @@ export class SqliteStore implements Store {
   private readonly selectRuns: Database.Statement<[], RunRow>;
   private readonly updateStatus: Database.Statement<[string, string, string]>;
   private readonly selectSamples: Database.Statement<[PositionRange], SampleRow>;
+  private readonly selectSampleFacts: Database.Statement<[PositionRange], SampleFactsRow>;
   private readonly selectFinished: Database.Statement<[{ runId: string; modelId: string; includeErrors: number; repeat: number }], string>;
   private readonly selectResultStatus: Database.Statement<[string, string, string, number], { status: string }>;
   private readonly selectResults: Database.Statement<[PositionRange & { modelId: string | null }], ResultRow>;
@@ -127,6 +128,7 @@ export class SqliteStore implements Store {
     this.selectRuns = db.prepare(SQL.selectRuns);
     this.updateStatus = db.prepare(SQL.updateStatus);
     this.selectSamples = db.prepare(SQL.selectSamples);
+    this.selectSampleFacts = db.prepare(SQL.selectSampleFacts);
     this.selectFinished = db.prepare<[{ runId: string; modelId: string; includeErrors: number; repeat: number }], string>(SQL.selectFinished).pluck();
     this.selectResultStatus = db.prepare<[string, string, string, number], { status: string }>(SQL.selectResultStatus);
     this.selectResults = db.prepare(SQL.selectResults);
@@ -379,6 +381,10 @@ export class SqliteStore implements Store {
   async loadSamples(runId: string, range?: SampleRange): Promise<StoredSample[]> {
     const texts = this.runTexts(runId);
     return this.selectSamples.all(positions(runId, range)).map((row) => sampleFromRow(row, texts));
+  }
+
+  async sampleFacts(runId: string, range?: SampleRange): Promise<StoredSampleFacts[]> {
+    return this.selectSampleFacts.all(positions(runId, range)).map(sampleFactsFromRow);
   }
 
   async resultStatus(runId: string, sampleId: string, modelId: string, repeat = 0): Promise<ResultRecord['status'] | undefined> {

@@ -91,6 +91,8 @@ export const SQL = {
 
   /** A run's samples at positions [@from, @to) (the whole run: 0 to MAX_SAFE_INTEGER), in order. */
   selectSamples: 'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = @runId AND idx >= @from AND idx < @to ORDER BY idx',
+  /** As selectSamples, the facts alone (no input, tools or hints): for summaries. */
+  selectSampleFacts: 'SELECT sample_id, idx, target, metadata FROM samples WHERE run_id = @runId AND idx >= @from AND idx < @to ORDER BY idx',
 
   selectResultStatus: 'SELECT status FROM results WHERE run_id = ? AND sample_id = ? AND model_id = ? AND repeat = ?',
   selectFinished: "SELECT sample_id FROM results WHERE run_id = @runId AND model_id = @modelId AND repeat = @repeat AND (status = 'done' OR @includeErrors)",

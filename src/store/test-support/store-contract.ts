@@ -249,6 +249,12 @@ export function storeContract(backend: ContractBackend): void {
         assert.deepEqual(await store.loadSamples(run.id, { from: 0, limit: 1 }), indexed.slice(0, 1));
         assert.deepEqual(await store.loadSamples(run.id, { from: 3, limit: 10 }), []);
         assert.deepEqual(await store.loadSamples(run.id, { from: 0, limit: 0 }), []);
+        // The facts alone: what loadSamples reads of id, target and metadata, no input, tools or hints.
+        const facts = indexed.map(({ id, index, target, metadata }) => ({ id, index, target, metadata }));
+        assert.deepEqual(await store.sampleFacts(run.id), facts);
+        assert.deepEqual(await store.sampleFacts(run.id, { from: 1, limit: 2 }), facts.slice(1, 3));
+        assert.deepEqual(await store.sampleFacts(run.id, { from: 3, limit: 10 }), []);
+        await assert.rejects(store.sampleFacts(run.id, { from: -1, limit: 2 }), RangeError);
         // Positions 1 and 2 are q-alpha and q-gamma; q-gamma's results in the run's model order.
         assert.deepEqual(await store.results(run.id, undefined, { range: { from: 1, limit: 2 } }), [alpha, gamma, gammaBaseline]);
         assert.deepEqual(await store.results(run.id, 'baseline:lexical', { range: { from: 0, limit: 2 } }), []);
