@@ -128,7 +128,7 @@ export const SUMMARY_PAGE = 2_000;
  * Computes metrics and counts from what the store holds: no model is called, and the task is not
  * prepared again (its metrics read the stored samples' facts, scores, options and facts). The
  * store is read a page of samples and their results at a time, the samples' facts only (no input
- * is read: `Store.sampleFacts`) and the results without outputs; what is held to the end is, per
+ * is read: `Store.sampleFacts`) and what it reads of their results (`Store.resultFacts`); what is held to the end is, per
  * sample, its facts and each model's score. `loaded`: the samples and results
  * when the caller holds them already (a report); the store is then not read for them.
  */
@@ -192,14 +192,14 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task, loa
   };
 }
 
-/** The run's stored samples' facts a page at a time, each with its results (every model's, outputs left out). */
+/** The run's stored samples' facts a page at a time, each with its results' facts (every model's: `Store.resultFacts`). */
 async function* storedPages(store: Store, runId: string): AsyncGenerator<LoadedRun> {
   for (let from = 0; ; from += SUMMARY_PAGE) {
     const range = { from, limit: SUMMARY_PAGE };
     const samples = await store.sampleFacts(runId, range);
     if (samples.length === 0) return;
     const results = new Map<string, Map<string, SummarizedResult>>();
-    for (const r of await store.results(runId, undefined, { outputs: false, range })) {
+    for (const r of await store.resultFacts(runId, range)) {
       let byId = results.get(r.modelId);
       if (!byId) results.set(r.modelId, (byId = new Map()));
       byId.set(resultKey(r.sampleId, r.repeat), r);

@@ -201,6 +201,9 @@ export interface StoredSample extends Sample {
   readonly index: number;
 }
 
+/** What a summary reads of a result (`Store.resultFacts`): not its output, transcript, attempts, latency or time. */
+export type ResultFacts = Pick<ResultRecord, 'sampleId' | 'modelId' | 'repeat' | 'status' | 'score' | 'error' | 'cached' | 'usage' | 'costUsd'>;
+
 /** A stored sample's facts (`SampleFacts`: id, target, metadata) and position, without its input, tools or hints: what a summary's metrics read (`Store.sampleFacts`). */
 export interface StoredSampleFacts extends SampleFacts {
   /** Position in the run's sample order. */

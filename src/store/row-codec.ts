@@ -4,7 +4,7 @@
 // ISO text or a Date, a flag as 0/1 or a boolean, the models as JSON text or an array, a bigint as
 // a number or its decimal text — and each store says that once, in its `ColumnReader`.
 import type { GenerateResult, Score, TaskOptions, Transcript, Usage } from '../core/index.js';
-import type { CallError, JudgeConfig, ResultRecord, ReviewRecord, RunRecord, RunStatus } from './records.js';
+import type { CallError, JudgeConfig, ResultFacts, ResultRecord, ReviewRecord, RunRecord, RunStatus } from './records.js';
 import { decodeRunParts, encodeRunParts } from './run-record-codec.js';
 
 // JSON columns, two conventions chosen per column so every record round-trips:
@@ -187,6 +187,24 @@ export function resultFromRow<C extends ColumnTypes>(row: ResultRow<C>, read: Co
     costUsd: row.cost_usd,
     finishedAt: read.time(row.finished_at),
     ...(row.transcript !== null && row.transcript !== undefined ? { transcript: fromJson<Transcript>(row.transcript) } : {}),
+  };
+}
+
+/** The columns of a `results` row a summary reads (`Store.resultFacts`). */
+export type ResultFactsRow<C extends ColumnTypes> = Pick<ResultRow<C>, 'sample_id' | 'model_id' | 'repeat' | 'status' | 'score' | 'error' | 'cached' | 'input_tokens' | 'output_tokens' | 'cost_usd'>;
+
+/** A result's facts, each field read as `resultFromRow` reads it. */
+export function resultFactsFromRow<C extends ColumnTypes>(row: ResultFactsRow<C>, read: ColumnReader<C>): ResultFacts {
+  return {
+    sampleId: row.sample_id,
+    modelId: row.model_id,
+    ...repeatField(row.repeat),
+    status: row.status as ResultRecord['status'],
+    score: nullableFromJson<Score>(row.score),
+    error: nullableFromJson<CallError>(row.error),
+    cached: read.flag(row.cached),
+    usage: usageFromColumns(row.input_tokens, row.output_tokens),
+    costUsd: row.cost_usd,
   };
 }
 

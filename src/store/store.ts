@@ -1,5 +1,5 @@
 import type { GenerateResult, Role, Sample, Score } from '../core/index.js';
-import type { CallRecord, RecordedEngine, RunEvent, LeaseClaim, ResultCount, StepCount, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, SampleRange, StoredSample, StoredSampleFacts, SuiteRunRecord } from './records.js';
+import type { CallRecord, RecordedEngine, RunEvent, LeaseClaim, ResultCount, StepCount, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, ResultFacts, SampleRange, StoredSample, StoredSampleFacts, SuiteRunRecord } from './records.js';
 
 /**
  * Persistence for runs, whatever the backend (`openStore`: SQLite, the embedded default, or
@@ -85,6 +85,12 @@ export interface Store {
    * `range`: only the results of the samples at those positions (see `loadSamples`).
    */
   results(runId: string, modelId?: string, options?: { outputs?: boolean; range?: SampleRange }): Promise<ResultRecord[]>;
+  /**
+   * What a summary reads of the results of the samples at `range`'s positions (see `loadSamples`),
+   * every model's and repeat's, in no particular order: their facts (`ResultFacts`), read as
+   * `results` reads them; no output, transcript or time is read, and no order sorted.
+   */
+  resultFacts(runId: string, range?: SampleRange): Promise<ResultFacts[]>;
   /** The results of these samples (every model's, outputs included), in one read: ordered as {@link results}. */
   resultsOf(runId: string, sampleIds: readonly string[]): Promise<ResultRecord[]>;
   /** These samples of a run (ids it does not have are left out), in run order. */

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
 import { ambiguousPrefixError, checkRunSamples, checkTtl, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
-import { type CallRecord, type LeaseClaim, type LeaseHolder, type ResultCount, type ResultRecord, type RoleSpend, type ReviewRecord, type RecordedEngine, type RunEnd, type RunEvent, type RunLease, type RunRecord, type RunSlice, type RunStatus, type SampleRange, type StepCount, type StoredSample, type StoredSampleFacts, type SuiteRunRecord } from '../records.js';
+import { type CallRecord, type LeaseClaim, type LeaseHolder, type ResultCount, type ResultFacts, type ResultRecord, type RoleSpend, type ReviewRecord, type RecordedEngine, type RunEnd, type RunEvent, type RunLease, type RunRecord, type RunSlice, type RunStatus, type SampleRange, type StepCount, type StoredSample, type StoredSampleFacts, type SuiteRunRecord } from '../records.js';
 import { rangeBounds } from '../sample-range.js';
 import { isConnectionLoss } from './connection-loss.js';
 import { appendRunEvents, decodeRunParts, encodeRunParts } from '../run-record-codec.js';
@@ -17,6 +17,7 @@ import {
   leaseFromRow,
   nullableToJson,
   optionalToJson,
+  resultFactsFromRow,
   resultFromRow,
   reviewFromRow,
   runFromRow,
@@ -25,6 +26,7 @@ import {
   sampleFromRow,
   type CallRow,
   type LeaseRow,
+  type ResultFactsRow,
   type ResultRow,
   type ReviewRow,
   type RunRow,
@@ -93,6 +95,10 @@ const SQL = {
   selectResultsWithoutOutput: selectResultsWith(
     'r.run_id, r.sample_id, r.model_id, r.repeat, r.status, NULL::json AS output, r.score, r.error, r.cached, r.attempts, r.latency_ms, r.input_tokens, r.output_tokens, r.cost_usd, r.finished_at, NULL::json AS transcript',
   ),
+  /** What a summary reads of the results of the samples at positions [$2, $3): no output, and no sort. */
+  selectResultFacts: `SELECT r.sample_id, r.model_id, r.repeat, r.status, r.score, r.error, r.cached, r.input_tokens, r.output_tokens, r.cost_usd
+                      FROM results r JOIN samples s ON s.run_id = r.run_id AND s.sample_id = r.sample_id
+                      WHERE r.run_id = $1 AND s.idx >= $2::bigint AND s.idx < $3::bigint`,
   /** Several samples' results (a viewer's sample detail), ordered as selectResults. */
   selectResultsOf: selectResultsWith('r.*', 'r.sample_id = ANY($2::text[])'),
   selectSamplesOf: 'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = $1 AND sample_id = ANY($2::text[]) ORDER BY idx',
@@ -406,6 +412,11 @@ export class PostgresStore implements Store {
   async callsOf(runId: string, sampleIds: readonly string[]): Promise<CallRecord[]> {
     if (sampleIds.length === 0) return [];
     return (await this.pool.query<CallRow>(SQL.selectCallsOf, [runId, [...sampleIds]])).rows.map(callFromRow);
+  }
+
+  async resultFacts(runId: string, range?: SampleRange): Promise<ResultFacts[]> {
+    const { from, to } = rangeBounds(range);
+    return (await this.pool.query<ResultFactsRow>(SQL.selectResultFacts, [runId, from, to])).rows.map(resultFactsFromRow);
   }
 
   async resultsOf(runId: string, sampleIds: readonly string[]): Promise<ResultRecord[]> {

@@ -1,5 +1,5 @@
 import type { GenerateResult, ReferenceHints, Role, ToolSpec } from '../../core/index.js';
-import type { CallError, CallRecord, LeaseHolder, ResultRecord, ReviewRecord, RunLease, RunRecord, StoredSample, StoredSampleFacts } from '../records.js';
+import type { CallError, CallRecord, LeaseHolder, ResultRecord, ReviewRecord, RunLease, RunRecord, StoredSample, StoredSampleFacts, ResultFacts } from '../records.js';
 import * as codec from '../row-codec.js';
 import { usageFromColumns } from '../row-codec.js';
 
@@ -81,6 +81,8 @@ export type ReviewRow = codec.ReviewRow<PostgresColumns>;
 export const runFromRow = (row: RunRow): RunRecord => codec.runFromRow(row, POSTGRES);
 export const runToParams = (run: RunRecord): unknown[] => codec.runToParams(run, POSTGRES);
 export const resultFromRow = (row: ResultRow): ResultRecord => codec.resultFromRow(row, POSTGRES);
+export type ResultFactsRow = codec.ResultFactsRow<PostgresColumns>;
+export const resultFactsFromRow = (row: ResultFactsRow): ResultFacts => codec.resultFactsFromRow(row, POSTGRES);
 export const reviewFromRow = (row: ReviewRow): ReviewRecord => codec.reviewFromRow(row, POSTGRES);
 
 export function sampleFromRow(row: SampleRow): StoredSample {

@@ -1,5 +1,5 @@
 import type { GenerateResult, ReferenceHints, Role, ToolSpec } from '../../core/index.js';
-import type { CallError, CallRecord, ResultRecord, ReviewRecord, RunRecord, StoredSample, StoredSampleFacts } from '../records.js';
+import type { CallError, CallRecord, ResultFacts, ResultRecord, ReviewRecord, RunRecord, StoredSample, StoredSampleFacts } from '../records.js';
 import * as codec from '../row-codec.js';
 import { fromJson, nullableFromJson, optionalFromJson, usageFromColumns } from '../row-codec.js';
 import { inputFromJson, SAMPLE_INPUT_REF } from './sample-input.js';
@@ -32,6 +32,8 @@ export type ReviewRow = codec.ReviewRow<SqliteColumns>;
 export const runFromRow = (row: RunRow): RunRecord => codec.runFromRow(row, SQLITE);
 export const runToParams = (run: RunRecord): unknown[] => codec.runToParams(run, SQLITE);
 export const resultFromRow = (row: ResultRow): ResultRecord => codec.resultFromRow(row, SQLITE);
+export type ResultFactsRow = codec.ResultFactsRow<SqliteColumns>;
+export const resultFactsFromRow = (row: ResultFactsRow): ResultFacts => codec.resultFactsFromRow(row, SQLITE);
 export const reviewFromRow = (row: ReviewRow): ReviewRecord => codec.reviewFromRow(row, SQLITE);
 
 export interface SampleRow {

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
 import type { RecordedEngine, RunEvent } from '../records.js';
-import type { CallRecord, LeaseClaim, LeaseHolder, ResultCount, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, SampleRange, StepCount, StoredSample, StoredSampleFacts, SuiteRunRecord } from '../records.js';
+import type { CallRecord, LeaseClaim, LeaseHolder, ResultCount, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, ResultFacts, SampleRange, StepCount, StoredSample, StoredSampleFacts, SuiteRunRecord } from '../records.js';
 import { rangeBounds } from '../sample-range.js';
 import { appendRunEvents, decodeRunParts, encodeRunParts } from '../run-record-codec.js';
 import type { RunImport, Store } from '../store.js';
@@ -18,7 +18,7 @@ import { reservePath, StatusReserve } from './status-reserve.js';
 import { storeFailureOf } from '../store-failure.js';
 import { inputToJson, requestToJson, RunTexts } from './sample-input.js';
 import { DELETE_RUN_ROWS, SQL } from './statements.js';
-import { callFromRow, resultFromRow, reviewFromRow, runFromRow, runToParams, sampleFactsFromRow, sampleFromRow, type CallRow, type ResultRow, type ReviewRow, type RunRow, type SampleFactsRow, type SampleRow, type SpendRow } from './rows.js';
+import { callFromRow, resultFactsFromRow, resultFromRow, reviewFromRow, runFromRow, runToParams, sampleFactsFromRow, sampleFromRow, type CallRow, type ResultFactsRow, type ResultRow, type ReviewRow, type RunRow, type SampleFactsRow, type SampleRow, type SpendRow } from './rows.js';
 
 /** What the sample and result reads bind: the run and its positions [from, to). */
 interface PositionRange {
@@ -79,6 +79,7 @@ export class SqliteStore implements Store {
   private readonly selectResultStatus: Database.Statement<[string, string, string, number], { status: string }>;
   private readonly selectResults: Database.Statement<[PositionRange & { modelId: string | null }], ResultRow>;
   private readonly selectResultsWithoutOutput: Database.Statement<[PositionRange & { modelId: string | null }], ResultRow>;
+  private readonly selectResultFacts: Database.Statement<[PositionRange], ResultFactsRow>;
   private readonly selectCalls: Database.Statement<[{ runId: string; sampleId: string | null }], CallRow>;
   private readonly selectSampleTail: Database.Statement<[{ runId: string }], { next_idx: number; next_text_id: number }>;
   // Write transactions are run with `.immediate()`: BEGIN IMMEDIATE takes the write lock up front,
@@ -133,6 +134,7 @@ export class SqliteStore implements Store {
     this.selectResultStatus = db.prepare<[string, string, string, number], { status: string }>(SQL.selectResultStatus);
     this.selectResults = db.prepare(SQL.selectResults);
     this.selectResultsWithoutOutput = db.prepare(SQL.selectResultsWithoutOutput);
+    this.selectResultFacts = db.prepare(SQL.selectResultFacts);
     this.selectCalls = db.prepare(SQL.selectCalls);
 
     this.selectSampleTail = db.prepare(SQL.selectSampleTail);
@@ -484,6 +486,10 @@ export class SqliteStore implements Store {
   async results(runId: string, modelId?: string, options: { outputs?: boolean; range?: SampleRange } = {}): Promise<ResultRecord[]> {
     const statement = options.outputs === false ? this.selectResultsWithoutOutput : this.selectResults;
     return statement.all({ ...positions(runId, options.range), modelId: modelId ?? null }).map(resultFromRow);
+  }
+
+  async resultFacts(runId: string, range?: SampleRange): Promise<ResultFacts[]> {
+    return this.selectResultFacts.all(positions(runId, range)).map(resultFactsFromRow);
   }
 
   async resultsOf(runId: string, sampleIds: readonly string[]): Promise<ResultRecord[]> {

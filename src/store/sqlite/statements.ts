@@ -118,6 +118,11 @@ export const SQL = {
     'r.run_id, r.sample_id, r.model_id, r.repeat, r.status, NULL AS output, r.score, r.error, r.cached, r.attempts, r.latency_ms, r.input_tokens, r.output_tokens, r.cost_usd, r.finished_at, NULL AS transcript',
   ),
 
+  /** What a summary reads of the results of the samples at positions [@from, @to): no output, and no sort (the samples' position index, then each sample's results). */
+  selectResultFacts: `SELECT r.sample_id, r.model_id, r.repeat, r.status, r.score, r.error, r.cached, r.input_tokens, r.output_tokens, r.cost_usd
+                      FROM results r JOIN samples s ON s.run_id = r.run_id AND s.sample_id = r.sample_id
+                      WHERE r.run_id = @runId AND s.idx >= @from AND s.idx < @to`,
+
   /** Several samples' results (a viewer's sample detail), ordered as selectResults. */
   selectResultsOf: selectResultsWith('r.*', 'r.sample_id IN (SELECT value FROM json_each(@sampleIds))'),
 

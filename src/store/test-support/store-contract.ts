@@ -264,6 +264,12 @@ export function storeContract(backend: ContractBackend): void {
           [['q-gamma', 'error', null]],
         );
         assert.deepEqual(await store.results(run.id, undefined, { range: { from: 3, limit: 1 } }), []);
+        // A summary's read: each result's facts, as results reads them, in no particular order.
+        const factsOf = ({ sampleId, modelId, repeat, status, score, error, cached, usage, costUsd }: ResultRecord) => ({ sampleId, modelId, ...(repeat !== undefined ? { repeat } : {}), status, score, error, cached, usage, costUsd });
+        const byKey = (a: { sampleId: string; modelId: string }, b: { sampleId: string; modelId: string }): number => `${a.sampleId} ${a.modelId}`.localeCompare(`${b.sampleId} ${b.modelId}`);
+        assert.deepEqual((await store.resultFacts(run.id, { from: 1, limit: 2 })).sort(byKey), [alpha, gamma, gammaBaseline].map(factsOf).sort(byKey));
+        assert.deepEqual((await store.resultFacts(run.id)).sort(byKey), (await store.results(run.id)).map(factsOf).sort(byKey));
+        assert.deepEqual(await store.resultFacts(run.id, { from: 3, limit: 1 }), []);
         // The pages together are the whole.
         const paged = [...(await store.results(run.id, undefined, { range: { from: 0, limit: 2 } })), ...(await store.results(run.id, undefined, { range: { from: 2, limit: 2 } }))];
         assert.deepEqual(paged, await store.results(run.id));
