@@ -37,3 +37,11 @@ test('plain messages are stored as their JSON', () => {
 test('a part naming a text the run does not have is an error naming the sample, not a wrong prompt', () => {
   assert.throws(() => inputFromJson('[{"role":"user","contentParts":["a",3]}]', ['x'], 'sample s9'), /^Error: sample s9: the stored prompt refers to text #3, which the run does not have/);
 });
+
+test('a composed message is written as JSON.stringify writes {role, contentParts}, byte for byte (quotes, escapes, unicode, empty literals)', () => {
+  const texts = new RunTexts(7);
+  const parts: TextParts = [template, 'say "hi" \\ back\n\ttab', '', toolA, 'caf\u00e9 \u2028 \ud83d\ude00 \u0001', toolA, '42'];
+  const json = inputToJson([system('s'), composedUserMessage(() => parts), user('u')], texts);
+  const expected = JSON.stringify([system('s'), { role: 'user', contentParts: [7, 'say "hi" \\ back\n\ttab', '', 8, 'caf\u00e9 \u2028 \ud83d\ude00 \u0001', 8, '42'] }, user('u')]);
+  assert.equal(json, expected);
+});

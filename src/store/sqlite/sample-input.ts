@@ -55,19 +55,29 @@ export class RunTexts {
   }
 }
 
-/** The `samples.input` column for a sample's messages. */
+/**
+ * The `samples.input` column for a sample's messages. A composed message is written part by part
+ * into the one string: the text `JSON.stringify({ role, contentParts })` gives, without building
+ * that object and its array first (once per sample stored).
+ */
 export function inputToJson(input: readonly Message[], texts: RunTexts): string {
   let json = '[';
-  input.forEach((message, i) => {
+  for (let i = 0; i < input.length; i++) {
+    const message = input[i] as Message;
     if (i > 0) json += ',';
     const parts = contentPartsOf(message);
     if (!parts) {
       json += JSON.stringify(message);
-      return;
+      continue;
     }
-    const stored = parts.map((part) => (typeof part === 'string' ? part : texts.idOf(part)));
-    json += JSON.stringify({ role: message.role, contentParts: stored });
-  });
+    json += `{"role":${JSON.stringify(message.role)},"contentParts":[`;
+    for (let k = 0; k < parts.length; k++) {
+      const part = parts[k];
+      if (k > 0) json += ',';
+      json += typeof part === 'string' ? JSON.stringify(part) : String(texts.idOf(part as SharedText));
+    }
+    json += ']}';
+  }
   return `${json}]`;
 }
 
