@@ -102,8 +102,9 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   // Every key of the run is known now: none may stay in the recorded base URL either.
   const run: RunRecord = { ...fresh, engine: spec.engine.openaiBaseURL !== undefined ? withCredentialsHidden({ ...fresh.engine, openaiBaseURL: spec.engine.openaiBaseURL }, opened.secrets.has) : fresh.engine };
   const session: RunSession = { ...opened, run };
-  // The first chunk goes with the run; the rest just ahead of the calls (see SampleFeed).
-  const first = Math.min(prepared.samples.length, SAMPLE_CHUNK);
+  // The first samples go with the run, as many as can be called at once (up to a chunk): the first
+  // calls wait for no more than those; the rest are stored just ahead of the calls (see SampleFeed).
+  const first = Math.min(prepared.samples.length, SAMPLE_CHUNK, Math.max(1, spec.engine.concurrency));
   let lease: HeldLease;
   try {
     await deps.store.createRun(run, storedChunk(prepared.samples, 0, first));

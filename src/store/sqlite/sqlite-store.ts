@@ -254,7 +254,7 @@ export class SqliteStore implements Store {
       throw new InputError(`run ${run.id} already exists in ${this.file}`, { file: this.file });
     }
     checkRunSamples(run, samples);
-    this.checkpointer?.start();
+    this.startCheckpointsSoon();
     try {
       this.createRunTx.immediate(run, samples);
     } catch (error) {
@@ -277,6 +277,17 @@ export class SqliteStore implements Store {
       this.sampleTails.delete(runId);
       throw error;
     }
+  }
+
+  /**
+   * Starts the background checkpoints (`Checkpointer`) on the next turn of the event loop, not in
+   * `createRun` itself: making the thread takes ~10 ms of the main thread, which a new run's first
+   * calls need not wait for (nothing is checkpointed before the WAL has grown anyway). A store
+   * closed meanwhile starts none.
+   */
+  private startCheckpointsSoon(): void {
+    const checkpointer = this.checkpointer;
+    if (checkpointer) setImmediate(() => this.db.open && checkpointer.start());
   }
 
   /** Where the run's next sample goes: known from this session's writes, else read from the store. */
