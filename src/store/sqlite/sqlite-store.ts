@@ -165,15 +165,36 @@ export class SqliteStore implements Store {
 
     /** Writes an outcome unless its unit has a result it may not replace (then nothing, and false). */
     const writeOutcome = (calls: readonly CallRecord[], result: ResultRecord | null, replaceError: boolean): boolean => {
-      if (result !== null) {
-        // Inside the write transaction (BEGIN IMMEDIATE): no other writer can slip in between.
-        const existing = this.selectResultStatus.get(result.runId, result.sampleId, result.modelId, result.repeat ?? 0);
-        if (existing !== undefined && !(replaceError && existing.status === 'error')) return false;
-      }
       // The result's output is normally the very object of the last successful call: serialize it
       // once (a provider's rawResponse can be kilobytes).
-      let outputObject: unknown = undefined;
-      let outputText: string | null = null;
+      let answered: CallRecord | undefined;
+      for (const call of calls) if (call.output !== null) answered = call;
+      const answeredText = answered === undefined ? null : nullableToJson(answered.output);
+      // The result first: its upsert changes nothing when the unit has a result it may not replace
+      // (inside the write transaction, BEGIN IMMEDIATE, no other writer can slip in), and then no
+      // call is written either. One statement, not a read of the unit's status before every save.
+      if (result !== null) {
+        const { changes } = this.upsertResult.run(
+          result.runId,
+          result.sampleId,
+          result.modelId,
+          result.repeat ?? 0,
+          result.status,
+          result.output !== null && answered !== undefined && result.output === answered.output ? answeredText : nullableToJson(result.output),
+          nullableToJson(result.score),
+          nullableToJson(result.error),
+          result.cached ? 1 : 0,
+          result.attempts,
+          result.latencyMs,
+          result.usage.inputTokens ?? null,
+          result.usage.outputTokens ?? null,
+          result.costUsd,
+          result.finishedAt,
+          result.transcript === undefined ? null : JSON.stringify(result.transcript),
+          replaceError ? 1 : 0,
+        );
+        if (changes === 0) return false;
+      }
       // A sample's attempts share one request object: serialize it once.
       let requested: Pick<CallRecord, 'request' | 'messagesFromSample'> | undefined;
       let requestText: string | null = null;
@@ -181,11 +202,6 @@ export class SqliteStore implements Store {
         if (requested === undefined || call.request !== requested.request || call.messagesFromSample !== requested.messagesFromSample) {
           requested = call;
           requestText = requestToJson(call.request, call.messagesFromSample);
-        }
-        const callOutput = nullableToJson(call.output);
-        if (call.output !== null) {
-          outputObject = call.output;
-          outputText = callOutput;
         }
         const { lastInsertRowid } = this.insertCall.run(
           call.runId,
@@ -195,7 +211,7 @@ export class SqliteStore implements Store {
           call.attempt,
           call.cacheKey,
           requestText,
-          callOutput,
+          call === answered ? answeredText : nullableToJson(call.output),
           nullableToJson(call.error),
           call.usage.inputTokens ?? null,
           call.usage.outputTokens ?? null,
@@ -208,25 +224,6 @@ export class SqliteStore implements Store {
         );
         if (call.cacheKey !== null && call.output !== null && call.error === null) this.writtenCacheable.push([call.cacheKey, Number(lastInsertRowid)]);
       }
-      if (result === null) return true;
-      this.upsertResult.run(
-        result.runId,
-        result.sampleId,
-        result.modelId,
-        result.repeat ?? 0,
-        result.status,
-        result.output !== null && result.output === outputObject ? outputText : nullableToJson(result.output),
-        nullableToJson(result.score),
-        nullableToJson(result.error),
-        result.cached ? 1 : 0,
-        result.attempts,
-        result.latencyMs,
-        result.usage.inputTokens ?? null,
-        result.usage.outputTokens ?? null,
-        result.costUsd,
-        result.finishedAt,
-        result.transcript === undefined ? null : JSON.stringify(result.transcript),
-      );
       return true;
     };
     this.writeOutcome = writeOutcome;

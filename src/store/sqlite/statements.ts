@@ -31,7 +31,12 @@ export const SQL = {
                                   input_tokens, output_tokens, cost_usd, latency_ms, started_at, actor, step, repeat)
                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 
-  /** Last write wins: `--retry-errors` re-runs error rows and this replaces them in place. */
+  /**
+   * A unit's result, written once: a unit with a result already is left as it is (no change) unless
+   * that result is an error and the last parameter is 1 (`--retry-errors` re-runs error rows and
+   * this replaces them in place). The caller reads "no change" as "not saved": one statement
+   * rather than a read of the unit's status before every insert.
+   */
   upsertResult: `INSERT INTO results (run_id, sample_id, model_id, repeat, status, output, score, error, cached, attempts, latency_ms,
                                       input_tokens, output_tokens, cost_usd, finished_at, transcript)
                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -39,7 +44,8 @@ export const SQL = {
                    status = excluded.status, output = excluded.output, score = excluded.score, error = excluded.error,
                    cached = excluded.cached, attempts = excluded.attempts, latency_ms = excluded.latency_ms,
                    input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
-                   cost_usd = excluded.cost_usd, finished_at = excluded.finished_at, transcript = excluded.transcript`,
+                   cost_usd = excluded.cost_usd, finished_at = excluded.finished_at, transcript = excluded.transcript
+                 WHERE results.status = 'error' AND ? = 1`,
 
   /** Only `done` rows have an output to score; an error row keeps its null score. */
   updateScore: "UPDATE results SET score = ? WHERE run_id = ? AND model_id = ? AND sample_id = ? AND repeat = ? AND status = 'done'",
