@@ -1,7 +1,14 @@
 import type { GenerateRequest, GenerateResult } from '../core/index.js';
+import type { AbortWatch } from './http/abort-watch.js';
 
 export interface GenerateOptions {
   readonly signal: AbortSignal;
+  /**
+   * The same abort as `signal`, heard without an `EventTarget`: the middleware gives it, and makes
+   * `signal` only when a provider reads it (see `AttemptAbort`). A provider that listens to its
+   * request's abort reads this one when given.
+   */
+  readonly abort?: AbortWatch;
   /** The sample this call belongs to (replay looks outputs up by it; LLM providers ignore it). */
   readonly sampleId?: string;
 }

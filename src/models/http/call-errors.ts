@@ -82,7 +82,7 @@ function errorCode(error: unknown): string | undefined {
 }
 
 /** The error for an aborted signal: the middleware's own reason when it gave one (e.g. a timeout). */
-export function errorFromAbort(signal: AbortSignal): ModelCallError {
+export function errorFromAbort(signal: { readonly reason: unknown }): ModelCallError {
   const reason: unknown = signal.reason;
   if (reason instanceof ModelCallError) return reason;
   return new ModelCallError('aborted', `request aborted${reason === undefined ? '' : `: ${oneLine(describeError(reason), 200)}`}`);
@@ -93,7 +93,7 @@ export function errorFromAbort(signal: AbortSignal): ModelCallError {
  * over whatever error the abort caused. Errors that are not transport errors are returned
  * unchanged so that bugs surface with their stack. `redact` scrubs the message.
  */
-export function errorFromTransport(error: unknown, signal: AbortSignal, url: string, redact: (text: string) => string): unknown {
+export function errorFromTransport(error: unknown, signal: { readonly aborted: boolean; readonly reason: unknown }, url: string, redact: (text: string) => string): unknown {
   if (signal.aborted) return errorFromAbort(signal);
   if (error instanceof ModelCallError) return error;
   const code = errorCode(error);

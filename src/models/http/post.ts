@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import type { AbortWatch } from './abort-watch.js';
 
 export interface PostResponse {
   readonly statusCode: number;
@@ -16,16 +17,17 @@ export interface PostResponse {
  */
 export function postForText(
   dispatcher: Dispatcher,
-  request: { readonly path: string; readonly headers: Record<string, string>; readonly body: string; readonly signal: AbortSignal },
+  request: { readonly path: string; readonly headers: Record<string, string>; readonly body: string; readonly signal: AbortWatch },
 ): Promise<PostResponse> {
   const { signal } = request;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let statusCode = 0;
     let headers: Record<string, string | string[] | undefined> = {};
-    let abort: (() => void) | undefined;
+    let unlisten: (() => void) | undefined;
     const settle = (): void => {
-      if (abort) signal.removeEventListener('abort', abort);
+      unlisten?.();
+      unlisten = undefined;
     };
     dispatcher.dispatch(
       { path: request.path, method: 'POST', headers: request.headers, body: request.body },
@@ -34,8 +36,7 @@ export function postForText(
         onRequestStart(controller) {
           if (signal.aborted) return controller.abort(signal.reason as Error);
           settle();
-          abort = () => controller.abort(signal.reason as Error);
-          signal.addEventListener('abort', abort, { once: true });
+          unlisten = signal.listen(() => controller.abort(signal.reason as Error));
         },
         onResponseStart(_controller, status, responseHeaders) {
           statusCode = status;

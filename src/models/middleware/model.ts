@@ -1,6 +1,6 @@
 import { canonicalJson, describeError, ModelCallError, sha256, type GenerateRequest, type GenerateSettings, type GenerateResult, type Usage } from '../../core/index.js';
 import { approxInputTokens } from './token-estimate.js';
-import type { ModelProvider } from '../spec.js';
+import type { GenerateOptions, ModelProvider } from '../spec.js';
 import { costOf, type Price } from '../pricing.js';
 import type { EngineSettings } from '../../core/engine-settings.js';
 import { systemClock, type Clock } from './clock.js';
@@ -8,6 +8,7 @@ import { inProcessLimiters, type Limiter, type LimiterFactory } from './limiter.
 import { DEFAULT_MAX_RETRY_WAIT_MS, defaultRetryPolicy, describeWait, RETRY_NOTICE_MS, retryDelay } from './retry-policy.js';
 import { Semaphore } from './semaphore.js';
 import { linkAbort } from './abort-link.js';
+import { AttemptAbort } from './attempt-abort.js';
 import { RunSecrets } from '../http/redact-secrets.js';
 
 /** The engine settings the middleware of a model reads (declared once, `engineSettingsSchema`). */
@@ -253,22 +254,28 @@ export class Model {
     try {
       await this.requestLimiter?.take(1, waits);
       await this.tokenLimiter?.take(estimateTokens(request), waits);
-      // One controller per attempt, aborted by its timeout or by the run's signal (`linkAbort`,
-      // not `AbortSignal.any`: see abort-link.ts).
-      const timeout = new AbortController();
+      // One abort per attempt, by its timeout or by the run's signal (`linkAbort`, not
+      // `AbortSignal.any`: see abort-link.ts); its `AbortSignal` is made only if the provider reads it.
+      const timeout = new AttemptAbort();
       let timedOut: ModelCallError | undefined;
       const timer = setTimeout(() => {
         timedOut = new ModelCallError('timeout', `no answer within ${this.settings.timeoutMs} ms`);
         timeout.abort(timedOut);
       }, this.settings.timeoutMs);
       const unlink = context.signal ? linkAbort(context.signal, timeout) : undefined;
-      const signal = timeout.signal;
+      const options: GenerateOptions = {
+        get signal() {
+          return timeout.signal;
+        },
+        abort: timeout,
+        sampleId: context.sampleId,
+      };
       const startedAt = new Date().toISOString();
       const started = this.clock.now();
       try {
         // The one point where decoded provider text (outputs, tool-call arguments, the raw body)
         // enters what is stored and shown: redacted here, after every JSON escape was decoded.
-        const output = this.secrets.redactValue(await this.provider.generate(request, { signal, sampleId: context.sampleId }));
+        const output = this.secrets.redactValue(await this.provider.generate(request, options));
         const latencyMs = this.clock.now() - started;
         if (this.tokenLimiter && output.usage.outputTokens) this.tokenLimiter.charge(output.usage.outputTokens);
         return { output, error: null, latencyMs, startedAt };

@@ -1,6 +1,6 @@
 import { composedContentJson, type GenerateRequest, type GenerateResult } from '../../../core/index.js';
 import { createJsonClient } from '../../http/json-client.js';
-import type { ModelProvider } from '../../spec.js';
+import type { GenerateOptions, ModelProvider } from '../../spec.js';
 import type { OpenAIChatRequestBody } from './openai-api-types.js';
 import { convertToOpenAIMessages } from './convert-to-openai-messages.js';
 import { prepareTools } from './prepare-tools.js';
@@ -116,9 +116,10 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
     ...(options.connections !== undefined ? { connections: options.connections } : {}),
   });
 
-  async function generate(request: GenerateRequest, { signal }: { signal: AbortSignal }): Promise<GenerateResult> {
+  async function generate(request: GenerateRequest, options: GenerateOptions): Promise<GenerateResult> {
     const payload = openAIRequestJson(model, request);
-    const response = await client.post(endpoint.path, payload, signal, url);
+    // The middleware's `abort` when given: its signal is then never made (see `AttemptAbort`).
+    const response = await client.post(endpoint.path, payload, options.abort ?? options.signal, url);
     if (response.statusCode >= 200 && response.statusCode < 300) return parseOpenAIResponse(response.text, response.statusCode, model);
     throw errorFromStatus(response.statusCode, response.headers, response.text, url);
   }

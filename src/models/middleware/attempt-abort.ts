@@ -1,0 +1,43 @@
+import type { AbortWatch } from '../http/abort-watch.js';
+
+/**
+ * One attempt's abort (by its timeout or by the run's signal, `linkAbort`), without an
+ * `AbortController` unless a provider reads `signal`: a provider that listens through the
+ * `AbortWatch` (the OpenAI-compatible one) costs the attempt a plain object, not an `EventTarget`
+ * and its listener map. The signal, when read, is made at once with the attempt's state and
+ * aborted with it after; listeners are told before the signal, in the order they listened.
+ */
+export class AttemptAbort implements AbortWatch {
+  aborted = false;
+  reason: unknown = undefined;
+  private listeners: (() => void)[] | undefined;
+  private controller: AbortController | undefined;
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort(this.reason);
+    }
+    return this.controller.signal;
+  }
+
+  /** Aborts with `reason` (with an `AbortError`, as `AbortController.abort` does, when none). */
+  abort(reason?: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
+    const listeners = this.listeners;
+    this.listeners = undefined;
+    if (listeners) for (const onAbort of listeners) onAbort();
+    this.controller?.abort(this.reason);
+  }
+
+  listen(onAbort: () => void): () => void {
+    if (this.aborted) return () => undefined;
+    (this.listeners ??= []).push(onAbort);
+    return () => {
+      const at = this.listeners?.indexOf(onAbort) ?? -1;
+      if (at !== -1) this.listeners?.splice(at, 1);
+    };
+  }
+}
