@@ -35,18 +35,31 @@ function write(value: unknown): string | undefined {
   const withToJson = value as { toJSON?: () => unknown };
   if (typeof withToJson.toJSON === 'function') return write(withToJson.toJSON());
   const record = value as Record<string, unknown>;
-  // A composed message (or its `plainMessage` copy): its content written from its parts, the same text.
-  const content = composedContentJson(record);
   const keys = sortedKeys(Object.keys(record));
   let out = '{';
   let first = true;
   for (const key of keys) {
-    const member = content !== undefined && key === 'content' ? content : write(record[key]);
+    // A composed message (or its `plainMessage` copy): its content written from its parts, the same text.
+    const member = key === 'content' ? (composedContentJson(record) ?? write(record[key])) : write(record[key]);
     if (member === undefined) continue;
-    out += (first ? '' : ',') + JSON.stringify(key) + ':' + member;
+    out += (first ? '' : ',') + keyJson(key) + ':' + member;
     first = false;
   }
   return out + '}';
+}
+
+/** `JSON.stringify(key)` of the short keys met again and again (a request's, its messages', a schema's), kept. */
+const keyJsons = new Map<string, string>();
+const MAX_KEPT_KEYS = 1024;
+const MAX_KEPT_KEY_LENGTH = 64;
+
+function keyJson(key: string): string {
+  let json = keyJsons.get(key);
+  if (json === undefined) {
+    json = JSON.stringify(key);
+    if (key.length <= MAX_KEPT_KEY_LENGTH && keyJsons.size < MAX_KEPT_KEYS) keyJsons.set(key, json);
+  }
+  return json;
 }
 
 /**
@@ -69,8 +82,21 @@ const sharedJson = new WeakMap<SharedText, string>();
 // surrogates (any surrogate here, to keep the test simple: a pair written by JSON.stringify is unchanged).
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
+/** Below this length a text is checked character by character: cheaper than calling the regular expression. */
+const SHORT_TEXT = 32;
+
+/** Whether JSON.stringify escapes anything in `text` (see `NEEDS_ESCAPE`). */
+function needsEscape(text: string): boolean {
+  if (text.length >= SHORT_TEXT) return NEEDS_ESCAPE.test(text);
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return true;
+  }
+  return false;
+}
+
 /** `JSON.stringify(text)` without its quotes; a text with nothing to escape is its own JSON. */
-const innerJson = (text: string): string => (NEEDS_ESCAPE.test(text) ? JSON.stringify(text).slice(1, -1) : text);
+const innerJson = (text: string): string => (needsEscape(text) ? JSON.stringify(text).slice(1, -1) : text);
 
 /**
  * The keys in the order `Array.prototype.sort` puts them (code unit order; keys are distinct),
