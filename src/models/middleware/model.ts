@@ -168,11 +168,24 @@ export class Model {
    * own, no cost), else made with retries. With the cache off (`--no-cache`) every call is its
    * own: the user asked for each request to reach the model (sampling again at a temperature).
    */
-  async generate(given: GenerateRequest, context: CallContext): Promise<CallOutcome> {
-    const params = this.settings.params;
-    const request = params ? { ...given, settings: { ...given.settings, ...params } } : given;
-    const cacheKey = this.cacheKey(request);
+  generate(given: GenerateRequest, context: CallContext): Promise<CallOutcome> {
+    // Not an async function: a call made at once (the cache off) returns `call`'s own promise,
+    // not one resolved with it (two microtask turns and a promise less per call).
+    let request: GenerateRequest;
+    let cacheKey: string | null;
+    try {
+      const params = this.settings.params;
+      request = params ? { ...given, settings: { ...given.settings, ...params } } : given;
+      cacheKey = this.cacheKey(request);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
     if (!cacheKey || !this.settings.cache) return this.call(request, context, cacheKey);
+    return this.shared(request, context, cacheKey);
+  }
+
+  /** The call of a cacheable request with the cache on: a cache hit, a call in flight joined, or its own. */
+  private async shared(request: GenerateRequest, context: CallContext, cacheKey: string): Promise<CallOutcome> {
     const leader = this.inFlight.get(cacheKey);
     if (leader) {
       const shared = await leader;
@@ -212,7 +225,6 @@ export class Model {
     const attempts: Attempt[] = [];
     const waits = context.waitSignal ?? context.signal;
     const maxWait = this.settings.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
-    const failed = (error: CallOutcome['error']): CallOutcome => ({ output: null, error, cached: false, cacheKey, attempts, latencyMs: 0, usage: {}, costUsd: null });
     for (let attempt = 1; ; attempt++) {
       const { output, error, latencyMs, startedAt } = await this.attemptOnce(request, context, waits);
       const costUsd = !output ? null : this.provider.billed === false ? 0 : costOf(this.settings.price, output.usage);
@@ -227,16 +239,16 @@ export class Model {
         return { output, error: null, cached: false, cacheKey, attempts, latencyMs, usage: output.usage, costUsd };
       }
       const wait = context.signal?.aborted ? undefined : retryDelay(error, attempt, this.settings.retry, this.random);
-      if (wait === undefined || !described) return failed(described);
+      if (wait === undefined || !described) return failedOutcome(described, cacheKey, attempts);
       if (tooLong) {
-        return failed({ ...described, message: `the server asked to wait ${describeWait(asked)} before retrying, more than --max-retry-wait ${describeWait(maxWait)}: not waited (${described.message})` });
+        return failedOutcome({ ...described, message: `the server asked to wait ${describeWait(asked)} before retrying, more than --max-retry-wait ${describeWait(maxWait)}: not waited (${described.message})` }, cacheKey, attempts);
       }
-      if (waits?.aborted) return failed({ kind: 'aborted', message: 'run stopped before retrying' });
+      if (waits?.aborted) return failedOutcome({ kind: 'aborted', message: 'run stopped before retrying' }, cacheKey, attempts);
       this.tellLongWait(wait, asked !== undefined, described);
       try {
         await this.clock.sleep(wait, waits);
       } catch {
-        return failed({ kind: 'aborted', message: 'run stopped while waiting to retry' });
+        return failedOutcome({ kind: 'aborted', message: 'run stopped while waiting to retry' }, cacheKey, attempts);
       }
     }
   }
@@ -250,10 +262,11 @@ export class Model {
   }
 
   private async attemptOnce(request: GenerateRequest, context: CallContext, waits: AbortSignal | undefined): Promise<{ output: GenerateResult | null; error: unknown; latencyMs: number; startedAt: string }> {
-    const release = await this.semaphore.acquire();
+    // No promise awaited for what does not wait: a free slot, no limiter.
+    const release = this.semaphore.tryAcquire() ?? (await this.semaphore.acquire());
     try {
-      await this.requestLimiter?.take(1, waits);
-      await this.tokenLimiter?.take(estimateTokens(request), waits);
+      if (this.requestLimiter) await this.requestLimiter.take(1, waits);
+      if (this.tokenLimiter) await this.tokenLimiter.take(estimateTokens(request), waits);
       // One abort per attempt, by its timeout or by the run's signal (`linkAbort`, not
       // `AbortSignal.any`: see abort-link.ts); its `AbortSignal` is made only if the provider reads it.
       const timeout = new AttemptAbort();
@@ -309,6 +322,10 @@ export class Model {
     await Promise.all([this.requestLimiter?.close?.(), this.tokenLimiter?.close?.()]);
     await this.provider.close?.();
   }
+}
+
+function failedOutcome(error: CallOutcome['error'], cacheKey: string | null, attempts: readonly Attempt[]): CallOutcome {
+  return { output: null, error, cached: false, cacheKey, attempts, latencyMs: 0, usage: {}, costUsd: null };
 }
 
 /** An answer that cost this call nothing: from the call cache, or shared with an identical call in flight. */

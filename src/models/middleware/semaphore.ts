@@ -14,6 +14,20 @@ export class Semaphore {
     } else {
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
+    return this.releaser();
+  }
+
+  /**
+   * A slot at once if one is free (then nobody waits: a slot is only freed when no one does),
+   * else undefined: `acquire` without its promise and microtask turn when the limit is not reached.
+   */
+  tryAcquire(): (() => void) | undefined {
+    if (this.available <= 0) return undefined;
+    this.available--;
+    return this.releaser();
+  }
+
+  private releaser(): () => void {
     let released = false;
     return () => {
       if (released) return;
