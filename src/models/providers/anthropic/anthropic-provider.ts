@@ -1,7 +1,7 @@
 import type { GenerateRequest, GenerateResult } from '../../../core/index.js';
 import { createJsonClient } from '../../http/json-client.js';
 import { createRedactor } from '../../http/redact-secrets.js';
-import type { ModelProvider } from '../../spec.js';
+import type { GenerateOptions, ModelProvider } from '../../spec.js';
 import { anthropicErrorFromStatus } from './anthropic-errors.js';
 import { buildAnthropicRequest } from './build-anthropic-request.js';
 import { parseAnthropicResponse } from './parse-anthropic-response.js';
@@ -47,9 +47,9 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
     ...(options.connections !== undefined ? { connections: options.connections } : {}),
   });
 
-  async function generate(request: GenerateRequest, { signal }: { signal: AbortSignal }): Promise<GenerateResult> {
+  async function generate(request: GenerateRequest, options: GenerateOptions): Promise<GenerateResult> {
     const built = buildAnthropicRequest(model, request);
-    const response = await client.post(endpoint.path, JSON.stringify(built.body), signal, url);
+    const response = await client.post(endpoint.path, JSON.stringify(built.body), options.abort ?? options.signal, url);
     if (response.statusCode >= 200 && response.statusCode < 300) {
       return parseAnthropicResponse(response.text, response.statusCode, {
         requestedModel: model,

@@ -1,7 +1,7 @@
 import type { GenerateRequest, GenerateResult } from '../../../core/index.js';
 import { createJsonClient } from '../../http/json-client.js';
 import { createRedactor } from '../../http/redact-secrets.js';
-import type { ModelProvider } from '../../spec.js';
+import type { GenerateOptions, ModelProvider } from '../../spec.js';
 import { buildGeminiRequest } from './build-gemini-request.js';
 import { geminiErrorFromStatus } from './gemini-errors.js';
 import { parseGeminiResponse } from './parse-gemini-response.js';
@@ -43,9 +43,9 @@ export function createGeminiProvider(options: GeminiProviderOptions): ModelProvi
     ...(options.connections !== undefined ? { connections: options.connections } : {}),
   });
 
-  async function generate(request: GenerateRequest, { signal }: { signal: AbortSignal }): Promise<GenerateResult> {
+  async function generate(request: GenerateRequest, options: GenerateOptions): Promise<GenerateResult> {
     const built = buildGeminiRequest(request);
-    const response = await client.post(endpoint.path, JSON.stringify(built.body), signal, url);
+    const response = await client.post(endpoint.path, JSON.stringify(built.body), options.abort ?? options.signal, url);
     if (response.statusCode >= 200 && response.statusCode < 300) {
       return parseGeminiResponse(response.text, response.statusCode, { requestedModel: model, requestWarnings: built.warnings });
     }

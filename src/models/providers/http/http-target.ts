@@ -89,7 +89,8 @@ export function createHttpTarget(options: HttpTargetOptions): ModelProvider {
     return basic === undefined || declared.authorization !== undefined ? declared : { ...declared, authorization: `Basic ${basic}` };
   }
 
-  async function generate(request: GenerateRequest, { signal, sampleId }: GenerateOptions): Promise<GenerateResult> {
+  async function generate(request: GenerateRequest, options: GenerateOptions): Promise<GenerateResult> {
+    const { sampleId } = options;
     // The session is made only for a template that reads it (a sha256 per call otherwise wasted).
     const variables = buildTargetRequest(name, request, template.perSample ? sessions(sampleId) : '', sampleId);
     let payload: string;
@@ -104,7 +105,8 @@ export function createHttpTarget(options: HttpTargetOptions): ModelProvider {
     } catch (error) {
       throw targetError(name, describeError(error), redact);
     }
-    const response = await client.post(path, payload, signal, url, sent);
+    // The middleware's `abort` when given: its signal is then never made (see `AttemptAbort`).
+    const response = await client.post(path, payload, options.abort ?? options.signal, url, sent);
     if (response.statusCode < 200 || response.statusCode >= 300) {
       throw httpCallError(response.statusCode, url, response.text, serverErrorText(response.text), parseRetryAfterMs(response.headers));
     }

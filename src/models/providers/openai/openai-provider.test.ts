@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { InputError, ModelCallError, assistant, composedUserMessage, plainMessage, sharedText, system, user, type GenerateRequest, type Message, type TextParts } from '../../../core/index.js';
 import { startFakeOpenAIServer, type FakeServer } from '../../../testing/fake-openai-server.js';
 import { buildOpenAIRequestBody, createOpenAIProvider, openAIRequestJson } from './openai-provider.js';
-import type { ModelProvider } from '../../spec.js';
+import type { GenerateOptions, ModelProvider } from '../../spec.js';
+import { AttemptAbort } from '../../middleware/attempt-abort.js';
 
 const KEY = 'sk-test-0123456789abcdefSECRET';
 const request = (messages: readonly Message[], extra: Partial<GenerateRequest> = {}): GenerateRequest => ({ messages, settings: {}, ...extra });
@@ -296,6 +297,37 @@ describe('openai provider over HTTP', () => {
     setTimeout(() => controller.abort(timeout), 30);
     const error = await callError(provider().generate(request([user('slow')]), { signal: controller.signal }));
     assert.equal(error, timeout);
+  });
+
+  it("listens to the middleware's AttemptAbort when given, never reading the signal: a timeout's reason, a stop, one already aborted", async () => {
+    const options = (abort: AttemptAbort): GenerateOptions => ({
+      get signal(): AbortSignal {
+        throw new Error('the signal was read');
+      },
+      abort,
+    });
+    server.setBehavior({ latencyMs: 5_000 });
+    const timed = new AttemptAbort();
+    const timeout = new ModelCallError('timeout', 'no answer within 30 ms');
+    setTimeout(() => timed.abort(timeout), 30);
+    assert.equal(await callError(provider().generate(request([user('slow')]), options(timed))), timeout);
+
+    server.setBehavior({ latencyMs: undefined, faults: () => ({ type: 'hang' }) });
+    const before = server.requests.length;
+    const stopped = new AttemptAbort();
+    setTimeout(() => stopped.abort(), 50);
+    assert.equal((await callError(provider().generate(request([user('hang me')]), options(stopped)))).kind, 'aborted');
+    assert.equal(server.requests[before]?.outcome, 'hang');
+
+    const count = server.requestCount;
+    const already = new AttemptAbort();
+    already.abort();
+    assert.equal((await callError(provider().generate(request([user('q')]), options(already)))).kind, 'aborted');
+    assert.equal(server.requestCount, count);
+
+    server.setBehavior({ faults: undefined, latencyMs: undefined });
+    const answered = new AttemptAbort();
+    assert.equal(typeof (await provider().generate(request([user('Capital of France?')]), options(answered))).text, 'string');
   });
 
   it('does not send anything when the signal is already aborted', async () => {
