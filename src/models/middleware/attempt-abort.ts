@@ -28,7 +28,18 @@ export class AttemptAbort implements AbortWatch {
     this.reason = reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
     const listeners = this.listeners;
     this.listeners = undefined;
-    if (listeners) for (const onAbort of listeners) onAbort();
+    // As an EventTarget does: a listener that throws does not keep the others from being told; its error is reported after.
+    if (listeners) {
+      for (const onAbort of listeners) {
+        try {
+          onAbort();
+        } catch (error) {
+          queueMicrotask(() => {
+            throw error;
+          });
+        }
+      }
+    }
     this.controller?.abort(this.reason);
   }
 
