@@ -1,20 +1,21 @@
 // V8 settings the CLI gives itself before anything else runs (imported first by run-cli.ts): a
-// user never passes a flag. Each lowers the process's peak memory without CPU per sample
-// (docs/benchmarks.md, "What a run's peak RSS is made of"):
+// user never passes a flag. docs/benchmarks.md ("what a run's peak RSS is made of") has the
+// measurements.
 //
 // --liftoff-only: undici parses HTTP with llhttp, a WebAssembly module. Once its parser function
-//   is hot, V8 recompiles it with TurboFan in a background thread, and that one compilation
-//   allocates ~37 MB of compiler memory (heaptrack: register allocation zones) for ~0.1 s: at a
-//   10-sample run it was the peak itself (160 → 125 MB). Liftoff's code for it is what every
-//   response was parsed with until then; its parsing costs a few ms per 10,000 responses more.
-// --heap-growing-percent=50: after a full GC, V8 lets the old generation grow by up to 4× before
-//   the next one. A run promotes ~1 MB of short-lived objects (samples in flight) per scavenge, so
-//   at 10,000 samples the old space filled with garbage from 22 to 88 MB before it was collected
-//   once. 1.5× bounds that garbage by what is live; the heap is small, so a full GC is cheap (six
-//   instead of three at 10,000 samples, tens of ms in all).
+//   is hot, V8 recompiles it with TurboFan in a background thread: 0.6–1.1 s of compilation
+//   (`--trace-wasm-compilation-times`) holding up to 29 MB of compiler memory (heaptrack:
+//   register-allocation zones), the peak of every short run (10 samples: 155–158 → 127–132 MB).
+//   Liftoff's code, which parses every response until then, is slower by ~40 ms per 10,000
+//   responses (CPU profile self time), so the compilation it spares pays for ~150,000 of them.
+//
+// Not set: --heap-growing-percent=50 (old space bounded at 1.5× live instead of ~4×: 10,000
+// samples' peak ~200 → ~175 MB, but two to three times the full GCs, and the main thread's GC time
+// rose by ~0.4 s per 10,000 samples) and a smaller young generation (more scavenges): both cost
+// CPU per sample.
 import { setFlagsFromString } from 'node:v8';
 
-/** The flags, in the order they are set. Exported for the test that they are set. */
-export const MEMORY_FLAGS = ['--liftoff-only', '--heap-growing-percent=50'] as const;
+/** The flags, in the order they are set. Exported for the test that this V8 knows them. */
+export const MEMORY_FLAGS = ['--liftoff-only'] as const;
 
 for (const flag of MEMORY_FLAGS) setFlagsFromString(flag);
