@@ -39,7 +39,8 @@ export function nameMatcher(names: readonly string[], options: { readonly caseSe
   if (options.reuse === false) return prepareNameMatcher(names, options.caseSensitive);
   const cache = options.caseSensitive ? caseSensitiveByArray : caseInsensitiveByArray;
   const known = cache.get(names);
-  if (known && sameNames(known.snapshot, names)) return known.matcher;
+  // A frozen array cannot have changed since its matcher was built: no need to compare it.
+  if (known && (Object.isFrozen(names) || sameNames(known.snapshot, names))) return known.matcher;
   const matcher = prepareNameMatcher(names, options.caseSensitive);
   cache.set(names, { snapshot: [...names], matcher });
   return matcher;
@@ -61,40 +62,66 @@ function sameNames(a: readonly string[], b: readonly string[]): boolean {
 function prepareNameMatcher(rawNames: readonly string[], caseSensitive: boolean): NameMatcher {
   const fold = caseSensitive ? (text: string) => text : foldCase;
   const names: string[] = [];
-  // Names grouped by their first (folded) code unit, longest first within a group, so that one
-  // pass over the text only compares the few names that can start at each position.
-  const byFirstUnit = new Map<string, { readonly name: string; readonly key: string }[]>();
+  // Names grouped by their first two (folded) code units — one-unit names by their only one —,
+  // longest first within a group, so that one pass over the text only compares the one or two
+  // names that can start at each position. Keyed by number: no string is made per position.
+  const byFirstUnits = new Map<number, Entry[]>();
+  const oneUnit = new Map<number, Entry>();
   const seen = new Set<string>();
   for (const name of rawNames) {
     const key = fold(name);
     if (name.trim() === '' || seen.has(key)) continue;
     seen.add(key);
     names.push(name);
-    const group = byFirstUnit.get(key.charAt(0)) ?? [];
+    if (key.length === 1) {
+      oneUnit.set(key.charCodeAt(0), { name, key });
+      continue;
+    }
+    const units = pairOf(key.charCodeAt(0), key.charCodeAt(1));
+    const group = byFirstUnits.get(units) ?? [];
     group.push({ name, key });
-    byFirstUnit.set(key.charAt(0), group);
+    byFirstUnits.set(units, group);
   }
-  for (const group of byFirstUnit.values()) group.sort((a, b) => b.key.length - a.key.length);
+  for (const group of byFirstUnits.values()) group.sort((a, b) => b.key.length - a.key.length);
 
   function find(text: string): NameOccurrence[] {
     const haystack = fold(text);
     const found: NameOccurrence[] = [];
-    for (let start = 0; start < haystack.length; start += 1) {
-      // A whole-word occurrence cannot start right after a word character.
-      if (isWordCharAt(text, start - 1)) continue;
-      const group = byFirstUnit.get(haystack.charAt(start));
-      if (!group) continue;
-      for (const { name, key } of group) {
-        const end = start + key.length;
-        // Boundaries are read from the original text: folding keeps positions (see foldCase).
-        if (haystack.startsWith(key, start) && !isWordCharAt(text, end)) found.push({ name, start, end });
+    const length = haystack.length;
+    // Whether the previous unit is a word character: a whole-word occurrence cannot start after one.
+    let afterWordChar = false;
+    let unit = haystack.charCodeAt(0);
+    for (let start = 0; start < length; start += 1) {
+      const next = haystack.charCodeAt(start + 1); // NaN past the end
+      if (!afterWordChar) {
+        const group = byFirstUnits.get(pairOf(unit, next));
+        if (group !== undefined) {
+          for (const { name, key } of group) {
+            const end = start + key.length;
+            // Boundaries are read from the original text: folding keeps positions (see foldCase).
+            if (end <= length && haystack.startsWith(key, start) && !isWordCharAt(text, end)) found.push({ name, start, end });
+          }
+        }
+        const single = oneUnit.size === 0 ? undefined : oneUnit.get(unit);
+        if (single !== undefined && !isWordCharAt(text, start + 1)) found.push({ name: single.name, start, end: start + 1 });
       }
+      afterWordChar = isWordCharAt(text, start);
+      unit = next;
     }
     return found;
   }
 
   return { names, caseSensitive, find };
 }
+
+// A name of the list with its folded form (the name itself when case counts).
+interface Entry {
+  readonly name: string;
+  readonly key: string;
+}
+
+/** Two UTF-16 code units as one number (a Map key that costs no string per position). */
+const pairOf = (first: number, second: number): number => first * 65536 + second;
 
 /**
  * A "word character" for the whole-word rule: `[A-Za-z0-9_]`. ASCII on purpose (tool names are

@@ -73,12 +73,13 @@ export function parseToolSelection(text: string, options: SelectionOptions): Sel
 
   const found = mentionsOf(text, candidates, catalogue);
   // Names met for the first time: classify the whole lists at once (one read of the word lists).
-  if (!allClassified(found.map((m) => m.name))) classifyNames([...candidates, ...catalogue]);
+  if (!allClassified(namesOf(found))) classifyNames([...candidates, ...catalogue]);
   const mentions = found.filter((m) => !isOrdinaryWord(m.name) || isWrittenAsName(text, m, m.name, found) || (m.shown && isInChoosingPosition(text, m)));
 
-  const chosen = longestFirstWithoutOverlap(mentions).sort((a, b) => a.start - b.start);
-  const tools = [...new Set(chosen.map((mention) => mention.name))];
-  const offList = new Set(chosen.filter((mention) => !mention.shown).map((mention) => mention.name));
+  // Most answers name one tool once: nothing to order or to drop then.
+  const chosen = mentions.length < 2 ? mentions : longestFirstWithoutOverlap(mentions).sort((a, b) => a.start - b.start);
+  const tools = chosen.length < 2 ? namesOf(chosen) : [...new Set(namesOf(chosen))];
+  const offList = new Set(namesOf(chosen.filter((mention) => !mention.shown)));
 
   const nones = noneWords(text);
   if (tools.length === 0) {
@@ -113,13 +114,17 @@ function mentionsOf(text: string, candidates: readonly string[], catalogue: read
   const shownNames: string[] = [];
   let unlisted: string[] | undefined;
   for (const name of candidates) {
-    if (name.trim() === '') continue;
-    // A name spelled as the catalogue spells it has its folded form there already.
-    const key = listed.get(name) ?? foldCase(name);
+    // A name spelled as the catalogue spells it has its folded form there already (and is not blank).
+    let key = listed.get(name);
+    const spelledAsListed = key !== undefined;
+    if (key === undefined) {
+      if (name.trim() === '') continue;
+      key = foldCase(name);
+    }
     if (shownKeys.includes(key)) continue;
     shownKeys.push(key);
     shownNames.push(name);
-    if (!listed.has(key)) (unlisted ??= []).push(name);
+    if (!spelledAsListed && !listed.has(key)) (unlisted ??= []).push(name);
   }
   const shown: Mention[] = [];
   const offList: Mention[] = [];
@@ -172,8 +177,19 @@ function mergeByPosition(a: readonly Mention[], b: readonly Mention[]): Mention[
   return merged;
 }
 
+/** The names of occurrences, in their order. */
+function namesOf(occurrences: readonly NameOccurrence[]): string[] {
+  const names: string[] = [];
+  for (const occurrence of occurrences) names.push(occurrence.name);
+  return names;
+}
+
+// Whether the text holds "none" at all, any case: a cheaper test than finding whole words.
+const NONE_ANYWHERE = /none/i;
+
 /** Every whole-word "none" of the text, any case. */
 function noneWords(text: string): Span[] {
+  if (!NONE_ANYWHERE.test(text)) return [];
   return [...text.matchAll(NONE_WORD)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
 }
 

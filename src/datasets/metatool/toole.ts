@@ -81,7 +81,8 @@ export function buildToolEPool(rows: readonly ToolERow[]): ToolEPool {
     list.push(query);
     queriesByTool.set(tool, list);
   }
-  const tools = [...new Set(rows.map((r) => r.tool))].sort(compareNames);
+  // Frozen: the strict parser's matcher for this list is then reused without comparing it again (`nameMatcher`).
+  const tools = Object.freeze([...new Set(rows.map((r) => r.tool))].sort(compareNames));
   for (const tool of tools) if (!queriesByTool.has(tool)) queriesByTool.set(tool, []);
   return {
     tools,

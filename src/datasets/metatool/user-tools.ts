@@ -86,7 +86,8 @@ export function userCatalogue(tools: readonly UserTool[]): ToolCatalogue {
   const rows: ToolERow[] = tools.flatMap((t, index) => t.queries.map((query) => ({ query, tool: t.name, line: index })));
   const pool = buildToolEPool(rows);
   // Tools without queries are candidates too: the pool only knows tools that have rows.
-  const names = tools.map((t) => t.name).sort(compareNames);
+  // Frozen, as ToolE's list is (see `buildToolEPool`).
+  const names = Object.freeze(tools.map((t) => t.name).sort(compareNames));
   const queriesByTool = new Map(pool.queriesByTool);
   for (const name of names) if (!queriesByTool.has(name)) queriesByTool.set(name, []);
   return {
