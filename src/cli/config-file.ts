@@ -1,6 +1,6 @@
 import { Option } from 'commander';
 import { CONFIG_ENV, DEFAULT_CONFIG_FILE, locateConfigFile } from '../config/config-location.js';
-import { loadConfig, type AssayConfig } from '../config/load-config.js';
+import type { AssayConfig } from '../config/load-config.js';
 import { resolveModelArgument } from '../config/model-argument.js';
 
 /** `--config FILE`: the config file declaring models by name (else ASSAY_CONFIG, else ./assay.yaml). */
@@ -16,7 +16,8 @@ export const configOption = (): Option =>
 export async function configFrom(flag: string | undefined): Promise<AssayConfig | undefined> {
   const location = locateConfigFile(process.cwd(), flag, process.env);
   if (!location) return undefined;
-  const [{ jmesPathProblem }, { bodyTemplateProblem }] = await Promise.all([import('../models/providers/http/answer-path.js'), import('../models/providers/http/body-template.js')]);
+  // The loader (its schemas: zod, YAML) too: a run without a config file does not load it.
+  const [{ loadConfig }, { jmesPathProblem }, { bodyTemplateProblem }] = await Promise.all([import('../config/load-config.js'), import('../models/providers/http/answer-path.js'), import('../models/providers/http/body-template.js')]);
   return loadConfig(location, { checkJmesPath: jmesPathProblem, checkBodyTemplate: bodyTemplateProblem });
 }
 

@@ -4,12 +4,28 @@ import { InputError, describeError } from '../core/index.js';
 import { toolkitVersion } from '../version.js';
 import { endQuietlyOnClosedPipe } from './closed-pipe.js';
 import { useOneLineErrors } from './commander-errors.js';
-import { registerCommands } from './commands.js';
 import { EXIT } from './shared.js';
 import { printErr } from './terminal.js';
 
 /** A message as one line: the CLI promises exactly one line on stderr for a user error. */
 const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
+
+/**
+ * Registers the commands a command line needs: `run` and `resume` alone when it names one of them
+ * (their module and what it imports are all a run loads: the other commands' modules — reports,
+ * comparisons, the viewer, the demo — cost a run ~40% of its start-up), every command otherwise
+ * (a help, a list, an unknown command's "did you mean"). A command's help and errors name no
+ * other command, so they read the same either way.
+ */
+async function registerCommandsFor(program: Command, first: string | undefined, setExitCode: (code: number) => void): Promise<void> {
+  if (first === 'run' || first === 'resume') {
+    const { registerRunCommands } = await import('./run-command.js');
+    registerRunCommands(program, setExitCode);
+    return;
+  }
+  const { registerCommands } = await import('./commands.js');
+  registerCommands(program, setExitCode);
+}
 
 /** Entry point of the `assay` command: parse, dispatch, turn failures into one line and an exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -34,7 +50,7 @@ postgres://user@host:5432/database; data is read from
 Each command has its own --help.`,
     );
   let exitCode: number = EXIT.ok;
-  registerCommands(program, (code) => (exitCode = code));
+  await registerCommandsFor(program, argv[2], (code) => (exitCode = code));
   useOneLineErrors(program);
   try {
     await program.parseAsync(argv as string[], { from: 'node' });

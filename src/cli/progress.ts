@@ -1,4 +1,4 @@
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
 import type { ProgressEvent } from '../runner/execute.js';
 import { rewriteLine, writeText } from './terminal.js';
 
@@ -15,6 +15,9 @@ export interface ProgressReporter {
  */
 export function createProgressReporter(label: string, stream: NodeJS.WriteStream = process.stderr): ProgressReporter {
   if (stream.isTTY) {
+    // Loaded for a terminal only (a CommonJS package: required, so this stays synchronous): a run
+    // logging to a pipe or a file does not load its 18 files.
+    const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
     const bar = new cliProgress.SingleBar(
       { format: `${label} [{bar}] {value}/{total} | {rate}/s | ETA {eta_formatted} | errors {errors}`, stream, hideCursor: true, etaBuffer: 200, fps: 5 },
       cliProgress.Presets.shades_classic,

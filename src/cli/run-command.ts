@@ -4,10 +4,8 @@ import { findTask } from '../benchmarks/registry.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
 import { requireRun, resumeRun, startRun, type RunDependencies } from '../runner/run.js';
 import { checkRepeats, defaultJudgeSpec, type JudgeSpec, type RunSpec } from '../runner/run-spec.js';
-import { estimateRun } from '../runner/estimate.js';
 import { checkDeclarationsUnchanged } from '../runner/declared-models.js';
 import type { RunSummary } from '../analysis/summary.js';
-import { renderEstimate } from './estimate-text.js';
 import type { Store } from '../store/store.js';
 import { collect, nonNegativeInt, number, parseRubric, positiveInt } from './options.js';
 import { addEngineOptions, engineFrom, givenEngine, type EngineFlags } from './engine-options.js';
@@ -24,11 +22,7 @@ import { nonEmpty } from '../models/http/base-url.js';
 import { printErr, printOut } from './terminal.js';
 import { checkModelArgument, configFrom, configOption } from './config-file.js';
 import type { AssayConfig } from '../config/load-config.js';
-import { checkModelsReady } from '../config/preflight.js';
-import { modelOwnSettings } from '../core/engine-settings.js';
-import { planSuite, runPlannedSuite, storedSuiteRun } from './suite-command.js';
-import { judgeFlagsRecorded, judgeSpecOf } from './judge-spec.js';
-import { suiteRunsIn } from '../suites/membership.js';
+import { judgeSpecOf } from './judge-spec.js';
 
 /** The API key named by `--api-key-env` (the key itself never goes on a command line or into the store). */
 function secretsFrom(flags: EngineFlags): RunDependencies['secrets'] {
@@ -104,6 +98,12 @@ async function findResumable(store: Store, spec: RunSpec): Promise<string | unde
   return runs.find((r) => r.task === spec.task && same(r.models, spec.models) && r.seed === spec.seed && same(r.options, spec.options))?.id;
 }
 
+/** What `--suite` and a suite run's resume need (the suite runner, gates, config): loaded by them alone. */
+async function suiteModule(): Promise<typeof import('./suite-command.js') & Pick<typeof import('./judge-spec.js'), 'judgeFlagsRecorded'>> {
+  const [suites, { judgeFlagsRecorded }] = await Promise.all([import('./suite-command.js'), import('./judge-spec.js')]);
+  return { ...suites, judgeFlagsRecorded };
+}
+
 /**
  * `assay run --suite NAME`: the suite checked and every entry's run planned before the store is
  * opened (a bad suite records nothing), then its entries run in this process, one run each.
@@ -113,6 +113,7 @@ async function suiteCommand(name: string, flags: RunFlags): Promise<number> {
   const config = await configFrom(flags.config);
   if (!config) throw new InputError(`--suite ${name}: no config file found (--config FILE, $ASSAY_CONFIG or ./assay.yaml) to declare it`);
   const resolved = resolveDataDir({ ...(flags.dataDir ? { flag: flags.dataDir } : {}) });
+  const { planSuite, runPlannedSuite } = await suiteModule();
   const plan = planSuite(config, name, flags, resolved);
   const lease = leaseFromEnv();
   const { stop, signal, dispose } = interruptSignal();
@@ -176,7 +177,7 @@ async function runTask(taskName: string, flags: RunFlags & { model: string[] }):
   const declared = [...flags.model, ...(flags.judge !== undefined ? [flags.judge] : []), ...(flags.userModel !== undefined ? [flags.userModel] : [])].filter((id) => !id.includes(':'));
   // Every variable, command and module file the declared models need, before the store is opened
   // and before the data dir is looked at: a bad config file is told first, with or without data.
-  if (config && flags.queue === undefined) checkModelsReady(config, declared, process.env);
+  if (config && flags.queue === undefined) (await import('../config/preflight.js')).checkModelsReady(config, declared, process.env);
   const resolved = resolveDataDir({ ...(flags.dataDir ? { flag: flags.dataDir } : {}) });
   const spec: RunSpec = {
     task: taskName,
@@ -203,6 +204,7 @@ async function runTask(taskName: string, flags: RunFlags & { model: string[] }):
     const ready = readsOwnData(options) || (await dataReady(taskName, { dataDir: resolved, download: flags.download, signal: stop }));
     if (!ready) return EXIT.interrupted;
     if (flags.estimate) {
+      const [{ estimateRun }, { renderEstimate }, { modelOwnSettings }] = await Promise.all([import('../runner/estimate.js'), import('./estimate-text.js'), import('../core/engine-settings.js')]);
       // A declared model's price is in its declaration (a --price given for it still wins).
       const declaredPrices = Object.fromEntries(declared.flatMap((name) => {
         const declaration = config?.models.get(name);
@@ -268,6 +270,7 @@ async function suiteResumeCommand(suiteRun: string, flags: ResumeFlags, engine: 
   const config = await configFrom(flags.config);
   if (!config) throw new InputError(`suite run ${suiteRun}: no config file found (--config FILE, $ASSAY_CONFIG or ./assay.yaml) to declare its suite`);
   const resolved = resolveDataDir({ ...(flags.dataDir ? { flag: flags.dataDir } : {}) });
+  const [{ planSuite, runPlannedSuite, storedSuiteRun, judgeFlagsRecorded }, { suiteRunsIn }] = await Promise.all([suiteModule(), import('../suites/membership.js')]);
   const lease = leaseFromEnv();
   const { stop, signal, dispose } = interruptSignal();
   try {
