@@ -1,6 +1,5 @@
 import { access, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { ZodType } from 'zod';
 import { InputError } from '../../core/index.js';
 import { upstreamToolDescriptions } from './descriptions.js';
 import { NEIGHBOURS_KEPT, nearestNeighbours } from './neighbours.js';
@@ -101,9 +100,10 @@ export class MetaToolDataset {
     return part;
   }
 
-  private async readJson<T>(key: string, schema: ZodType<T>, expected: string): Promise<{ file: DataFileText; value: T }> {
+  private async readJson<T>(key: string, shape: schemas.JsonShape<T>): Promise<{ file: DataFileText; value: T }> {
     const file = await readDataFile(this.dataDir, key);
-    return { file, value: validateJson(file, parseJsonFile(file), schema, expected) };
+    const value = parseJsonFile(file);
+    return { file, value: shape.accepts?.(value) ? (value as T) : validateJson(file, value, shape.schema(), shape.expected) };
   }
 
   /** ToolE: the CSV, its query pool, and every tool's prompt description. */
@@ -111,9 +111,9 @@ export class MetaToolDataset {
     return this.once('catalogue', async () => {
       const csv = await readDataFile(this.dataDir, METATOOL_FILES.csv);
       const pool = buildToolEPool(parseToolECsv(csv));
-      const pluginDes = await this.readJson(METATOOL_FILES.pluginDes, schemas.stringMapSchema, schemas.STRING_MAP_EXPECTED);
-      const bigToolDes = await this.readJson(METATOOL_FILES.bigToolDes, schemas.stringMapSchema, schemas.STRING_MAP_EXPECTED);
-      const pluginInfo = await this.readJson(METATOOL_FILES.pluginInfo, schemas.pluginInfoSchema, schemas.PLUGIN_INFO_EXPECTED);
+      const pluginDes = await this.readJson(METATOOL_FILES.pluginDes, schemas.stringMap);
+      const bigToolDes = await this.readJson(METATOOL_FILES.bigToolDes, schemas.stringMap);
+      const pluginInfo = await this.readJson(METATOOL_FILES.pluginInfo, schemas.pluginInfo);
       // plugin_des.json is upstream's list of "all tools"; it must be the CSV's tool set.
       const listed = Object.keys(pluginDes.value).sort(compareNames);
       const missing = pool.tools.filter((t) => !Object.hasOwn(pluginDes.value, t));
@@ -143,7 +143,7 @@ export class MetaToolDataset {
       const { tools } = (await this.catalogue()).value;
       const haveList = await access(this.filePath(METATOOL_FILES.neighbours)).then(() => true, () => false);
       if (!haveList) return this.neighboursFromEmbeddings(tools);
-      const { file, value } = await this.readJson(METATOOL_FILES.neighbours, schemas.neighboursSchema, schemas.NEIGHBOURS_EXPECTED);
+      const { file, value } = await this.readJson(METATOOL_FILES.neighbours, schemas.neighbours);
       const out = new Map<string, readonly string[]>();
       for (const tool of tools) {
         const list = value[tool];
@@ -158,7 +158,7 @@ export class MetaToolDataset {
 
   /** The neighbour lists computed from the embeddings themselves. */
   async neighboursFromEmbeddings(tools: readonly string[]): Promise<Loaded<ReadonlyMap<string, readonly string[]>>> {
-    const { file, value } = await this.readJson(METATOOL_FILES.embeddings, schemas.embeddingsSchema, schemas.EMBEDDINGS_EXPECTED);
+    const { file, value } = await this.readJson(METATOOL_FILES.embeddings, schemas.embeddings);
     const vectors = new Map(value.map((e) => [e.tool, e.embedding]));
     const dimensions = value[0]?.embedding.length ?? 0;
     for (const tool of tools) {
@@ -182,7 +182,7 @@ export class MetaToolDataset {
       const files: DataFileText[] = [];
       const scenarios: Scenario[] = [];
       for (const name of jsonFiles) {
-        const { file, value } = await this.readJson(`${METATOOL_FILES.scenarioDir}/${name}`, schemas.scenarioSchema, schemas.SCENARIO_EXPECTED);
+        const { file, value } = await this.readJson(`${METATOOL_FILES.scenarioDir}/${name}`, schemas.scenario);
         const unknown = value.Tools.filter((t) => !tools.includes(t));
         if (unknown.length > 0) {
           throw new InputError(`${file.file}: tools ${JSON.stringify(unknown)} are not in all_clean_data.csv; expected scenario tools to be ToolE tools`, { file: file.file });
@@ -199,7 +199,7 @@ export class MetaToolDataset {
   multiToolQueries(): Promise<Loaded<readonly MultiToolQuery[]>> {
     return this.once('multi', async () => {
       const { tools } = (await this.catalogue()).value;
-      const { file, value } = await this.readJson(METATOOL_FILES.multiGolden, schemas.multiGoldenSchema, schemas.MULTI_GOLDEN_EXPECTED);
+      const { file, value } = await this.readJson(METATOOL_FILES.multiGolden, schemas.multiGolden);
       const seen = new Set<string>();
       const out: MultiToolQuery[] = [];
       value.forEach((item, index) => {
@@ -219,7 +219,7 @@ export class MetaToolDataset {
   /** The shipped awareness set (1,040 five-shot prompts). */
   awarenessItems(): Promise<Loaded<readonly AwarenessItem[]>> {
     return this.once('task1', async () => {
-      const { file, value } = await this.readJson(METATOOL_FILES.task1, schemas.task1Schema, schemas.TASK1_EXPECTED);
+      const { file, value } = await this.readJson(METATOOL_FILES.task1, schemas.task1);
       const items = value.map((item, index): AwarenessItem => ({
         index,
         query: item.query,
@@ -234,7 +234,7 @@ export class MetaToolDataset {
   /** The shipped reliability prompts (`Task2-Subtask3.json`, five-shot). */
   reliabilityPrompts(): Promise<Loaded<readonly ShippedSelectionPrompt[]>> {
     return this.once('subtask3', async () => {
-      const { file, value } = await this.readJson(METATOOL_FILES.subtask3, schemas.subtask3Schema, schemas.SUBTASK3_EXPECTED);
+      const { file, value } = await this.readJson(METATOOL_FILES.subtask3, schemas.subtask3);
       const items = value.map((item, index) => ({ index, query: item.query, tools: [item.tool], actionPrompt: item.action_prompt }));
       return { value: items, checksums: checksumsOf(file) };
     });
@@ -243,7 +243,7 @@ export class MetaToolDataset {
   /** The shipped "must choose two" prompts (`Task2-Subtask4.json`, zero-shot). */
   multiToolPrompts(): Promise<Loaded<readonly ShippedSelectionPrompt[]>> {
     return this.once('subtask4', async () => {
-      const { file, value } = await this.readJson(METATOOL_FILES.subtask4, schemas.subtask4Schema, schemas.SUBTASK4_EXPECTED);
+      const { file, value } = await this.readJson(METATOOL_FILES.subtask4, schemas.subtask4);
       const items = value.map((item, index) => ({ index, query: item.query, tools: item.tool, actionPrompt: item.action_prompt }));
       return { value: items, checksums: checksumsOf(file) };
     });

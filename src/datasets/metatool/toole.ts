@@ -58,28 +58,30 @@ export function parseToolECsv(data: DataFileText): ToolERow[] {
   });
 }
 
+const AMBIGUOUS: unique symbol = Symbol('ambiguous');
+
 /** Builds the deduplicated, unambiguous query pool from the CSV rows. */
 export function buildToolEPool(rows: readonly ToolERow[]): ToolEPool {
-  const toolsOfQuery = new Map<string, Set<string>>();
+  // Each query's tool, or AMBIGUOUS once two rows disagree (no Set per query: ~21,000 of them).
+  const toolOrAmbiguous = new Map<string, string | typeof AMBIGUOUS>();
   for (const { query, tool } of rows) {
-    const tools = toolsOfQuery.get(query) ?? new Set<string>();
-    tools.add(tool);
-    toolsOfQuery.set(query, tools);
+    const known = toolOrAmbiguous.get(query);
+    if (known === undefined) toolOrAmbiguous.set(query, tool);
+    else if (known !== tool) toolOrAmbiguous.set(query, AMBIGUOUS);
   }
   const queriesByTool = new Map<string, string[]>();
   const toolOfQuery = new Map<string, string>();
   let ambiguousQueries = 0;
   // Iterating the Map follows first appearance in the CSV, so each tool's list keeps CSV order.
-  for (const [query, tools] of toolsOfQuery) {
-    if (tools.size > 1) {
+  for (const [query, tool] of toolOrAmbiguous) {
+    if (tool === AMBIGUOUS) {
       ambiguousQueries++;
       continue;
     }
-    const [tool] = [...tools] as [string];
     toolOfQuery.set(query, tool);
-    const list = queriesByTool.get(tool) ?? [];
-    list.push(query);
-    queriesByTool.set(tool, list);
+    const list = queriesByTool.get(tool);
+    if (list === undefined) queriesByTool.set(tool, [query]);
+    else list.push(query);
   }
   // Frozen: the strict parser's matcher for this list is then reused without comparing it again (`nameMatcher`).
   const tools = Object.freeze([...new Set(rows.map((r) => r.tool))].sort(compareNames));
@@ -88,7 +90,7 @@ export function buildToolEPool(rows: readonly ToolERow[]): ToolEPool {
     tools,
     queriesByTool,
     toolOfQuery,
-    stats: { rows: rows.length, duplicateRows: rows.length - toolsOfQuery.size, ambiguousQueries, queries: toolOfQuery.size },
+    stats: { rows: rows.length, duplicateRows: rows.length - toolOrAmbiguous.size, ambiguousQueries, queries: toolOfQuery.size },
   };
 }
 
