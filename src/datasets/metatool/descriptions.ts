@@ -20,14 +20,21 @@ export function upstreamToolDescriptions(
   pluginInfo: readonly PluginInfo[],
   pluginInfoFile: string,
 ): ReadonlyMap<string, string> {
+  // Each name's descriptions in file order, read in one pass (not one pass per tool).
+  const byName = new Map<string, string[]>();
+  for (const p of pluginInfo) {
+    const list = byName.get(p.name_for_model);
+    if (list === undefined) byName.set(p.name_for_model, [p.description_for_human]);
+    else list.push(p.description_for_human);
+  }
   const out = new Map<string, string>();
   for (const tool of tools) {
     if (Object.hasOwn(bigToolDescriptions, tool)) {
       out.set(tool, bigToolDescriptions[tool] as string);
       continue;
     }
-    const descriptions = pluginInfo.filter((p) => p.name_for_model === tool).map((p) => p.description_for_human);
-    if (descriptions.length === 0) {
+    const descriptions = byName.get(tool);
+    if (descriptions === undefined) {
       throw new InputError(`${pluginInfoFile}: no entry with name_for_model "${tool}"; expected a description for every tool of all_clean_data.csv that is not in big_tool_des.json`, { file: pluginInfoFile });
     }
     out.set(tool, pythonStrListRepr(descriptions));

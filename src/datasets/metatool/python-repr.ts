@@ -42,6 +42,8 @@ function escapeCodePoint(char: string, quote: string): string {
   return char;
 }
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /**
  * `repr(s)` for a Python `str`: single quotes, unless the text contains `'` and no `"`, in which
  * case double quotes; backslash, tab, newline, carriage return and non-printable characters are
@@ -49,6 +51,8 @@ function escapeCodePoint(char: string, quote: string): string {
  */
 export function pythonStrRepr(text: string): string {
   const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  // Printable ASCII without a backslash (most descriptions): only the quote is escaped.
+  if (PRINTABLE_ASCII.test(text) && !text.includes('\\')) return `${quote}${quote === "'" ? text.replaceAll("'", "\\'") : text}${quote}`;
   let body = '';
   // for…of walks code points, so astral characters (emoji) stay whole and lone surrogates are seen.
   for (const char of text) body += escapeCodePoint(char, quote);
