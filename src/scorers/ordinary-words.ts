@@ -11,7 +11,8 @@ const WORD_LIST_FILES = ['english', 'american', 'british'].flatMap((dialect) => 
  * lists. Each list (a JSON array of strings) is read as text, lowercased whole, and searched once
  * for the lowercase names as whole strings, `"name"`: lowercasing is character by character, so a
  * word lowercases to a name exactly where `"name"` stands in the lowercased text. Parsing the
- * 39,000 words and lowercasing each cost a 10-sample MetaTool run ~35–40 ms of CPU and ~5 MB. A
+ * 39,000 words and lowercasing each cost 33–47 ms of CPU and 3–8 MB of RSS for the catalogue's
+ * names (8–12 ms and 1.4–2 MB this way; docs/benchmarks.md). A
  * list holding an escape (`\\`, which these files do not) is parsed instead, so the words compared
  * are always the JSON's strings.
  */

@@ -59,9 +59,10 @@ const NONE_WORD = /(?<![A-Za-z0-9_])none(?![A-Za-z0-9_])/gi;
  *    in the lists.
  *
  * Cost: one pass of the catalogue's cached matcher over the answer, which finds the shown names
- * too (see `mentionsOf`): ~5–18 µs of CPU and ~2.6 KB allocated per MetaTool answer against 10
- * candidates and the 199-name catalogue, where a matcher prepared per sample for the candidates
- * cost ~16–34 µs and ~10 KB (2026-11-28, a busy 2-core machine; see `name-matcher.ts` for the method).
+ * too (see `mentionsOf`): ~27,000 instructions per MetaTool answer against 10 candidates and the
+ * 199-name catalogue once warm, ~100,000 on a first pass over 10,000 answers (callgrind,
+ * 2026-11-28; docs/benchmarks.md), where a matcher prepared per sample for the candidates cost
+ * ~16–34 µs and ~10 KB (see `name-matcher.ts` for the method).
  *
  * @throws RangeError when `maxSelections` is not a positive integer (a programming error).
  */
