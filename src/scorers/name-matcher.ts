@@ -30,7 +30,7 @@ export interface NameMatcher {
  * and V8 spends far longer compiling a fresh case-insensitive regex to native code (~0.3–0.7 ms
  * per list, measured) than this matcher spends on a whole answer. It groups names by their
  * first two characters and makes one pass over the text, comparing at each possible word start only
- * the names that begin with the character found there. Preparing a list is cheap; the matcher
+ * the names that begin with the two characters found there (a one-character name: the one). Preparing a list is cheap; the matcher
  * for an array is cached (for as long as the array lives) unless `reuse: false` — pass that for
  * lists used once, such as a sample's own candidate list, or every sample of a run would keep
  * its matcher alive for the whole run.
