@@ -85,13 +85,37 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
   let errorCount = 0;
   options.onProgress?.({ modelId: '', finished: 0, errors: 0, total, skipped });
   const failFast = new FailFast(session.engine.failFast ?? true);
-  /** Stores a result (its calls were stored before, or go with it) and counts it. */
-  const saveResult = async (calls: readonly CallRecord[], result: ResultRecord): Promise<void> => {
-    // A resume with --retry-errors replaces the error results it calls again.
-    await store.saveOutcome(calls, result, { replaceError: options.retryErrors });
-    finishedCount++;
-    if (result.status === 'error') errorCount++;
-    options.onProgress?.({ modelId: result.modelId, finished: finishedCount, errors: errorCount, total, skipped });
+  /** Results on their way to the store (its group commit): each counted and told once it is written. */
+  const saving = new Set<Promise<void>>();
+  const commit = async (calls: readonly CallRecord[], result: ResultRecord): Promise<void> => {
+    try {
+      // A resume with --retry-errors replaces the error results it calls again.
+      await store.saveOutcome(calls, result, { replaceError: options.retryErrors });
+      finishedCount++;
+      if (result.status === 'error') errorCount++;
+      options.onProgress?.({ modelId: result.modelId, finished: finishedCount, errors: errorCount, total, skipped });
+    } catch (error) {
+      failure ??= { error };
+    }
+  };
+  /**
+   * Stores a result (its calls were stored before, or go with it) and counts it once written, but
+   * does not hold the sample's worker until then: its slot takes the next sample while the store
+   * writes this one (with the others of the same turn, in the order they came). Waiting for the
+   * commit held a slot for one write per sample, a round trip on PostgreSQL (docs/benchmarks.md,
+   * "Timeline of one run"). Every save is waited for before the drive ends, and a store that
+   * refuses one starts no new sample.
+   */
+  const saveResult = (calls: readonly CallRecord[], result: ResultRecord): Promise<void> => {
+    const saved = commit(calls, result);
+    saving.add(saved);
+    void saved.then(() => saving.delete(saved));
+    return Promise.resolve();
+  };
+  /** Waits for every save on its way, then throws the first failure, if any. */
+  const savesWritten = async (): Promise<void> => {
+    while (saving.size > 0) await Promise.all(saving);
+    if (failure) throw failure.error;
   };
 
   const stage: SampleStage = { ...session, runId: session.run.id, repeats: { count: repeats, seed: session.run.seed }, failFast, saveResult, ...(signal ? { signal } : {}), ...(waitSignal ? { waitSignal } : {}) };
@@ -118,6 +142,10 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
           if (stopping() || failFast.stopped(model.id)) return;
         }
         await workOnSample(stage, model, sampleAt(samples, position), repeat);
+        // The next sample at the next check phase, once the answers that came with this one are
+        // read: undici frees a connection for its next request only then (HTTP/1.1 without
+        // pipelining waits a turn), so a request made sooner would only wait, and delay them.
+        await nextTurn();
       }
     };
     const guarded = async (): Promise<void> => {
@@ -132,9 +160,10 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
   };
 
   await Promise.all(queues.map((q) => runQueue(q.model, q.todo)));
-  if (failure) throw failure.error;
+  await savesWritten();
   // Streaks still open at the end stopped nothing: their samples' errors are their results.
-  for (const r of failFast.drain()) await saveResult([], r);
+  for (const r of failFast.drain()) void saveResult([], r);
+  await savesWritten();
   const stoppedBy = finishedCount < total ? budget?.stopReason : undefined;
   // A stop always leaves its streak's samples unfinished, so it always interrupts the run.
   const failedFast = failFast.stops;
@@ -147,3 +176,7 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
   };
 }
 
+/** Resolves at the next check phase of the event loop (after the I/O of this turn). */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

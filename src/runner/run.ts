@@ -335,6 +335,10 @@ async function execute(session: RunSession, deps: RunDependencies, work: Session
   let storeFailure: StoreFailureError | undefined;
   const stops = [work.lease.lost, ...(deps.stop ? [deps.stop] : [])];
   const stop = stops.length === 1 ? work.lease.lost : AbortSignal.any(stops);
+  /** Whether the drive ended with the run's end to tell (a summary to read), rather than with an error. */
+  let ended = false;
+  /** The models closing while that summary is read. */
+  let closing: Promise<void> | undefined;
   try {
     const outcome = await executeSamples(session, {
       samples: work.samples,
@@ -351,6 +355,7 @@ async function execute(session: RunSession, deps: RunDependencies, work: Session
     }
     failFastStops = outcome.failedFast ?? [];
     for (const stop of failFastStops) deps.onWarning?.(describeStop(stop, run.id, run));
+    ended = true;
   } catch (error) {
     const failure = storeFailureOf(error);
     if (!failure) throw error;
@@ -373,8 +378,16 @@ async function execute(session: RunSession, deps: RunDependencies, work: Session
       await work.lease.release({ status, failFastStops });
       if (storeFailure) storeFailure = new StoreFailureError(run.id, storeFailure.failure, true);
     });
-    await session.close();
+    if (ended) {
+      // The models' connections close while the summary is read: sockets to shut down beside CPU work.
+      closing = session.close();
+      closing.catch(() => undefined);
+    } else await session.close();
   }
-  if (storeFailure) throw storeFailure;
-  return summarizeRun(deps.store, withRecordedStops({ ...run, status }, failFastStops), work.task);
+  try {
+    if (storeFailure) throw storeFailure;
+    return await summarizeRun(deps.store, withRecordedStops({ ...run, status }, failFastStops), work.task);
+  } finally {
+    await closing;
+  }
 }

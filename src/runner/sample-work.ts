@@ -32,7 +32,10 @@ export interface SampleStage extends Pick<RunSession, 'store' | 'prepared' | 'se
   /**
    * Stores a finished sample's result, with those of its calls not stored yet, in one
    * transaction. The driver decides what "stored" means: counted and reported in process; in a
-   * queue worker, an error while the job has attempts left is not final (its calls only).
+   * queue worker, an error while the job has attempts left is not final (its calls only). It also
+   * decides whether the promise waits for the write: in process it does not (the sample's slot
+   * takes the next sample while the store writes, and the drive waits for every write before it
+   * ends); the sample's work is over once it is called, whenever its promise settles.
    */
   saveResult(calls: readonly CallRecord[], result: ResultRecord): Promise<void>;
 }
