@@ -48,8 +48,9 @@ async function one(index: number): Promise<boolean> {
   const outcome = await model.generate(request, { sampleId: sample.id });
   if (!outcome.output) return false;
   scoreSafely(prepared, sample, outcome.output);
-  // The runner's worker waits for its group commit (a setImmediate) before its next call; so does
-  // this one, so that the layers differ by the store's work only. (Sending the next request from
+  // The runner's worker takes its next sample at the next check phase (a setImmediate; it waited
+  // for its group commit there until 2026-11-28); so does this one, so that the layers differ by
+  // the store's work only. (Sending the next request from
   // inside each answer's callback instead measured ~0.04 worse in ratio.)
   await new Promise((resolve) => setImmediate(resolve));
   return true;

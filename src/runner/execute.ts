@@ -103,7 +103,7 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
    * does not hold the sample's worker until then: its slot takes the next sample while the store
    * writes this one (with the others of the same turn, in the order they came). Waiting for the
    * commit held a slot for one write per sample, a round trip on PostgreSQL (docs/benchmarks.md,
-   * "Timeline of one run"). Every save is waited for before the drive ends, and a store that
+   * "timeline of one run"). Every save is waited for before the drive ends, and a store that
    * refuses one starts no new sample.
    */
   const saveResult = (calls: readonly CallRecord[], result: ResultRecord): Promise<void> => {
@@ -156,7 +156,17 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
       }
     };
     const workers = Math.max(1, Math.min(model.settings.concurrency, todo.length));
-    await Promise.all(Array.from({ length: workers }, guarded));
+    // One worker a turn: the first request is on the wire (its connection opened in the next poll
+    // phase) while the next ones are prepared, rather than after all of them; and the answers come
+    // back spread over the turns they went out in, not as one wave that each answer of it waits
+    // through (docs/benchmarks.md, "timeline of one run"). A stop before the last has started
+    // starts no more.
+    const running: Promise<void>[] = [];
+    for (let i = 0; i < workers; i++) {
+      if (i > 0) await nextTurn();
+      running.push(guarded());
+    }
+    await Promise.all(running);
   };
 
   await Promise.all(queues.map((q) => runQueue(q.model, q.todo)));
