@@ -156,17 +156,7 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
       }
     };
     const workers = Math.max(1, Math.min(model.settings.concurrency, todo.length));
-    // One worker a turn: the first request is on the wire (its connection opened in the next poll
-    // phase) while the next ones are prepared, rather than after all of them; and the answers come
-    // back spread over the turns they went out in, not as one wave that each answer of it waits
-    // through (docs/benchmarks.md, "timeline of one run"). A stop before the last has started
-    // starts no more.
-    const running: Promise<void>[] = [];
-    for (let i = 0; i < workers; i++) {
-      if (i > 0) await nextTurn();
-      running.push(guarded());
-    }
-    await Promise.all(running);
+    await Promise.all(Array.from({ length: workers }, guarded));
   };
 
   await Promise.all(queues.map((q) => runQueue(q.model, q.todo)));
