@@ -57,7 +57,7 @@ export const similarTask: Task = {
     const sampleOf = (index: number): Sample => {
       const planned = plan[index] as PlannedQuery;
       const nearest = neighbours.get(planned.gold) ?? [planned.gold];
-      const own = { nearest: nearest.slice(1, 1 + TOP_K_MAX), ...(source.embedder ? { embedder: source.embedder } : {}) };
+      const own = { nearest: nearest.slice(1, 1 + TOP_K_MAX), embedder: source.embedder || undefined };
       return singleSelectionSample(planned, 'similar', own, { options, seed: ctx.seed, catalogue: catalogue.value });
     };
     return preparedSelectionTask({
