@@ -118,6 +118,9 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
     if (failure) throw failure.error;
   };
 
+  /** Results on their way to the store at most, before a finished sample's slot waits for one to be written: as many as calls may be in flight. */
+  const maxUnwritten = Math.max(1, models.reduce((n, m) => n + m.settings.concurrency, 0));
+
   const stage: SampleStage = { ...session, runId: session.run.id, repeats: { count: repeats, seed: session.run.seed }, failFast, saveResult, ...(signal ? { signal } : {}), ...(waitSignal ? { waitSignal } : {}) };
 
   const runQueue = async (model: Model, todo: readonly { position: number; repeat: number }[]): Promise<void> => {
@@ -142,6 +145,9 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
           if (stopping() || failFast.stopped(model.id)) return;
         }
         await workOnSample(stage, model, sampleAt(samples, position), repeat);
+        // A store slower than the models (PostgreSQL under load) must not let answers pile up
+        // unwritten, in memory and lost to a crash: no more of them than calls in flight.
+        while (saving.size >= maxUnwritten) await Promise.race(saving);
         // The next sample at the next check phase, once the answers that came with this one are
         // read: undici frees a connection for its next request only then (HTTP/1.1 without
         // pipelining waits a turn), so a request made sooner would only wait, and delay them.

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+// A finished sample's save does not hold its slot (runner/execute.ts), but a store slower than the
+// model must not let answers pile up unwritten: in memory, and lost should the process die. Driven
+// through the public library API, with a store whose writes wait until the test lets them through.
+import { createScriptedProvider, openSqliteStore, registerTask, scoreWith, startRun, type RunSpec, type Sample, type Store } from '../../src/index.js';
+
+const SAMPLES = 24;
+const CONCURRENCY = 3;
+
+const samples: Sample[] = Array.from({ length: SAMPLES }, (_, i) => ({ id: `u${i}`, input: [{ role: 'user', content: `say ${i}` }], target: String(i), metadata: {} }));
+
+registerTask({
+  name: 'test/unwritten-bound',
+  version: '1',
+  description: 'echo a number (a test fixture)',
+  defaultSettings: { temperature: 0 },
+  metricDeclarations: [{ name: 'accuracy', meaning: 'answers equal to the target', unit: 'share', direction: 'higher', interval: 'none' }],
+  async prepare() {
+    return { samples, datasetChecksums: {}, promptVersion: 'unwritten-bound-1', score: scoreWith({ name: 'test/equal', score: ({ sample, output }) => ({ value: output.text === sample.target, explanation: 'equal to the target or not' }) }) };
+  },
+  metrics(rows) {
+    let pass = 0, n = 0;
+    for (const { score } of rows) if (score) (n++, score.value === true && pass++);
+    return { accuracy: n === 0 ? null : pass / n };
+  },
+});
+
+test('a store slower than the model: no more answers wait unwritten than calls may be in flight, and every one is written', async () => {
+  const inner = await openSqliteStore(':memory:');
+  let waiting = 0;
+  let mostWaiting = 0;
+  let release: (() => void) | undefined;
+  let gate = new Promise<void>((resolve) => (release = resolve));
+  // Every save waits at the gate; the gate opens only once the runner has stopped starting samples.
+  const store = new Proxy(inner, {
+    get(target, key, receiver) {
+      if (key !== 'saveOutcome') return Reflect.get(target, key, receiver) as unknown;
+      return async (...args: Parameters<Store['saveOutcome']>) => {
+        waiting++;
+        mostWaiting = Math.max(mostWaiting, waiting);
+        await gate;
+        waiting--;
+        return target.saveOutcome(...args);
+      };
+    },
+  }) as Store;
+  const model = createScriptedProvider({ id: 'scripted:echo', respond: (request) => String(request.messages[0]?.content).replace('say ', '') });
+  const spec: RunSpec = {
+    task: 'test/unwritten-bound',
+    models: ['scripted:echo'],
+    seed: 1,
+    options: {},
+    dataDir: '.',
+    engine: { concurrency: CONCURRENCY, timeoutMs: 5000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: false },
+  };
+  try {
+    const running = startRun(spec, { store, providers: { 'scripted:echo': model } });
+    // Let the model answer as much as the runner lets it while nothing is written.
+    for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+    const answeredWhileBlocked = model.calls.length;
+    assert.ok(mostWaiting <= CONCURRENCY, `answers waiting unwritten: ${mostWaiting} (at most ${CONCURRENCY})`);
+    assert.ok(answeredWhileBlocked < SAMPLES, `the model answered ${answeredWhileBlocked} of ${SAMPLES} samples while no save was written`);
+    // Open the gate for good: every answer is written and the run finishes.
+    release?.();
+    gate = Promise.resolve();
+    const summary = await running;
+    assert.equal(summary.status, 'finished');
+    assert.equal(summary.models['scripted:echo']?.counts.done, SAMPLES);
+    assert.equal(summary.models['scripted:echo']?.metrics['accuracy'], 1);
+    assert.equal(model.calls.length, SAMPLES);
+    assert.ok(mostWaiting >= 1);
+  } finally {
+    await inner.close();
+  }
+});
