@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { assay } from '../../src/testing/cli-harness.js';
+import { OWN_TOOL_ENTRIES } from '../../src/testing/own-tool-set.js';
 
 // Runs have recorded MetaTool's and FunctionChat's options at the top level of their options
 // (`perTool`, `prompts`, `tools`, `embedder`, `benchVersion`) since before tasks declared their
@@ -17,20 +18,15 @@ after(() => rmSync(work, { recursive: true, force: true }));
 const dataDir = path.join(work, 'no-data');
 mkdirSync(dataDir);
 const tools = path.join(work, 'tools.json');
-const TOOLS: readonly [string, string, readonly string[]][] = [
-  ['weather_now', 'Current weather conditions for a city', ['Is it raining in Oslo right now?', 'How warm is it in Rome?']],
-  ['weather_week', 'Weather forecast for the next seven days in a city', ['Will it snow in Denver this week?', 'Forecast for Paris on Friday?']],
-  ['air_quality', 'Air quality and pollution index for a city', ['Is the air in Delhi safe today?', 'Pollution level in Beijing?']],
-  ['stock_price', 'Current stock price of a listed company', ['What is Apple trading at?', 'Price of TSLA now?']],
-  ['stock_news', 'News articles about a listed company and its stock', ['Any news on Nvidia shares?', 'Why did Boeing stock drop?']],
-  ['currency', 'Exchange rate between two currencies', ['How many yen for a euro?', 'USD to GBP rate?']],
-  ['flights', 'Search flights between two cities by date', ['Flights from Berlin to Lisbon in May?', 'Cheapest flight to Tokyo?']],
-  ['hotels', 'Find hotels in a city by price and date', ['Hotel in Vienna under 100 euros?', 'Where to stay in Madrid?']],
-  ['restaurants', 'Restaurant recommendations in a city by cuisine', ['Good sushi in Lyon?', 'Vegan places in London?']],
-  ['translate', 'Translate text between languages', ['How do I say thank you in Korean?', 'Translate "good morning" to Italian']],
-  ['dictionary', 'Definitions and synonyms of an English word', ['What does ephemeral mean?', 'Synonym for happy?']],
-];
-writeFileSync(tools, JSON.stringify(TOOLS.map(([name, description, queries]) => ({ name, description, queries }))));
+/**
+ * The shared own-tool set with two queries for every tool, so that each gives two samples at
+ * `--per-tool 2`: its dictionary (no queries there) is given two, its function-format calculator
+ * (no queries) is left out.
+ */
+const TOOL_ENTRIES = OWN_TOOL_ENTRIES.filter((t) => 'name' in t).map((t) =>
+  'name' in t && t.name === 'dictionary' ? { ...t, queries: ['What does ephemeral mean?', 'Synonym for happy?'] } : t,
+);
+writeFileSync(tools, JSON.stringify(TOOL_ENTRIES));
 const env = { ASSAY_DATA_DIR: dataDir, XDG_CACHE_HOME: path.join(work, 'cache') };
 const db = path.join(work, 'runs.db');
 const RUN = ['run', 'metatool/similar', '-m', 'baseline:lexical', '--tools', tools, '--per-tool', '2', '--seed', '3', '--bench-version', 'v2.0.0', '--db', db, '--json'];
@@ -69,7 +65,7 @@ test('a run whose options the older assay recorded is found by the same command,
   const summary = JSON.parse(resumed.stdout) as { run: string; status: string; models: Record<string, { counts: { samples: number; errors: number } }> };
   assert.equal(summary.run, id, 'the same command found the older run by its recorded options');
   assert.equal(summary.status, 'finished');
-  assert.equal(summary.models['baseline:lexical']?.counts.samples, TOOLS.length * 2);
+  assert.equal(summary.models['baseline:lexical']?.counts.samples, TOOL_ENTRIES.length * 2);
   assert.equal(optionsColumn(id), OLD_OPTIONS, 'the resume left the options as they were recorded');
 
   const shown = await assay(['show', id, '--db', db, '--json'], env);
