@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Command } from 'commander';
 import { InputError } from '../core/errors.js';
-import { checkEngineSettings, ENGINE_SETTING_KEYS, type EngineSettings } from '../core/engine-settings.js';
+import type { EngineSettings } from '../core/engine-settings.js';
+import { checkEngineSettings, ENGINE_SETTING_KEYS } from '../core/engine-settings-check.js';
 import { addEngineOptions, engineFrom, givenEngine, type EngineFlags } from './engine-options.js';
 
 /** The engine options of a command line, parsed as `assay run` parses them. */

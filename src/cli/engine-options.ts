@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
-import { checkEngineSettings, ENGINE_SETTING_KEYS, type EngineSettings } from '../core/engine-settings.js';
+import type { EngineSettings } from '../core/engine-settings.js';
+import { checkEngineSettings, ENGINE_SETTING_KEYS } from '../core/engine-settings-check.js';
 import { DEFAULT_MAX_RETRY_WAIT_MS, defaultRetryPolicy } from '../models/middleware/retry-policy.js';
 import { nonNegativeInt, parsePrice, positiveInt, usdAmount } from './options.js';
 import { sharedLimitsOptions, type SharedLimitsFlags } from './shared-limits.js';

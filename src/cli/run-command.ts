@@ -204,7 +204,7 @@ async function runTask(taskName: string, flags: RunFlags & { model: string[] }):
     const ready = readsOwnData(options) || (await dataReady(taskName, { dataDir: resolved, download: flags.download, signal: stop }));
     if (!ready) return EXIT.interrupted;
     if (flags.estimate) {
-      const [{ estimateRun }, { renderEstimate }, { modelOwnSettings }] = await Promise.all([import('../runner/estimate.js'), import('./estimate-text.js'), import('../core/engine-settings.js')]);
+      const [{ estimateRun }, { renderEstimate }, { modelOwnSettings }] = await Promise.all([import('../runner/estimate.js'), import('./estimate-text.js'), import('../core/model-own-settings.js')]);
       // A declared model's price is in its declaration (a --price given for it still wins).
       const declaredPrices = Object.fromEntries(declared.flatMap((name) => {
         const declaration = config?.models.get(name);

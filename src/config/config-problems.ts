@@ -2,17 +2,13 @@ import { z } from 'zod';
 import type { YamlFile } from '../core/index.js';
 import { MODEL_PARAMS } from './model-entry-schema.js';
 import { nearestName } from '../core/nearest-name.js';
+import { dottedPath } from './dotted-path.js';
 
 /** One thing wrong with a config file, at a line: the loader reports the first in file order. */
 export interface ConfigProblem {
   readonly line: number;
   /** `field.path: what is wrong`, without the file and line. */
   readonly message: string;
-}
-
-/** A path in the file as messages write it: `models.small.params.temperature`, `exec[0]`. */
-export function dottedPath(path: readonly PropertyKey[]): string {
-  return path.map((step, i) => (typeof step === 'number' ? `[${step}]` : `${i === 0 ? '' : '.'}${String(step)}`)).join('');
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { GenerateSettings } from '../core/index.js';
-import { generateSettingsOf } from '../core/engine-settings.js';
+import { generateSettingsOf } from '../core/model-own-settings.js';
 import type { ExecEntry, HttpEntry, ModelParams, ModuleEntry, ProviderEntry } from './model-entry-schema.js';
 
 /** Where a declaration is written: messages about a declared model point at its name's line. */
@@ -37,7 +37,7 @@ export type HttpDeclaration = Extract<ModelDeclaration, { kind: 'http' }>;
 export type ModuleDeclaration = Extract<ModelDeclaration, { kind: 'module' }>;
 export type ExecDeclaration = Extract<ModelDeclaration, { kind: 'exec' }>;
 
-/** A declaration's `params` as core's `GenerateSettings` (the file writes the wire formats' snake_case; `SAMPLING_PARAMS` maps them). */
+/** A declaration's `params` as core's `GenerateSettings` (the file writes the wire formats' snake_case; `SAMPLING_PARAM_SETTINGS` maps them). */
 export function declaredGenerateSettings(params: ModelParams | undefined): GenerateSettings {
   return generateSettingsOf(params);
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { engineSettingsSchema, MODEL_OWN_SETTINGS, modelOwnSettings, OPERATIONAL_SETTING_KEYS } from '../core/engine-settings.js';
+import { engineSettingsSchema, MODEL_OWN_SETTINGS } from '../core/engine-settings.js';
+import { MODEL_OWN_SETTING_ROWS, modelOwnSettings, OPERATIONAL_SETTING_KEYS } from '../core/model-own-settings.js';
 import { parseConfig } from './load-config.js';
 import { ENTRY_SCHEMAS } from './model-entry-schema.js';
 import { OPERATIONAL_FIELDS } from './recorded-declaration.js';
@@ -16,6 +17,8 @@ test('every kind of entry takes every own setting of the table (params: a provid
     const expected = kind === 'provider' ? own : own.filter((key) => key !== 'params');
     assert.deepEqual(keys.filter((key) => own.includes(key)), expected, kind);
   }
+  // The schemas' table is built on the settings' rows (core/model-own-settings.ts): same keys, same order.
+  assert.deepEqual(own, Object.keys(MODEL_OWN_SETTING_ROWS));
   // The very schemas of the engine settings, not copies that could drift.
   assert.equal(MODEL_OWN_SETTINGS.rpm.schema, engineSettingsSchema.shape.requestsPerMinute);
   assert.equal(MODEL_OWN_SETTINGS.tpm.schema, engineSettingsSchema.shape.tokensPerMinute);

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../core/index.js';
-import { dottedPath } from './config-problems.js';
+import { dottedPath } from './dotted-path.js';
 import { findCommand } from '../core/find-command.js';
 import { envReferences } from '../core/index.js';
 import type { AssayConfig } from './load-config.js';

@@ -1,5 +1,6 @@
 import { InputError, parseModelId, type YamlFile } from '../core/index.js';
-import { describeValue, dottedPath, entryProblems, type ConfigProblem } from './config-problems.js';
+import { describeValue, entryProblems, type ConfigProblem } from './config-problems.js';
+import { dottedPath } from './dotted-path.js';
 import { MODEL_NAME_PATTERN } from './model-entry-schema.js';
 import { nearestName } from '../core/nearest-name.js';
 import { SUITE, type SuiteEntry } from './suite-schema.js';

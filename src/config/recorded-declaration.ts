@@ -1,5 +1,5 @@
 import { canonicalJson, hasEnvReference, HIDDEN_CREDENTIAL, redactUrlCredentials, sha256 } from '../core/index.js';
-import { MODEL_OWN_SETTINGS, OPERATIONAL_SETTING_KEYS, type ModelOwnSettingKey } from '../core/engine-settings.js';
+import { MODEL_OWN_SETTING_ROWS, OPERATIONAL_SETTING_KEYS, type ModelOwnSettingKey } from '../core/model-own-settings.js';
 import type { ModelDeclaration } from './model-declaration.js';
 
 /**
@@ -18,8 +18,8 @@ export type RecordedDeclaration = Readonly<Record<string, unknown>> & { readonly
  */
 export const OPERATIONAL_FIELDS: readonly string[] = OPERATIONAL_SETTING_KEYS;
 
-/** A model's own settings every kind takes, in the order `MODEL_OWN_SETTINGS` declares them (a provider's own, `params`, is recorded with its other fields). */
-const CALL_SETTING_KEYS = (Object.keys(MODEL_OWN_SETTINGS) as ModelOwnSettingKey[]).filter((key) => !('providerOnly' in MODEL_OWN_SETTINGS[key]));
+/** A model's own settings every kind takes, in the order `MODEL_OWN_SETTING_ROWS` declares them (a provider's own, `params`, is recorded with its other fields). */
+const CALL_SETTING_KEYS = (Object.keys(MODEL_OWN_SETTING_ROWS) as ModelOwnSettingKey[]).filter((key) => !('providerOnly' in MODEL_OWN_SETTING_ROWS[key]));
 
 export function recordedDeclaration(declaration: ModelDeclaration): RecordedDeclaration {
   // Built field by field, in the schema's order, so a difference is named in the order the file reads.

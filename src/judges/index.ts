@@ -5,7 +5,8 @@ export { loadRubric, rubricPlaceholders } from './rubric.js';
 export { fence } from './fence.js';
 export { fillRubric } from './fill.js';
 export { parsePassFail, PASS_WORDS, FAIL_WORDS, type ParsedVerdict } from './verdict.js';
-export { verdictSchema, JSON_VERDICT_INSTRUCTION, withJsonVerdictInstruction, parseJsonVerdict } from './json-verdict.js';
+export { verdictSchema, JSON_VERDICT_INSTRUCTION, withJsonVerdictInstruction } from './json-verdict-request.js';
+export { parseJsonVerdict } from './json-verdict.js';
 export { majority, type MajorityVote } from './vote.js';
 export {
   judgeWithRubric,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { JSON_VERDICT_INSTRUCTION, parseJsonVerdict, verdictSchema, withJsonVerdictInstruction } from './json-verdict.js';
+import { parseJsonVerdict } from './json-verdict.js';
+import { JSON_VERDICT_INSTRUCTION, verdictSchema, withJsonVerdictInstruction } from './json-verdict-request.js';
 
 describe('verdictSchema', () => {
   it('is a strict object with reasoning first, then a pass/fail verdict', () => {

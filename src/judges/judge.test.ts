@@ -9,7 +9,7 @@ import { fillRubric } from './fill.js';
 import type { SeededJudgeSettings as JudgeSettings } from '../core/index.js';
 import { defaultJudgeSettings, judgeWithRubric, rubricGraded, type Judgment } from './judge.js';
 import type { JudgeRequest, Rubric } from './judge-request.js';
-import { JSON_VERDICT_INSTRUCTION, verdictSchema } from './json-verdict.js';
+import { JSON_VERDICT_INSTRUCTION, verdictSchema } from './json-verdict-request.js';
 import { loadRubric } from './rubric.js';
 
 const modelSettings: ModelSettings = { concurrency: 4, timeoutMs: 5_000, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 1 }, cache: true };

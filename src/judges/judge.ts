@@ -1,7 +1,7 @@
 import { InputError, user, type GenerateRequest, type GenerateResult, type GenerateSettings, type RoleGenerate, type Score, type SeededJudgeSettings, type StepOutcome } from '../core/index.js';
 import { fillRubric } from './fill.js';
 import type { JudgeRequest } from './judge-request.js';
-import { parseJsonVerdict, verdictSchema, withJsonVerdictInstruction } from './json-verdict.js';
+import { verdictSchema, withJsonVerdictInstruction } from './json-verdict-request.js';
 import { parsePassFail, type ParsedVerdict } from './verdict.js';
 import { majority } from './vote.js';
 
@@ -73,7 +73,8 @@ export async function judgeWithRubric(generate: RoleGenerate, request: JudgeRequ
   const filled = fillRubric(request);
   const json = settings.format === 'json';
   const prompt = json ? withJsonVerdictInstruction(filled) : filled;
-  const parse: (text: string) => ParsedVerdict = json ? parseJsonVerdict : parsePassFail;
+  // The answer's schema (zod) is loaded by a judge in JSON mode only: a run judged by text rubrics, or not judged, does not load it.
+  const parse: (text: string) => ParsedVerdict = json ? (await import('./json-verdict.js')).parseJsonVerdict : parsePassFail;
 
   const requestFor = (seed: number): GenerateRequest => {
     const sampling: GenerateSettings = {

@@ -1,7 +1,7 @@
 import { type GenerateSettings, InputError, resolveEnvReferences } from '../core/index.js';
 import type { AssayConfig } from '../config/load-config.js';
 import type { ModelDeclaration } from '../config/model-declaration.js';
-import { modelOwnSettings, type ModelOwnSettings } from '../core/engine-settings.js';
+import { modelOwnSettings, type ModelOwnSettings } from '../core/model-own-settings.js';
 import { checkModelsReady } from '../config/preflight.js';
 import { declarationChangeMessage, declarationHash, recordedDeclaration, type RecordedDeclaration } from '../config/recorded-declaration.js';
 import { createProvider, createTargetProvider, type ProviderConfig } from '../models/registry.js';

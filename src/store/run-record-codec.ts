@@ -6,11 +6,11 @@
 // beside them as keys — and `decodeRunParts` maps such a record to the parts, so every stored run
 // opens, resumes and reports. A record is rewritten in the new layout the first time an event is
 // appended to it.
-import { ENGINE_SETTING_KEYS } from '../core/engine-settings.js';
+import { ENGINE_SETTING_KEYS } from '../core/engine-settings-check.js';
 import { isJsonObject } from '../core/json-object.js';
 import type { FailFastStop, ProvenanceDetails, RecordedEngine, RunEvent, RunRecord } from './records.js';
 import { unrecordedStops } from './run-events.js';
-import { failFastStopSchema, modifiedDataSchema, recordedModelSchema, runEventSchema, suiteMembershipSchema } from './run-parts.js';
+import { failFastStopOf, modifiedDataOf, recordedModelOf, runEventOf, suiteMembershipOf } from './run-part-reads.js';
 
 /** The parts of a run record stored in its `engine` column: all but provenance's checksums and versions, which have columns of their own. */
 export type RunParts = Pick<RunRecord, 'engine' | 'suiteRun' | 'events'> & { readonly provenance: ProvenanceDetails };
@@ -61,16 +61,16 @@ export function appendRunEvents(text: string, events: readonly RunEvent[]): stri
 }
 
 function fromLayout(stored: Record<string, unknown>): RunParts {
-  const suiteRun = suiteMembershipSchema.safeParse(stored['suiteRun']);
+  const suiteRun = suiteMembershipOf(stored['suiteRun']);
   const provenance = isJsonObject(stored['provenance']) ? stored['provenance'] : {};
   const events = Array.isArray(stored['events']) ? stored['events'] : [];
   return {
     engine: engineOf(isJsonObject(stored['engine']) ? stored['engine'] : {}),
-    ...(suiteRun.success ? { suiteRun: suiteRun.data } : {}),
+    ...(suiteRun !== undefined ? { suiteRun } : {}),
     provenance: provenanceOf(provenance),
     events: events.flatMap((event) => {
-      const parsed = runEventSchema.safeParse(event);
-      return parsed.success ? [parsed.data] : [];
+      const read = runEventOf(event);
+      return read !== undefined ? [read] : [];
     }),
   };
 }
@@ -82,7 +82,7 @@ function fromLayout(stored: Record<string, unknown>): RunParts {
  * event after it (the older layout kept no times, so these events have none).
  */
 function fromEngineRecord(old: Record<string, unknown>): RunParts {
-  const suiteRun = suiteMembershipSchema.safeParse(old['suiteRun']);
+  const suiteRun = suiteMembershipOf(old['suiteRun']);
   const events: RunEvent[] = [];
   const queue = old['queue'];
   if (isJsonObject(queue) && typeof queue['name'] === 'string') {
@@ -90,7 +90,7 @@ function fromEngineRecord(old: Record<string, unknown>): RunParts {
   }
   const stops = stopsOf(old['failFastStops']);
   if (stops.length > 0) events.push({ type: 'failFast', stops });
-  return { engine: engineOf(old), ...(suiteRun.success ? { suiteRun: suiteRun.data } : {}), provenance: provenanceOf(old), events };
+  return { engine: engineOf(old), ...(suiteRun !== undefined ? { suiteRun } : {}), provenance: provenanceOf(old), events };
 }
 
 /** The engine settings among `value`'s keys, in their stored order. */
@@ -102,13 +102,13 @@ function engineOf(value: Record<string, unknown>): RecordedEngine {
 function provenanceOf(value: Record<string, unknown>): ProvenanceDetails {
   const dataDir = value['dataDir'];
   const modified = Array.isArray(value['modifiedData']) ? value['modifiedData'].flatMap((m) => {
-    const parsed = modifiedDataSchema.safeParse(m);
-    return parsed.success ? [parsed.data] : [];
+    const read = modifiedDataOf(m);
+    return read !== undefined ? [read] : [];
   }) : [];
   const declared = isJsonObject(value['declarations'])
     ? Object.entries(value['declarations']).flatMap(([name, d]) => {
-        const parsed = recordedModelSchema.safeParse(d);
-        return parsed.success ? [[name, parsed.data] as const] : [];
+        const read = recordedModelOf(d);
+        return read !== undefined ? [[name, read] as const] : [];
       })
     : [];
   return {
@@ -121,7 +121,7 @@ function provenanceOf(value: Record<string, unknown>): ProvenanceDetails {
 function stopsOf(value: unknown): FailFastStop[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((stop) => {
-    const parsed = failFastStopSchema.safeParse(stop);
-    return parsed.success ? [parsed.data] : [];
+    const read = failFastStopOf(stop);
+    return read !== undefined ? [read] : [];
   });
 }
