@@ -24,7 +24,8 @@ export const priceSchema = z.object({
  * run records them in), the run record keeps them (`RecordedEngine`, `store/run-parts.ts`: every key optional, as
  * written), a session and a queue worker read them back (`runner/recorded-engine.ts`), and each
  * model's middleware takes its share (`ModelSettings`). Stored with the run: never a secret.
- * Adding a setting: a key here (with its doc comment), its CLI row, its line in the docs.
+ * Adding a setting: a key here (with its doc comment), its plain check (engine-settings-check.ts:
+ * the type asks for it), its CLI row, its line in the docs.
  */
 export const engineSettingsSchema = z.object({
   /** Model calls in flight at once, per model (`--concurrency`). */

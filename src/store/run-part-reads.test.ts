@@ -22,6 +22,12 @@ function variants(value: Record<string, unknown>): unknown[] {
   return out;
 }
 
+/** The test's full value has every field of the schema, so a field added to the schema fails here until its read (and this value) has it. */
+function everyField(schema: z.ZodObject, full: Record<string, unknown>): Record<string, unknown> {
+  assert.deepEqual(Object.keys(full), Object.keys(schema.shape));
+  return full;
+}
+
 function holdsToSchema(read: (value: unknown) => unknown, schema: z.ZodType, values: readonly unknown[]): void {
   let passed = 0;
   for (const value of [...JSON_VALUES, ...values]) {
@@ -50,21 +56,25 @@ function frozenLists(value: unknown, at = ''): string[] {
 const STOP = { actor: 'openai:m', role: 'test', kind: 'auth', message: '401', count: 1 };
 
 test('suite membership', () => {
-  holdsToSchema(suiteMembershipOf, suiteMembershipSchema, variants({ id: 'suite-1', suite: 'nightly', entry: 0, entries: 2 }));
+  const full = everyField(suiteMembershipSchema, { id: 'suite-1', suite: 'nightly', entry: 0, entries: 2 });
+  holdsToSchema(suiteMembershipOf, suiteMembershipSchema, variants(full));
 });
 
 test('modified data', () => {
-  holdsToSchema(modifiedDataOf, modifiedDataSchema, variants({ file: 'a.json', pinned: 'aa', actual: 'bb' }));
+  const full = everyField(modifiedDataSchema, { file: 'a.json', pinned: 'aa', actual: 'bb' });
+  holdsToSchema(modifiedDataOf, modifiedDataSchema, variants(full));
 });
 
 test('a recorded declaration: the declaration copied as it was stored (not its __proto__ key)', () => {
   const declaration = { kind: 'provider', provider: 'openai', model: 'm', 2: 'numbered', params: { temperature: 0 } };
-  const stored = [...variants({ declaration, hash: 'abc' }), JSON.parse('{"declaration": {"__proto__": {"x": 1}, "kind": "exec"}, "hash": "h"}')];
+  const full = everyField(recordedModelSchema, { declaration, hash: 'abc' });
+  const stored = [...variants(full), JSON.parse('{"declaration": {"__proto__": {"x": 1}, "kind": "exec"}, "hash": "h"}')];
   holdsToSchema(recordedModelOf, recordedModelSchema, stored);
 });
 
 test('a fail-fast stop', () => {
-  holdsToSchema(failFastStopOf, failFastStopSchema, variants(STOP));
+  const full = everyField(failFastStopSchema, STOP);
+  holdsToSchema(failFastStopOf, failFastStopSchema, variants(full));
 });
 
 test('every kind of event, and events of no known kind', () => {
@@ -79,5 +89,10 @@ test('every kind of event, and events of no known kind', () => {
     { type: 'failFast', stops: [STOP, { ...STOP, role: 'nobody' }] },
     { type: 'other', at: 'x' },
   ];
+  // The first event of each kind has all its fields.
+  assert.deepEqual(
+    runEventSchema.options.map((option) => Object.keys(option.shape)),
+    ['submitted', 'resumed', 'ended', 'failFast'].map((type) => Object.keys(events.find((event) => event.type === type) ?? {})),
+  );
   holdsToSchema(runEventOf, runEventSchema, events.flatMap((event) => variants(event)));
 });

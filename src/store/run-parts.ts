@@ -7,7 +7,8 @@ import { engineSettingsSchema } from '../core/engine-settings.js';
 // `engine` JSON column (named for what it first held), in the layout `run-record-codec.ts` writes
 // and reads — the one place that also reads the older layout — except provenance's checksums and
 // versions, which keep the columns they always had. Reading them back does not load zod: the
-// codec reads each part with its plain mirror (`run-part-reads.ts`), held to these schemas by a test.
+// codec reads each part with its plain mirror (`run-part-reads.ts`), held to these schemas by a
+// test (which fails on a field added here until its read has it).
 
 /** The engine settings a run records (what was asked): `engineSettingsSchema`, each key optional as written (a default is recorded only when given). */
 export const recordedEngineSchema = engineSettingsSchema.partial();
