@@ -1,4 +1,4 @@
-import type { MetricDeclaration, Metrics, MetricsContext, ScoredSample, Task } from '../benchmarks/task.js';
+import type { MetricDeclaration, Metrics, MetricsContext, MetricsFold, ScoredSample, Task } from '../benchmarks/task.js';
 import { DEMO_NOTE, isDemoRun, isNoVerdict, sampleFacts, type Role, type SampleFacts, type Score } from '../core/index.js';
 import type { FailFastStop, ResultRecord, ReviewRecord, RoleSpend, RunRecord } from '../store/records.js';
 import type { RunState } from '../store/run-state.js';
@@ -128,14 +128,23 @@ export const SUMMARY_PAGE = 2_000;
  * Computes metrics and counts from what the store holds: no model is called, and the task is not
  * prepared again (its metrics read the stored samples' facts, scores, options and facts). The
  * store is read a page of samples and their results at a time, the samples' facts only (no input
- * is read: `Store.sampleFacts`) and what it reads of their results (`Store.resultFacts`); what is held to the end is, per
- * sample, its facts and each model's score. `loaded`: the samples and results
+ * is read: `Store.sampleFacts`) and what it reads of their results (`Store.resultFacts`). A task
+ * whose metrics fold (`Task.metricsFold`) is summarized in memory independent of the run's size:
+ * each row is counted and let go. Otherwise, or when something else reads every row (the
+ * model's reviews, the task's notes), what is held to the end is, per sample, its facts and each
+ * model's score; with repeats, each sample's k scores. `loaded`: the samples and results
  * when the caller holds them already (a report); the store is then not read for them.
  */
 export async function summarizeRun(store: Store, run: RunRecord, task: Task, loaded?: LoadedRun): Promise<RunSummary> {
   const reviews = await store.reviews(run.id);
   const context: MetricsContext = { options: run.options, facts: run.metricsFacts };
-  const tallies = new Map(run.models.map((modelId) => [modelId, new ModelTally(task)]));
+  const tallies = new Map(
+    run.models.map((modelId) => {
+      // Rows are kept for whatever reads them all: metrics that do not fold, the reviewed metrics, the task's notes.
+      const keepRows = task.metricsFold === undefined || task.summaryNotes !== undefined || reviews.some((r) => r.modelId === modelId);
+      return [modelId, new ModelTally(task, context, { keepRows, judged: run.judge !== undefined, judgeRepeats: run.judge?.repeats ?? 1 })];
+    }),
+  );
   // With repeats: a task's own metrics read repeat 0 (the run as one without repeats would be);
   // the counts count every repeat; the repeat metrics read every sample's k scores.
   const k = run.repeats ?? 1;
@@ -164,14 +173,14 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task, loa
   const sampleCount = Math.max(run.sampleCount ?? 0, seen);
   const models: Record<string, ModelSummary> = {};
   for (const [modelId, tally] of tallies) {
-    const { rows } = tally;
-    const judge = run.judge ? judgeCounts(run.judge.model, rows) : undefined;
-    const agreement: Metrics = run.judge && run.judge.repeats > 1 ? { judge_agreement: meanAgreement(rows) } : {};
+    const rows = tally.rows ?? [];
+    const judge = run.judge ? tally.judgeCounts(run.judge.model) : undefined;
+    const agreement: Metrics = run.judge && run.judge.repeats > 1 ? { judge_agreement: tally.meanAgreement() } : {};
     const modelReviews = reviews.filter((r) => r.modelId === modelId);
     models[modelId] = {
       ...(judge ? { judge } : {}),
       ...(modelReviews.length > 0 ? { reviewed: reviewedSummary(task, context, rows, modelReviews) } : {}),
-      metrics: { ...task.metrics(rows, context), ...agreement, ...(k > 1 ? repeatMetrics(task, byRepeat.get(modelId) ?? [], k, run.seed) : {}) },
+      metrics: { ...tally.metrics(), ...agreement, ...(k > 1 ? repeatMetrics(task, byRepeat.get(modelId) ?? [], k, run.seed) : {}) },
       counts: tally.counts(sampleCount, k),
     };
     const notes = task.summaryNotes?.(rows, context) ?? [];
@@ -209,11 +218,24 @@ async function* storedPages(store: Store, runId: string): AsyncGenerator<LoadedR
   }
 }
 
-/** One model's counts and the rows its metrics read, added to a sample at a time in run order. */
-class ModelTally {
-  constructor(private readonly task: Pick<Task, 'isManualAnalysis'>) {}
+/** What a {@link ModelTally} keeps and counts besides the counts every summary has. */
+interface TallyNeeds {
+  /** Keep every row (the task's metrics do not fold, or the reviews or notes read the rows). */
+  readonly keepRows: boolean;
+  /** The run has a judge: count what it did (`JudgeCounts`). */
+  readonly judged: boolean;
+  /** The judge's repeats: above 1, the mean agreement among them is taken. */
+  readonly judgeRepeats: number;
+}
 
-  readonly rows: ScoredSample[] = [];
+/**
+ * One model's counts, its metrics' fold (or the rows its metrics read) and its judge's counts,
+ * added to a sample at a time in run order.
+ */
+class ModelTally {
+  /** Every sample's row, kept only when something reads them all ({@link TallyNeeds.keepRows}). */
+  readonly rows: ScoredSample[] | undefined;
+  private readonly fold: MetricsFold | undefined;
   private done = 0;
   private errors = 0;
   private noVerdict = 0;
@@ -223,12 +245,59 @@ class ModelTally {
   private outputTokens = 0;
   private cost: number | null = 0;
   private readonly errorsByKind: Record<string, number> = {};
+  private readonly judge = { judged: 0, noVerdict: 0, calls: 0, inputTokens: 0, outputTokens: 0, cost: 0 as number | null };
+  private agreementSum = 0;
+  private agreements = 0;
+
+  constructor(
+    private readonly task: Pick<Task, 'isManualAnalysis' | 'metrics' | 'metricsFold'>,
+    private readonly context: MetricsContext,
+    private readonly needs: TallyNeeds,
+  ) {
+    this.fold = task.metricsFold?.(context);
+    this.rows = needs.keepRows ? [] : undefined;
+  }
 
   add(sample: SampleFacts, result: SummarizedResult): void {
     // As `ScoredSample` says: a sample that ended in error has no score. Metrics that count
     // errors apart (judged summaries, groundedness) see it; the others leave it out.
-    this.rows.push({ sample, score: result.status === 'done' && result.score ? result.score : undefined });
+    const row: ScoredSample = { sample, score: result.status === 'done' && result.score ? result.score : undefined };
+    this.fold?.add(row);
+    this.rows?.push(row);
+    if (this.needs.judged) this.countJudge(row.score);
     this.count(result);
+  }
+
+  /** The task's metrics: its fold's, or its `metrics` over the rows kept. */
+  metrics(): Metrics {
+    return this.fold ? this.fold.finish() : this.task.metrics(this.rows ?? [], this.context);
+  }
+
+  private countJudge(score: Score | undefined): void {
+    const judge = judgeMetadataOf(score);
+    if (!judge) return;
+    const j = this.judge;
+    j.judged++;
+    if (score && isNoVerdict(score)) j.noVerdict++;
+    j.calls += judge.calls;
+    j.inputTokens += judge.inputTokens;
+    j.outputTokens += judge.outputTokens;
+    j.cost = j.cost === null || judge.costUsd === null ? null : j.cost + judge.costUsd;
+    if (this.needs.judgeRepeats <= 1) return;
+    const agreement = repeatAgreementOf(score);
+    if (agreement === undefined) return;
+    this.agreementSum += agreement;
+    this.agreements++;
+  }
+
+  judgeCounts(model: string): JudgeCounts {
+    const j = this.judge;
+    return { model, judged: j.judged, no_verdict: j.noVerdict, calls: j.calls, input_tokens: j.inputTokens, output_tokens: j.outputTokens, cost_usd: j.cost };
+  }
+
+  /** Mean agreement among the judge's repeats over the judged items; null when none was judged. */
+  meanAgreement(): number | null {
+    return this.agreements === 0 ? null : this.agreementSum / this.agreements;
   }
 
   /** Counts a result without giving the task's metrics a row (a later repeat's). */
@@ -279,23 +348,6 @@ function roleCost(spend: RoleSpend): RoleCost {
   };
 }
 
-function judgeCounts(model: string, rows: readonly ScoredSample[]): JudgeCounts {
-  let judged = 0, noVerdict = 0, calls = 0, inputTokens = 0, outputTokens = 0;
-  let cost: number | null = 0;
-  for (const { score } of rows) {
-    const judge = judgeMetadataOf(score);
-    if (!judge) continue;
-    judged++;
-    if (score && isNoVerdict(score)) noVerdict++;
-    calls += judge.calls;
-    inputTokens += judge.inputTokens;
-    outputTokens += judge.outputTokens;
-    cost = cost === null || judge.costUsd === null ? null : cost + judge.costUsd;
-  }
-  return { model, judged, no_verdict: noVerdict, calls, input_tokens: inputTokens, output_tokens: outputTokens, cost_usd: cost };
-}
-
-/** Mean agreement among repeats over the judged items; null when none was judged. */
 /** The one metric the summary adds to a task's own, for a run whose judge repeats (`judge_agreement`). */
 export const JUDGE_AGREEMENT_DECLARATION: MetricDeclaration = {
   name: 'judge_agreement',
@@ -304,11 +356,6 @@ export const JUDGE_AGREEMENT_DECLARATION: MetricDeclaration = {
   direction: 'higher',
   interval: 'none',
 };
-
-function meanAgreement(rows: readonly ScoredSample[]): number | null {
-  const values = rows.map((r) => repeatAgreementOf(r.score)).filter((a): a is number => a !== undefined);
-  return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
-}
 
 /**
  * The metrics again with each reviewed item's verdict in place of its score's pass or fail: in the

@@ -8,7 +8,7 @@ import { testDataDir } from '../testing/test-data.js';
 import { packageRoot } from '../version.js';
 import { declarationOf, undeclaredMetrics, unitAt } from './metric-declarations.js';
 import { allTasks } from './registry.js';
-import type { MetricDeclaration, ScoredSample, Task } from './task.js';
+import type { MetricDeclaration, MetricsContext, ScoredSample, Task } from './task.js';
 
 /**
  * Every built-in task declares every metric its `metrics()` returns: each is prepared on real or
@@ -43,7 +43,7 @@ function optionsFor(task: Task): TaskOptions | undefined {
 }
 
 for (const task of allTasks) {
-  test(`${task.name}: every metric it returns is declared, with a one-line meaning`, async (t) => {
+  test(`${task.name}: every metric it returns is declared, with a one-line meaning${task.metricsFold ? '; its fold gives the same metrics a row at a time' : ''}`, async (t) => {
     const declarations = task.metricDeclarations ?? [];
     assert.ok(declarations.length > 0, `${task.name} declares no metrics`);
     assert.equal(new Set(declarations.map((d) => d.name)).size, declarations.length, 'a metric declared twice');
@@ -65,11 +65,27 @@ for (const task of allTasks) {
       const rows: ScoredSample[] = samples.flatMap((sample) => outputsFor(sample).map((out) => ({ sample, score: prepared.score(sample, out) })));
       rows.push({ sample: samples[0] as Sample, score: undefined });
       const scored = task.metrics(rows, { options, facts: prepared.metricsFacts });
+      if (task.metricsFold) assertFoldsAsMetrics(task, rows, { options, facts: prepared.metricsFacts });
       assert.deepEqual(undeclaredMetrics(task.metricDeclarations, scored, parser), [], `${task.name}${parser ? ` --parser ${parser}` : ''}: metrics it does not declare`);
       // With nothing scored, a task that tells the reading from its scores (MetaTool) cannot: any declared metric may come back.
       assert.deepEqual(undeclaredMetrics(task.metricDeclarations, task.metrics([], { options, facts: prepared.metricsFacts })), [], `${task.name}: metrics of no samples it does not declare`);
     }
   });
+}
+
+/**
+ * A task's fold fed the rows one at a time gives what its `metrics` gives over them all, to the
+ * byte (the summary takes the fold, reviews and `--readings` the rows): on the rows, on them with
+ * reviewers' verdicts as the reviewed summary writes them, and on none.
+ */
+function assertFoldsAsMetrics(task: Task, rows: readonly ScoredSample[], context: MetricsContext): void {
+  const reviewed = rows.map((row, k): ScoredSample => (row.score && k % 3 === 0 ? { sample: row.sample, score: { ...row.score, value: k % 2 === 0 }, review: k % 2 === 0 } : row));
+  for (const given of [rows, reviewed, []]) {
+    const fold = task.metricsFold?.(context);
+    assert.ok(fold);
+    for (const row of given) fold.add(row);
+    assert.equal(JSON.stringify(fold.finish()), JSON.stringify(task.metrics(given, context)), `${task.name}: the fold and the metrics differ`);
+  }
 }
 
 test('a metric is found by its key, its interval and a breakdown part; anything else is undeclared', () => {

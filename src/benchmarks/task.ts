@@ -186,6 +186,12 @@ export interface JudgedReadings {
   read(rows: readonly ScoredSample[], context: MetricsContext): { readonly metrics: Readonly<Record<string, Metrics>>; readonly differing: number };
 }
 
+/** A task's metrics computed one row at a time ({@link Task.metricsFold}): every row `add`ed in run order, then `finish` once. */
+export interface MetricsFold {
+  add(row: ScoredSample): void;
+  finish(): Metrics;
+}
+
 /** What a task's metrics read besides the samples and their scores. */
 export interface MetricsContext {
   /** The run's task options (a threshold, the answer reading). */
@@ -365,6 +371,15 @@ export interface Task {
    * (errors) are passed with `score: undefined`; metrics that count errors apart see them.
    */
   metrics(rows: Iterable<ScoredSample>, context: MetricsContext): Metrics;
+  /**
+   * The same metrics folded a row at a time, for a task whose metrics only count: fed the rows
+   * {@link metrics} would get, in the same order, {@link MetricsFold.finish} returns what it
+   * returns (key order included; `foldRows` in `benchmarks/metrics-fold.ts` makes `metrics` from
+   * it, so there is one way to count). The summary then holds a few counters per model instead
+   * of every sample's row, whatever the run's size. Absent: the summary keeps the rows for
+   * `metrics` (metrics that need all of them: a bootstrap interval, a kappa, a median).
+   */
+  metricsFold?(context: MetricsContext): MetricsFold;
   /**
    * Lines a reader of `assay show` needs besides the metrics, from the same rows (the cases task:
    * each case that did not pass, with the expectations that did not and why). Plain text, one

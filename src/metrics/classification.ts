@@ -34,36 +34,48 @@ export interface BinaryMetrics {
  * Any ratio whose denominator is 0 is `null` (undefined), never 0 or NaN.
  */
 export function binaryClassification(rows: Iterable<BinaryRow>): BinaryMetrics {
-  let tp = 0;
-  let fp = 0;
-  let tn = 0;
-  let fn = 0;
-  let noVerdict = 0;
-  let positivesWithoutVerdict = 0;
-  for (const { predicted, actual } of rows) {
+  const tally = new BinaryTally();
+  for (const row of rows) tally.add(row);
+  return tally.metrics();
+}
+
+/** {@link binaryClassification} a row at a time: the confusion counts, kept until `metrics`. */
+export class BinaryTally {
+  private tp = 0;
+  private fp = 0;
+  private tn = 0;
+  private fn = 0;
+  private noVerdict = 0;
+  private positivesWithoutVerdict = 0;
+
+  add({ predicted, actual }: BinaryRow): void {
     if (predicted === null) {
-      noVerdict += 1;
-      if (actual) positivesWithoutVerdict += 1;
+      this.noVerdict += 1;
+      if (actual) this.positivesWithoutVerdict += 1;
     } else if (predicted) {
-      if (actual) tp += 1;
-      else fp += 1;
-    } else if (actual) fn += 1;
-    else tn += 1;
+      if (actual) this.tp += 1;
+      else this.fp += 1;
+    } else if (actual) this.fn += 1;
+    else this.tn += 1;
   }
-  const total = tp + fp + tn + fn + noVerdict;
-  const predictedPositives = tp + fp;
-  const actualPositives = tp + fn + positivesWithoutVerdict;
-  const precision = ratio(tp, predictedPositives);
-  const recall = ratio(tp, actualPositives);
-  // 2PR/(P+R) with P = tp/a and R = tp/b simplifies to 2tp/(a+b): computed from the counts so
-  // that it carries no rounding from P and R. It is 0 when tp is 0 (precision and recall both 0).
-  const f1 = precision === null || recall === null ? null : ratio(2 * tp, predictedPositives + actualPositives);
-  return {
-    accuracy: ratio(tp + tn, total),
-    precision,
-    recall,
-    f1,
-    no_verdict: ratio(noVerdict, total),
-    counts: { total, tp, fp, tn, fn, no_verdict: noVerdict },
-  };
+
+  metrics(): BinaryMetrics {
+    const { tp, fp, tn, fn, noVerdict } = this;
+    const total = tp + fp + tn + fn + noVerdict;
+    const predictedPositives = tp + fp;
+    const actualPositives = tp + fn + this.positivesWithoutVerdict;
+    const precision = ratio(tp, predictedPositives);
+    const recall = ratio(tp, actualPositives);
+    // 2PR/(P+R) with P = tp/a and R = tp/b simplifies to 2tp/(a+b): computed from the counts so
+    // that it carries no rounding from P and R. It is 0 when tp is 0 (precision and recall both 0).
+    const f1 = precision === null || recall === null ? null : ratio(2 * tp, predictedPositives + actualPositives);
+    return {
+      accuracy: ratio(tp + tn, total),
+      precision,
+      recall,
+      f1,
+      no_verdict: ratio(noVerdict, total),
+      counts: { total, tp, fp, tn, fn, no_verdict: noVerdict },
+    };
+  }
 }

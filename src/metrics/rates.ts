@@ -21,21 +21,36 @@ export function ratio(n: number, d: number): number | null {
  * whatever order they were inserted in.
  */
 export function rateBy<T>(rows: Iterable<T>, key: (row: T) => string | undefined, hit: (row: T) => boolean): Record<string, number | null> {
-  const tally = new Map<string, { hits: number; total: number }>();
+  const tally = new RateTally();
   for (const row of rows) {
     const k = key(row);
-    if (k === undefined) continue;
-    const entry = tally.get(k) ?? { hits: 0, total: 0 };
-    entry.total += 1;
-    if (hit(row)) entry.hits += 1;
-    tally.set(k, entry);
+    if (k !== undefined) tally.add(k, hit(row));
   }
-  const keys = [...tally.keys()].sort(compareKeysNaturally);
-  // fromEntries (not assignment) so that a key such as "__proto__" becomes an ordinary property.
-  return Object.fromEntries(keys.map((k) => {
-    const entry = tally.get(k);
-    return [k, entry ? ratio(entry.hits, entry.total) : null];
-  }));
+  return tally.rates();
+}
+
+/** {@link rateBy} a row at a time: each key's hits and total, kept until `rates`. */
+export class RateTally {
+  private readonly tally = new Map<string, { hits: number; total: number }>();
+
+  /** A row under `key` (skipped when `undefined`), a hit or not. */
+  add(key: string | undefined, hit: boolean): void {
+    if (key === undefined) return;
+    const entry = this.tally.get(key) ?? { hits: 0, total: 0 };
+    entry.total += 1;
+    if (hit) entry.hits += 1;
+    this.tally.set(key, entry);
+  }
+
+  /** Each key's share of hits, keys in natural order (see {@link rateBy}). */
+  rates(): Record<string, number | null> {
+    const keys = [...this.tally.keys()].sort(compareKeysNaturally);
+    // fromEntries (not assignment) so that a key such as "__proto__" becomes an ordinary property.
+    return Object.fromEntries(keys.map((k) => {
+      const entry = this.tally.get(k);
+      return [k, entry ? ratio(entry.hits, entry.total) : null];
+    }));
+  }
 }
 
 const NUMERIC_KEY = /^-?\d+(?:\.\d+)?$/;

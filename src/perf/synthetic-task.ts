@@ -1,5 +1,6 @@
 import { buildSamples, type Sample } from '../core/index.js';
-import type { Metrics, PreparedTask, ScoredSample, Task } from '../benchmarks/task.js';
+import { foldRows } from '../benchmarks/metrics-fold.js';
+import type { Metrics, MetricsFold, PreparedTask, ScoredSample, Task } from '../benchmarks/task.js';
 
 /**
  * The scale benchmark's task: `options.limit` tiny samples ("pick one of these tools: …" with
@@ -43,14 +44,20 @@ export const syntheticTask: Task = {
       score: (sample, output) => ({ value: output.text.trim() === sample.target ? 1 : 0, answer: output.text.trim() }),
     };
   },
-  metrics(rows: Iterable<ScoredSample>): Metrics {
-    let scored = 0;
-    let right = 0;
-    for (const row of rows) {
-      if (typeof row.score?.value !== 'number') continue;
+  metrics: (rows) => foldRows(accuracyFold(), rows),
+  metricsFold: accuracyFold,
+};
+
+/** The share of right answers among the scored samples, counted a row at a time. */
+function accuracyFold(): MetricsFold {
+  let scored = 0;
+  let right = 0;
+  return {
+    add(row: ScoredSample) {
+      if (typeof row.score?.value !== 'number') return;
       scored++;
       right += row.score.value;
-    }
-    return { accuracy: scored === 0 ? null : right / scored, scored };
-  },
-};
+    },
+    finish: (): Metrics => ({ accuracy: scored === 0 ? null : right / scored, scored }),
+  };
+}

@@ -5,7 +5,7 @@ import { METATOOL_BASELINES, METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChec
 import type { AwarenessMeta } from './metadata.js';
 import type { YesNoQuestion } from './baselines/questions.js';
 import { AWARENESS_CONFUSION } from './charts.js';
-import { awarenessMetrics } from './metrics.js';
+import { awarenessFold, awarenessMetrics } from './metrics.js';
 import { applyLimit, resolveOptions } from './options.js';
 import { METATOOL_ITEM_OPTIONS } from './option-specs.js';
 import { renderAwarenessFewShot, renderThoughtPrompt } from './prompts.js';
@@ -73,5 +73,6 @@ export const awarenessTask: Task = {
   },
   charts: [AWARENESS_CONFUSION],
   metrics: awarenessMetrics,
+  metricsFold: awarenessFold,
   metricDeclarations: AWARENESS_METRICS,
 };

@@ -4,7 +4,7 @@ import type { PreparedTask, Task, TaskContext } from '../task.js';
 import { isManualAnalysis, METATOOL_PARSERS } from './scoring.js';
 import { METATOOL_BASELINES, METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChecksums, preparedSelectionTask, shownTools } from './common.js';
 import type { MultiCondition } from './metadata.js';
-import { multiSelectionMetrics } from './metrics.js';
+import { multiSelectionFold, multiSelectionMetrics } from './metrics.js';
 import { applyLimit, resolveOptions, type MetaToolOptions } from './options.js';
 import { METATOOL_ITEM_OPTIONS } from './option-specs.js';
 import { selectionPromptParts } from './prompts.js';
@@ -115,5 +115,6 @@ export const multiTask: Task = {
     return options.prompts === 'upstream' ? upstreamSamples(dataset, options) : assaySamples(dataset, options, ctx.seed);
   },
   metrics: multiSelectionMetrics,
+  metricsFold: multiSelectionFold,
   metricDeclarations: MULTI_METRICS,
 };

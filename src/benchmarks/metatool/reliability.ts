@@ -3,7 +3,7 @@ import { METATOOL_FILES, openMetaTool, type MetaToolDataset, type ToolCatalogue 
 import type { PreparedTask, ScoredSample, Task, TaskContext } from '../task.js';
 import { isManualAnalysis, METATOOL_PARSERS } from './scoring.js';
 import { METATOOL_BASELINES, METATOOL_SETTINGS, METATOOL_TASK_VERSION, mergeChecksums, preparedSelectionTask, selectionExamplesFor, shownTools } from './common.js';
-import { singleSelectionMetrics } from './metrics.js';
+import { singleSelectionFold, singleSelectionMetrics } from './metrics.js';
 import { applyLimit, resolveOptions, type MetaToolOptions } from './options.js';
 import { METATOOL_QUERY_OPTIONS } from './option-specs.js';
 import { CANDIDATES_SHOWN, chooseQueries, randomToolsExcluding } from './sampling.js';
@@ -18,7 +18,8 @@ const NAME = 'metatool/reliability';
 const SAMPLE_BLOCK = 256;
 
 /** No gold is shown, so there is no gold position to break CSR down by. */
-const metrics = (rows: Iterable<ScoredSample>) => singleSelectionMetrics(rows, { byPosition: false, byScenario: false, topK: false });
+const BREAKDOWNS = { byPosition: false, byScenario: false, topK: false };
+const metrics = (rows: Iterable<ScoredSample>) => singleSelectionMetrics(rows, BREAKDOWNS);
 
 /** assay's samples: per tool, `perTool` queries; 10 random tools from outside the tool's top-20. */
 async function assaySamples(dataset: MetaToolDataset, options: MetaToolOptions, seed: number): Promise<PreparedTask> {
@@ -130,5 +131,6 @@ export const reliabilityTask: Task = {
     return options.prompts === 'upstream' ? upstreamSamples(dataset, options) : assaySamples(dataset, options, ctx.seed);
   },
   metrics,
+  metricsFold: () => singleSelectionFold(BREAKDOWNS),
   metricDeclarations: RELIABILITY_METRICS,
 };

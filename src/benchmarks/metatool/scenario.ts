@@ -12,11 +12,13 @@ import {
   upstreamNotShipped,
 } from './common.js';
 import { CSR_BY_POSITION, CSR_BY_SCENARIO } from './charts.js';
-import { singleSelectionMetrics } from './metrics.js';
+import { singleSelectionFold, singleSelectionMetrics } from './metrics.js';
 import { resolveOptions } from './options.js';
 import { METATOOL_QUERY_OPTIONS } from './option-specs.js';
 import { chooseQueries } from './sampling.js';
 import { SCENARIO_METRICS } from './metric-declarations.js';
+
+const SCENARIO_BREAKDOWNS = { byPosition: true, byScenario: true, topK: false };
 
 const NAME = 'metatool/scenario';
 
@@ -63,7 +65,8 @@ export const scenarioTask: Task = {
     });
   },
   charts: [CSR_BY_SCENARIO, CSR_BY_POSITION],
-  metrics: (rows) => singleSelectionMetrics(rows, { byPosition: true, byScenario: true, topK: false }),
+  metrics: (rows) => singleSelectionMetrics(rows, SCENARIO_BREAKDOWNS),
+  metricsFold: () => singleSelectionFold(SCENARIO_BREAKDOWNS),
   metricDeclarations: SCENARIO_METRICS,
 };
 

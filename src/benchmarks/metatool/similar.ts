@@ -12,12 +12,14 @@ import {
   upstreamNotShipped,
 } from './common.js';
 import { CSR_BY_POSITION, TOP_K } from './charts.js';
-import { singleSelectionMetrics } from './metrics.js';
+import { singleSelectionFold, singleSelectionMetrics } from './metrics.js';
 import { resolveOptions } from './options.js';
 import { METATOOL_SIMILAR_OPTIONS } from './option-specs.js';
 import { CANDIDATES_SHOWN, chooseQueries } from './sampling.js';
 import { loadUserToolSet } from './tool-similarity.js';
 import { SIMILAR_METRICS } from './metric-declarations.js';
+
+const SIMILAR_BREAKDOWNS = { byPosition: true, byScenario: false, topK: true };
 
 const NAME = 'metatool/similar';
 
@@ -69,7 +71,8 @@ export const similarTask: Task = {
     });
   },
   charts: [CSR_BY_POSITION, TOP_K],
-  metrics: (rows) => singleSelectionMetrics(rows, { byPosition: true, byScenario: false, topK: true }),
+  metrics: (rows) => singleSelectionMetrics(rows, SIMILAR_BREAKDOWNS),
+  metricsFold: () => singleSelectionFold(SIMILAR_BREAKDOWNS),
   metricDeclarations: SIMILAR_METRICS,
 };
 
