@@ -11,12 +11,13 @@ import {
   type GradedItem,
   type Loaded,
 } from '../../datasets/functionchat/index.js';
-import type { ChartSpec, MetricDeclaration, Metrics, PreparedTask, ScoredSample, Task, TaskContext, TaskOptions } from '../task.js';
+import { foldRows } from '../metrics-fold.js';
+import type { ChartSpec, MetricDeclaration, MetricsFold, PreparedTask, Task, TaskContext, TaskOptions } from '../task.js';
 import { CALLDECISION_CHARTS, DIALOG_CHARTS, SINGLECALL_CHARTS } from './charts.js';
 import type { FunctionChatMeta, FunctionChatTarget } from './metadata.js';
 import { withCustomRubrics } from './custom-rubrics.js';
 import { FUNCTIONCHAT_OPTIONS, type FunctionChatRunOptions } from './option-specs.js';
-import { callDecisionMetrics, dialogMetrics, singlecallMetrics } from './metrics.js';
+import { callDecisionFold, dialogFold, singlecallFold } from './metrics.js';
 import { gradeFunctionChat, scoreFunctionChat } from './scoring.js';
 import { CALLDECISION_METRICS, DIALOG_METRICS, SINGLECALL_METRICS } from './metric-declarations.js';
 import { functionchatTsv } from './report-tsv.js';
@@ -48,7 +49,7 @@ function functionchatTask(
   set: FunctionChatSet,
   description: string,
   build: BuildSamples,
-  metrics: (rows: Iterable<ScoredSample>) => Metrics,
+  metricsFold: () => MetricsFold,
   metricDeclarations: readonly MetricDeclaration[],
   charts: readonly ChartSpec[],
   categoryKey: string,
@@ -83,7 +84,8 @@ function functionchatTask(
       };
     },
     charts,
-    metrics,
+    metrics: (rows) => foldRows(metricsFold(), rows),
+    metricsFold,
     metricDeclarations,
   };
 }
@@ -141,7 +143,7 @@ export const singlecallTask = functionchatTask(
   'singlecall',
   'FunctionChat-Bench single call: 25 functions × 4 Korean queries × 5 tool lists; exact match, else an LLM judge with the call rubric (pass counts per tool list).',
   buildSinglecall,
-  singlecallMetrics,
+  singlecallFold,
   SINGLECALL_METRICS,
   SINGLECALL_CHARTS,
   'tools_type',
@@ -151,7 +153,7 @@ export const dialogTask = functionchatTask(
   'dialog',
   'FunctionChat-Bench dialog: 200 graded turns of 45 Korean conversations (call, completion, slot, relevance); exact match for calls, else an LLM judge (micro and macro pass rates).',
   buildDialog,
-  dialogMetrics,
+  dialogFold,
   DIALOG_METRICS,
   DIALOG_CHARTS,
   'type_of_output',
@@ -161,7 +163,7 @@ export const callDecisionTask = functionchatTask(
   'calldecision',
   'FunctionChat-Bench call decision (v2.0.0): 606 items — call, reject, or ask for all or some missing slots; exact match for calls, else an LLM judge (pass rate per category).',
   buildCallDecision,
-  callDecisionMetrics,
+  callDecisionFold,
   CALLDECISION_METRICS,
   CALLDECISION_CHARTS,
   'category',
