@@ -7,7 +7,7 @@ import type { Metrics, MetricsFold, ScoredSample, Task } from '../benchmarks/tas
 import type { Sample, Score } from '../core/index.js';
 import type { ResultRecord, ReviewRecord, RunRecord } from '../store/records.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
-import { SUMMARY_PAGE, summarizeRun } from './summary.js';
+import { keepsRows, SUMMARY_PAGE, summarizeRun } from './summary.js';
 
 // Two forms of one task's metrics, written apart on purpose: `metrics` over every row at once,
 // and a fold counting one row at a time. The summary must give the same bytes whichever it
@@ -86,10 +86,17 @@ test('a task whose metrics fold is summarized to the same bytes as from its rows
     const fromFold = await summarizeRun(store, run, folded);
     assert.equal(rowsRead, 0, 'the fold path keeps no rows for the metrics');
     assert.equal(JSON.stringify(fromFold), JSON.stringify(fromRows));
-    // What the two forms agree on is the task's figures, not nothing: a hand count of m:a's rows.
-    assert.equal(fromFold.models['m:a']?.metrics['scored'], STORED - Math.ceil(STORED / 29));
-    assert.equal(typeof fromFold.models['m:a']?.metrics['judge_agreement'], 'number');
-    assert.ok((fromFold.models['m:a']?.judge?.judged ?? 0) > 0);
+    // What the two forms agree on is the task's figures, not nothing: a hand count of m:a's rows
+    // (its judge's counts and agreement, now counted as rows come, included).
+    const done = Array.from({ length: STORED }, (_, i) => i).filter((i) => i % 29 !== 0);
+    const judged = done.filter((i) => i % 3 === 0);
+    assert.equal(fromFold.models['m:a']?.metrics['scored'], done.length);
+    assert.equal(fromFold.models['m:a']?.metrics['judge_agreement'], judged.reduce((sum, i) => sum + (1 + (i % 3)) / 3, 0) / judged.length);
+    const cost = judged.reduce((sum, i) => sum + 0.001 * (i % 4), 0);
+    assert.deepEqual(fromFold.models['m:a']?.judge, {
+      model: 'j:x', judged: judged.length, no_verdict: judged.filter((i) => i % 17 === 0).length, calls: 3 * judged.length,
+      input_tokens: judged.reduce((sum, i) => sum + 40 + (i % 5), 0), output_tokens: 9 * judged.length, cost_usd: cost,
+    });
 
     // Reviews of m:b: its rows are kept for the reviewed metrics (read through `metrics`), m:a's are not.
     await store.saveReviews([review(3, false), review(6, true), review(7, true)]);
@@ -104,4 +111,12 @@ test('a task whose metrics fold is summarized to the same bytes as from its rows
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a summary keeps every row only for what reads them all: metrics that do not fold, reviews, notes', () => {
+  const notes = { summaryNotes: () => [] };
+  assert.equal(keepsRows(folded, false), false);
+  assert.equal(keepsRows(folded, true), true, 'the reviewed metrics read the rows');
+  assert.equal(keepsRows({ ...folded, ...notes }, false), true, 'the notes read the rows');
+  assert.equal(keepsRows(byRows, false), true, 'metrics without a fold read the rows');
 });

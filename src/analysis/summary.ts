@@ -140,8 +140,7 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task, loa
   const context: MetricsContext = { options: run.options, facts: run.metricsFacts };
   const tallies = new Map(
     run.models.map((modelId) => {
-      // Rows are kept for whatever reads them all: metrics that do not fold, the reviewed metrics, the task's notes.
-      const keepRows = task.metricsFold === undefined || task.summaryNotes !== undefined || reviews.some((r) => r.modelId === modelId);
+      const keepRows = keepsRows(task, reviews.some((r) => r.modelId === modelId));
       return [modelId, new ModelTally(task, context, { keepRows, judged: run.judge !== undefined, judgeRepeats: run.judge?.repeats ?? 1 })];
     }),
   );
@@ -217,6 +216,14 @@ async function* storedPages(store: Store, runId: string): AsyncGenerator<LoadedR
     if (samples.length < SUMMARY_PAGE) return;
   }
 }
+
+/**
+ * Whether a model's summary keeps every sample's row: for whatever reads them all — a task's
+ * metrics that do not fold, the reviewed metrics (`hasReviews`: the model has reviews), the
+ * task's notes. Otherwise each row is counted into the fold and let go.
+ */
+export const keepsRows = (task: Pick<Task, 'metricsFold' | 'summaryNotes'>, hasReviews: boolean): boolean =>
+  task.metricsFold === undefined || task.summaryNotes !== undefined || hasReviews;
 
 /** What a {@link ModelTally} keeps and counts besides the counts every summary has. */
 interface TallyNeeds {
