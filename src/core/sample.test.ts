@@ -36,22 +36,15 @@ test('assertUniqueSampleIds reads any iterable of samples, a list built on deman
   assert.throws(() => assertUniqueSampleIds(buildSamples(3, (i) => make(i === 2 ? 0 : i)), 'task t'), /task t: sample id "s0" occurs twice/);
 });
 
-test('buildSamples with blockSize: a block built whole when one of it is read, the two read last kept, the same samples as unblocked', () => {
+test('buildSamples builds a sample at every read and keeps none: equal samples, never the same object', () => {
   const built: number[] = [];
-  const list = buildSamples(10, (i) => (built.push(i), make(i)), { blockSize: 4 });
+  const list = buildSamples(10, (i) => (built.push(i), make(i)));
   assert.deepEqual(list.at(5), make(5));
-  assert.deepEqual(built, [4, 5, 6, 7], 'the block of 5');
-  assert.equal(list.at(5), list.at(5), 'kept while its block is among the last two');
-  list.at(9);
-  assert.deepEqual(built, [4, 5, 6, 7, 8, 9], 'the last block is short');
-  list.at(4);
-  assert.equal(built.length, 6, 'the older of the two kept blocks is read without building');
-  list.at(0);
-  list.at(8);
-  assert.deepEqual(built.slice(6), [0, 1, 2, 3, 8, 9], 'a third block drops the one read least recently');
-  assert.deepEqual([...list], [...buildSamples(10, make)]);
+  assert.deepEqual(built, [5], 'only the sample read');
+  assert.notEqual(list.at(5), list.at(5));
+  assert.deepEqual(built, [5, 5, 5]);
+  assert.deepEqual([...list], Array.from({ length: 10 }, (_, i) => make(i)));
   for (const outside of [-1, 10, 1.5]) assert.equal(list.at(outside), undefined, String(outside));
-  assert.throws(() => buildSamples(3, make, { blockSize: 0 }), /blockSize must be a positive integer/);
 });
 
 test('sampleIds reads idAt when the list has it (no sample built), else each sample', () => {

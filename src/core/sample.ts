@@ -64,44 +64,25 @@ export function* sampleIds(samples: SampleList): Generator<string> {
 export interface BuildSamplesOptions {
   /** The id of the sample at an index, cheaper than building it. */
   readonly idAt?: (index: number) => string;
-  /**
-   * Build this many neighbouring samples at once and keep the two blocks read last. For samples
-   * that cost to build: a new run reads each position twice a few hundred positions apart (to
-   * store it, then to call it), so each is built once while the run holds at most two blocks.
-   */
-  readonly blockSize?: number;
 }
 
-/** A list of `length` samples, each built by `build(index)` when it is read and not kept (but see `BuildSamplesOptions.blockSize`). */
+/**
+ * A list of `length` samples, each built by `build(index)` every time it is read, and not kept.
+ * A new run reads each position twice, a few hundred positions apart (to store it, then to call
+ * it): building twice costs a few microseconds a sample, while samples kept in between outlive
+ * two scavenges and fill V8's old space with garbage (the peak RSS of a long run: 256-sample
+ * blocks kept for that were ~45% of the bytes promoted, and were built ~3.9 times a sample as
+ * the store's chunks and the blocks fell out of step; docs/benchmarks.md, issue 29).
+ */
 export function buildSamples(length: number, build: (index: number) => Sample, options: BuildSamplesOptions = {}): SampleList {
-  const { idAt, blockSize } = options;
-  const read = blockSize === undefined ? build : blockReader(length, build, blockSize);
+  const { idAt } = options;
   return {
     length,
-    at: (index) => (Number.isInteger(index) && index >= 0 && index < length ? read(index) : undefined),
+    at: (index) => (Number.isInteger(index) && index >= 0 && index < length ? build(index) : undefined),
     ...(idAt ? { idAt } : {}),
     *[Symbol.iterator]() {
-      for (let i = 0; i < length; i++) yield read(i);
+      for (let i = 0; i < length; i++) yield build(i);
     },
-  };
-}
-
-/** Reads position `index` from blocks of `size` built whole, the two read last kept (the older one dropped when a third is built). */
-function blockReader(length: number, build: (index: number) => Sample, size: number): (index: number) => Sample {
-  if (!Number.isInteger(size) || size < 1) throw new RangeError(`blockSize must be a positive integer, got ${size}`);
-  let recent: { start: number; samples: Sample[] } | undefined;
-  let older: { start: number; samples: Sample[] } | undefined;
-  return (index) => {
-    const start = index - (index % size);
-    if (recent?.start !== start) {
-      if (older?.start === start) [recent, older] = [older, recent];
-      else {
-        const samples: Sample[] = [];
-        for (let i = start; i < Math.min(start + size, length); i++) samples.push(build(i));
-        [recent, older] = [{ start, samples }, recent];
-      }
-    }
-    return recent.samples[index - start] as Sample;
   };
 }
 

@@ -15,9 +15,6 @@ import { AWARENESS_METRICS } from './metric-declarations.js';
 
 const NAME = 'metatool/awareness';
 
-/** Samples built at a time (see `BuildSamplesOptions.blockSize`), as `similar.ts` does. */
-const SAMPLE_BLOCK = 256;
-
 /** `awareness/<index in Task1.json>`. */
 const sampleId = (item: AwarenessItem): string => `awareness/${item.index}`;
 
@@ -65,7 +62,7 @@ export const awarenessTask: Task = {
     };
     const parser = options.parser;
     return {
-      samples: buildSamples(chosen.length, sampleOf, { idAt: (index) => sampleId(chosen[index] as AwarenessItem), blockSize: SAMPLE_BLOCK }),
+      samples: buildSamples(chosen.length, sampleOf, { idAt: (index) => sampleId(chosen[index] as AwarenessItem) }),
       datasetChecksums: mergeChecksums(items),
       promptVersion: promptVersionFor(options.prompts),
       score: (sample, output) => scoreAwareness(sample, output, parser),

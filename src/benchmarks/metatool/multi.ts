@@ -17,9 +17,6 @@ const NAME = 'metatool/multi';
 
 const CONDITIONS: readonly MultiCondition[] = ['at-most-two', 'must-two'];
 
-/** Samples built at a time (see `BuildSamplesOptions.blockSize`), as `similar.ts` does. */
-const SAMPLE_BLOCK = 256;
-
 const multiId = (index: number, condition: MultiCondition): string => `multi/${index}/${condition}`;
 
 /**
@@ -55,7 +52,7 @@ async function assaySamples(dataset: MetaToolDataset, options: MetaToolOptions, 
   const idAt = (position: number): string => multiId((chosen[Math.floor(position / CONDITIONS.length)] as (typeof chosen)[number]).index, CONDITIONS[position % CONDITIONS.length] as MultiCondition);
   return preparedSelectionTask({
     parser: options.parser,
-    samples: buildSamples(length, sampleOf, { idAt, blockSize: SAMPLE_BLOCK }),
+    samples: buildSamples(length, sampleOf, { idAt }),
     datasetChecksums: mergeChecksums(catalogue, neighbours, queries),
     prompts: 'assay',
     catalogue: catalogue.value,

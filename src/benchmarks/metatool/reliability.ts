@@ -14,9 +14,6 @@ import { RELIABILITY_METRICS } from './metric-declarations.js';
 
 const NAME = 'metatool/reliability';
 
-/** Samples built at a time (see `BuildSamplesOptions.blockSize`), as `similar.ts` does. */
-const SAMPLE_BLOCK = 256;
-
 /** No gold is shown, so there is no gold position to break CSR down by. */
 const BREAKDOWNS = { byPosition: false, byScenario: false, topK: false };
 const metrics = (rows: Iterable<ScoredSample>) => singleSelectionMetrics(rows, BREAKDOWNS);
@@ -44,7 +41,7 @@ async function assaySamples(dataset: MetaToolDataset, options: MetaToolOptions, 
   };
   return preparedSelectionTask({
     parser: options.parser,
-    samples: buildSamples(plan.length, sampleOf, { idAt: (index) => (plan[index] as PlannedQuery).id, blockSize: SAMPLE_BLOCK }),
+    samples: buildSamples(plan.length, sampleOf, { idAt: (index) => (plan[index] as PlannedQuery).id }),
     datasetChecksums: mergeChecksums(catalogue, neighbours),
     prompts: 'assay',
     catalogue: catalogue.value,

@@ -22,9 +22,6 @@ const SCENARIO_BREAKDOWNS = { byPosition: true, byScenario: true, topK: false };
 
 const NAME = 'metatool/scenario';
 
-/** Samples built at a time (see `BuildSamplesOptions.blockSize`), as `similar.ts` does. */
-const SAMPLE_BLOCK = 256;
-
 /**
  * MetaTool Task 2 subtask 2, selection in a scenario: for each scenario list (`scenario/*.json`,
  * sorted by file name) and each of its tools, `perTool` queries of that tool; the candidates are
@@ -57,7 +54,7 @@ export const scenarioTask: Task = {
       return singleSelectionSample(planned, 'scenario', { scenario: planned.scenario }, { options, seed: ctx.seed, catalogue: catalogue.value });
     };
     return preparedSelectionTask({
-      samples: buildSamples(plan.length, sampleOf, { idAt: (index) => (plan[index] as PlannedQuery).id, blockSize: SAMPLE_BLOCK }),
+      samples: buildSamples(plan.length, sampleOf, { idAt: (index) => (plan[index] as PlannedQuery).id }),
       datasetChecksums: mergeChecksums(catalogue, scenarios),
       prompts: options.prompts,
       parser: options.parser,

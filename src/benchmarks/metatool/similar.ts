@@ -23,9 +23,6 @@ const SIMILAR_BREAKDOWNS = { byPosition: true, byScenario: false, topK: true };
 
 const NAME = 'metatool/similar';
 
-/** Samples built at a time (see `BuildSamplesOptions.blockSize`): the engine stores them 256 at a time. */
-const SAMPLE_BLOCK = 256;
-
 /** How many of the gold's nearest other tools the Top@k analysis looks at (k ≤ 5). */
 const TOP_K_MAX = 5;
 
@@ -52,9 +49,10 @@ export const similarTask: Task = {
     const source = options.tools === undefined ? await builtInToolSet(ctx.dataDir) : await userSource(options.tools, options.embedder, ctx);
     const { catalogue, neighbours } = source;
     // Which query of which tool each sample asks, in order and only up to the limit. The samples
-    // themselves are built from it when the engine reads them (`buildSamples`): 10,000 built
-    // samples held for the whole run were ~18 MB of heap (docs/benchmarks.md, issue 29), and
-    // every choice in a sample is seeded by its id, so a sample built twice is the same.
+    // themselves are built from it each time the engine reads them (`buildSamples`, none kept):
+    // 10,000 built samples held for the whole run were ~18 MB of heap, and kept even for a few
+    // hundred samples they were promoted garbage (docs/benchmarks.md, issue 29). Every choice in
+    // a sample is seeded by its id, so a sample built twice is the same.
     const plan = queryPlan(catalogue.value, neighbours, options.perTool, ctx.seed, options.limit);
     const sampleOf = (index: number): Sample => {
       const planned = plan[index] as PlannedQuery;
@@ -63,7 +61,7 @@ export const similarTask: Task = {
       return singleSelectionSample(planned, 'similar', own, { options, seed: ctx.seed, catalogue: catalogue.value });
     };
     return preparedSelectionTask({
-      samples: buildSamples(plan.length, sampleOf, { idAt: (index) => (plan[index] as PlannedQuery).id, blockSize: SAMPLE_BLOCK }),
+      samples: buildSamples(plan.length, sampleOf, { idAt: (index) => (plan[index] as PlannedQuery).id }),
       datasetChecksums: source.checksums,
       prompts: options.prompts,
       parser: options.parser,
