@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AttemptAbort } from './attempt-abort.js';
+import { AttemptAbort, AttemptOptions } from './attempt-abort.js';
 import { linkAbort } from './abort-link.js';
 
 test('AttemptAbort: listeners told once, in order, with the reason; an unlisten is honoured; no signal made unless read', () => {
@@ -50,4 +50,18 @@ test('AttemptAbort: aborted without a reason, it has an AbortError as AbortContr
   assert.equal(attempt.aborted, true);
   assert.equal(attempt.reason, stop);
   unlink();
+});
+
+test('AttemptOptions: the attempt\'s abort and sample, its signal made only when read, one per attempt, aborted with the attempt', () => {
+  const abort = new AttemptAbort();
+  const options = new AttemptOptions(abort, 's1');
+  assert.equal(options.abort, abort);
+  assert.equal(options.sampleId, 's1');
+  assert.equal((abort as unknown as { controller: unknown }).controller, undefined, 'no signal made before it is read');
+  const signal = options.signal;
+  assert.equal(options.signal, signal);
+  assert.equal(signal, abort.signal);
+  abort.abort('why');
+  assert.equal(signal.aborted, true);
+  assert.equal(signal.reason, 'why');
 });

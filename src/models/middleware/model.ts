@@ -8,7 +8,7 @@ import { inProcessLimiters, type Limiter, type LimiterFactory } from './limiter.
 import { DEFAULT_MAX_RETRY_WAIT_MS, defaultRetryPolicy, describeWait, RETRY_NOTICE_MS, retryDelay } from './retry-policy.js';
 import { Semaphore } from './semaphore.js';
 import { linkAbort } from './abort-link.js';
-import { AttemptAbort } from './attempt-abort.js';
+import { AttemptAbort, AttemptOptions } from './attempt-abort.js';
 import { RunSecrets } from '../http/redact-secrets.js';
 
 /** The engine settings the middleware of a model reads (declared once, `engineSettingsSchema`). */
@@ -276,13 +276,7 @@ export class Model {
         timeout.abort(timedOut);
       }, this.settings.timeoutMs);
       const unlink = context.signal ? linkAbort(context.signal, timeout) : undefined;
-      const options: GenerateOptions = {
-        get signal() {
-          return timeout.signal;
-        },
-        abort: timeout,
-        sampleId: context.sampleId,
-      };
+      const options: GenerateOptions = new AttemptOptions(timeout, context.sampleId);
       const startedAt = new Date().toISOString();
       const started = this.clock.now();
       try {
