@@ -20,6 +20,17 @@ test('a composed message reads as the plain message of its joined parts', () => 
   assert.equal(contentPartsOf(copy), undefined);
 });
 
+test('composed messages share one content getter (a closure each gave every message a hidden class of its own, holding its prompt until a full GC); frozen, content enumerable', () => {
+  const a = composedUserMessage(() => [head, 'a', tail]);
+  const b = composedUserMessage(() => [head, 'b', tail]);
+  const getterOf = (m: object) => Object.getOwnPropertyDescriptor(m, 'content')?.get;
+  assert.equal(typeof getterOf(a), 'function');
+  assert.equal(getterOf(a), getterOf(b));
+  assert.deepEqual([a.content, b.content], ['Choose a tool for: a\nAnswer with its name.', 'Choose a tool for: b\nAnswer with its name.']);
+  assert.deepEqual(Object.keys(a), ['role', 'content']);
+  assert.ok(Object.isFrozen(a));
+});
+
 test('contentPartsOf gives the parts of a composed message and nothing for others', () => {
   const message = composedUserMessage(() => [head, 'q', tail]);
   const parts = contentPartsOf(message);

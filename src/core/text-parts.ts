@@ -33,14 +33,21 @@ const CONTENT_PARTS = Symbol('assay.contentParts');
  * construction, so what is stored from the parts is exactly what was sent.
  */
 export function composedUserMessage(parts: () => TextParts): UserMessage {
-  const message = {
-    role: 'user' as const,
-    get content(): string {
-      return joinTextParts(parts());
-    },
-  };
+  // The getter is one function for every message (it reads the parts from the message), not a
+  // closure per message as an object literal's `get content()` would be: V8 gives an object with
+  // a getter of its own a hidden class of its own, allocated old, which held the closure — and so
+  // the sample's prompt — until the next full GC (~45% of the bytes a MetaTool run promoted with
+  // the samples' blocks: docs/benchmarks.md, issue 29, branch `promote`). Same properties, same
+  // order, same attributes as the literal had, frozen.
+  const message = { role: 'user' as const };
+  Object.defineProperty(message, 'content', { get: composedContent, enumerable: true, configurable: true });
   Object.defineProperty(message, CONTENT_PARTS, { value: parts, enumerable: false });
-  return Object.freeze(message);
+  return Object.freeze(message) as UserMessage;
+}
+
+/** The `content` getter of every composed message: its parts, joined. */
+function composedContent(this: { readonly [CONTENT_PARTS]: () => TextParts }): string {
+  return joinTextParts(this[CONTENT_PARTS]());
 }
 
 /**

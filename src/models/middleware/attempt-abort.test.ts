@@ -57,6 +57,7 @@ test('AttemptOptions: the attempt\'s abort and sample, its signal made only when
   const options = new AttemptOptions(abort, 's1');
   assert.equal(options.abort, abort);
   assert.equal(options.sampleId, 's1');
+  assert.equal(Object.getOwnPropertyDescriptor(options, 'signal'), undefined, 'the getter is the prototype\'s, not one per attempt');
   assert.equal((abort as unknown as { controller: unknown }).controller, undefined, 'no signal made before it is read');
   const signal = options.signal;
   assert.equal(options.signal, signal);
