@@ -48,3 +48,26 @@ test('a run made with --no-fail-fast never stops', async () => {
   assert.equal(ff.stopped('openai:gpt-4o-mini'), false);
   assert.deepEqual(await stops.record(run.id, run.id), []);
 });
+
+test('a reading of the run given with the unit (the worker’s start-state read) is taken as the view of the fleet’s stops: no read of its own, and none until that reading is STOPS_REFRESH_MS old', async () => {
+  const run = makeRun();
+  const auth = { actor: 'openai:gpt-4o-mini', role: 'test', kind: 'auth', message: 'HTTP 401', count: 1 } as const;
+  let reads = 0;
+  const store = { getRun: async () => (reads++, { ...run, status: 'running' }) } as never;
+  let now = 0;
+  const stops = new FleetStops(store, () => now);
+  // Another worker has stopped the model: the reading says so, and no read is made.
+  const stopped = { status: 'interrupted', events: [{ type: 'failFast', stops: [auth] }] } as const;
+  assert.equal((await stops.stopFor(run.id, run, 'openai:gpt-4o-mini', stopped))?.message, 'HTTP 401');
+  assert.equal(await stops.stopFor(run.id, run, 'baseline:lexical', stopped), undefined, 'another model goes on');
+  // Without a reading: the last one stands until it is STOPS_REFRESH_MS old.
+  now += STOPS_REFRESH_MS - 1;
+  assert.equal((await stops.stopFor(run.id, run, 'openai:gpt-4o-mini'))?.kind, 'auth');
+  assert.equal(reads, 0, 'the store is not read while a reading is fresh');
+  now += 1;
+  assert.equal(await stops.stopFor(run.id, run, 'openai:gpt-4o-mini'), undefined, 'read again: the store says running, no stop');
+  assert.equal(reads, 1);
+  // A newer reading replaces the view, whatever its age.
+  assert.equal((await stops.stopFor(run.id, run, 'openai:gpt-4o-mini', stopped))?.kind, 'auth');
+  assert.equal(reads, 1);
+});

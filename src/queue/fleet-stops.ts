@@ -3,6 +3,9 @@ import { recordedStops } from '../store/run-stops.js';
 import type { RunRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 
+/** What the fleet's stops are read from: the run's status and events as stored. */
+type StoredRunState = Pick<RunRecord, 'status' | 'events'>;
+
 /** How stale a worker's view of the stops other workers recorded may be before it reads the run again. */
 export const STOPS_REFRESH_MS = 2_000;
 
@@ -38,12 +41,18 @@ export class FleetStops {
     return this.stateOf(session, run).failFast;
   }
 
-  /** The stop that keeps this unit's model from starting, found by this worker or recorded by another; undefined when none does. */
-  async stopFor(session: string, run: RunRecord, modelId: string): Promise<FailFastStop | undefined> {
+  /**
+   * The stop that keeps this unit's model from starting, found by this worker or recorded by
+   * another; undefined when none does. `stored`: the run as the caller has just read it (the
+   * worker reads it with each unit's result status, `Store.unitStartState`) — a reading fresher
+   * than any this keeps, so the run is not read again; without it, the run is read once its view
+   * is `STOPS_REFRESH_MS` old.
+   */
+  async stopFor(session: string, run: RunRecord, modelId: string, stored?: StoredRunState): Promise<FailFastStop | undefined> {
     const state = this.stateOf(session, run);
-    if (this.clock() - state.readAt >= STOPS_REFRESH_MS) {
-      const stored = await this.store.getRun(run.id);
-      state.known = stored ? recordedStops(stored) : [];
+    if (stored !== undefined || this.clock() - state.readAt >= STOPS_REFRESH_MS) {
+      const read = stored ?? (await this.store.getRun(run.id));
+      state.known = read ? recordedStops(read) : [];
       state.readAt = this.clock();
     }
     const covers = (s: FailFastStop): boolean => s.role !== 'test' || s.actor === modelId;

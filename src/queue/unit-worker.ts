@@ -10,7 +10,7 @@ import { fleetBudgets } from '../runner/fleet-budget.js';
 import { describeStop } from '../runner/fail-fast.js';
 import { openRunForWork, type RunDependencies, type RunWorkSession } from '../runner/run.js';
 import { workOnSample, type SampleStage } from '../runner/sample-work.js';
-import type { CallError, RunRecord } from '../store/records.js';
+import type { CallError, RunRecord, UnitStartState } from '../store/records.js';
 import { queueOf } from '../store/run-events.js';
 import type { Store } from '../store/store.js';
 import { lockDurationMs, MAX_STALLED } from './job-options.js';
@@ -152,15 +152,6 @@ export async function startUnitWorker(options: UnitWorkerOptions): Promise<UnitW
   /** Whether the run's last resume is not the one that queued this unit, as the store says now (a cached session may be older). */
   const supersededInStore = async (unit: Unit): Promise<boolean> => queueSessionOf(await store.getRun(unit.runId)) !== unit.session;
 
-  /** Why the unit must not start, as the store says now: its run is not running, or a later resume queued it again; undefined when it may start. */
-  const notStartableInStore = async (unit: Unit): Promise<string | undefined> => {
-    const run = await store.getRun(unit.runId);
-    if (run === undefined) return `run ${field(unit.runId)} is not in the store`;
-    if (queueSessionOf(run) !== unit.session) return `superseded by resume ${queueSessionOf(run) ?? '(none)'}`;
-    if (run.status !== 'running') return `the run is ${run.status} (assay resume queues its units again)`;
-    return undefined;
-  };
-
   const work = async (job: Job, token?: string): Promise<string> => {
     const unit: unknown = job.data;
     if (!isUnit(unit)) throw new UnrecoverableError(`job ${field(job.id)} is not an assay unit`);
@@ -187,8 +178,10 @@ export async function startUnitWorker(options: UnitWorkerOptions): Promise<UnitW
     const model = session.model(unit.modelId);
     if (!model) throw new UnrecoverableError(`run ${field(unit.runId)} has no model ${field(unit.modelId)}`);
     const units = session.sampleCount * session.models.length * (session.run.repeats ?? 1);
+    // The unit's result and its run as the store says now, in one read (one round trip per unit).
+    const now = await store.unitStartState(unit.runId, unit.sampleId, unit.modelId, unit.repeat);
     // A redelivery of a unit whose result is stored: nothing to call, only to count.
-    if ((await store.resultStatus(unit.runId, unit.sampleId, unit.modelId, unit.repeat)) !== undefined) {
+    if (now.result !== undefined) {
       await accountUnit(redis, location, store, unit.runId, unitKey(unit), units);
       return 'had its result';
     }
@@ -197,10 +190,11 @@ export async function startUnitWorker(options: UnitWorkerOptions): Promise<UnitW
     // retry waiting out its backoff, one a stopping worker put back) and taken between the stop and
     // the resume would otherwise run beside the unit the resume queues again for the same sample:
     // the sample answered twice. Left as it is, the resume's own copy of the unit does the work.
-    const notStartable = await notStartableInStore(unit);
+    const notStartable = notStartableNow(unit, now.run);
     if (notStartable) return `not started: ${notStartable}`;
     // A model stopped by fail-fast (here or on another worker) starts no new unit: left for resume.
-    const stopped = await stops.stopFor(sessionKey, session.run, unit.modelId);
+    // The run was read just now: the fleet's stops are taken from that reading, not read again.
+    const stopped = await stops.stopFor(sessionKey, session.run, unit.modelId, now.run);
     if (stopped) return `not started: ${stopped.actor} stopped after ${stopped.kind} errors`;
     const sample = await session.sampleOf(unit.sampleId);
     if (!sample) throw new UnrecoverableError(`run ${field(unit.runId)} has no sample ${field(unit.sampleId)}`);
@@ -314,7 +308,15 @@ async function recordWorkerError(store: Store, unit: Unit, message: string): Pro
   });
 }
 
+/** Why the unit must not start, given its run as the store holds it now: not there, superseded by a later resume, or not running; undefined when it may start. */
+function notStartableNow(unit: Unit, run: UnitStartState['run']): string | undefined {
+  if (run === undefined) return `run ${field(unit.runId)} is not in the store`;
+  if (queueSessionOf(run) !== unit.session) return `superseded by resume ${queueSessionOf(run) ?? '(none)'}`;
+  if (run.status !== 'running') return `the run is ${run.status} (assay resume queues its units again)`;
+  return undefined;
+}
+
 /** The session of the resume that queued the run's units last (`Unit.session`); undefined for a run not found or queued by no resume. */
-function queueSessionOf(run: RunRecord | undefined): string | undefined {
+function queueSessionOf(run: Pick<RunRecord, 'events'> | undefined): string | undefined {
   return run === undefined ? undefined : queueOf(run)?.session;
 }

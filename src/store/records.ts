@@ -196,6 +196,19 @@ export interface ResultRecord {
   readonly transcript?: Transcript;
 }
 
+/**
+ * What a queue worker reads before it starts a unit, in one read of the store
+ * (`Store.unitStartState`): whether the unit has its result already (a redelivery), and the run as
+ * it stands now — its status and its events, which say which resume queued its units last and
+ * which models the fleet stopped.
+ */
+export interface UnitStartState {
+  /** The status of the unit's result; undefined when it has none. */
+  readonly result: ResultRecord['status'] | undefined;
+  /** The run's status and events as stored now; undefined for a run not in the store. */
+  readonly run: Pick<RunRecord, 'status' | 'events'> | undefined;
+}
+
 export interface StoredSample extends Sample {
   /** Position in the run's sample order. */
   readonly index: number;

@@ -4,7 +4,7 @@
 // ISO text or a Date, a flag as 0/1 or a boolean, the models as JSON text or an array, a bigint as
 // a number or its decimal text — and each store says that once, in its `ColumnReader`.
 import type { GenerateResult, Score, TaskOptions, Transcript, Usage } from '../core/index.js';
-import type { CallError, JudgeConfig, ResultFacts, ResultRecord, ReviewRecord, RunRecord, RunStatus } from './records.js';
+import type { CallError, JudgeConfig, ResultFacts, ResultRecord, ReviewRecord, RunRecord, RunStatus, UnitStartState } from './records.js';
 import { decodeRunParts, encodeRunParts } from './run-record-codec.js';
 
 // JSON columns, two conventions chosen per column so every record round-trips:
@@ -96,6 +96,20 @@ export interface ReviewRow<C extends ColumnTypes> {
   note: string;
   source: string;
   reviewed_at: C['time'];
+}
+
+/** The row of a unit's start-state read (`Store.unitStartState`): always one, its run's columns NULL for a run not in the store. */
+export interface UnitStartRow {
+  result_status: string | null;
+  run_status: string | null;
+  engine: string | null;
+}
+
+/** A unit's start state from its row: of the run's `engine` column, only the events are kept. */
+export function unitStartStateFromRow(row: UnitStartRow | undefined): UnitStartState {
+  const result = (row?.result_status ?? undefined) as ResultRecord['status'] | undefined;
+  if (row === undefined || row.run_status === null || row.engine === null) return { result, run: undefined };
+  return { result, run: { status: row.run_status as RunStatus, events: decodeRunParts(row.engine).events } };
 }
 
 /** Parameters of the run insert, in column order (JSON columns stringified once). */

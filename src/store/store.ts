@@ -1,5 +1,5 @@
 import type { GenerateResult, Role, Sample, Score } from '../core/index.js';
-import type { CallRecord, RecordedEngine, RunEvent, LeaseClaim, ResultCount, StepCount, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, ResultFacts, SampleRange, StoredSample, StoredSampleFacts, SuiteRunRecord } from './records.js';
+import type { CallRecord, RecordedEngine, RunEvent, LeaseClaim, ResultCount, StepCount, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, ResultFacts, SampleRange, StoredSample, StoredSampleFacts, SuiteRunRecord, UnitStartState } from './records.js';
 
 /**
  * Persistence for runs, whatever the backend (`openStore`: SQLite, the embedded default, or
@@ -59,8 +59,12 @@ export interface Store {
   sampleFacts(runId: string, range?: SampleRange): Promise<StoredSampleFacts[]>;
   /** Sample ids that already have a result for this model (`done`, and `error` too unless excluded) in this repeat (default 0). */
   finishedSampleIds(runId: string, modelId: string, opts?: { includeErrors?: boolean; repeat?: number }): Promise<Set<string>>;
-  /** The status of the unit's result (run, sample, model, repeat — default 0), if it has one: one read, for a queue worker about to call a model. */
-  resultStatus(runId: string, sampleId: string, modelId: string, repeat?: number): Promise<ResultRecord['status'] | undefined>;
+  /**
+   * For a queue worker about to call a model: the status of the unit's result (run, sample, model,
+   * repeat — default 0), if it has one, and the run's status and events as stored now — in one
+   * statement, so one round trip and one snapshot per unit (`UnitStartState`).
+   */
+  unitStartState(runId: string, sampleId: string, modelId: string, repeat?: number): Promise<UnitStartState>;
   /**
    * Writes the attempts of one sample and its final result in one transaction, once: the unit of
    * work (run, sample, model, repeat: `ResultRecord.repeat`, absent = 0) is a unique key, and when it has a result already nothing is

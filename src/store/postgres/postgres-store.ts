@@ -2,14 +2,14 @@ import type pg from 'pg';
 import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
 import { ambiguousPrefixError, checkRunSamples, checkTtl, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
-import { type CallRecord, type LeaseClaim, type LeaseHolder, type ResultCount, type ResultFacts, type ResultRecord, type RoleSpend, type ReviewRecord, type RecordedEngine, type RunEnd, type RunEvent, type RunLease, type RunRecord, type RunSlice, type RunStatus, type SampleRange, type StepCount, type StoredSample, type StoredSampleFacts, type SuiteRunRecord } from '../records.js';
+import { type CallRecord, type LeaseClaim, type LeaseHolder, type ResultCount, type ResultFacts, type ResultRecord, type RoleSpend, type ReviewRecord, type RecordedEngine, type RunEnd, type RunEvent, type RunLease, type RunRecord, type RunSlice, type RunStatus, type SampleRange, type StepCount, type StoredSample, type StoredSampleFacts, type SuiteRunRecord, type UnitStartState } from '../records.js';
 import { rangeBounds } from '../sample-range.js';
 import { isConnectionLoss } from './connection-loss.js';
 import { appendRunEvents, decodeRunParts, encodeRunParts } from '../run-record-codec.js';
 import type { RunImport, Store } from '../store.js';
 import { callsReferringToInput, checkSliceContinues } from '../imported-slice.js';
 import { redactStoreUrl } from '../store-url.js';
-import { repeatParam } from '../row-codec.js';
+import { repeatParam, unitStartStateFromRow, type UnitStartRow } from '../row-codec.js';
 import { connectPool, describePgError, isUserFixable } from './connect.js';
 import { applyMigrations } from './migrate.js';
 import {
@@ -87,7 +87,10 @@ const SQL = {
   selectSamples: 'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = $1 AND idx >= $2::bigint AND idx < $3::bigint ORDER BY idx',
   /** As selectSamples, the facts alone (no input, tools or hints): for summaries. */
   selectSampleFacts: 'SELECT sample_id, idx, target, metadata FROM samples WHERE run_id = $1 AND idx >= $2::bigint AND idx < $3::bigint ORDER BY idx',
-  selectResultStatus: 'SELECT status FROM results WHERE run_id = $1 AND sample_id = $2 AND model_id = $3 AND repeat = $4',
+  /** A unit's result status and its run's status and events, in one statement (one snapshot): one row, the run's columns NULL when there is no run. */
+  selectUnitStartState: `SELECT (SELECT status FROM results WHERE run_id = $1 AND sample_id = $2 AND model_id = $3 AND repeat = $4) AS result_status,
+                                runs.status AS run_status, runs.engine
+                         FROM (VALUES (1)) AS one LEFT JOIN runs ON runs.id = $1`,
   selectFinished: "SELECT sample_id FROM results WHERE run_id = $1 AND model_id = $2 AND repeat = $4 AND (status = 'done' OR $3::boolean)",
   /** The newest successful call with the key, from any run (the partial index `calls_cache`). */
   lookupCache: 'SELECT output FROM calls WHERE cache_key = $1 AND output IS NOT NULL AND error IS NULL ORDER BY id DESC LIMIT 1',
@@ -340,9 +343,9 @@ export class PostgresStore implements Store {
     return (await this.pool.query<SampleFactsRow>(SQL.selectSampleFacts, [runId, from, to])).rows.map(sampleFactsFromRow);
   }
 
-  async resultStatus(runId: string, sampleId: string, modelId: string, repeat = 0): Promise<ResultRecord['status'] | undefined> {
-    const { rows } = await this.pool.query<{ status: ResultRecord['status'] }>({ name: 'assay-result-status', text: SQL.selectResultStatus, values: [runId, sampleId, modelId, repeat] });
-    return rows[0]?.status;
+  async unitStartState(runId: string, sampleId: string, modelId: string, repeat = 0): Promise<UnitStartState> {
+    const { rows } = await this.pool.query<UnitStartRow>({ name: 'assay-unit-start-state', text: SQL.selectUnitStartState, values: [runId, sampleId, modelId, repeat] });
+    return unitStartStateFromRow(rows[0]);
   }
 
   async finishedSampleIds(runId: string, modelId: string, opts: { includeErrors?: boolean; repeat?: number } = {}): Promise<Set<string>> {

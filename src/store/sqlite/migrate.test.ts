@@ -238,7 +238,7 @@ test('a version-8 store (before repeats) upgrades: its results read as repeat 0 
   assert.equal(run !== undefined && 'repeats' in run, false);
   const [old] = await store.results('r8');
   assert.deepEqual([old?.sampleId, 'repeat' in (old ?? {}), old?.score], ['s1', false, { value: true }]);
-  assert.equal(await store.resultStatus('r8', 's1', 'openai:m'), 'done');
+  assert.equal((await store.unitStartState('r8', 's1', 'openai:m')).result, 'done');
   // The wider key: repeat 1 of the same (sample, model) is a unit of its own.
   const saved = await store.saveOutcome([], { ...(old as NonNullable<typeof old>), repeat: 1, score: { value: false } });
   assert.equal(saved, true);

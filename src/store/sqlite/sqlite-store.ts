@@ -2,13 +2,13 @@ import type Database from 'better-sqlite3';
 import { InputError } from '../../core/errors.js';
 import { assertUniqueSampleIds, type GenerateResult, type Role, type Sample, type Score } from '../../core/index.js';
 import type { RecordedEngine, RunEvent } from '../records.js';
-import type { CallRecord, LeaseClaim, LeaseHolder, ResultCount, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, ResultFacts, SampleRange, StepCount, StoredSample, StoredSampleFacts, SuiteRunRecord } from '../records.js';
+import type { CallRecord, LeaseClaim, LeaseHolder, ResultCount, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, ResultFacts, SampleRange, StepCount, StoredSample, StoredSampleFacts, SuiteRunRecord, UnitStartState } from '../records.js';
 import { rangeBounds } from '../sample-range.js';
 import { appendRunEvents, decodeRunParts, encodeRunParts } from '../run-record-codec.js';
 import type { RunImport, Store } from '../store.js';
 import { callsReferringToInput, checkSliceContinues } from '../imported-slice.js';
 import { ambiguousPrefixError, checkRunSamples, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
-import { nullableToJson, optionalToJson, repeatParam } from '../row-codec.js';
+import { nullableToJson, optionalToJson, repeatParam, unitStartStateFromRow, type UnitStartRow } from '../row-codec.js';
 import { CallCacheIndex } from './call-cache.js';
 import { CallPositions } from './call-positions.js';
 import { Checkpointer } from './checkpointer.js';
@@ -76,7 +76,7 @@ export class SqliteStore implements Store {
   private readonly selectSamples: Database.Statement<[PositionRange], SampleRow>;
   private readonly selectSampleFacts: Database.Statement<[PositionRange], SampleFactsRow>;
   private readonly selectFinished: Database.Statement<[{ runId: string; modelId: string; includeErrors: number; repeat: number }], string>;
-  private readonly selectResultStatus: Database.Statement<[string, string, string, number], { status: string }>;
+  private readonly selectUnitStartState: Database.Statement<[{ runId: string; sampleId: string; modelId: string; repeat: number }], UnitStartRow>;
   private readonly selectResults: Database.Statement<[PositionRange & { modelId: string | null }], ResultRow>;
   private readonly selectResultsWithoutOutput: Database.Statement<[PositionRange & { modelId: string | null }], ResultRow>;
   private readonly selectResultFacts: Database.Statement<[PositionRange], ResultFactsRow>;
@@ -131,7 +131,7 @@ export class SqliteStore implements Store {
     this.selectSamples = db.prepare(SQL.selectSamples);
     this.selectSampleFacts = db.prepare(SQL.selectSampleFacts);
     this.selectFinished = db.prepare<[{ runId: string; modelId: string; includeErrors: number; repeat: number }], string>(SQL.selectFinished).pluck();
-    this.selectResultStatus = db.prepare<[string, string, string, number], { status: string }>(SQL.selectResultStatus);
+    this.selectUnitStartState = db.prepare<[{ runId: string; sampleId: string; modelId: string; repeat: number }], UnitStartRow>(SQL.selectUnitStartState);
     this.selectResults = db.prepare(SQL.selectResults);
     this.selectResultsWithoutOutput = db.prepare(SQL.selectResultsWithoutOutput);
     this.selectResultFacts = db.prepare(SQL.selectResultFacts);
@@ -397,8 +397,8 @@ export class SqliteStore implements Store {
     return this.selectSampleFacts.all(positions(runId, range)).map(sampleFactsFromRow);
   }
 
-  async resultStatus(runId: string, sampleId: string, modelId: string, repeat = 0): Promise<ResultRecord['status'] | undefined> {
-    return this.selectResultStatus.get(runId, sampleId, modelId, repeat)?.status as ResultRecord['status'] | undefined;
+  async unitStartState(runId: string, sampleId: string, modelId: string, repeat = 0): Promise<UnitStartState> {
+    return unitStartStateFromRow(this.selectUnitStartState.get({ runId, sampleId, modelId, repeat }));
   }
 
   async finishedSampleIds(runId: string, modelId: string, opts: { includeErrors?: boolean; repeat?: number } = {}): Promise<Set<string>> {

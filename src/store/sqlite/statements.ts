@@ -100,7 +100,10 @@ export const SQL = {
   /** As selectSamples, the facts alone (no input, tools or hints): for summaries. */
   selectSampleFacts: 'SELECT sample_id, idx, target, metadata FROM samples WHERE run_id = @runId AND idx >= @from AND idx < @to ORDER BY idx',
 
-  selectResultStatus: 'SELECT status FROM results WHERE run_id = ? AND sample_id = ? AND model_id = ? AND repeat = ?',
+  /** A unit's result status and its run's status and events, in one statement: one row, the run's columns NULL when there is no run. */
+  selectUnitStartState: `SELECT (SELECT status FROM results WHERE run_id = @runId AND sample_id = @sampleId AND model_id = @modelId AND repeat = @repeat) AS result_status,
+                                runs.status AS run_status, runs.engine AS engine
+                         FROM (SELECT 1) AS one LEFT JOIN runs ON runs.id = @runId`,
   selectFinished: "SELECT sample_id FROM results WHERE run_id = @runId AND model_id = @modelId AND repeat = @repeat AND (status = 'done' OR @includeErrors)",
 
   /** The call cache (see `call-cache.ts`): merged keys, then a call by id for keys not merged yet. */

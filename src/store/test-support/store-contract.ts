@@ -645,11 +645,11 @@ export function storeContract(backend: ContractBackend): void {
         assert.equal((await store.results(run.id)).find((r) => r.sampleId === 'q-alpha')?.status, 'error');
         assert.deepEqual(await store.calls(run.id, 'q-alpha'), []);
         // Another model's result for the same sample is another unit.
-        assert.equal(await store.resultStatus(run.id, 'q-beta', 'baseline:lexical'), undefined);
+        assert.equal((await store.unitStartState(run.id, 'q-beta', 'baseline:lexical')).result, undefined);
         assert.equal(await store.saveOutcome([], makeResult({ sampleId: 'q-beta', modelId: 'baseline:lexical' })), true);
-        assert.equal(await store.resultStatus(run.id, 'q-beta', 'baseline:lexical'), 'done');
-        assert.equal(await store.resultStatus(run.id, 'q-alpha', 'openai:gpt-4o-mini'), 'error');
-        assert.equal(await store.resultStatus(run.id, 'q-gamma', 'openai:gpt-4o-mini'), undefined);
+        assert.equal((await store.unitStartState(run.id, 'q-beta', 'baseline:lexical')).result, 'done');
+        assert.equal((await store.unitStartState(run.id, 'q-alpha', 'openai:gpt-4o-mini')).result, 'error');
+        assert.equal((await store.unitStartState(run.id, 'q-gamma', 'openai:gpt-4o-mini')).result, undefined);
       }));
 
       test('repeats: a run records its repeats; (run, sample, model, repeat) is the unit — each repeat its own result, status, finished set and scores; results in sample, model, repeat order; repeat 0 reads without the field', withStores(async (store, reopen) => {
@@ -665,10 +665,10 @@ export function storeContract(backend: ContractBackend): void {
         assert.equal(await store.saveOutcome([], errorResult('q-alpha', { repeat: 1 })), true);
         // Each repeat is once, as a unit without repeats is.
         assert.equal(await store.saveOutcome([], makeResult({ repeat: 1, score: { value: false } })), false);
-        assert.equal(await store.resultStatus(run.id, 'q-beta', model), 'done');
-        assert.equal(await store.resultStatus(run.id, 'q-beta', model, 2), 'done');
-        assert.equal(await store.resultStatus(run.id, 'q-alpha', model, 1), 'error');
-        assert.equal(await store.resultStatus(run.id, 'q-alpha', model, 0), undefined);
+        assert.equal((await store.unitStartState(run.id, 'q-beta', model)).result, 'done');
+        assert.equal((await store.unitStartState(run.id, 'q-beta', model, 2)).result, 'done');
+        assert.equal((await store.unitStartState(run.id, 'q-alpha', model, 1)).result, 'error');
+        assert.equal((await store.unitStartState(run.id, 'q-alpha', model, 0)).result, undefined);
         assert.deepEqual(await store.finishedSampleIds(run.id, model), new Set(['q-beta']));
         assert.deepEqual(await store.finishedSampleIds(run.id, model, { repeat: 1 }), new Set(['q-beta', 'q-alpha']));
         assert.deepEqual(await store.finishedSampleIds(run.id, model, { repeat: 1, includeErrors: false }), new Set(['q-beta']));
@@ -722,7 +722,41 @@ export function storeContract(backend: ContractBackend): void {
         // A call stored with another repeat's result would tell of the wrong answer.
         await assert.rejects(store.saveOutcome([makeCall({ repeat: 1 })], makeResult({ repeat: 2 })), /repeat 1 .* does not belong to result of repeat 2/);
         await assert.rejects(store.saveOutcome([makeCall()], makeResult({ repeat: 1 })), /repeat 0 .* does not belong to result of repeat 1/);
-        assert.equal(await store.resultStatus(run.id, 'q-beta', 'openai:gpt-4o-mini', 1), undefined);
+        assert.equal((await store.unitStartState(run.id, 'q-beta', 'openai:gpt-4o-mini', 1)).result, undefined);
+      }));
+
+      test('unitStartState: the unit’s result status and its run’s status and events as stored now, in one read, also after another connection’s writes; no run: neither', withStores(async (store, reopen) => {
+        const model = 'openai:gpt-4o-mini';
+        assert.deepEqual(await store.unitStartState(RUN_ID, 'q-beta', model), { result: undefined, run: undefined });
+        const run = makeRun({ events: [{ type: 'submitted', at: '2026-03-01T12:00:00.000Z', queue: 'units' }] });
+        await store.createRun(run, samples);
+        // What a worker reads of the run is what getRun reads of it: the same status and events.
+        const asRead = async (): Promise<Pick<RunRecord, 'status' | 'events'> | undefined> => {
+          const stored = await store.getRun(run.id);
+          return stored && { status: stored.status, events: stored.events };
+        };
+        assert.deepEqual(await store.unitStartState(run.id, 'q-beta', model), { result: undefined, run: { status: 'running', events: run.events } });
+        // Another worker stops the model: the run is interrupted with the stop, at once for this one.
+        const other = await reopen();
+        const auth: FailFastStop = { actor: model, role: 'test', kind: 'auth', message: 'HTTP 401', count: 1 };
+        await other.setRunStatus(run.id, 'interrupted', { type: 'failFast', stops: [auth] });
+        const stopped = await store.unitStartState(run.id, 'q-beta', model);
+        assert.deepEqual(stopped.run, await asRead());
+        assert.equal(stopped.run?.status, 'interrupted');
+        assert.deepEqual(stopsInEvents(stopped.run?.events ?? []), [auth]);
+        // A resume queues the run again under a session of its own.
+        await other.continueRun(run.id, run.engine, { queue: 'units', session: 's1' });
+        const resumed = await store.unitStartState(run.id, 'q-beta', model);
+        assert.deepEqual(resumed.run, await asRead());
+        assert.deepEqual([resumed.run?.status, resumed.run && queueOf(resumed.run)], ['running', { name: 'units', session: 's1' }]);
+        // The unit's result, per unit (sample, model, repeat); a sample the run does not have has none.
+        await other.saveOutcome([makeCall()], makeResult());
+        await other.saveOutcome([], errorResult('q-alpha', { repeat: 1 }));
+        const results = await Promise.all([['q-beta', model, 0], ['q-beta', model, 1], ['q-beta', 'baseline:lexical', 0], ['q-alpha', model, 1], ['no-such-sample', model, 0]].map(
+          async ([sampleId, modelId, repeat]) => (await store.unitStartState(run.id, sampleId as string, modelId as string, repeat as number)).result,
+        ));
+        assert.deepEqual(results, ['done', undefined, undefined, 'error', undefined]);
+        assert.deepEqual((await store.unitStartState(run.id, 'no-such-sample', model)).run, await asRead());
       }));
 
       test('saves of one unit racing from two connections: exactly one is written', withStores(async (store, reopen) => {
