@@ -49,7 +49,8 @@ export async function queueResumeCommand(runId: string, engine: Partial<EngineSe
   const location = queueLocation(flags.queue, flags.queueName);
   checkFleetStore(flags.db);
   return withStore(flags.db, async (store) => {
-    const { run, units } = await resubmitRun(runId, { store, queue: location, engine });
+    const onWaitInFlight = (units: number): void => printErr(`run ${runId}: waiting for ${units} of its units still in flight on workers (started before it stopped) to end\n`);
+    const { run, units } = await resubmitRun(runId, { store, queue: location, engine, onWaitInFlight });
     if (units === 0) {
       printErr(`run ${run.id} has a result for every unit: nothing to queue\n`);
       const summary = await summarizeStoredRun(store, run.id);

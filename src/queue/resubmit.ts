@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { withCredentialsHidden } from '../runner/recorded-base-url.js';
 import { InputError } from '../core/index.js';
 import { recordedEngineSettings, requireRun } from '../runner/run.js';
@@ -13,6 +14,7 @@ import { refuseQueuedBaseURL } from './queued-base-url.js';
 import { countUnitsDone } from './run-completion.js';
 import { ENQUEUE_CHUNK, unitJobs } from './submit.js';
 import { unitKey, type Unit } from './unit.js';
+import { untilNoUnitInFlight } from './units-in-flight.js';
 
 /** Samples read per page when listing what a run still has to do. */
 const PAGE = 2_000;
@@ -30,7 +32,13 @@ const PAGE = 2_000;
  */
 export async function resubmitRun(
   runIdOrPrefix: string,
-  deps: { readonly store: Store; readonly queue: QueueLocation; readonly engine: Partial<EngineSettings> },
+  deps: {
+    readonly store: Store;
+    readonly queue: QueueLocation;
+    readonly engine: Partial<EngineSettings>;
+    /** Told once, with how many, when units started before the run stopped are still in flight and waited for. */
+    readonly onWaitInFlight?: (units: number) => void;
+  },
 ): Promise<{ run: RunRecord; units: number }> {
   const { store } = deps;
   refuseQueuedBaseURL(deps.engine);
@@ -41,6 +49,26 @@ export async function resubmitRun(
   if (run.status === 'running') {
     throw new InputError(`run ${run.id} is still running${queueOf(run) ? ` on queue ${queueOf(run)?.name}: workers are taking its units` : ''}; resume it once it has stopped (assay show ${run.id} says how it stands)`);
   }
+  const redis = await openRedis(deps.queue.url, { maxRetriesPerRequest: 3 });
+  const queue = new Queue(deps.queue.name, { connection: redis, prefix: QUEUE_PREFIX });
+  queue.on('error', () => undefined);
+  try {
+    return await requeue(run, queue, redis, deps);
+  } finally {
+    await queue.close().catch(() => undefined);
+    redis.disconnect();
+  }
+}
+
+/** `resubmitRun` once the run is found stopped, on the run's queue. */
+async function requeue(run: RunRecord, queue: Queue, redis: Redis, deps: Parameters<typeof resubmitRun>[1]): Promise<{ run: RunRecord; units: number }> {
+  const { store } = deps;
+  // A unit a worker started before the run stopped may still be calling its model, its result not
+  // stored yet: queued again now, the resume's copy would be taken beside it and the sample
+  // answered twice. Its end is waited for. No unit of the run starts any more meanwhile (each
+  // checks in the store that the run is running before it starts), so once none is in flight the
+  // results read next are the last the earlier submission writes.
+  await untilNoUnitInFlight(queue, redis, run.id, deps.onWaitInFlight);
   const { todo, done } = await unitsOf(store, run);
   if (todo.length === 0) {
     if (run.status !== 'finished') await store.setRunStatus(run.id, 'finished');
@@ -52,9 +80,6 @@ export async function resubmitRun(
   // credentials hidden: workers never call it, and refuse the run's units unless it is their own endpoint.
   const engine = withCredentialsHidden({ ...run.engine, ...deps.engine });
   recordedEngineSettings({ ...run, engine });
-  const redis = await openRedis(deps.queue.url, { maxRetriesPerRequest: 3 });
-  const queue = new Queue(deps.queue.name, { connection: redis, prefix: QUEUE_PREFIX });
-  queue.on('error', () => undefined);
   let queued = 0;
   try {
     // Those with a result first: a unit of this resume finishing must find them counted.
@@ -68,9 +93,6 @@ export async function resubmitRun(
   } catch (error) {
     await store.setRunStatus(run.id, 'interrupted').catch(() => undefined);
     throw new InputError(`run ${run.id}: queueing its units again failed after ${queued} of ${todo.length} (${(error as Error).message}); the run is left interrupted, resume it again`);
-  } finally {
-    await queue.close().catch(() => undefined);
-    redis.disconnect();
   }
   return { run: { ...run, status: 'running', engine }, units: queued };
 }

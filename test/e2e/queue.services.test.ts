@@ -553,6 +553,48 @@ test('PostgreSQL unreachable mid-run (connections cut, new ones refused for long
   }
 });
 
+test('resumed while units started before a fail-fast stop are still calling the model: the resume waits for them, and no sample is answered twice', { timeout: 600_000 }, async () => {
+  const { url } = await schemas.create();
+  // The first request is refused (fail-fast stops the model at once); every other answer takes
+  // long enough that the units started with it are still in flight when the resume comes.
+  const inFlightMs = 6_000;
+  const server = await startFakeOpenAIServer({
+    respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }),
+    latencyMs: (ctx) => (ctx.index === 0 ? 0 : inFlightMs),
+    faults: (ctx) => (ctx.index === 0 ? { type: 'status', status: 401, body: '{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}' } : undefined),
+  });
+  const store = await openStore(url);
+  try {
+    const samples = 24;
+    const queue = queueName('in-flight');
+    const keyed = { ...env, OPENAI_API_KEY: 'some-key' };
+    const workers = [0, 1].map(() => startWorker(url, queue, ['--base-url', server.url, '--concurrency', '4'], keyed));
+    const args = ['run', 'metatool/similar', '-m', MODEL, '--per-tool', '2', '--limit', String(samples), '--seed', '8', '--json'];
+    const submitted = await runAssay([...args, '--queue', REDIS, '--queue-name', queue, '--db', url], env);
+    assert.equal(submitted.code, 130, `interrupted: ${submitted.stderr}`);
+    const summary = JSON.parse(submitted.stdout) as Summary;
+    // A worker with every slot free, to take the resume's units at once: without the wait, the
+    // copies of those still in flight on the others.
+    workers.push(startWorker(url, queue, ['--base-url', server.url, '--concurrency', '4'], keyed));
+    // At once, the workers still running: the units they started before the stop are in flight.
+    const resumed = await runAssay(['resume', summary.run, '--queue', REDIS, '--queue-name', queue, '--db', url, '--json'], env);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.match(resumed.stderr, /waiting for \d+ of its units still in flight on workers/, 'the resume came while units were in flight');
+    for (const w of workers) w.child.kill('SIGTERM');
+    const out = await Promise.all(workers.map((w) => w.exited));
+    for (const o of out) assert.equal(o.code, 0, o.stderr);
+    const twice = [...server.answeredByKey].filter(([, n]) => n !== 1);
+    assert.deepEqual(twice, [], `every sample answered once; the workers said:\n${out.map((o) => o.stderr).join('\n')}`);
+    assert.equal(server.answeredByKey.size, samples);
+    const finished = JSON.parse(resumed.stdout) as Summary;
+    assert.equal(finished.status, 'finished');
+    assert.deepEqual([finished.models[MODEL]?.counts.done, finished.models[MODEL]?.counts.errors], [samples, 0]);
+  } finally {
+    await store.close();
+    await server.close();
+  }
+});
+
 test('a wrong key on the fleet: the first 401 stops the model over every worker, the run ends interrupted and says why, and resumed on the queue once the workers have the right key, it finishes', { timeout: 600_000 }, async (t) => {
   const { url } = await schemas.create();
   // 401 unless the request carries the right key: what a provider answers to a wrong one.
