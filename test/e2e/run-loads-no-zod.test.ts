@@ -39,6 +39,9 @@ writeFileSync(
     '// A require() of it (not seen by the hook) is in the CommonJS cache at exit.',
     'const require = createRequire(import.meta.url);',
     "process.on('exit', () => { for (const file of Object.keys(require.cache)) if (/[/\\\\]node_modules[/\\\\]zod[/\\\\]/.test(file)) appendFileSync(process.env.ZOD_LOG, `required ${file}\\n`); });",
+    "// A module of ours that require() loads (the task registry's) imports without the hook seeing it (Node 20's",
+    "// require of an ES module): zod, once evaluated, has made its global settings object.",
+    "process.on('exit', () => { if (globalThis.__zod_globalConfig) appendFileSync(process.env.ZOD_LOG, 'zod evaluated\\n'); });",
   ].join('\n'),
 );
 
@@ -52,6 +55,7 @@ test('the hook sees an import of zod (so that seeing none below means something)
   rmSync(log, { force: true });
   spawnSync(process.execPath, [probe], { env: { ...process.env, ...env } });
   assert.match(zodImports(), /probe\.mjs imports /);
+  assert.match(zodImports(), /zod evaluated/);
 });
 
 test('assay run and assay resume with models named on the command line do not load zod', { skip }, async () => {

@@ -103,7 +103,7 @@ export class MetaToolDataset {
   private async readJson<T>(key: string, shape: schemas.JsonShape<T>): Promise<{ file: DataFileText; value: T }> {
     const file = await readDataFile(this.dataDir, key);
     const value = parseJsonFile(file);
-    return { file, value: shape.accepts?.(value) ? (value as T) : validateJson(file, value, shape.schema(), shape.expected) };
+    return { file, value: shape.accepts?.(value) ? (value as T) : validateJson(file, value, await shape.schema(), shape.expected) };
   }
 
   /** ToolE: the CSV, its query pool, and every tool's prompt description. */

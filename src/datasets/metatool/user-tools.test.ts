@@ -9,16 +9,16 @@ import { loadUserTools, parseUserTools } from './user-tools.js';
 const FILE = '/x/my-tools.json';
 
 /** The InputError thrown by `fn`, whose message must contain every part. */
-function rejects(fn: () => unknown, ...parts: string[]): void {
-  assert.throws(fn, (e: unknown) => {
+async function rejects(fn: () => Promise<unknown>, ...parts: string[]): Promise<void> {
+  await assert.rejects(fn, (e: unknown) => {
     assert.ok(e instanceof InputError, String(e));
     for (const part of parts) assert.ok(e.message.includes(part), `"${e.message}" lacks "${part}"`);
     return true;
   });
 }
 
-test('parseUserTools: plain and OpenAI-style entries, queries optional', () => {
-  const tools = parseUserTools(
+test('parseUserTools: plain and OpenAI-style entries, queries optional', async () => {
+  const tools = await parseUserTools(
     JSON.stringify([
       { name: 'weather', description: 'Forecasts.', queries: ['Rain tomorrow?'] },
       { type: 'function', function: { name: 'stocks', description: 'Share prices.', parameters: { type: 'object' } }, queries: ['AAPL?', 'MSFT?'] },
@@ -33,16 +33,16 @@ test('parseUserTools: plain and OpenAI-style entries, queries optional', () => {
   ]);
 });
 
-test('parseUserTools: errors name the file and the entry', () => {
-  rejects(() => parseUserTools('{"name": "a"}', FILE), FILE, 'expected a JSON array');
-  rejects(() => parseUserTools('[{"name": "a", "description": "x"},\n{"name": "b"', FILE), FILE, 'not valid JSON');
-  rejects(() => parseUserTools('[{"name": "a", "description": "x"}, {"name": "b", "description": ""}]', FILE), FILE, '$[1]');
-  rejects(() => parseUserTools('[{"name": "a", "description": "x", "queries": "q"}]', FILE), FILE, '$[0]');
-  rejects(() => parseUserTools('[{"type": "function", "function": {"name": "a"}}]', FILE), FILE, '$[0]');
-  rejects(() => parseUserTools('[{"name": "a", "description": "x"}, {"name": "a", "description": "y"}]', FILE), FILE, 'entry [1]', 'entry [0]', 'unique');
-  rejects(() => parseUserTools('[{"name": "None", "description": "x"}]', FILE), FILE, 'entry [0]', '"None"');
-  rejects(() => parseUserTools('[{"name": "a", "description": "x", "queries": ["q"]}, {"name": "b", "description": "y", "queries": ["q"]}]', FILE), FILE, 'entry [1]', 'also under "a" (entry [0])');
-  rejects(() => parseUserTools('[{"name": "a", "description": "x", "queries": ["q", "q"]}]', FILE), FILE, 'entry [0]', 'twice');
+test('parseUserTools: errors name the file and the entry', async () => {
+  await rejects(() => parseUserTools('{"name": "a"}', FILE), FILE, 'expected a JSON array');
+  await rejects(() => parseUserTools('[{"name": "a", "description": "x"},\n{"name": "b"', FILE), FILE, 'not valid JSON');
+  await rejects(() => parseUserTools('[{"name": "a", "description": "x"}, {"name": "b", "description": ""}]', FILE), FILE, '$[1]');
+  await rejects(() => parseUserTools('[{"name": "a", "description": "x", "queries": "q"}]', FILE), FILE, '$[0]');
+  await rejects(() => parseUserTools('[{"type": "function", "function": {"name": "a"}}]', FILE), FILE, '$[0]');
+  await rejects(() => parseUserTools('[{"name": "a", "description": "x"}, {"name": "a", "description": "y"}]', FILE), FILE, 'entry [1]', 'entry [0]', 'unique');
+  await rejects(() => parseUserTools('[{"name": "None", "description": "x"}]', FILE), FILE, 'entry [0]', '"None"');
+  await rejects(() => parseUserTools('[{"name": "a", "description": "x", "queries": ["q"]}, {"name": "b", "description": "y", "queries": ["q"]}]', FILE), FILE, 'entry [1]', 'also under "a" (entry [0])');
+  await rejects(() => parseUserTools('[{"name": "a", "description": "x", "queries": ["q", "q"]}]', FILE), FILE, 'entry [0]', 'twice');
 });
 
 test('loadUserTools: a catalogue sorted by name, queries as the pool, the sha256 keyed by the absolute path', async () => {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import type { z as Zod } from 'zod';
 import { InputError, sha256 } from '../../core/index.js';
 import type { Loaded, ToolCatalogue } from './dataset.js';
 import { parseJsonFile, validateJson } from './read-data-file.js';
@@ -13,14 +13,20 @@ import { buildToolEPool, compareNames, type ToolERow } from './toole.js';
  * tool without queries is still a candidate but contributes no sample.
  */
 
-const queriesSchema = z.array(z.string().trim().min(1)).optional();
-const plainToolSchema = z.object({ name: z.string().trim().min(1), description: z.string().trim().min(1), queries: queriesSchema });
-const openAIToolSchema = z.object({
-  type: z.literal('function'),
-  function: z.object({ name: z.string().trim().min(1), description: z.string().trim().min(1) }),
-  queries: queriesSchema,
-});
-const userToolsSchema = z.array(z.union([plainToolSchema, openAIToolSchema]));
+/** The file's schema, built (and zod imported) on first use: `datasets/metatool/index.ts` re-exports this module, so a schema built at load put zod in every MetaTool run. */
+let userToolsSchema: ReturnType<typeof buildUserToolsSchema> | undefined;
+const userToolsSchemaOnce = async (): Promise<ReturnType<typeof buildUserToolsSchema>> => (userToolsSchema ??= buildUserToolsSchema((await import('zod')).z));
+
+function buildUserToolsSchema(z: typeof Zod) {
+  const queriesSchema = z.array(z.string().trim().min(1)).optional();
+  const plainToolSchema = z.object({ name: z.string().trim().min(1), description: z.string().trim().min(1), queries: queriesSchema });
+  const openAIToolSchema = z.object({
+    type: z.literal('function'),
+    function: z.object({ name: z.string().trim().min(1), description: z.string().trim().min(1) }),
+    queries: queriesSchema,
+  });
+  return z.array(z.union([plainToolSchema, openAIToolSchema]));
+}
 
 export const USER_TOOLS_EXPECTED = 'a JSON array of {name, description, queries?: [strings]} or {type: "function", function: {name, description}, queries?}';
 
@@ -37,9 +43,9 @@ export interface UserTool {
  * @param file - the path, for messages.
  * @throws InputError `<file>: at $[3].description: …` or `<file>: entry [3]: …`.
  */
-export function parseUserTools(text: string, file: string): UserTool[] {
+export async function parseUserTools(text: string, file: string): Promise<UserTool[]> {
   const data = { key: file, file, text, sha256: '' };
-  const entries = validateJson(data, parseJsonFile(data), userToolsSchema, USER_TOOLS_EXPECTED);
+  const entries = validateJson(data, parseJsonFile(data), await userToolsSchemaOnce(), USER_TOOLS_EXPECTED);
   const tools = entries.map((e) => ('function' in e ? { name: e.function.name, description: e.function.description, queries: e.queries ?? [] } : { name: e.name, description: e.description, queries: e.queries ?? [] }));
   const toolAt = new Map<string, number>();
   const queryAt = new Map<string, { index: number; tool: string }>();
@@ -74,7 +80,7 @@ export async function loadUserTools(file: string, minTools: number): Promise<Loa
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(`${absolute}: ${code === 'ENOENT' ? 'file not found' : `cannot read it (${code ?? String(error)})`}; expected the tools file (${USER_TOOLS_EXPECTED})`, { file: absolute });
   }
-  const tools = parseUserTools(bytes.toString('utf8'), absolute);
+  const tools = await parseUserTools(bytes.toString('utf8'), absolute);
   if (tools.length < minTools) {
     throw new InputError(`${absolute}: ${tools.length} tools; a candidate list shows ${minTools}, so the file needs at least ${minTools}`, { file: absolute });
   }
