@@ -23,6 +23,7 @@ import { printErr, printOut } from './terminal.js';
 import { checkModelArgument, configFrom, configOption } from './config-file.js';
 import type { AssayConfig } from '../config/load-config.js';
 import { judgeSpecOf } from './judge-spec.js';
+import { dropPreparationGarbage } from './drop-preparation-garbage.js';
 
 /** The API key named by `--api-key-env` (the key itself never goes on a command line or into the store). */
 function secretsFrom(flags: EngineFlags): RunDependencies['secrets'] {
@@ -49,7 +50,11 @@ function sessionDeps(
     ...(lease ? { lease } : {}),
     secrets: secretsFrom(flags),
     ...retryNoticeFromEnv(),
-    onProgress: (e) => progress.update(e),
+    onProgress: (e) => {
+      // The run's first event (nothing finished yet) comes after its preparation, before its first call.
+      if (e.finished === 0 && e.modelId === '') dropPreparationGarbage();
+      progress.update(e);
+    },
     onWarning: (message) => progress.note(`warning: ${message}`),
   };
 }
