@@ -9,15 +9,6 @@
 //   Liftoff's code, which parses every response until then, is slower by ~40 ms per 10,000
 //   responses (CPU profile self time), so the compilation it spares pays for ~150,000 of them.
 //
-// --max-inlined-bytecode-size-cumulative=230 (V8's default 920): how much bytecode TurboFan may
-//   inline into one optimized function. Optimizing the run's JavaScript was ~20% of a 10,000-sample
-//   run's CPU (perf: 0.75–1.03 s of 3.9–4.9 s, most of it in the first 2,000 samples, ~260
-//   functions), the large graphs of functions that inline the scorer, the store's writer or undici's
-//   parser callbacks costing the most. A quarter of the budget: at 2,000 samples (callgrind)
-//   2.64 → 1.67 G instructions of compilation, the rest 5.78 → 5.57 G, total −14%
-//   (docs/benchmarks.md, issue 29, branch `cpu2`). Inlining off altogether compiles a little less
-//   again but the calls run slower.
-//
 // Not set: --heap-growing-percent=50 (old space bounded at 1.5× live instead of ~4×: 10,000
 // samples' peak ~200 → ~175 MB, but two to three times the full GCs, and the main thread's GC time
 // rose by ~0.4 s per 10,000 samples) and a smaller young generation (more scavenges): both cost
@@ -25,6 +16,6 @@
 import { setFlagsFromString } from 'node:v8';
 
 /** The flags, in the order they are set. Exported for the test that this V8 knows them. */
-export const MEMORY_FLAGS = ['--liftoff-only', '--max-inlined-bytecode-size-cumulative=230'] as const;
+export const MEMORY_FLAGS = ['--liftoff-only'] as const;
 
 for (const flag of MEMORY_FLAGS) setFlagsFromString(flag);
