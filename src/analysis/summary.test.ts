@@ -11,7 +11,9 @@ import { SUMMARY_PAGE, summarizeRun, type SummarizedResult } from './summary.js'
 
 // A run larger than two of the summary's pages, stored in part: the summary read a page at a
 // time must count every stored sample once, in order, and leave the unstored ones pending.
-const STORED = 2 * SUMMARY_PAGE + 100;
+// Hand counts below are written for 4,100 stored samples: several pages and a part of one.
+const STORED = 4_100;
+assert.ok(STORED > 2 * SUMMARY_PAGE && STORED % SUMMARY_PAGE !== 0, 'the stored samples span pages and end inside one');
 const SAMPLE_COUNT = STORED + 400;
 
 const task: Task = {

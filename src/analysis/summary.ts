@@ -121,8 +121,15 @@ export interface LoadedRun {
   readonly results: ReadonlyMap<string, ReadonlyMap<string, SummarizedResult>>;
 }
 
-/** Samples read per page when the summary reads the store: its memory is this page's, not the run's. */
-export const SUMMARY_PAGE = 2_000;
+/**
+ * Samples read per page when the summary reads the store: its memory is this page's, not the
+ * run's. Small, because a page read in full is alive across the young generation's scavenges
+ * while it is counted: at 2,000 (a MetaTool page allocates ~10 MB) each page outlived two
+ * scavenges and was promoted, and the old space grew by ~25 MB at the end of a 19,793-sample run
+ * with no full GC to take it back; at 250 a page dies young (docs/benchmarks.md, section
+ * "the end of a run"). The statements cost ~0.1 ms a page.
+ */
+export const SUMMARY_PAGE = 250;
 
 /**
  * Computes metrics and counts from what the store holds: no model is called, and the task is not

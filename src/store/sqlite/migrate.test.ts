@@ -59,14 +59,14 @@ test('a fresh database (in a folder that does not exist yet) gets the latest sch
   assert.deepEqual(info.tables, ['call_cache', 'call_cache_watermark', 'calls', 'results', 'reviews', 'run_leases', 'run_texts', 'runs', 'samples', 'suite_runs']);
 });
 
-test('a connection runs with the settings the store relies on (durability, foreign keys, a 4 MB page cache)', () => {
+test('a connection runs with the settings the store relies on (durability, foreign keys, a 1 MB page cache)', () => {
   const db = openDatabase(join(dir, 'pragmas.db'));
   try {
     assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
     assert.equal(db.pragma('synchronous', { simple: true }), 1); // NORMAL
     assert.equal(db.pragma('foreign_keys', { simple: true }), 1);
     assert.equal(db.pragma('busy_timeout', { simple: true }), 5000);
-    assert.equal(db.pragma('cache_size', { simple: true }), -4000);
+    assert.equal(db.pragma('cache_size', { simple: true }), -1000);
   } finally {
     db.close();
   }

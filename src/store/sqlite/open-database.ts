@@ -35,10 +35,13 @@ export function openDatabase(file: string, migrations?: readonly Migration[]): D
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    // 4 MB of page cache per connection rather than better-sqlite3's 16 MB: a run's writes append
-    // and its reads are single passes, so the hot pages fit, and the process stays ~12 MB smaller
-    // at 10,000 samples with the same wall time (docs/benchmarks.md).
-    db.pragma('cache_size = -4000');
+    // 1 MB of page cache per connection rather than better-sqlite3's 16 MB: a run's writes append
+    // and its reads are single passes, so the hot pages fit. During a run the background
+    // checkpoints make the writer drop its cache every few commits anyway; what a bigger cache
+    // held was the end of the run's single passes (the summary's pages and the spend's scan of
+    // every call), which filled 4 MB and made the process's peak (docs/benchmarks.md, "the end
+    // of a run"; 16 → 4 MB was ~12 MB less at 10,000 samples with the same wall time).
+    db.pragma('cache_size = -1000');
     applyMigrations(db, file, migrations);
     return db;
   } catch (error) {
