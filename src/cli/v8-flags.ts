@@ -9,13 +9,19 @@
 //   Liftoff's code, which parses every response until then, is slower by ~40 ms per 10,000
 //   responses (CPU profile self time), so the compilation it spares pays for ~150,000 of them.
 //
-// Not set: --heap-growing-percent=50 (old space bounded at 1.5× live instead of ~4×: 10,000
-// samples' peak ~200 → ~175 MB, but two to three times the full GCs, and the main thread's GC time
-// rose by ~0.4 s per 10,000 samples) and a smaller young generation (more scavenges): both cost
-// CPU per sample.
+// --heap-growing-percent=100: old space may grow to 2× the heap live after a full GC, where V8's
+//   own factor (up to 4× while its GCs are fast) let a run's promoted garbage pile up: ~0.9 KB per
+//   call, so a 98,965-call run's RSS climbed 140 → 200 MB before its first full GC at 85 s, and
+//   with this flag it stays 150–163 MB through the calls (a full GC of ~10 ms every ~20 s). At
+//   10,000 calls the old space stays under either limit, so the peak does not move (132 MB) and
+//   one full GC more costs ~10 ms. 50 (1.5×) was measured too: more full GCs for no lower peak at
+//   10,000 or 19,793 samples, and ~0.4 s more GC per 10,000 samples when the calls promoted 2.5×
+//   what they do now (docs/benchmarks.md, "the end of a run").
+//
+// Not set: a smaller young generation (more scavenges): it costs CPU per sample.
 import { setFlagsFromString } from 'node:v8';
 
 /** The flags, in the order they are set. Exported for the test that this V8 knows them. */
-export const MEMORY_FLAGS = ['--liftoff-only'] as const;
+export const MEMORY_FLAGS = ['--liftoff-only', '--heap-growing-percent=100'] as const;
 
 for (const flag of MEMORY_FLAGS) setFlagsFromString(flag);
