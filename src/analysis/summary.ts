@@ -11,7 +11,8 @@ import { recordedStops } from '../store/run-stops.js';
 import { requireRun } from '../store/require-run.js';
 import { taskOfRun } from '../benchmarks/task-of-run.js';
 import { judgeMetadataOf, repeatAgreementOf } from '../judges/judge-metadata.js';
-import { repeatMetrics } from '../benchmarks/repeat-metrics.js';
+import { readRepeats, repeatMetricsOfReadings, type RepeatReading } from '../benchmarks/repeat-metrics.js';
+import { comparisonOf } from '../benchmarks/comparison.js';
 
 export interface ModelCounts {
   readonly samples: number;
@@ -154,7 +155,9 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task, loa
   // With repeats: a task's own metrics read repeat 0 (the run as one without repeats would be);
   // the counts count every repeat; the repeat metrics read every sample's k scores.
   const k = run.repeats ?? 1;
-  const byRepeat = new Map(run.models.map((modelId) => [modelId, [] as (Score | undefined)[][]]));
+  // Each sample's k scores as the repeat metrics read them (not the scores themselves: they are many).
+  const comparison = comparisonOf(task);
+  const byRepeat = new Map(run.models.map((modelId) => [modelId, [] as RepeatReading[]]));
   let seen = 0;
   for await (const page of loaded ? [loaded] : storedPages(store, run.id)) {
     seen += page.samples.length;
@@ -171,7 +174,7 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task, loa
           if (later) tally.count(later);
           scores.push(later?.status === 'done' ? (later.score ?? undefined) : undefined);
         }
-        byRepeat.get(modelId)?.push(scores);
+        byRepeat.get(modelId)?.push(readRepeats(comparison, scores));
       }
     }
   }
@@ -186,7 +189,7 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task, loa
     models[modelId] = {
       ...(judge ? { judge } : {}),
       ...(modelReviews.length > 0 ? { reviewed: reviewedSummary(task, context, rows, modelReviews) } : {}),
-      metrics: { ...tally.metrics(), ...agreement, ...(k > 1 ? repeatMetrics(task, byRepeat.get(modelId) ?? [], k, run.seed) : {}) },
+      metrics: { ...tally.metrics(), ...agreement, ...(k > 1 ? repeatMetricsOfReadings(byRepeat.get(modelId) ?? [], k, run.seed) : {}) },
       counts: tally.counts(sampleCount, k),
     };
     const notes = task.summaryNotes?.(rows, context) ?? [];

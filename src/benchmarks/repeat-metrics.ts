@@ -1,7 +1,7 @@
 import type { Score } from '../core/index.js';
 import { repeatPassFigures, repeatValueFigures } from '../metrics/repeats.js';
 import { comparisonOf } from './comparison.js';
-import type { MetricDeclaration, Metrics, Task } from './task.js';
+import type { MetricDeclaration, Metrics, ScoreComparison, Task } from './task.js';
 
 /**
  * The metrics a run whose model under test answers each sample k > 1 times adds to its task's own
@@ -58,21 +58,66 @@ export const REPEAT_METRIC_DECLARATIONS: readonly MetricDeclaration[] = [
 ];
 
 /**
+ * What the repeat metrics read of one sample's scores by repeat: each repeat's verdict and value as
+ * the task's comparison reads them (`null`: none), and whether any repeat read as a pass/fail or as
+ * a number at all. Held instead of the scores by a summary that reads a page at a time, so a run's
+ * repeats keep ~100 bytes a sample to the end rather than k parsed scores (19,793 samples × 5
+ * repeats: ~18 MB of scores).
+ */
+export interface RepeatReading {
+  readonly pass: readonly (boolean | null)[];
+  readonly value: readonly (number | null)[];
+  readonly readsAsPass: boolean;
+  readonly readsAsValue: boolean;
+}
+
+/** Reads one sample's scores by repeat (`undefined` for a repeat that ended in error or has no result). */
+export function readRepeats(comparison: ScoreComparison, scores: readonly (Score | undefined)[]): RepeatReading {
+  const pass: (boolean | null)[] = [];
+  const value: (number | null)[] = [];
+  let readsAsPass = false;
+  let readsAsValue = false;
+  for (const score of scores) {
+    const x = score === undefined ? undefined : comparison.read(score);
+    if (x !== undefined && x.pass !== undefined) readsAsPass = true;
+    if (x !== undefined && x.value !== undefined) readsAsValue = true;
+    pass.push(typeof x?.pass === 'boolean' ? x.pass : null);
+    value.push(typeof x?.value === 'number' ? x.value : null);
+  }
+  return { pass, value, readsAsPass, readsAsValue };
+}
+
+/**
  * The repeat metrics of one model: `scores` holds, per sample, its scores by repeat (length k;
  * `undefined` for a repeat that ended in error or has no result).
  */
 export function repeatMetrics(task: Task | undefined, scores: readonly (readonly (Score | undefined)[])[], k: number, seed: number): Metrics {
   const comparison = comparisonOf(task);
-  const readings = scores.map((repeats) => repeats.map((s) => (s === undefined ? undefined : comparison.read(s))));
-  const hasPass = readings.some((r) => r.some((x) => x !== undefined && x.pass !== undefined));
-  const hasValue = readings.some((r) => r.some((x) => x !== undefined && x.value !== undefined));
+  return repeatMetricsOfReadings(
+    scores.map((repeats) => readRepeats(comparison, repeats)),
+    k,
+    seed,
+  );
+}
+
+/** {@link repeatMetrics} from each sample's reading ({@link readRepeats}). */
+export function repeatMetricsOfReadings(readings: readonly RepeatReading[], k: number, seed: number): Metrics {
+  const hasPass = readings.some((r) => r.readsAsPass);
+  const hasValue = readings.some((r) => r.readsAsValue);
   let metrics: Metrics = {};
   if (hasPass) {
-    const f = repeatPassFigures(readings.map((r) => r.map((x) => (typeof x?.pass === 'boolean' ? x.pass : null))), k, seed);
+    const f = repeatPassFigures(
+      readings.map((r) => r.pass),
+      k,
+      seed,
+    );
     metrics = { ...metrics, repeat_pass_rate: f.passRate, repeat_pass_rate_ci95: interval(f.passRateCi95), 'pass@k': f.passAtK, 'pass@k_ci95': interval(f.passAtKCi95), 'pass^k': f.passHatK, 'pass^k_ci95': interval(f.passHatKCi95), repeat_undecided: f.undecided };
   }
   if (hasValue) {
-    const f = repeatValueFigures(readings.map((r) => r.map((x) => (typeof x?.value === 'number' ? x.value : null))), k);
+    const f = repeatValueFigures(
+      readings.map((r) => r.value),
+      k,
+    );
     metrics = { ...metrics, repeat_mean: f.mean, repeat_spread: f.spread, ...(hasPass ? {} : { repeat_undecided: f.undecided }) };
   }
   return metrics;
