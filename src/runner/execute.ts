@@ -5,6 +5,7 @@ import type { CallRecord, ResultRecord } from '../store/records.js';
 import { FailFast, type FailFastStop } from './fail-fast.js';
 import type { RunSession } from './run-session.js';
 import { workOnSample, type SampleStage } from './sample-work.js';
+import { UnitList } from './unit-list.js';
 
 export interface ProgressEvent {
   readonly modelId: string;
@@ -66,15 +67,15 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
   // sample's repeats are far apart (three identical errors in a row are three samples', as fail-fast
   // assumes) and a resume finishes the repeats a stop left.
   const repeats = session.run.repeats ?? 1;
-  const queues: { model: Model; todo: { position: number; repeat: number }[] }[] = [];
+  const queues: { model: Model; todo: UnitList }[] = [];
   let skipped = 0;
   for (const model of models) {
-    const todo: { position: number; repeat: number }[] = [];
+    const todo = new UnitList(samples.length * repeats);
     for (let repeat = 0; repeat < repeats; repeat++) {
       const finished = await store.finishedSampleIds(session.run.id, model.id, { includeErrors: !options.retryErrors, ...(repeat > 0 ? { repeat } : {}) });
       for (let i = 0; i < samples.length; i++) {
         // A new run has nothing finished: no sample need be built to know it is to do.
-        if (finished.size === 0 || !finished.has(sampleAt(samples, i).id)) todo.push({ position: i, repeat });
+        if (finished.size === 0 || !finished.has(sampleAt(samples, i).id)) todo.push(i, repeat);
       }
     }
     skipped += samples.length * repeats - todo.length;
@@ -123,11 +124,13 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
 
   const stage: SampleStage = { ...session, runId: session.run.id, repeats: { count: repeats, seed: session.run.seed }, failFast, saveResult, ...(signal ? { signal } : {}), ...(waitSignal ? { waitSignal } : {}) };
 
-  const runQueue = async (model: Model, todo: readonly { position: number; repeat: number }[]): Promise<void> => {
+  const runQueue = async (model: Model, todo: UnitList): Promise<void> => {
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < todo.length && !stopping() && !failFast.stopped(model.id)) {
-        const { position, repeat } = todo[next++] as { position: number; repeat: number };
+        const position = todo.positionAt(next);
+        const repeat = todo.repeatAt(next);
+        next++;
         const stored = options.sampleStored?.(position);
         if (stored) {
           await stored;
