@@ -15,9 +15,13 @@ export async function firstLine(child: ChildProcess): Promise<string> {
   return line;
 }
 
-/** Runs one measuring script of this folder in a fresh process (so its CPU and peak RSS are its own) and returns its JSON line. */
-export async function measureInChild<T>(script: string, args: readonly string[]): Promise<T> {
-  const child = spawn(process.execPath, [join(perfDir, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * Runs one measuring script of this folder in a fresh process (so its CPU and peak RSS are its own)
+ * and returns its JSON line. `v8Flags`: given to that node, as `MEMORY_FLAGS` for a script that runs
+ * assay's engine as the CLI would (the floor's scripts run without them: undici as it comes).
+ */
+export async function measureInChild<T>(script: string, args: readonly string[], v8Flags: readonly string[] = []): Promise<T> {
+  const child = spawn(process.execPath, [...v8Flags, join(perfDir, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const result = JSON.parse(await firstLine(child)) as T;
   await once(child, 'close');
   return result;

@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { testDataDir } from '../testing/test-data.js';
+import { MEMORY_FLAGS } from '../core/v8-memory-flags.js';
 import { firstLine, measureInChild } from './child-process.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -50,6 +51,7 @@ async function runOnce(n: number): Promise<Row> {
   const result = await measureInChild<{ samples: number; errors: number; wallMs: number; setupMs: number; callsMs: number; cpuMs: number; eventLoopBusy: number; maxRssMB: number }>(
     'run-once.js',
     [String(n), url, dataDir, String(CONCURRENCY)],
+    MEMORY_FLAGS,
   );
   const ideal = idealSeconds(result.samples);
   const wall = result.wallMs / 1000;

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { ScratchSchemas, TEST_POSTGRES_URL } from '../store/postgres/test-support/scratch-schemas.js';
 import type { RoundTrips } from './round-trips.js';
 import { readServiceCounters } from './service-counters.js';
+import { MEMORY_FLAGS } from '../core/v8-memory-flags.js';
 import { firstLine, measureInChild } from './child-process.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -50,7 +51,7 @@ for (const n of sizes) {
     const dir = mkdtempSync(join(tmpdir(), 'assay-scale-'));
     const location = kind === 'postgres' ? (await schemas.create()).url : join(dir, 'scale.db');
     const before = kind === 'postgres' ? await readServiceCounters(TEST_POSTGRES_URL, REDIS_URL) : undefined;
-    const result = await measureInChild<InProcessResult>('scale-inprocess-once.js', [String(n), url, location, String(CONCURRENCY)]);
+    const result = await measureInChild<InProcessResult>('scale-inprocess-once.js', [String(n), url, location, String(CONCURRENCY)], MEMORY_FLAGS);
     const after = kind === 'postgres' ? await readServiceCounters(TEST_POSTGRES_URL, REDIS_URL) : undefined;
     rmSync(dir, { recursive: true, force: true });
     const wall = result.wallMs / 1000;
@@ -76,7 +77,7 @@ interface WorkerResult {
 
 /** A child that prints a first JSON line when ready and a last one when it ends. */
 function startWorkerProcess(storeUrl: string, queue: string, concurrency: number): { ready: Promise<void>; result: Promise<WorkerResult>; child: ReturnType<typeof spawn> } {
-  const child = spawn(process.execPath, [join(here, 'scale-worker-process.js'), storeUrl, REDIS_URL, queue, String(concurrency), url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...MEMORY_FLAGS, join(here, 'scale-worker-process.js'), storeUrl, REDIS_URL, queue, String(concurrency), url], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const seen: string[] = [];
   let onReady: () => void = () => undefined;
@@ -97,7 +98,7 @@ async function queueRow(n: number, workers: number): Promise<void> {
   const started = Array.from({ length: workers }, () => startWorkerProcess(storeUrl, queue, perWorker));
   await Promise.all(started.map((w) => w.ready));
   const before = await readServiceCounters(TEST_POSTGRES_URL, REDIS_URL);
-  const submit = await measureInChild<SubmitResult>('scale-submit-once.js', [String(n), storeUrl, REDIS_URL, queue, String(perWorker)]);
+  const submit = await measureInChild<SubmitResult>('scale-submit-once.js', [String(n), storeUrl, REDIS_URL, queue, String(perWorker)], MEMORY_FLAGS);
   const after = await readServiceCounters(TEST_POSTGRES_URL, REDIS_URL);
   for (const w of started) w.child.kill('SIGTERM');
   const results = await Promise.all(started.map((w) => w.result));
