@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { rngFor } from '../core/random.js';
-import { readCsvRecords } from './csv-records.js';
+import { forEachCsvRecord, readCsvRecords } from './csv-records.js';
 
 /** What csv-parse reads with the options readCsvRecords matches, or 'error'. */
 function csvParse(text: string): string[][] | 'error' {
@@ -41,6 +41,18 @@ describe('readCsvRecords', () => {
     assert.throws(() => readCsvRecords('x,y\na"b,c\n'), (e: unknown) => (e as { lines?: number }).lines === 2);
     assert.throws(() => readCsvRecords('x,y\n"a"b,c\n'), (e: unknown) => (e as { lines?: number }).lines === 2);
     assert.throws(() => readCsvRecords('x,y\n\n"a\nb,c\n'), (e: unknown) => (e as { lines?: number }).lines === 3);
+  });
+
+  it('visits the records it returns, one array of fields reused (forEachCsvRecord)', () => {
+    const text = 'a,b\n\n"c\nd",e,f\ng\n';
+    const seen: { fields: string[]; line: number }[] = [];
+    let array: readonly string[] | undefined;
+    forEachCsvRecord(text, (fields, line) => {
+      if (array !== undefined) assert.equal(fields, array);
+      array = fields;
+      seen.push({ fields: [...fields], line });
+    });
+    assert.deepEqual(seen, readCsvRecords(text));
   });
 
   it('reads exactly what csv-parse reads, and refuses what it refuses, on 20,000 random texts', () => {

@@ -63,6 +63,21 @@ const ownCopy = (field: string): string => Buffer.from(field, 'utf16le').toStrin
 
 /** Every record of `text`: a leading BOM dropped, empty lines skipped, records of any length. */
 export function readCsvRecords(text: string): CsvRecord[] {
+  const records: CsvRecord[] = [];
+  forEachCsvRecord(text, (fields, line) => {
+    records.push({ fields: fields.slice(), line });
+  });
+  return records;
+}
+
+/**
+ * Reads `text` as `readCsvRecords` does, handing each record to `visit` as it is read, without
+ * keeping any: a caller that builds its own structure from a big file (MetaTool's 20,616 lines)
+ * spares the young generation a record object and an array for each. `fields` is the same array
+ * for every record, valid during the call only: copy what is kept.
+ * @throws CsvSyntaxError as `readCsvRecords` does, once the records before the problem were visited.
+ */
+export function forEachCsvRecord(text: string, visit: (fields: readonly string[], line: number) => void): void {
   const n = text.length;
   const slice = fieldSlicer(text);
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -77,12 +92,25 @@ export function readCsvRecords(text: string): CsvRecord[] {
     if (delimiter === '\r\n') return c === CR && text.charCodeAt(at + 1) === LF ? 2 : 0;
     return (delimiter === '\n' ? c === LF : c === CR) ? 1 : 0;
   };
+  // Where the next comma, quote, LF and CR are at or after a position (n: none), each found by
+  // `indexOf` and searched again only once the scan has passed it. An unquoted field ends at the
+  // first of them: the scan runs in native string search instead of a loop over every character
+  // (MetaTool's 2.77 M characters: that loop, in code still cold at start-up, was ~100 ms of CPU).
+  let comma = -1;
+  let quote = -1;
+  let lf = -1;
+  let cr = -1;
+  const nextOf = (char: string, at: number): number => {
+    const k = text.indexOf(char, at);
+    return k === -1 ? n : k;
+  };
   const newlinesIn = (from: number, to: number): number => {
+    if (lf < from) lf = nextOf('\n', from);
     let count = 0;
-    for (let k = text.indexOf('\n', from); k !== -1 && k < to; k = text.indexOf('\n', k + 1)) count++;
+    for (; lf < to; lf = nextOf('\n', lf + 1)) count++;
     return count;
   };
-  const records: CsvRecord[] = [];
+  const scratch: string[] = [];
   while (i < n) {
     const empty = lineBreakAt(i);
     if (empty > 0) {
@@ -91,7 +119,11 @@ export function readCsvRecords(text: string): CsvRecord[] {
       continue;
     }
     const start = line;
-    const fields: string[] = [];
+    // One array for every record's fields (see `visit`): `readCsvRecords` copies them out at their
+    // exact number, where an array grown by `push` from empty holds 17 slots (~150 bytes): for
+    // 20,616 records ~3 MB more for the young generation to copy while the file is read.
+    const fields = scratch;
+    fields.length = 0;
     for (;;) {
       if (text.charCodeAt(i) === QUOTE) {
         const opened = line;
@@ -115,12 +147,25 @@ export function readCsvRecords(text: string): CsvRecord[] {
         }
         fields.push(value);
       } else {
+        // The field ends at the first comma or line break; a quote before that is refused, and a
+        // CR or LF that is not the record delimiter is data (as the loop over characters read it).
         let j = i;
-        while (j < n) {
-          const c = text.charCodeAt(j);
-          if (c === COMMA || ((c === LF || c === CR) && lineBreakAt(j) > 0)) break;
-          if (c === QUOTE) throw new CsvSyntaxError(`line ${line}: a quote inside an unquoted field (quote the whole field and double the quote)`, line);
-          j++;
+        for (;;) {
+          if (comma < j) comma = nextOf(',', j);
+          if (quote < j) quote = nextOf('"', j);
+          if (lf < j) lf = nextOf('\n', j);
+          if (cr < j) cr = nextOf('\r', j);
+          const stop = Math.min(comma, quote, lf, cr);
+          if (stop === n || stop === comma) {
+            j = stop;
+            break;
+          }
+          if (stop === quote) throw new CsvSyntaxError(`line ${line}: a quote inside an unquoted field (quote the whole field and double the quote)`, line);
+          if (lineBreakAt(stop) > 0) {
+            j = stop;
+            break;
+          }
+          j = stop + 1;
         }
         fields.push(slice(i, j));
         i = j;
@@ -138,7 +183,6 @@ export function readCsvRecords(text: string): CsvRecord[] {
       line++;
       break;
     }
-    records.push({ fields, line: start });
+    visit(fields, start);
   }
-  return records;
 }

@@ -5,7 +5,7 @@ import { upstreamToolDescriptions } from './descriptions.js';
 import { NEIGHBOURS_KEPT, nearestNeighbours } from './neighbours.js';
 import { parseJsonFile, readDataFile, validateJson, type DataFileText } from './read-data-file.js';
 import * as schemas from './schemas.js';
-import { buildToolEPool, compareNames, parseToolECsv, type ToolEPool } from './toole.js';
+import { compareNames, readToolEPool, type ToolEPool } from './toole.js';
 
 /** A parsed part of the data set and the checksums of the files it was read from. */
 export interface Loaded<T> {
@@ -110,7 +110,7 @@ export class MetaToolDataset {
   catalogue(): Promise<Loaded<ToolCatalogue>> {
     return this.once('catalogue', async () => {
       const csv = await readDataFile(this.dataDir, METATOOL_FILES.csv);
-      const pool = buildToolEPool(parseToolECsv(csv));
+      const pool = readToolEPool(csv);
       const pluginDes = await this.readJson(METATOOL_FILES.pluginDes, schemas.stringMap);
       const bigToolDes = await this.readJson(METATOOL_FILES.bigToolDes, schemas.stringMap);
       const pluginInfo = await this.readJson(METATOOL_FILES.pluginInfo, schemas.pluginInfo);

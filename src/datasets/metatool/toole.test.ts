@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { InputError } from '../../core/index.js';
 import type { DataFileText } from './read-data-file.js';
 import { metatoolFile, needsData } from '../../testing/test-data.js';
-import { buildToolEPool, parseToolECsv } from './toole.js';
+import { buildToolEPool, parseToolECsv, readToolEPool, type ToolEPool } from './toole.js';
 
 const csvFile = (text: string): DataFileText => ({ key: 'metatool/data/all_clean_data.csv', file: '/data/metatool/data/all_clean_data.csv', text, sha256: 'x' });
 
@@ -65,6 +65,37 @@ describe('buildToolEPool', () => {
     assert.deepEqual(p.tools, ['X', 'Y']);
     assert.deepEqual(p.queriesByTool.get('X'), []);
     assert.deepEqual(p.queriesByTool.get('Y'), ['r']);
+  });
+});
+
+describe('readToolEPool', () => {
+  const poolJson = (pool: ToolEPool): string =>
+    JSON.stringify({ tools: pool.tools, frozen: Object.isFrozen(pool.tools), byTool: [...pool.queriesByTool], ofQuery: [...pool.toolOfQuery], stats: pool.stats });
+  /** The pool as JSON, or the error thrown (class, message, details). */
+  const outcome = (build: () => ToolEPool): string => {
+    try {
+      return poolJson(build());
+    } catch (error) {
+      return `${(error as Error).constructor.name}: ${(error as Error).message} ${JSON.stringify((error as InputError).details)}`;
+    }
+  };
+
+  it('builds the pool buildToolEPool builds from parseToolECsv, in the same orders', () => {
+    const text = 'Query,Tool\nq1,A\nq2,A\nq1,A\nq3,B\nq3,C\n"multi\nline",B\nq4,C\nq,X\nq,Y\n';
+    assert.equal(poolJson(readToolEPool(csvFile(text))), poolJson(buildToolEPool(parseToolECsv(csvFile(text)))));
+  });
+
+  it('throws what parseToolECsv throws, a CSV syntax error first wherever it is', () => {
+    for (const text of ['', 'query,tool\nq1,A\n', 'Query,Tool\nq1,\nq2,"x\n', 'query,tool\n"x"y,A\n', 'Query,Tool\nok,A\nbad\nq1,\n', 'Query,Tool\n\n"a\nb",B,C\n']) {
+      const expected = outcome(() => buildToolEPool(parseToolECsv(csvFile(text))));
+      assert.match(expected, /^InputError/, JSON.stringify(text));
+      assert.equal(outcome(() => readToolEPool(csvFile(text))), expected, JSON.stringify(text));
+    }
+  });
+
+  it('reads all_clean_data.csv into the pool its rows give', { skip: needsData('metatool') }, () => {
+    const data = csvFile(readFileSync(metatoolFile('data/all_clean_data.csv'), 'utf8'));
+    assert.equal(poolJson(readToolEPool(data)), poolJson(buildToolEPool(parseToolECsv(data))));
   });
 });
 

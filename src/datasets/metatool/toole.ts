@@ -1,5 +1,5 @@
 import { InputError } from '../../core/index.js';
-import { readCsvRecords, type CsvRecord } from '../csv-records.js';
+import { forEachCsvRecord } from '../csv-records.js';
 import type { DataFileText } from './read-data-file.js';
 
 /** One row of `data/all_clean_data.csv`: a user query and the tool that answers it. */
@@ -37,61 +37,117 @@ export interface ToolEPool {
  * @throws InputError naming the file and line of a malformed record, or a wrong header.
  */
 export function parseToolECsv(data: DataFileText): ToolERow[] {
-  let records: CsvRecord[];
+  const rows: ToolERow[] = [];
+  forEachToolERow(data, (query, tool, line) => {
+    rows.push({ query, tool, line });
+  });
+  return rows;
+}
+
+/**
+ * `buildToolEPool(parseToolECsv(data))`, built as the file is read: no record or row object for
+ * each of its 20,615 lines (`forEachCsvRecord`). Those were most of what the young generation
+ * copied while a MetaTool run prepared (several scavenges of all-live objects).
+ * @throws InputError as `parseToolECsv` does.
+ */
+export function readToolEPool(data: DataFileText): ToolEPool {
+  const pool = new ToolEPoolBuilder();
+  forEachToolERow(data, (query, tool) => pool.add(query, tool));
+  return pool.build();
+}
+
+/**
+ * Hands each row of `all_clean_data.csv` to `visit`, in order. A file with a problem throws what
+ * `readCsvRecords` and the checks after it threw when the whole file was read first: a CSV syntax
+ * error anywhere before a wrong header, a wrong header before a bad row, the first bad row.
+ * Rows visited before the error are the caller's to drop.
+ */
+function forEachToolERow(data: DataFileText, visit: (query: string, tool: string, line: number) => void): void {
+  let first = true;
+  let problem: InputError | undefined;
   try {
-    records = readCsvRecords(data.text);
+    forEachCsvRecord(data.text, (fields, line) => {
+      if (problem !== undefined) return;
+      if (first) {
+        first = false;
+        if (fields.length !== 2 || fields[0] !== 'Query' || fields[1] !== 'Tool') problem = wrongHeader(data);
+        return;
+      }
+      const query = fields[0];
+      const tool = fields[1];
+      if (fields.length !== 2 || !query || !tool) {
+        problem = new InputError(`${data.file}: line ${line}: expected two non-empty fields (Query,Tool), got ${JSON.stringify(fields)}`, { file: data.file, line });
+        return;
+      }
+      visit(query, tool, line);
+    });
   } catch (error) {
     const line = (error as { lines?: number }).lines;
     const where = line === undefined ? '' : ` line ${line}:`;
     throw new InputError(`${data.file}:${where} not valid CSV (${(error as Error).message})`, line === undefined ? { file: data.file } : { file: data.file, line });
   }
-  const [header, ...body] = records;
-  if (!header || header.fields.length !== 2 || header.fields[0] !== 'Query' || header.fields[1] !== 'Tool') {
-    throw new InputError(`${data.file}: line 1: expected the header "Query,Tool"`, { file: data.file, line: 1 });
-  }
-  return body.map(({ fields, line }) => {
-    const [query, tool] = fields;
-    if (fields.length !== 2 || !query || !tool) {
-      throw new InputError(`${data.file}: line ${line}: expected two non-empty fields (Query,Tool), got ${JSON.stringify(fields)}`, { file: data.file, line });
-    }
-    return { query, tool, line };
-  });
+  if (first) throw wrongHeader(data);
+  if (problem !== undefined) throw problem;
 }
+
+const wrongHeader = (data: DataFileText): InputError => new InputError(`${data.file}: line 1: expected the header "Query,Tool"`, { file: data.file, line: 1 });
 
 const AMBIGUOUS: unique symbol = Symbol('ambiguous');
 
 /** Builds the deduplicated, unambiguous query pool from the CSV rows. */
 export function buildToolEPool(rows: readonly ToolERow[]): ToolEPool {
+  const pool = new ToolEPoolBuilder();
+  for (let r = 0; r < rows.length; r++) {
+    const { query, tool } = rows[r] as ToolERow;
+    pool.add(query, tool);
+  }
+  return pool.build();
+}
+
+/** The pool of `buildToolEPool`, a row at a time. */
+class ToolEPoolBuilder {
   // Each query's tool, or AMBIGUOUS once two rows disagree (no Set per query: ~21,000 of them).
-  const toolOrAmbiguous = new Map<string, string | typeof AMBIGUOUS>();
-  for (const { query, tool } of rows) {
-    const known = toolOrAmbiguous.get(query);
-    if (known === undefined) toolOrAmbiguous.set(query, tool);
-    else if (known !== tool) toolOrAmbiguous.set(query, AMBIGUOUS);
+  private readonly toolOrAmbiguous = new Map<string, string | typeof AMBIGUOUS>();
+  private readonly toolSet = new Set<string>();
+  private rows = 0;
+
+  add(query: string, tool: string): void {
+    this.rows++;
+    this.toolSet.add(tool);
+    const known = this.toolOrAmbiguous.get(query);
+    if (known === undefined) this.toolOrAmbiguous.set(query, tool);
+    else if (known !== tool) this.toolOrAmbiguous.set(query, AMBIGUOUS);
   }
-  const queriesByTool = new Map<string, string[]>();
-  const toolOfQuery = new Map<string, string>();
-  let ambiguousQueries = 0;
-  // Iterating the Map follows first appearance in the CSV, so each tool's list keeps CSV order.
-  for (const [query, tool] of toolOrAmbiguous) {
-    if (tool === AMBIGUOUS) {
-      ambiguousQueries++;
-      continue;
-    }
-    toolOfQuery.set(query, tool);
-    const list = queriesByTool.get(tool);
-    if (list === undefined) queriesByTool.set(tool, [query]);
-    else list.push(query);
+
+  build(): ToolEPool {
+    const { toolOrAmbiguous, rows } = this;
+    const distinctQueries = toolOrAmbiguous.size;
+    const queriesByTool = new Map<string, string[]>();
+    let ambiguousQueries = 0;
+    // Iterating the Map follows first appearance in the CSV, so each tool's list keeps CSV order.
+    // The ambiguous queries are deleted from it as they come, and what is left is `toolOfQuery`,
+    // in the same order, rather than a second map of ~20,500 entries built beside it.
+    toolOrAmbiguous.forEach((tool, query) => {
+      if (tool === AMBIGUOUS) {
+        ambiguousQueries++;
+        toolOrAmbiguous.delete(query);
+        return;
+      }
+      const list = queriesByTool.get(tool);
+      if (list === undefined) queriesByTool.set(tool, [query]);
+      else list.push(query);
+    });
+    const toolOfQuery = toolOrAmbiguous as Map<string, string>;
+    // Frozen: the strict parser's matcher for this list is then reused without comparing it again (`nameMatcher`).
+    const tools = Object.freeze([...this.toolSet].sort(compareNames));
+    for (const tool of tools) if (!queriesByTool.has(tool)) queriesByTool.set(tool, []);
+    return {
+      tools,
+      queriesByTool,
+      toolOfQuery,
+      stats: { rows, duplicateRows: rows - distinctQueries, ambiguousQueries, queries: toolOfQuery.size },
+    };
   }
-  // Frozen: the strict parser's matcher for this list is then reused without comparing it again (`nameMatcher`).
-  const tools = Object.freeze([...new Set(rows.map((r) => r.tool))].sort(compareNames));
-  for (const tool of tools) if (!queriesByTool.has(tool)) queriesByTool.set(tool, []);
-  return {
-    tools,
-    queriesByTool,
-    toolOfQuery,
-    stats: { rows: rows.length, duplicateRows: rows.length - toolOrAmbiguous.size, ambiguousQueries, queries: toolOfQuery.size },
-  };
 }
 
 /** Code-unit order, the one order every list of names in assay's MetaTool code is sorted by. */
