@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { rngFor } from '../core/random.js';
-import { forEachCsvRecord, readCsvRecords } from './csv-records.js';
+import { forEachCsvRecord, forEachCsvRecordOfBytes, readCsvRecords } from './csv-records.js';
 
 /** What csv-parse reads with the options readCsvRecords matches, or 'error'. */
 function csvParse(text: string): string[][] | 'error' {
@@ -53,6 +53,37 @@ describe('readCsvRecords', () => {
       seen.push({ fields: [...fields], line });
     });
     assert.deepEqual(seen, readCsvRecords(text));
+  });
+
+  it('reads from UTF-8 bytes exactly what it reads from their decoded text, on 20,000 random byte strings', () => {
+    /** The records visited and the error thrown (class, message, line), as text. */
+    const visited = (read: (visit: (fields: readonly string[], line: number) => void) => void): string => {
+      const out: [string[], number][] = [];
+      try {
+        read((fields, line) => out.push([[...fields], line]));
+        return JSON.stringify(out);
+      } catch (error) {
+        return `${(error as Error).constructor.name} ${(error as Error).message} ${(error as { lines?: number }).lines} after ${JSON.stringify(out)}`;
+      }
+    };
+    const rng = rngFor(11, 'csv-records bytes fuzz');
+    // CSV's own characters, characters of 2, 3 and 4 bytes, a BOM, and bytes no UTF-8 text has.
+    const pieces = ['a', ',', '"', '\n', '\r', '""', 'é', '\u4e00', '\u{1F600}', '\uFEFF'].map((p) => Buffer.from(p, 'utf8'));
+    const stray = [0x80, 0xbf, 0xc3, 0xe4, 0xf0, 0xff, 0xef, 0xbb, 0xed, 0xa0].map((b) => Buffer.from([b]));
+    let refused = 0;
+    for (let t = 0; t < 20_000; t++) {
+      const length = Math.floor(rng.next() * 16);
+      const parts: Buffer[] = rng.next() < 0.1 ? [Buffer.from([0xef, 0xbb, 0xbf])] : [];
+      for (let k = 0; k < length; k++) {
+        const from = rng.next() < 0.25 ? stray : pieces;
+        parts.push(from[Math.floor(rng.next() * from.length)] as Buffer);
+      }
+      const bytes = Buffer.concat(parts);
+      const expected = visited((visit) => forEachCsvRecord(bytes.toString('utf8'), visit));
+      if (expected.startsWith('CsvSyntaxError')) refused++;
+      assert.equal(visited((visit) => forEachCsvRecordOfBytes(bytes, visit)), expected, bytes.toString('hex'));
+    }
+    assert.ok(refused > 2_000 && refused < 18_000, `refused ${refused} of 20,000`);
   });
 
   it('reads exactly what csv-parse reads, and refuses what it refuses, on 20,000 random texts', () => {

@@ -78,9 +78,52 @@ export function readCsvRecords(text: string): CsvRecord[] {
  * @throws CsvSyntaxError as `readCsvRecords` does, once the records before the problem were visited.
  */
 export function forEachCsvRecord(text: string, visit: (fields: readonly string[], line: number) => void): void {
+  scanRecords(text, text.charCodeAt(0) === 0xfeff ? 1 : 0, fieldSlicer(text), (at) => text[at] as string, visit);
+}
+
+/** Bytes of UTF-8 beyond ASCII: lead and continuation bytes alike, read as Latin-1 characters. */
+const BEYOND_ASCII = /[\u0080-\u00ff]+/g;
+
+/**
+ * `forEachCsvRecord(bytes.toString('utf8'), visit)`, read from the bytes. A CSV's structure is all
+ * ASCII (comma, quote, CR, LF), and in UTF-8 no byte of a character beyond ASCII is an ASCII
+ * byte: the bytes read as Latin-1 characters, one a byte, have every comma, quote and line break
+ * where the text has them, and a field of ASCII bytes only is the same characters in both. So the
+ * records are found in that one-byte reading; a field with a byte beyond ASCII is decoded from its
+ * own bytes (the same characters as in the decoded text, since it starts and ends at ASCII bytes,
+ * where a UTF-8 decoder ends any sequence, invalid ones included). MetaTool's CSV was decoded into
+ * a 2.77 M-character text held two bytes a character (126 characters beyond Latin-1: 5.5 MB in
+ * V8's large-object space until a full collection) and copied into a one-byte text to slice from:
+ * here neither is made. csv-records.test.ts checks both ways read the same on random bytes.
+ */
+export function forEachCsvRecordOfBytes(bytes: Buffer, visit: (fields: readonly string[], line: number) => void): void {
+  const chars = bytes.toString('latin1');
+  const runs: number[] = [];
+  for (const match of chars.matchAll(BEYOND_ASCII)) runs.push(match.index, match.index + match[0].length);
+  // Fields are sliced in order: the next run of bytes beyond ASCII that ends after a field's start only moves on.
+  let next = 0;
+  const slice = (from: number, to: number): string => {
+    while (next < runs.length && (runs[next + 1] as number) <= from) next += 2;
+    return next < runs.length && (runs[next] as number) < to ? bytes.toString('utf8', from, to) : chars.slice(from, to);
+  };
+  // The character the decoded text has at a byte where a character starts (for a message).
+  const charAt = (at: number): string => (bytes[at] as number) < 0x80 ? (chars[at] as string) : (bytes.toString('utf8', at, Math.min(at + 4, bytes.length))[0] as string);
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  scanRecords(chars, bom ? 3 : 0, slice, charAt, visit);
+}
+
+/**
+ * The records of `text` from position `i` on. `slice` gives a field's characters from positions
+ * in `text`, `charAt` the character at one, for a message.
+ */
+function scanRecords(
+  text: string,
+  i: number,
+  slice: (from: number, to: number) => string,
+  charAt: (at: number) => string,
+  visit: (fields: readonly string[], line: number) => void,
+): void {
   const n = text.length;
-  const slice = fieldSlicer(text);
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let line = 1;
   // The record delimiter is the first line break met outside quotes (\r\n, \n or \r), as
   // csv-parse detects it; any other line-break character after that is data.
@@ -143,7 +186,7 @@ export function forEachCsvRecord(text: string, visit: (fields: readonly string[]
           break;
         }
         if (i < n && text.charCodeAt(i) !== COMMA && lineBreakAt(i) === 0) {
-          throw new CsvSyntaxError(`line ${line}: a quoted field's closing quote is followed by ${JSON.stringify(text[i])}, not a comma or the end of the line`, line);
+          throw new CsvSyntaxError(`line ${line}: a quoted field's closing quote is followed by ${JSON.stringify(charAt(i))}, not a comma or the end of the line`, line);
         }
         fields.push(value);
       } else {

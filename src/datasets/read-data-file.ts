@@ -12,12 +12,23 @@ export interface DataFile {
   readonly sha256: string;
 }
 
+/** A data file's bytes with the identity a run records (see `DataFile`). */
+export interface DataFileBytes extends Omit<DataFile, 'text'> {
+  readonly bytes: Buffer;
+}
+
 /**
  * Reads one data file as UTF-8 and checksums its bytes.
  * @param dataset how to name the data set in the error (`MetaTool data set`) and its top folder (`metatool`).
  * @throws InputError naming the file when it is missing or unreadable.
  */
 export async function readDataFile(dataDir: string, key: string, dataset: { readonly title: string; readonly folder: string }): Promise<DataFile> {
+  const read = await readDataFileBytes(dataDir, key, dataset);
+  return { key: read.key, file: read.file, text: read.bytes.toString('utf8'), sha256: read.sha256 };
+}
+
+/** `readDataFile` without decoding the bytes (a reader that finds its structure in them, see `forEachCsvRecordOfBytes`). */
+export async function readDataFileBytes(dataDir: string, key: string, dataset: { readonly title: string; readonly folder: string }): Promise<DataFileBytes> {
   const file = path.join(dataDir, ...key.split('/'));
   let bytes: Buffer;
   try {
@@ -30,5 +41,5 @@ export async function readDataFile(dataDir: string, key: string, dataset: { read
       { file },
     );
   }
-  return { key, file, text: bytes.toString('utf8'), sha256: sha256(bytes) };
+  return { key, file, bytes, sha256: sha256(bytes) };
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { InputError } from '../../core/index.js';
 import { upstreamToolDescriptions } from './descriptions.js';
 import { NEIGHBOURS_KEPT, nearestNeighbours } from './neighbours.js';
-import { parseJsonFile, readDataFile, validateJson, type DataFileText } from './read-data-file.js';
+import { parseJsonFile, readDataFile, readDataFileBytes, validateJson, type DataFileText } from './read-data-file.js';
 import * as schemas from './schemas.js';
 import { compareNames, readToolEPool, type ToolEPool } from './toole.js';
 
@@ -73,7 +73,7 @@ export const METATOOL_FILES = {
   subtask4: 'metatool/tmp_dataset/Task2-Subtask4.json',
 } as const;
 
-const checksumsOf = (...files: readonly DataFileText[]): Record<string, string> => Object.fromEntries(files.map((f) => [f.key, f.sha256]));
+const checksumsOf = (...files: readonly Pick<DataFileText, 'key' | 'sha256'>[]): Record<string, string> => Object.fromEntries(files.map((f) => [f.key, f.sha256]));
 
 /**
  * The MetaTool data set under one data dir (the folder that contains `metatool/`). Each part is
@@ -109,7 +109,7 @@ export class MetaToolDataset {
   /** ToolE: the CSV, its query pool, and every tool's prompt description. */
   catalogue(): Promise<Loaded<ToolCatalogue>> {
     return this.once('catalogue', async () => {
-      const csv = await readDataFile(this.dataDir, METATOOL_FILES.csv);
+      const csv = await readDataFileBytes(this.dataDir, METATOOL_FILES.csv);
       const pool = readToolEPool(csv);
       const pluginDes = await this.readJson(METATOOL_FILES.pluginDes, schemas.stringMap);
       const bigToolDes = await this.readJson(METATOOL_FILES.bigToolDes, schemas.stringMap);

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { InputError } from '../../core/index.js';
-import { readDataFile as readSharedDataFile, type DataFile } from '../read-data-file.js';
+import { readDataFile as readSharedDataFile, readDataFileBytes as readSharedDataFileBytes, type DataFile, type DataFileBytes } from '../read-data-file.js';
 
 /** A MetaTool data file's text, key and checksum. */
 export type DataFileText = DataFile;
@@ -10,6 +10,9 @@ export type DataFileText = DataFile;
  * @throws InputError naming the file when it is missing or unreadable.
  */
 export const readDataFile = (dataDir: string, key: string): Promise<DataFileText> => readSharedDataFile(dataDir, key, { title: 'MetaTool data set', folder: 'metatool' });
+
+/** A MetaTool data file's bytes, key and checksum, not decoded (all_clean_data.csv: see `readToolEPool`). */
+export const readDataFileBytes = (dataDir: string, key: string): Promise<DataFileBytes> => readSharedDataFileBytes(dataDir, key, { title: 'MetaTool data set', folder: 'metatool' });
 
 /** 1-based line of a character offset in `text`. */
 function lineAt(text: string, offset: number): number {

@@ -8,6 +8,7 @@ import { metatoolFile, needsData } from '../../testing/test-data.js';
 import { buildToolEPool, parseToolECsv, readToolEPool, type ToolEPool } from './toole.js';
 
 const csvFile = (text: string): DataFileText => ({ key: 'metatool/data/all_clean_data.csv', file: '/data/metatool/data/all_clean_data.csv', text, sha256: 'x' });
+const csvBytes = (text: string): { file: string; bytes: Buffer } => ({ file: '/data/metatool/data/all_clean_data.csv', bytes: Buffer.from(text, 'utf8') });
 
 describe('parseToolECsv', () => {
   it('reads Query,Tool rows with the line each record starts on', () => {
@@ -82,20 +83,20 @@ describe('readToolEPool', () => {
 
   it('builds the pool buildToolEPool builds from parseToolECsv, in the same orders', () => {
     const text = 'Query,Tool\nq1,A\nq2,A\nq1,A\nq3,B\nq3,C\n"multi\nline",B\nq4,C\nq,X\nq,Y\n';
-    assert.equal(poolJson(readToolEPool(csvFile(text))), poolJson(buildToolEPool(parseToolECsv(csvFile(text)))));
+    assert.equal(poolJson(readToolEPool(csvBytes(text))), poolJson(buildToolEPool(parseToolECsv(csvFile(text)))));
   });
 
   it('throws what parseToolECsv throws, a CSV syntax error first wherever it is', () => {
-    for (const text of ['', 'query,tool\nq1,A\n', 'Query,Tool\nq1,\nq2,"x\n', 'query,tool\n"x"y,A\n', 'Query,Tool\nok,A\nbad\nq1,\n', 'Query,Tool\n\n"a\nb",B,C\n']) {
+    for (const text of ['', 'query,tool\nq1,A\n', 'Query,Tool\nq1,\nq2,"x\n', 'query,tool\n"x"y,A\n', 'Query,Tool\nok,A\nbad\nq1,\n', 'Query,Tool\n\n"a\nb",B,C\n', 'Query,Tool\n"é"€,A\n', '\uFEFFQuery,Tool\nq\u4e00,A\nq2,\n']) {
       const expected = outcome(() => buildToolEPool(parseToolECsv(csvFile(text))));
       assert.match(expected, /^InputError/, JSON.stringify(text));
-      assert.equal(outcome(() => readToolEPool(csvFile(text))), expected, JSON.stringify(text));
+      assert.equal(outcome(() => readToolEPool(csvBytes(text))), expected, JSON.stringify(text));
     }
   });
 
   it('reads all_clean_data.csv into the pool its rows give', { skip: needsData('metatool') }, () => {
-    const data = csvFile(readFileSync(metatoolFile('data/all_clean_data.csv'), 'utf8'));
-    assert.equal(poolJson(readToolEPool(data)), poolJson(buildToolEPool(parseToolECsv(data))));
+    const bytes = readFileSync(metatoolFile('data/all_clean_data.csv'));
+    assert.equal(poolJson(readToolEPool({ file: 'f', bytes })), poolJson(buildToolEPool(parseToolECsv(csvFile(bytes.toString('utf8'))))));
   });
 });
 

@@ -1,5 +1,5 @@
 import { InputError } from '../../core/index.js';
-import { forEachCsvRecord } from '../csv-records.js';
+import { forEachCsvRecord, forEachCsvRecordOfBytes } from '../csv-records.js';
 import type { DataFileText } from './read-data-file.js';
 
 /** One row of `data/all_clean_data.csv`: a user query and the tool that answers it. */
@@ -38,21 +38,23 @@ export interface ToolEPool {
  */
 export function parseToolECsv(data: DataFileText): ToolERow[] {
   const rows: ToolERow[] = [];
-  forEachToolERow(data, (query, tool, line) => {
+  forEachToolERow(data.file, (visit) => forEachCsvRecord(data.text, visit), (query, tool, line) => {
     rows.push({ query, tool, line });
   });
   return rows;
 }
 
 /**
- * `buildToolEPool(parseToolECsv(data))`, built as the file is read: no record or row object for
- * each of its 20,615 lines (`forEachCsvRecord`). Those were most of what the young generation
- * copied while a MetaTool run prepared (several scavenges of all-live objects).
+ * `buildToolEPool(parseToolECsv(data))` for the file's bytes (`data.bytes`, UTF-8), built as the
+ * file is read: no record or row object for each of its 20,615 lines, and no decoded text
+ * (`forEachCsvRecordOfBytes`). Those were most of what the young generation copied while a
+ * MetaTool run prepared (several scavenges of all-live objects), and the text 5.5 MB of V8's
+ * large-object space.
  * @throws InputError as `parseToolECsv` does.
  */
-export function readToolEPool(data: DataFileText): ToolEPool {
+export function readToolEPool(data: { readonly file: string; readonly bytes: Buffer }): ToolEPool {
   const pool = new ToolEPoolBuilder();
-  forEachToolERow(data, (query, tool) => pool.add(query, tool));
+  forEachToolERow(data.file, (visit) => forEachCsvRecordOfBytes(data.bytes, visit), (query, tool) => pool.add(query, tool));
   return pool.build();
 }
 
@@ -62,21 +64,25 @@ export function readToolEPool(data: DataFileText): ToolEPool {
  * error anywhere before a wrong header, a wrong header before a bad row, the first bad row.
  * Rows visited before the error are the caller's to drop.
  */
-function forEachToolERow(data: DataFileText, visit: (query: string, tool: string, line: number) => void): void {
+function forEachToolERow(
+  file: string,
+  records: (visit: (fields: readonly string[], line: number) => void) => void,
+  visit: (query: string, tool: string, line: number) => void,
+): void {
   let first = true;
   let problem: InputError | undefined;
   try {
-    forEachCsvRecord(data.text, (fields, line) => {
+    records((fields, line) => {
       if (problem !== undefined) return;
       if (first) {
         first = false;
-        if (fields.length !== 2 || fields[0] !== 'Query' || fields[1] !== 'Tool') problem = wrongHeader(data);
+        if (fields.length !== 2 || fields[0] !== 'Query' || fields[1] !== 'Tool') problem = wrongHeader(file);
         return;
       }
       const query = fields[0];
       const tool = fields[1];
       if (fields.length !== 2 || !query || !tool) {
-        problem = new InputError(`${data.file}: line ${line}: expected two non-empty fields (Query,Tool), got ${JSON.stringify(fields)}`, { file: data.file, line });
+        problem = new InputError(`${file}: line ${line}: expected two non-empty fields (Query,Tool), got ${JSON.stringify(fields)}`, { file, line });
         return;
       }
       visit(query, tool, line);
@@ -84,13 +90,13 @@ function forEachToolERow(data: DataFileText, visit: (query: string, tool: string
   } catch (error) {
     const line = (error as { lines?: number }).lines;
     const where = line === undefined ? '' : ` line ${line}:`;
-    throw new InputError(`${data.file}:${where} not valid CSV (${(error as Error).message})`, line === undefined ? { file: data.file } : { file: data.file, line });
+    throw new InputError(`${file}:${where} not valid CSV (${(error as Error).message})`, line === undefined ? { file } : { file, line });
   }
-  if (first) throw wrongHeader(data);
+  if (first) throw wrongHeader(file);
   if (problem !== undefined) throw problem;
 }
 
-const wrongHeader = (data: DataFileText): InputError => new InputError(`${data.file}: line 1: expected the header "Query,Tool"`, { file: data.file, line: 1 });
+const wrongHeader = (file: string): InputError => new InputError(`${file}: line 1: expected the header "Query,Tool"`, { file, line: 1 });
 
 const AMBIGUOUS: unique symbol = Symbol('ambiguous');
 
@@ -108,15 +114,23 @@ export function buildToolEPool(rows: readonly ToolERow[]): ToolEPool {
 class ToolEPoolBuilder {
   // Each query's tool, or AMBIGUOUS once two rows disagree (no Set per query: ~21,000 of them).
   private readonly toolOrAmbiguous = new Map<string, string | typeof AMBIGUOUS>();
-  private readonly toolSet = new Set<string>();
+  /**
+   * The tools of the rows whose tool is not their query's in `toolOrAmbiguous` (an ambiguous
+   * query's): with the unambiguous queries' tools, every row's tool, without a set lookup for each
+   * of the 20,614 rows (the first row of a query, almost all of them, puts its tool in the map).
+   */
+  private readonly otherTools = new Set<string>();
   private rows = 0;
 
   add(query: string, tool: string): void {
     this.rows++;
-    this.toolSet.add(tool);
     const known = this.toolOrAmbiguous.get(query);
     if (known === undefined) this.toolOrAmbiguous.set(query, tool);
-    else if (known !== tool) this.toolOrAmbiguous.set(query, AMBIGUOUS);
+    else if (known !== tool) {
+      if (known !== AMBIGUOUS) this.otherTools.add(known);
+      this.otherTools.add(tool);
+      this.toolOrAmbiguous.set(query, AMBIGUOUS);
+    }
   }
 
   build(): ToolEPool {
@@ -139,7 +153,7 @@ class ToolEPoolBuilder {
     });
     const toolOfQuery = toolOrAmbiguous as Map<string, string>;
     // Frozen: the strict parser's matcher for this list is then reused without comparing it again (`nameMatcher`).
-    const tools = Object.freeze([...this.toolSet].sort(compareNames));
+    const tools = Object.freeze([...new Set([...queriesByTool.keys(), ...this.otherTools])].sort(compareNames));
     for (const tool of tools) if (!queriesByTool.has(tool)) queriesByTool.set(tool, []);
     return {
       tools,
