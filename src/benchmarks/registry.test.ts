@@ -4,17 +4,23 @@ import { allTasks, findTask, loadedTaskModules, registerTask, TASK_OPTION_FACTS,
 import type { Task, TaskOptionSpec } from './task.js';
 
 // The first test must stay first: it looks at what the registry loaded on its own.
-test('finding a task loads its own family only; listing loads them all', () => {
+test('finding a task loads its own module or family only; listing loads them all', () => {
   assert.deepEqual(loadedTaskModules(), []);
-  assert.equal(findTask('metatool/similar').name, 'metatool/similar');
-  assert.deepEqual(loadedTaskModules(), ['./metatool/index.js']);
+  const similar = findTask('metatool/similar');
+  assert.equal(similar.name, 'metatool/similar');
+  // A MetaTool task is loaded alone, not with the other four.
+  assert.deepEqual(loadedTaskModules(), ['./metatool/similar.js']);
   // A name no family owns loads nothing more.
   assert.equal(taskNamed('toy/unknown'), undefined);
-  assert.deepEqual(loadedTaskModules(), ['./metatool/index.js']);
+  assert.deepEqual(loadedTaskModules(), ['./metatool/similar.js']);
   assert.equal(taskNamed('functionchat/dialog')?.name, 'functionchat/dialog');
-  assert.deepEqual(loadedTaskModules(), ['./metatool/index.js', './functionchat/index.js']);
+  assert.deepEqual(loadedTaskModules(), ['./functionchat/index.js', './metatool/similar.js']);
   const names = allTasks.map((t) => t.name);
-  assert.equal(loadedTaskModules().length, 6);
+  assert.equal(loadedTaskModules().length, 7);
+  // The task loaded alone is the object its family lists.
+  assert.equal(allTasks.find((t) => t.name === 'metatool/similar'), similar);
+  assert.equal(findTask('metatool/similar'), similar);
+  assert.equal(taskNamed('metatool/unknown'), undefined);
   for (const name of ['metatool/awareness', 'summaries/alignment', 'quality/groundedness', 'harm/system-prompt-leakage', 'cases']) assert.ok(names.includes(name), name);
 });
 

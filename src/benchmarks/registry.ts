@@ -22,11 +22,29 @@ interface TaskFamily {
   readonly owns: (name: string) => boolean;
   readonly module: string;
   readonly tasks: (exports: Record<string, unknown>) => readonly Task[];
+  /**
+   * Tasks of the family that can be loaded alone (module, export), for a command that names one:
+   * the very objects the family's module gives. A `metatool/similar` run loaded all five MetaTool
+   * tasks and what only the others import (~10–15 ms of CPU at start-up, docs/benchmarks.md, branch
+   * `startcpu`).
+   */
+  readonly alone?: Readonly<Record<string, { readonly module: string; readonly name: string }>>;
 }
 
 /** In the order `assay list` shows them. */
 const FAMILIES: readonly TaskFamily[] = [
-  { owns: (n) => n.startsWith('metatool/'), module: './metatool/index.js', tasks: (m) => m['metatoolTasks'] as readonly Task[] },
+  {
+    owns: (n) => n.startsWith('metatool/'),
+    module: './metatool/index.js',
+    tasks: (m) => m['metatoolTasks'] as readonly Task[],
+    alone: {
+      'metatool/awareness': { module: './metatool/awareness.js', name: 'awarenessTask' },
+      'metatool/similar': { module: './metatool/similar.js', name: 'similarTask' },
+      'metatool/scenario': { module: './metatool/scenario.js', name: 'scenarioTask' },
+      'metatool/reliability': { module: './metatool/reliability.js', name: 'reliabilityTask' },
+      'metatool/multi': { module: './metatool/multi.js', name: 'multiTask' },
+    },
+  },
   { owns: (n) => n.startsWith('functionchat/'), module: './functionchat/index.js', tasks: (m) => m['functionchatTasks'] as readonly Task[] },
   { owns: (n) => n.startsWith('summaries/'), module: './summaries/task.js', tasks: (m) => [m['summariesTask'] as Task] },
   { owns: (n) => n.startsWith('quality/'), module: './groundedness/task.js', tasks: (m) => [m['groundednessTask'] as Task] },
@@ -46,12 +64,23 @@ function tasksOf(family: TaskFamily): readonly Task[] {
   return tasks;
 }
 
-/** The families loaded so far, by module (for the test that a run loads only its own). */
-export const loadedTaskModules = (): string[] => FAMILIES.filter((f) => familyTasks.has(f)).map((f) => f.module);
+/** Tasks loaded alone (`TaskFamily.alone`), by module. */
+const aloneTasks = new Map<string, Task>();
+
+/** The families and lone tasks loaded so far, by module (for the test that a run loads only its own). */
+export const loadedTaskModules = (): string[] => [...FAMILIES.filter((f) => familyTasks.has(f)).map((f) => f.module), ...aloneTasks.keys()];
 
 const builtIn = (name: string): Task | undefined => {
   const family = FAMILIES.find((f) => f.owns(name));
-  return family && tasksOf(family).find((t) => t.name === name);
+  if (!family) return undefined;
+  const alone = familyTasks.has(family) ? undefined : family.alone?.[name];
+  if (alone === undefined) return tasksOf(family).find((t) => t.name === name);
+  let task = aloneTasks.get(alone.module);
+  if (task === undefined) {
+    task = (load(alone.module) as Record<string, unknown>)[alone.name] as Task;
+    aloneTasks.set(alone.module, task);
+  }
+  return task;
 };
 
 const everyBuiltIn: Task[] = [];

@@ -16,7 +16,6 @@ import { singleSelectionFold, singleSelectionMetrics } from './metrics.js';
 import { resolveOptions } from './options.js';
 import { METATOOL_SIMILAR_OPTIONS } from './option-specs.js';
 import { CANDIDATES_SHOWN, chooseQueries } from './sampling.js';
-import { loadUserToolSet } from './tool-similarity.js';
 import { SIMILAR_METRICS } from './metric-declarations.js';
 
 const SIMILAR_BREAKDOWNS = { byPosition: true, byScenario: false, topK: true };
@@ -115,6 +114,8 @@ async function builtInToolSet(dataDir: string): Promise<SimilarSource> {
 
 /** A user's tools file, ranked by the embedder (BM25 when none). */
 async function userSource(file: string, embedder: string | undefined, ctx: TaskContext): Promise<SimilarSource> {
+  // Loaded by a run on a user's tools only (with BM25 and its text tools), not by every similar run.
+  const { loadUserToolSet } = await import('./tool-similarity.js');
   const set = await loadUserToolSet(file, embedder, ctx.createEmbedder);
   return { catalogue: set.catalogue, neighbours: set.neighbours, checksums: set.catalogue.checksums, embedder: set.embedder };
 }
