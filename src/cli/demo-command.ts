@@ -74,7 +74,7 @@ async function demoCommand(name: string, flags: { db: string; json?: boolean }, 
           onRunCreated: (run) => printErr(`demo run ${run.id}: ${run.task} — ${DEMO_NOTE} (db ${redactStoreUrl(flags.db)})\n`),
         });
         progress.stop();
-        printSummary(summary, Boolean(flags.json));
+        await printSummary(summary, Boolean(flags.json));
         const after = `\nThese were scripted demo answers, not a real model: a loopback server in this process answered every model, judge and simulated user from a script.\n${nextCommands(summary.run, dbGiven ? flags.db : undefined)}\n`;
         // With --json, stdout holds the summary alone (its "demo" field says what it is).
         (flags.json ? printErr : printOut)(after);

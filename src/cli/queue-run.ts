@@ -54,7 +54,7 @@ export async function queueResumeCommand(runId: string, engine: Partial<EngineSe
     if (units === 0) {
       printErr(`run ${run.id} has a result for every unit: nothing to queue\n`);
       const summary = await summarizeStoredRun(store, run.id);
-      printSummary(summary, Boolean(flags.json));
+      await printSummary(summary, Boolean(flags.json));
       return exitCodeFor(summary);
     }
     return followQueued(store, run, units, location, flags, createProgressReporter(`resume ${run.id}`));
@@ -90,7 +90,7 @@ async function followQueued(store: Store, run: RunRecord, units: number, locatio
       return EXIT.interrupted;
     }
     const summary = await summarizeStoredRun(following, run.id);
-    printSummary(summary, Boolean(flags.json));
+    await printSummary(summary, Boolean(flags.json));
     return exitCodeFor(summary);
   } finally {
     progress.stop();

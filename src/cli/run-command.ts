@@ -248,7 +248,7 @@ async function runTask(taskName: string, flags: RunFlags & { model: string[] }):
             summary = await startRun(spec, deps);
           }
           progress.stop();
-          printSummary(summary, Boolean(flags.json));
+          await printSummary(summary, Boolean(flags.json));
           return exitCodeFor(summary);
         } finally {
           progress.stop();
@@ -348,7 +348,7 @@ async function resumeCommand(runId: string, flags: ResumeFlags, command: Command
         if (!readsOwnData(run.options) && !(await dataReady(run.task, { dataDir, download: flags.download, signal: stop }))) return EXIT.interrupted;
         const summary = await resumeRun(run.id, { retryErrors: Boolean(flags.retryErrors), engine, dataDir: dataDir.dir, allowModifiedData: Boolean(flags.allowModifiedData), ...(flags.repeats !== undefined ? { repeats: flags.repeats } : {}) }, sessionDeps(store, flags, { signal, stop, lease, shared, progress, config, sessionName: 'the resume' }));
         progress.stop();
-        printSummary(summary, Boolean(flags.json));
+        await printSummary(summary, Boolean(flags.json));
         return exitCodeFor(summary);
       } finally {
         progress.stop();

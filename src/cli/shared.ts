@@ -2,8 +2,6 @@ import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Option } from 'commander';
 import { InputError } from '../core/index.js';
-import { renderSummary } from '../report/console.js';
-import { runMetricDeclarationsOf } from '../report/metric-format.js';
 import type { RunSummary } from '../analysis/summary.js';
 import { openStore, type OpenStoreOptions } from '../store/open-store.js';
 import { createFolder, fsReason } from '../core/index.js';
@@ -58,8 +56,14 @@ export async function storeFailureExit(location: string, session: () => Promise<
   }
 }
 
-export function printSummary(summary: RunSummary, json: boolean): void {
-  printOut(json ? `${JSON.stringify(summary)}\n` : `${renderSummary(summary, runMetricDeclarationsOf(summary.task))}\n`);
+/** Prints a run's summary: JSON, or the console report (whose modules only this loads: a `--json` run never renders it). */
+export async function printSummary(summary: RunSummary, json: boolean): Promise<void> {
+  if (json) {
+    printOut(`${JSON.stringify(summary)}\n`);
+    return;
+  }
+  const [{ renderSummary }, { runMetricDeclarationsOf }] = await Promise.all([import('../report/console.js'), import('../report/metric-format.js')]);
+  printOut(`${renderSummary(summary, runMetricDeclarationsOf(summary.task))}\n`);
 }
 
 export function exitCodeFor(summary: RunSummary): number {

@@ -1,5 +1,4 @@
 import { assertUniqueIds, InputError, parseModelId, referenceAnswererFor, sampleIds, type ReferenceAnswerers, type Sample, type SampleList } from '../core/index.js';
-import { checkJudgeSettings } from '../judges/judge.js';
 import { allTasks, findTask } from '../benchmarks/registry.js';
 import { taskOfRun } from '../benchmarks/task-of-run.js';
 import type { PreparedTask, Task } from '../benchmarks/task.js';
@@ -51,7 +50,7 @@ export async function newRunRecord(spec: RunSpec, deps: Pick<RunDependencies, 'o
   if (prepared.samples.length === 0) throw new InputError(`task ${task.name} produced no samples with these options`);
   checkEngineSettings(spec.engine);
   const modifiedData = checkPinnedData(prepared.datasetChecksums, spec.dataDir, spec.allowModifiedData ?? false);
-  const judge = judgeConfigFor(task.name, prepared, spec);
+  const judge = await judgeConfigFor(task.name, prepared, spec);
   const userModel = userModelFor(task.name, prepared, spec);
   // Declared names: in the file, with every variable and file they need, before anything is recorded.
   const declarations = declarationsToRecord(runModelIds({ models: spec.models, judge, ...(userModel !== undefined ? { userModel } : {}) }), deps.config, check.checkModelsReady === false ? undefined : (deps.env ?? process.env));
@@ -153,7 +152,7 @@ function userModelFor(taskName: string, prepared: PreparedTask, spec: RunSpec): 
 export const GIVE_A_JUDGE = 'give --judge <model id> (e.g. openai:gpt-4o)';
 
 /** Checks the judge options against the task and records whether the judge grades itself. */
-function judgeConfigFor(taskName: string, prepared: PreparedTask, spec: RunSpec): JudgeConfig | null {
+async function judgeConfigFor(taskName: string, prepared: PreparedTask, spec: RunSpec): Promise<JudgeConfig | null> {
   const judged = prepared.gradeWithJudge !== undefined;
   if (!judged && spec.judge) throw new InputError(`${taskName} is scored without a judge; drop --judge`);
   if (!judged && spec.exactOnly) throw new InputError(`${taskName} is scored without a judge; drop --exact-only`);
@@ -167,6 +166,8 @@ function judgeConfigFor(taskName: string, prepared: PreparedTask, spec: RunSpec)
   if (!isDeclaredName(spec.judge.model)) parseModelId(spec.judge.model);
   if (!Number.isInteger(spec.judge.repeats) || spec.judge.repeats < 1) throw new InputError(`--judge-repeats must be a whole number ≥ 1, got ${spec.judge.repeats}`);
   // Every other setting too, before anything is recorded: a bad one would otherwise make each judged item a no verdict.
+  // The judge's module (rubrics, verdict parsing, votes) is loaded by a judged run only.
+  const { checkJudgeSettings } = await import('../judges/judge.js');
   checkJudgeSettings({ ...spec.judge, seed: spec.seed });
   return { ...spec.judge, selfGrading: spec.models.includes(spec.judge.model) };
 }
