@@ -165,8 +165,10 @@ function scanRecords(
     // One array for every record's fields (see `visit`): `readCsvRecords` copies them out at their
     // exact number, where an array grown by `push` from empty holds 17 slots (~150 bytes): for
     // 20,616 records ~3 MB more for the young generation to copy while the file is read.
+    // Written by index and cut to the record's count at its end: setting an array's length is a
+    // call into V8's runtime, which for 20,616 records of two fields each is worth sparing.
     const fields = scratch;
-    fields.length = 0;
+    let count = 0;
     for (;;) {
       if (text.charCodeAt(i) === QUOTE) {
         const opened = line;
@@ -188,7 +190,7 @@ function scanRecords(
         if (i < n && text.charCodeAt(i) !== COMMA && lineBreakAt(i) === 0) {
           throw new CsvSyntaxError(`line ${line}: a quoted field's closing quote is followed by ${JSON.stringify(charAt(i))}, not a comma or the end of the line`, line);
         }
-        fields.push(value);
+        fields[count++] = value;
       } else {
         // The field ends at the first comma or line break; a quote before that is refused, and a
         // CR or LF that is not the record delimiter is data (as the loop over characters read it).
@@ -210,14 +212,14 @@ function scanRecords(
           }
           j = stop + 1;
         }
-        fields.push(slice(i, j));
+        fields[count++] = slice(i, j);
         i = j;
       }
       if (i >= n) break;
       if (text.charCodeAt(i) === COMMA) {
         i++;
         if (i >= n) {
-          fields.push('');
+          fields[count++] = '';
           break;
         }
         continue;
@@ -226,6 +228,7 @@ function scanRecords(
       line++;
       break;
     }
+    if (fields.length !== count) fields.length = count;
     visit(fields, start);
   }
 }
