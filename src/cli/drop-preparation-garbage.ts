@@ -1,10 +1,12 @@
 // A full garbage collection when a run's calls are about to start (the CLI's process only; the
 // library never forces one), when preparing the run left big dead data behind. MetaTool's
-// catalogue read as text (all_clean_data.csv alone is a 5.5 MB two-byte string), its JSON trees
-// and CSV records land in V8's old generation and large-object space, and once the calls start
+// catalogue read as text (all_clean_data.csv alone was a 5.5 MB two-byte string), its JSON trees
+// and CSV records landed in V8's old generation and large-object space, and once the calls start
 // nothing may reach the old generation's limit for the whole run, so they stayed resident to the
 // end: a 10,000-sample MetaTool run's peak RSS 156–162 → 145–148 MB for one collection of ~30 ms
-// (docs/benchmarks.md, branch `startmem`).
+// (docs/benchmarks.md, branch `startmem`). Since MetaTool reads that file from its bytes, without
+// a decoded text or a record per line (branch `startcpu`), its preparation leaves 1.4–2.1 MB of
+// large objects and no collection is made for it either (its peak RSS did not rise).
 //
 // Only then: for a run whose preparation read no big file (summaries on BBC articles, harm on a
 // generated resource: 0.7 MB of large objects at the first request, against 8.8 MB for MetaTool),
