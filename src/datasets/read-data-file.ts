@@ -12,6 +12,22 @@ export interface DataFile {
   readonly sha256: string;
 }
 
+/**
+ * Size from which a data file read whole counts as big data for the CLI's decision to collect
+ * garbage once a run is prepared (`cli/drop-preparation-garbage.ts`): MetaTool's
+ * all_clean_data.csv (2.77 MB), its shipped prompt files, the embeddings; no FunctionChat file.
+ */
+export const BIG_DATA_FILE = 2 * 1024 * 1024;
+
+let bigDataFileBytes = 0;
+
+/** Bytes of the big data files (`BIG_DATA_FILE`) read since the last call, which starts the count again. */
+export function takeBigDataFileBytes(): number {
+  const read = bigDataFileBytes;
+  bigDataFileBytes = 0;
+  return read;
+}
+
 /** A data file's bytes with the identity a run records (see `DataFile`). */
 export interface DataFileBytes extends Omit<DataFile, 'text'> {
   readonly bytes: Buffer;
@@ -41,5 +57,6 @@ export async function readDataFileBytes(dataDir: string, key: string, dataset: {
       { file },
     );
   }
+  if (bytes.length >= BIG_DATA_FILE) bigDataFileBytes += bytes.length;
   return { key, file, bytes, sha256: sha256(bytes) };
 }
