@@ -36,10 +36,10 @@ export function openDatabase(file: string, migrations?: readonly Migration[]): D
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     // 1 MB of page cache per connection rather than better-sqlite3's 16 MB: a run's writes append
-    // and its reads are single passes, so the hot pages fit. During a run the background
-    // checkpoints make the writer drop its cache every few commits anyway; what a bigger cache
-    // held was the end of the run's single passes (the summary's pages and the spend's scan of
-    // every call), which filled 4 MB and made the process's peak (docs/benchmarks.md, "the end
+    // and its reads are single passes, so the hot pages fit. What 4 MB held more was mostly the
+    // end of a run's single passes (the summary's pages, the spend's scan of every call), which
+    // filled it and made the process's peak: 19,793 samples 147 → 140 MB, with the same CPU for
+    // MetaTool, summaries (call cache on) and harm at 1, 2 and 4 MB (docs/benchmarks.md, "the end
     // of a run"; 16 → 4 MB was ~12 MB less at 10,000 samples with the same wall time).
     db.pragma('cache_size = -1000');
     applyMigrations(db, file, migrations);
