@@ -11,7 +11,7 @@ import { recordedStops } from '../store/run-stops.js';
 import { requireRun } from '../store/require-run.js';
 import { taskOfRun } from '../benchmarks/task-of-run.js';
 import { judgeMetadataOf, repeatAgreementOf } from '../judges/judge-metadata.js';
-import { readRepeats, repeatMetricsOfReadings, type RepeatReading } from '../benchmarks/repeat-metrics.js';
+import { readRepeats, repeatMetrics, type RepeatReading } from '../benchmarks/repeat-metrics.js';
 import { comparisonOf } from '../benchmarks/comparison.js';
 
 export interface ModelCounts {
@@ -189,7 +189,7 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task, loa
     models[modelId] = {
       ...(judge ? { judge } : {}),
       ...(modelReviews.length > 0 ? { reviewed: reviewedSummary(task, context, rows, modelReviews) } : {}),
-      metrics: { ...tally.metrics(), ...agreement, ...(k > 1 ? repeatMetricsOfReadings(byRepeat.get(modelId) ?? [], k, run.seed) : {}) },
+      metrics: { ...tally.metrics(), ...agreement, ...(k > 1 ? repeatMetrics(byRepeat.get(modelId) ?? [], k, run.seed) : {}) },
       counts: tally.counts(sampleCount, k),
     };
     const notes = task.summaryNotes?.(rows, context) ?? [];

@@ -1,7 +1,6 @@
 import type { Score } from '../core/index.js';
 import { repeatPassFigures, repeatValueFigures } from '../metrics/repeats.js';
-import { comparisonOf } from './comparison.js';
-import type { MetricDeclaration, Metrics, ScoreComparison, Task } from './task.js';
+import type { MetricDeclaration, Metrics, ScoreComparison } from './task.js';
 
 /**
  * The metrics a run whose model under test answers each sample k > 1 times adds to its task's own
@@ -88,20 +87,10 @@ export function readRepeats(comparison: ScoreComparison, scores: readonly (Score
 }
 
 /**
- * The repeat metrics of one model: `scores` holds, per sample, its scores by repeat (length k;
- * `undefined` for a repeat that ended in error or has no result).
+ * The repeat metrics of one model from each sample's reading of its k scores (`readRepeats`; a
+ * repeat that ended in error or has no result reads as neither a verdict nor a value).
  */
-export function repeatMetrics(task: Task | undefined, scores: readonly (readonly (Score | undefined)[])[], k: number, seed: number): Metrics {
-  const comparison = comparisonOf(task);
-  return repeatMetricsOfReadings(
-    scores.map((repeats) => readRepeats(comparison, repeats)),
-    k,
-    seed,
-  );
-}
-
-/** {@link repeatMetrics} from each sample's reading ({@link readRepeats}). */
-export function repeatMetricsOfReadings(readings: readonly RepeatReading[], k: number, seed: number): Metrics {
+export function repeatMetrics(readings: readonly RepeatReading[], k: number, seed: number): Metrics {
   const hasPass = readings.some((r) => r.readsAsPass);
   const hasValue = readings.some((r) => r.readsAsValue);
   let metrics: Metrics = {};

@@ -1,10 +1,10 @@
 import { FailFast, type FailFastStop } from '../runner/fail-fast.js';
 import { recordedStops } from '../store/run-stops.js';
-import type { RunRecord } from '../store/records.js';
+import type { RunRecord, UnitStartState } from '../store/records.js';
 import type { Store } from '../store/store.js';
 
-/** What the fleet's stops are read from: the run's status and events as stored. */
-type StoredRunState = Pick<RunRecord, 'status' | 'events'>;
+/** What the fleet's stops are read from: the run's status and events as stored (the run of a unit's start-state read). */
+type StoredRunState = NonNullable<UnitStartState['run']>;
 
 /** How stale a worker's view of the stops other workers recorded may be before it reads the run again. */
 export const STOPS_REFRESH_MS = 2_000;

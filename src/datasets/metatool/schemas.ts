@@ -18,7 +18,8 @@ export interface JsonShape<T> {
   readonly accepts?: (value: unknown) => boolean;
 }
 
-function shape<T>(build: (z: typeof Zod) => ZodType<T>, expected: string, accepts?: (value: unknown) => boolean): JsonShape<T> {
+/** A shape whose schema `build` makes from zod on first use (zod imported then). */
+export function shape<T>(build: (z: typeof Zod) => ZodType<T>, expected: string, accepts?: (value: unknown) => boolean): JsonShape<T> {
   let schema: Promise<ZodType<T>> | undefined;
   return { schema: () => (schema ??= import('zod').then(({ z }) => build(z))), expected, ...(accepts ? { accepts } : {}) };
 }

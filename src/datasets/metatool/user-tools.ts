@@ -4,6 +4,7 @@ import type { z as Zod } from 'zod';
 import { InputError, sha256 } from '../../core/index.js';
 import type { Loaded, ToolCatalogue } from './dataset.js';
 import { parseJsonFile, validateJson } from './read-data-file.js';
+import { shape } from './schemas.js';
 import { buildToolEPool, compareNames, type ToolERow } from './toole.js';
 
 /**
@@ -12,10 +13,6 @@ import { buildToolEPool, compareNames, type ToolERow } from './toole.js';
  * description}, queries?}`. `queries` are the user's questions whose right tool is that entry; a
  * tool without queries is still a candidate but contributes no sample.
  */
-
-/** The file's schema, built (and zod imported) on first use: `datasets/metatool/index.ts` re-exports this module, so a schema built at load put zod in every MetaTool run. */
-let userToolsSchema: ReturnType<typeof buildUserToolsSchema> | undefined;
-const userToolsSchemaOnce = async (): Promise<ReturnType<typeof buildUserToolsSchema>> => (userToolsSchema ??= buildUserToolsSchema((await import('zod')).z));
 
 function buildUserToolsSchema(z: typeof Zod) {
   const queriesSchema = z.array(z.string().trim().min(1)).optional();
@@ -29,6 +26,9 @@ function buildUserToolsSchema(z: typeof Zod) {
 }
 
 export const USER_TOOLS_EXPECTED = 'a JSON array of {name, description, queries?: [strings]} or {type: "function", function: {name, description}, queries?}';
+
+/** The file's shape, its schema built (and zod imported) on first use: `datasets/metatool/index.ts` re-exports this module, so a schema built at load put zod in every MetaTool run. */
+const userToolsShape = shape(buildUserToolsSchema, USER_TOOLS_EXPECTED);
 
 /** One tool of a user's file, normalised. */
 export interface UserTool {
@@ -45,7 +45,7 @@ export interface UserTool {
  */
 export async function parseUserTools(text: string, file: string): Promise<UserTool[]> {
   const data = { key: file, file, text, sha256: '' };
-  const entries = validateJson(data, parseJsonFile(data), await userToolsSchemaOnce(), USER_TOOLS_EXPECTED);
+  const entries = validateJson(data, parseJsonFile(data), await userToolsShape.schema(), userToolsShape.expected);
   const tools = entries.map((e) => ('function' in e ? { name: e.function.name, description: e.function.description, queries: e.queries ?? [] } : { name: e.name, description: e.description, queries: e.queries ?? [] }));
   const toolAt = new Map<string, number>();
   const queryAt = new Map<string, { index: number; tool: string }>();
