@@ -2,7 +2,7 @@ import type { SuiteDeclaration } from '../config/index.js';
 import { evaluateGates, formatFigure, suiteEntryGates, taskCatalog, type GateResult, type RegressionGate } from '../gates/index.js';
 import { summarizeStoredRun } from '../runner/run.js';
 import type { Store } from '../store/store.js';
-import { suiteRunsIn } from './membership.js';
+import { startedBefore, suiteRunsIn } from './membership.js';
 import { recordPassed } from './stored-gates.js';
 
 /** The baseline of a suite's regression gates, or why there is none. */
@@ -23,9 +23,11 @@ export async function findBaseline(store: Store, suite: SuiteDeclaration, curren
   const suiteRuns = suiteRunsIn(await store.listRuns());
   if (baseline === 'last-passing') {
     const entryGates = suiteEntryGates(suite, taskCatalog().metricsOf);
+    // A suite run with no run stored yet has not started: every stored one is earlier.
+    const now = { id: current, startedAt: suiteRuns.get(current)?.startedAt ?? '\uffff' };
     for (const [id, group] of suiteRuns) {
-      // Earlier suite runs only: ids sort by their time stamp (`assay show` of an old suite run does not compare it with later ones).
-      if (id >= current || group.suite !== suite.name || group.entries !== suite.tasks.length) continue;
+      // Earlier suite runs only (`assay show` of an old suite run does not compare it with later ones).
+      if (!startedBefore({ id, startedAt: group.startedAt }, now) || group.suite !== suite.name || group.entries !== suite.tasks.length) continue;
       const members = suite.tasks.map((t, i) => group.members.get(i)).filter((r, i) => r !== undefined && r.task === suite.tasks[i]?.task && r.status === 'finished');
       if (members.length !== suite.tasks.length) continue;
       // Its gates as recorded when it ended, when it recorded them.
