@@ -86,12 +86,14 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
   let errorCount = 0;
   options.onProgress?.({ modelId: '', finished: 0, errors: 0, total, skipped });
   const failFast = new FailFast(session.engine.failFast ?? true);
+  /** Results on their way to the store at most, before a finished sample's slot waits for one to be written: as many as calls may be in flight. */
+  const maxUnwritten = Math.max(1, models.reduce((n, m) => n + m.settings.concurrency, 0));
   /** Results on their way to the store (its group commit): each counted and told once it is written. */
   const saving = new Set<Promise<void>>();
-  const commit = async (calls: readonly CallRecord[], result: ResultRecord): Promise<void> => {
+  const commit = async (calls: readonly CallRecord[], result: ResultRecord, gather: boolean): Promise<void> => {
     try {
       // A resume with --retry-errors replaces the error results it calls again.
-      await store.saveOutcome(calls, result, { replaceError: options.retryErrors });
+      await store.saveOutcome(calls, result, { replaceError: options.retryErrors, gather });
       finishedCount++;
       if (result.status === 'error') errorCount++;
       options.onProgress?.({ modelId: result.modelId, finished: finishedCount, errors: errorCount, total, skipped });
@@ -106,9 +108,13 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
    * commit held a slot for one write per sample, a round trip on PostgreSQL (docs/benchmarks.md,
    * "timeline of one run"). Every save is waited for before the drive ends, and a store that
    * refuses one starts no new sample.
+   *
+   * While fewer than half the results the run may leave unwritten are on their way, the store may
+   * gather this one with the next few milliseconds' (`SaveOptions.gather`: fewer, larger commits);
+   * past that a slot may soon have to wait for a write, so it is written at the next turn.
    */
   const saveResult = (calls: readonly CallRecord[], result: ResultRecord): Promise<void> => {
-    const saved = commit(calls, result);
+    const saved = commit(calls, result, saving.size < maxUnwritten / 2);
     saving.add(saved);
     void saved.then(() => saving.delete(saved));
     return Promise.resolve();
@@ -118,9 +124,6 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
     while (saving.size > 0) await Promise.all(saving);
     if (failure) throw failure.error;
   };
-
-  /** Results on their way to the store at most, before a finished sample's slot waits for one to be written: as many as calls may be in flight. */
-  const maxUnwritten = Math.max(1, models.reduce((n, m) => n + m.settings.concurrency, 0));
 
   const stage: SampleStage = { ...session, runId: session.run.id, repeats: { count: repeats, seed: session.run.seed }, failFast, saveResult, ...(signal ? { signal } : {}), ...(waitSignal ? { waitSignal } : {}) };
 

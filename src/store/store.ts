@@ -7,6 +7,21 @@ import type { CallRecord, RecordedEngine, RunEvent, LeaseClaim, ResultCount, Ste
  * committed and survives kill -9 of this process. The behaviour every backend shares is tested
  * once, for each of them (`test-support/store-contract.ts`); how each stores it is its own.
  */
+/** How `Store.saveOutcome` may write an outcome. */
+export interface SaveOptions {
+  /** An `error` result stored for the unit is replaced (a resume's `--retry-errors`); a `done` result never is. */
+  readonly replaceError?: boolean;
+  /**
+   * The caller goes on without waiting for this save (a runner with room for more unwritten
+   * results): the store may hold it a few milliseconds to write it in one transaction with the
+   * saves that follow (SQLite: at most 20 ms after its previous commit, `GATHER_MS`). The save
+   * resolves once written, as any other; a save without `gather` is written at the next turn of
+   * the event loop, together with any gathered before it. A store that writes each save at once
+   * (PostgreSQL: one statement per outcome) ignores it.
+   */
+  readonly gather?: boolean;
+}
+
 export interface Store {
   /** Records a run with its samples (in order): all of them, or with `run.sampleCount` set, the first ones. */
   createRun(run: RunRecord, samples: readonly Sample[]): Promise<void>;
@@ -72,7 +87,7 @@ export interface Store {
    * unit, record nothing twice. `replaceError`: an `error` result stored for the unit is replaced
    * (a resume's `--retry-errors`); a `done` result never is.
    */
-  saveOutcome(calls: readonly CallRecord[], result: ResultRecord, options?: { readonly replaceError?: boolean }): Promise<boolean>;
+  saveOutcome(calls: readonly CallRecord[], result: ResultRecord, options?: SaveOptions): Promise<boolean>;
   /** Writes calls of a sample whose work was cut short, without a result: they serve the cache and the spend; the sample stays unfinished. */
   saveCalls(calls: readonly CallRecord[]): Promise<void>;
   /** Replaces the scores of stored results of one repeat (default 0), by sample id (re-scoring without calling a model). */

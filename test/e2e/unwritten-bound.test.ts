@@ -74,3 +74,41 @@ test('a store slower than the model: no more answers wait unwritten than calls m
     await inner.close();
   }
 });
+
+test('saves are gathered (SaveOptions.gather) while fewer than half the answers that may wait unwritten are waiting, then written at once', async () => {
+  const inner = await openSqliteStore(':memory:');
+  const gathered: (boolean | undefined)[] = [];
+  let release: (() => void) | undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const store = new Proxy(inner, {
+    get(target, key, receiver) {
+      if (key !== 'saveOutcome') return Reflect.get(target, key, receiver) as unknown;
+      return async (...args: Parameters<Store['saveOutcome']>) => {
+        gathered.push(args[2]?.gather);
+        await gate;
+        return target.saveOutcome(...args);
+      };
+    },
+  }) as Store;
+  const model = createScriptedProvider({ id: 'scripted:echo', respond: (request) => String(request.messages[0]?.content).replace('say ', '') });
+  const spec: RunSpec = {
+    task: 'test/unwritten-bound',
+    models: ['scripted:echo'],
+    seed: 1,
+    options: {},
+    dataDir: '.',
+    engine: { concurrency: 4, timeoutMs: 5000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: false },
+  };
+  try {
+    const running = startRun(spec, { store, providers: { 'scripted:echo': model } });
+    for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+    // Four may wait unwritten: the first two saves may be gathered, the next two are to be written at the next turn.
+    assert.deepEqual(gathered, [true, true, false, false]);
+    release?.();
+    const summary = await running;
+    assert.equal(summary.models['scripted:echo']?.counts.done, SAMPLES);
+    assert.equal((await inner.results(summary.run)).length, SAMPLES);
+  } finally {
+    await inner.close();
+  }
+});

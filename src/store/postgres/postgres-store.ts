@@ -6,7 +6,7 @@ import { type CallRecord, type LeaseClaim, type LeaseHolder, type ResultCount, t
 import { rangeBounds } from '../sample-range.js';
 import { isConnectionLoss } from './connection-loss.js';
 import { appendRunEvents, decodeRunParts, encodeRunParts } from '../run-record-codec.js';
-import type { RunImport, Store } from '../store.js';
+import type { RunImport, SaveOptions, Store } from '../store.js';
 import { callsReferringToInput, checkSliceContinues } from '../imported-slice.js';
 import { redactStoreUrl } from '../store-url.js';
 import { repeatParam, unitStartStateFromRow, type UnitStartRow } from '../row-codec.js';
@@ -353,8 +353,11 @@ export class PostgresStore implements Store {
     return new Set(rows.map((r) => r.sample_id));
   }
 
-  /** The result and its calls in one statement: the calls are inserted only if the result is (see `UPSERT_RESULT`). */
-  async saveOutcome(calls: readonly CallRecord[], result: ResultRecord, options: { readonly replaceError?: boolean } = {}): Promise<boolean> {
+  /**
+   * The result and its calls in one statement: the calls are inserted only if the result is (see
+   * `UPSERT_RESULT`). Each save is its own round trip, so there is nothing to gather (`gather` is ignored).
+   */
+  async saveOutcome(calls: readonly CallRecord[], result: ResultRecord, options: SaveOptions = {}): Promise<boolean> {
     const mismatch = outcomeMismatch(calls, result);
     if (mismatch) throw mismatch;
     const { params, outputObject, outputText } = callParams(calls);

@@ -2,8 +2,13 @@ import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 
-/** How often the background connection checkpoints. */
-const INTERVAL_MS = 50;
+/**
+ * How often the background connection checkpoints. Each checkpoint copies the pages committed since
+ * the one before and syncs both files; the pages every commit touches (table tails) are copied
+ * again by each. Every 50 ms a 10,000-sample MetaTool run made ~200 of them; every 250 ms, ~40,
+ * with the WAL still a few MB at most (docs/benchmarks.md, "group commit").
+ */
+const INTERVAL_MS = 250;
 /**
  * The writer's own automatic checkpoint, kept as a fallback (in WAL pages): should the background
  * thread fall behind or fail, the WAL still cannot grow past ~32 MB.

@@ -5,13 +5,14 @@ import type { RecordedEngine, RunEvent } from '../records.js';
 import type { CallRecord, LeaseClaim, LeaseHolder, ResultCount, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, ResultFacts, SampleRange, StepCount, StoredSample, StoredSampleFacts, SuiteRunRecord, UnitStartState } from '../records.js';
 import { rangeBounds } from '../sample-range.js';
 import { appendRunEvents, decodeRunParts, encodeRunParts } from '../run-record-codec.js';
-import type { RunImport, Store } from '../store.js';
+import type { RunImport, SaveOptions, Store } from '../store.js';
 import { callsReferringToInput, checkSliceContinues } from '../imported-slice.js';
 import { ambiguousPrefixError, checkRunSamples, emptyRunIdError, noDoneResultError, outcomeMismatch } from '../checks.js';
 import { nullableToJson, optionalToJson, repeatParam, unitStartStateFromRow, type UnitStartRow } from '../row-codec.js';
 import { CallCacheIndex } from './call-cache.js';
 import { CallPositions } from './call-positions.js';
 import { Checkpointer } from './checkpointer.js';
+import { GroupCommit, type Waiting } from './group-commit.js';
 import { openDatabase } from './open-database.js';
 import { RunLeases } from './run-leases.js';
 import { reservePath, StatusReserve } from './status-reserve.js';
@@ -43,16 +44,13 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
   return new SqliteStore(db, path, background ? new Checkpointer(db, path) : undefined, options.clock);
 }
 
-/** An outcome waiting for the next group commit, and the promise to settle once it is written. */
+/** An outcome waiting for the next group commit (`GroupCommit`). */
 interface PendingOutcome {
   readonly calls: readonly CallRecord[];
   /** Null for the calls of a sample whose work was cut short (`saveCalls`). */
   readonly result: ResultRecord | null;
   /** An `error` result already stored for the unit may be replaced (a resume's `--retry-errors`). */
   readonly replaceError: boolean;
-  /** True when the outcome was written; false when the unit had a result it may not replace (nothing written). */
-  readonly resolve: (saved: boolean) => void;
-  readonly reject: (error: unknown) => void;
 }
 
 /**
@@ -95,8 +93,9 @@ export class SqliteStore implements Store {
   private callPositions: CallPositions | undefined;
   /** True while an import holds the write transaction open (`importRun`). */
   private importing = false;
-  private readonly saveBatchTx: Database.Transaction<(batch: readonly PendingOutcome[]) => boolean[]>;
-  private pending: PendingOutcome[] = [];
+  private readonly saveBatchTx: Database.Transaction<(batch: readonly Waiting<PendingOutcome>[]) => boolean[]>;
+  /** Outcomes waiting to be written, resolved once their transaction commits. */
+  private readonly saves = new GroupCommit<PendingOutcome>((batch) => this.writeBatch(batch));
   private readonly cacheIndex: CallCacheIndex;
   /** Cacheable calls written by the transaction in progress, handed to the cache index once it commits. */
   private writtenCacheable: [cacheKey: string, callId: number][] = [];
@@ -229,7 +228,7 @@ export class SqliteStore implements Store {
     this.writeOutcome = writeOutcome;
     this.saveOutcomeTx = db.transaction(writeOutcome);
 
-    this.saveBatchTx = db.transaction((batch: readonly PendingOutcome[]) => batch.map((item) => writeOutcome(item.calls, item.result, item.replaceError)));
+    this.saveBatchTx = db.transaction((batch: readonly Waiting<PendingOutcome>[]) => batch.map(({ item }) => writeOutcome(item.calls, item.result, item.replaceError)));
     this.cacheIndex = new CallCacheIndex(db);
     // Catch up on calls a killed process saved but never merged.
     this.tryMergeCache(true);
@@ -328,7 +327,7 @@ export class SqliteStore implements Store {
 
   /** Sets the run's status and rewrites its `engine` column (its typed parts) in one IMMEDIATE transaction. */
   private rewriteParts(runId: string, status: RunStatus, rewrite: (engine: string) => string): void {
-    this.flushPending();
+    this.saves.flush();
     this.db
       .transaction(() => {
         const row = this.db.prepare<[string], { engine: string }>(SQL.selectRunParts).get(runId);
@@ -351,7 +350,7 @@ export class SqliteStore implements Store {
 
   async releaseRunLease(runId: string, holderId: string, end?: RunEnd): Promise<boolean> {
     // Outcomes still waiting for their group commit belong to the session ending here: write them first.
-    this.flushPending();
+    this.saves.flush();
     let released: boolean;
     try {
       released = this.leases.release(runId, holderId, end);
@@ -409,15 +408,15 @@ export class SqliteStore implements Store {
   /**
    * Saves every attempt of a sample, then its result, in one transaction, unless the unit has a
    * result already (then nothing, resolving false; with `replaceError` an error result is replaced).
-   * Group commit: outcomes saved during one turn of the event loop are written in one transaction
-   * (at `setImmediate`), and each promise resolves only once that transaction has committed. So a
-   * resolved save is on disk exactly as before, but a burst of answers costs one commit instead of
-   * one each. If the batch fails, each outcome is retried alone so one bad record cannot sink the
-   * others.
+   * Group commit (`GroupCommit`): outcomes saved during one turn of the event loop are written in
+   * one transaction (at `setImmediate`), gathered ones (`gather`) with those of the next few
+   * milliseconds, and each promise resolves only once that transaction has committed. So a resolved
+   * save is on disk exactly as before, but a burst of answers costs one commit instead of one each.
+   * If the batch fails, each outcome is retried alone so one bad record cannot sink the others.
    */
-  saveOutcome(calls: readonly CallRecord[], result: ResultRecord, options: { replaceError?: boolean } = {}): Promise<boolean> {
+  saveOutcome(calls: readonly CallRecord[], result: ResultRecord, options: SaveOptions = {}): Promise<boolean> {
     const mismatch = outcomeMismatch(calls, result);
-    return mismatch ? Promise.reject(mismatch) : this.enqueue(calls, result, options.replaceError ?? false);
+    return mismatch ? Promise.reject(mismatch) : this.enqueue({ calls, result, replaceError: options.replaceError ?? false }, options.gather ?? false);
   }
 
   /**
@@ -426,30 +425,25 @@ export class SqliteStore implements Store {
    * sample stays unfinished. Same group commit as `saveOutcome`.
    */
   async saveCalls(calls: readonly CallRecord[]): Promise<void> {
-    if (calls.length > 0) await this.enqueue(calls, null, false);
+    if (calls.length > 0) await this.enqueue({ calls, result: null, replaceError: false }, false);
   }
 
-  private enqueue(calls: readonly CallRecord[], result: ResultRecord | null, replaceError: boolean): Promise<boolean> {
+  private enqueue(outcome: PendingOutcome, gather: boolean): Promise<boolean> {
     this.checkpointer?.start();
-    return new Promise((resolve, reject) => {
-      this.pending.push({ calls, result, replaceError, resolve, reject });
-      if (this.pending.length === 1) setImmediate(() => this.flushPending());
-    });
+    return this.saves.add(outcome, gather);
   }
 
-  private flushPending(): void {
-    const batch = this.pending;
-    this.pending = [];
-    if (batch.length === 0) return;
+  /** Writes a group commit's outcomes (`GroupCommit`) and settles each. */
+  private writeBatch(batch: readonly Waiting<PendingOutcome>[]): void {
     try {
       const saved = this.committing(() => this.saveBatchTx.immediate(batch));
-      batch.forEach((item, i) => item.resolve(saved[i] ?? false));
+      batch.forEach((waiting, i) => waiting.resolve(saved[i] ?? false));
     } catch {
-      for (const item of batch) {
+      for (const { item, resolve, reject } of batch) {
         try {
-          item.resolve(this.committing(() => this.saveOutcomeTx.immediate(item.calls, item.result, item.replaceError)));
+          resolve(this.committing(() => this.saveOutcomeTx.immediate(item.calls, item.result, item.replaceError)));
         } catch (error) {
-          item.reject(error);
+          reject(error);
         }
       }
     }
@@ -590,7 +584,7 @@ export class SqliteStore implements Store {
   async importRun(run: RunRecord): Promise<RunImport> {
     if (this.selectRun.get(run.id) !== undefined) throw new InputError(`run ${run.id} already exists in ${this.file}`, { file: this.file });
     if (this.importing) throw new Error(`${this.file}: another run is being imported`);
-    this.flushPending();
+    this.saves.flush();
     this.checkpointer?.start();
     this.db.exec('BEGIN IMMEDIATE');
     this.importing = true;
@@ -636,7 +630,7 @@ export class SqliteStore implements Store {
    */
   async deleteRun(runId: string): Promise<boolean> {
     if (this.selectRun.get(runId) === undefined) return false;
-    this.flushPending();
+    this.saves.flush();
     // The merge empties the in-memory part of the cache index, which may name the run's calls.
     this.tryMergeCache(true);
     this.db
@@ -653,7 +647,7 @@ export class SqliteStore implements Store {
   /** Closes the connection (checkpointing the WAL into the main file); safe to call twice. */
   async close(): Promise<void> {
     if (!this.db.open) return;
-    this.flushPending();
+    this.saves.flush();
     this.tryMergeCache(true);
     await this.checkpointer?.stop();
     // The last connection to close checkpoints what is left and removes the WAL file.

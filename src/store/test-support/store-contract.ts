@@ -788,6 +788,23 @@ export function storeContract(backend: ContractBackend): void {
         assert.equal((await store.results(RUN_ID, undefined, { outputs: false })).length, 200);
         assert.equal((await store.finishedSampleIds(RUN_ID, 'openai:gpt-4o-mini')).size, 200);
       }));
+
+      test('gathered saves (gather) are written as any other, once per unit, beside saves that are not', withStores(async (store) => {
+        const many: Sample[] = Array.from({ length: 40 }, (_, i) => ({ id: `s${i}`, input: [user(`q${i}`)], target: null, metadata: {} }));
+        await store.createRun(makeRun(), many);
+        const save = (i: number, gather: boolean) => store.saveOutcome([makeCall({ sampleId: `s${i}`, cacheKey: `key-${i}` })], makeResult({ sampleId: `s${i}` }), { gather });
+        // Every third save not gathered: it is written at the next turn, with those gathered before it.
+        const first = await Promise.all(many.map((_, i) => save(i, i % 3 !== 0)));
+        assert.deepEqual(first, many.map(() => true));
+        // A gathered save of a unit that has its result is refused as any other.
+        assert.deepEqual(await Promise.all([save(0, true), save(1, true)]), [false, false]);
+        // One alone, gathered right after a commit: resolved once written (no other save comes to flush it).
+        await store.createRun(makeRun({ id: 'run-b' }), samples);
+        assert.equal(await store.saveOutcome([makeCall({ runId: 'run-b' })], makeResult({ runId: 'run-b' }), { gather: true }), true);
+        assert.equal((await store.results(RUN_ID, undefined, { outputs: false })).length, 40);
+        assert.equal((await store.calls(RUN_ID)).length, 40);
+        assert.equal((await store.results('run-b')).length, 1);
+      }));
     });
 
     describe('integrity', () => {
