@@ -26,6 +26,32 @@ registerTask({
   },
 });
 
+/** A store whose saves each wait at `gate` (told to `onSave` with their arguments first) before reaching `inner`. */
+function gatedStore(inner: Store, gate: () => Promise<void>, onSave: (args: Parameters<Store['saveOutcome']>) => () => void): Store {
+  return new Proxy(inner, {
+    get(target, key, receiver) {
+      if (key !== 'saveOutcome') return Reflect.get(target, key, receiver) as unknown;
+      return async (...args: Parameters<Store['saveOutcome']>) => {
+        const done = onSave(args);
+        await gate();
+        done();
+        return target.saveOutcome(...args);
+      };
+    },
+  }) as Store;
+}
+
+const echo = () => createScriptedProvider({ id: 'scripted:echo', respond: (request) => String(request.messages[0]?.content).replace('say ', '') });
+
+const specAt = (concurrency: number): RunSpec => ({
+  task: 'test/unwritten-bound',
+  models: ['scripted:echo'],
+  seed: 1,
+  options: {},
+  dataDir: '.',
+  engine: { concurrency, timeoutMs: 5000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: false },
+});
+
 test('a store slower than the model: no more answers wait unwritten than calls may be in flight, and every one is written', async () => {
   const inner = await openSqliteStore(':memory:');
   let waiting = 0;
@@ -33,27 +59,17 @@ test('a store slower than the model: no more answers wait unwritten than calls m
   let release: (() => void) | undefined;
   let gate = new Promise<void>((resolve) => (release = resolve));
   // Every save waits at the gate; the gate opens only once the runner has stopped starting samples.
-  const store = new Proxy(inner, {
-    get(target, key, receiver) {
-      if (key !== 'saveOutcome') return Reflect.get(target, key, receiver) as unknown;
-      return async (...args: Parameters<Store['saveOutcome']>) => {
-        waiting++;
-        mostWaiting = Math.max(mostWaiting, waiting);
-        await gate;
-        waiting--;
-        return target.saveOutcome(...args);
-      };
+  const store = gatedStore(
+    inner,
+    () => gate,
+    () => {
+      waiting++;
+      mostWaiting = Math.max(mostWaiting, waiting);
+      return () => waiting--;
     },
-  }) as Store;
-  const model = createScriptedProvider({ id: 'scripted:echo', respond: (request) => String(request.messages[0]?.content).replace('say ', '') });
-  const spec: RunSpec = {
-    task: 'test/unwritten-bound',
-    models: ['scripted:echo'],
-    seed: 1,
-    options: {},
-    dataDir: '.',
-    engine: { concurrency: CONCURRENCY, timeoutMs: 5000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: false },
-  };
+  );
+  const model = echo();
+  const spec = specAt(CONCURRENCY);
   try {
     const running = startRun(spec, { store, providers: { 'scripted:echo': model } });
     // Let the model answer as much as the runner lets it while nothing is written.
@@ -80,25 +96,16 @@ test('saves are gathered (SaveOptions.gather) while fewer than half the answers 
   const gathered: (boolean | undefined)[] = [];
   let release: (() => void) | undefined;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  const store = new Proxy(inner, {
-    get(target, key, receiver) {
-      if (key !== 'saveOutcome') return Reflect.get(target, key, receiver) as unknown;
-      return async (...args: Parameters<Store['saveOutcome']>) => {
-        gathered.push(args[2]?.gather);
-        await gate;
-        return target.saveOutcome(...args);
-      };
+  const store = gatedStore(
+    inner,
+    () => gate,
+    (args) => {
+      gathered.push(args[2]?.gather);
+      return () => undefined;
     },
-  }) as Store;
-  const model = createScriptedProvider({ id: 'scripted:echo', respond: (request) => String(request.messages[0]?.content).replace('say ', '') });
-  const spec: RunSpec = {
-    task: 'test/unwritten-bound',
-    models: ['scripted:echo'],
-    seed: 1,
-    options: {},
-    dataDir: '.',
-    engine: { concurrency: 4, timeoutMs: 5000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: false },
-  };
+  );
+  const model = echo();
+  const spec = specAt(4);
   try {
     const running = startRun(spec, { store, providers: { 'scripted:echo': model } });
     for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
