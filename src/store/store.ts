@@ -1,12 +1,6 @@
 import type { GenerateResult, Role, Sample, Score } from '../core/index.js';
 import type { CallRecord, RecordedEngine, RunEvent, LeaseClaim, ResultCount, StepCount, LeaseHolder, ResultRecord, RoleSpend, ReviewRecord, RunEnd, RunLease, RunRecord, RunSlice, RunStatus, ResultFacts, SampleRange, StoredSample, StoredSampleFacts, SuiteRunRecord, UnitStartState } from './records.js';
 
-/**
- * Persistence for runs, whatever the backend (`openStore`: SQLite, the embedded default, or
- * PostgreSQL). Every method is async so that a networked store fits; a resolved write is
- * committed and survives kill -9 of this process. The behaviour every backend shares is tested
- * once, for each of them (`test-support/store-contract.ts`); how each stores it is its own.
- */
 /** How `Store.saveOutcome` may write an outcome. */
 export interface SaveOptions {
   /** An `error` result stored for the unit is replaced (a resume's `--retry-errors`); a `done` result never is. */
@@ -22,6 +16,12 @@ export interface SaveOptions {
   readonly gather?: boolean;
 }
 
+/**
+ * Persistence for runs, whatever the backend (`openStore`: SQLite, the embedded default, or
+ * PostgreSQL). Every method is async so that a networked store fits; a resolved write is
+ * committed and survives kill -9 of this process. The behaviour every backend shares is tested
+ * once, for each of them (`test-support/store-contract.ts`); how each stores it is its own.
+ */
 export interface Store {
   /** Records a run with its samples (in order): all of them, or with `run.sampleCount` set, the first ones. */
   createRun(run: RunRecord, samples: readonly Sample[]): Promise<void>;

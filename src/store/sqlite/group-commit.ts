@@ -3,8 +3,8 @@
  * At 1,000 MetaTool outcomes a second a commit every turn of the event loop wrote ~3.5 outcomes
  * per transaction and ~240 MB of WAL for a 27 MB database (each commit rewrites the pages it
  * touches: table tails and the results' primary-key pages, which sample ids fill in random
- * order). Every 20 ms it is ~20 outcomes per commit and ~140 MB, and the SQLite work of the run
- * (commits and the background checkpoints) ~40% less CPU (docs/benchmarks.md, "group commit").
+ * order). Every 20 ms it is ~20 outcomes per commit and ~140 MB; in a replay of the store's work
+ * alone, with checkpoints every 250 ms, half the CPU (docs/benchmarks.md, "group commit").
  */
 export const GATHER_MS = 20;
 
