@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { rngFor } from '../core/random.js';
-import { bcaBounds, bcaInterval, bootstrapInterval, jackknifeAcceleration, wilsonInterval } from './intervals.js';
+import { bcaBounds, bcaInterval, bootstrapInterval, bootstrapMeanInterval, jackknifeAcceleration, wilsonInterval } from './intervals.js';
 
 const close = (actual: number | undefined, expected: number, digits = 6): void => {
   assert.ok(actual !== undefined && Math.abs(actual - expected) < 10 ** -digits, `${String(actual)} ≠ ${expected}`);
@@ -29,6 +29,34 @@ describe('wilsonInterval', () => {
     assert.equal(wilsonInterval(0, 0), null);
     assert.throws(() => wilsonInterval(3, 2), RangeError);
     assert.throws(() => wilsonInterval(1.5, 4), RangeError);
+  });
+});
+
+describe('bootstrapMeanInterval', () => {
+  const mean = (xs: readonly number[]): number | null => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
+
+  it('is bootstrapInterval of the mean to the last bit: the same draws, the same sums', () => {
+    const numbers = rngFor(11, 'values');
+    const cases: { values: number[]; resamples?: number; level?: number }[] = [
+      { values: [0.5] },
+      { values: [0, 1] },
+      // Shares of k = 5 repeats, as repeat_pass_rate resamples them.
+      { values: Array.from({ length: 397 }, () => numbers.int(6) / 5) },
+      // Arbitrary floats, where a different summation order would show in the last bits.
+      { values: Array.from({ length: 1000 }, () => (numbers.next() - 0.3) * 1e3 + numbers.next() * 1e-9), resamples: 500, level: 0.9 },
+    ];
+    for (const [i, { values, resamples, level }] of cases.entries()) {
+      const options = { ...(resamples ? { resamples } : {}), ...(level ? { level } : {}) };
+      const generic = bootstrapInterval(values, mean, { rng: rngFor(i, 'same'), ...options });
+      assert.deepEqual(bootstrapMeanInterval(values, { rng: rngFor(i, 'same'), ...options }), generic, `case ${i}`);
+    }
+  });
+
+  it('is null for no values, and skips resamples whose mean is not finite as bootstrapInterval does', () => {
+    assert.equal(bootstrapMeanInterval([], { rng: rngFor(1, 'b') }), null);
+    assert.equal(bootstrapMeanInterval([Number.NaN], { rng: rngFor(1, 'b') }), null);
+    const values = [1, Number.POSITIVE_INFINITY, 0];
+    assert.deepEqual(bootstrapMeanInterval(values, { rng: rngFor(2, 'b') }), bootstrapInterval(values, mean, { rng: rngFor(2, 'b') }));
   });
 });
 

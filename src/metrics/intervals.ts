@@ -68,6 +68,30 @@ export function bootstrapInterval<T>(units: readonly T[], statistic: (sample: re
 }
 
 /**
+ * `bootstrapInterval(values, mean, options)` for the mean of numbers, the same to the last bit: the
+ * same draws from `rng` in the same order, each resample's mean summed left to right from 0 as
+ * `values.reduce((a, b) => a + b, 0) / n` sums it. Without the draw array and the statistic's
+ * callback: a run's `repeat_pass_rate` resamples 2,000 × its samples (~40 million draws at 19,793
+ * samples), where the generic form took ~1.6 s of a 100,000-call run's summary.
+ */
+export function bootstrapMeanInterval(values: readonly number[], options: BootstrapOptions): Interval | null {
+  const { rng, resamples = 2000, level = 0.95 } = options;
+  const n = values.length;
+  if (n === 0) return null;
+  const means: number[] = [];
+  for (let r = 0; r < resamples; r++) {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += values[rng.int(n)] as number;
+    const value = sum / n;
+    if (Number.isFinite(value)) means.push(value);
+  }
+  if (means.length === 0) return null;
+  means.sort((a, b) => a - b);
+  const rank = (q: number): number => means[Math.min(means.length - 1, Math.max(0, Math.ceil(q * means.length) - 1))] as number;
+  return { low: rank((1 - level) / 2), high: rank((1 + level) / 2) };
+}
+
+/**
  * The statistic over `resamples` draws of the units with replacement (each draw as long as the
  * units, read from `rng` in order), the draws where it is undefined or not finite left out: what the
  * percentile and the BCa interval both start from, so the same seed gives both the same draws.

@@ -1,5 +1,5 @@
 import { rngFor } from '../core/random.js';
-import { bootstrapInterval, wilsonInterval, type Interval } from './intervals.js';
+import { bootstrapMeanInterval, wilsonInterval, type Interval } from './intervals.js';
 
 /**
  * Repeats of the model under test (issue 24 §2): each sample answered k times, each answer's
@@ -42,14 +42,13 @@ export function repeatPassFigures(samples: readonly (readonly (boolean | null)[]
   const atLeastOne = decided.filter((v) => v.some((x) => x)).length;
   const all = decided.filter((v) => v.every((x) => x)).length;
   const shares = decided.map((v) => v.filter((x) => x).length / k);
-  const mean = (xs: readonly number[]): number | null => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
   return {
     k,
     decided: n,
     undecided: samples.length - n,
     // Counted, not averaged, so a hand count reads the same figure exactly.
     passRate: n === 0 ? null : decided.reduce((sum, v) => sum + v.filter((x) => x).length, 0) / (n * k),
-    passRateCi95: n === 0 ? null : bootstrapInterval(shares, mean, { rng: rngFor(seed, 'repeat-pass-rate') }),
+    passRateCi95: n === 0 ? null : bootstrapMeanInterval(shares, { rng: rngFor(seed, 'repeat-pass-rate') }),
     passAtK: n === 0 ? null : atLeastOne / n,
     passAtKCi95: wilsonInterval(atLeastOne, n),
     passHatK: n === 0 ? null : all / n,
