@@ -60,7 +60,11 @@ export interface BootstrapOptions {
 export function bootstrapInterval<T>(units: readonly T[], statistic: (sample: readonly T[]) => number | null, options: BootstrapOptions): Interval | null {
   const { rng, resamples = 2000, level = 0.95 } = options;
   if (units.length === 0) return null;
-  const values = resampledValues(units, statistic, rng, resamples);
+  return percentileBounds(resampledValues(units, statistic, rng, resamples), level);
+}
+
+/** The (1−level)/2 and (1+level)/2 quantiles of the resampled values (nearest rank), sorting them in place; null when there are none. */
+function percentileBounds(values: number[], level: number): Interval | null {
   if (values.length === 0) return null;
   values.sort((a, b) => a - b);
   const rank = (q: number): number => values[Math.min(values.length - 1, Math.max(0, Math.ceil(q * values.length) - 1))] as number;
@@ -85,10 +89,7 @@ export function bootstrapMeanInterval(values: readonly number[], options: Bootst
     const value = sum / n;
     if (Number.isFinite(value)) means.push(value);
   }
-  if (means.length === 0) return null;
-  means.sort((a, b) => a - b);
-  const rank = (q: number): number => means[Math.min(means.length - 1, Math.max(0, Math.ceil(q * means.length) - 1))] as number;
-  return { low: rank((1 - level) / 2), high: rank((1 + level) / 2) };
+  return percentileBounds(means, level);
 }
 
 /**
