@@ -4,7 +4,7 @@ import { allTasks } from '../benchmarks/registry.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
 import type { ExportFormat } from '../report/export.js';
 import { EXPORT_DETAILS } from '../report/export-from-report.js';
-import { SUMMARY_ONLY, buildRunReport } from '../report/run-report.js';
+import { buildRunReport, runSummaryView } from '../report/run-report.js';
 import { modifiedDataLine, renderExplain, renderReadings, renderRunList, renderSummary } from '../report/console.js';
 import { readingsDeclarationsOf, runMetricDeclarationsOf } from '../report/metric-format.js';
 import { readRunState } from '../store/run-state.js';
@@ -133,17 +133,17 @@ sample (a wrong key, a model that does not exist) is followed by why and what to
           printOut(flags.json ? `${JSON.stringify(readings)}\n` : `${renderReadings(readings, readingsDeclarationsOf(readings.task))}\n`);
           return;
         }
-        // The run's report, without details: its summary is what show prints (the state now, as the report's overview).
-        const { summary, overview, metricDeclarations } = await buildRunReport(store, runId, SUMMARY_ONLY);
-        const note = await parserNote(store, await requireRun(store, overview.run));
+        // What the run's report says of it, without its index and details: the summary (the state now), read a page at a time.
+        const { summary, lease, statusNote, applicationTargetNote, metricDeclarations } = await runSummaryView(store, runId);
+        const note = await parserNote(store, await requireRun(store, summary.run));
         if (note) printErr(`${note}\n`);
         if (flags.json) {
           // Every metric the run has with its declaration (additive: the summary's fields come first, as they were).
-          printOut(`${JSON.stringify({ ...summary, ...(overview.lease ? { lease: overview.lease } : {}), metric_declarations: metricDeclarations })}\n`);
+          printOut(`${JSON.stringify({ ...summary, ...(lease ? { lease } : {}), metric_declarations: metricDeclarations })}\n`);
           return;
         }
-        const leaseNote = overview.statusNote;
-        const targetNote = overview.applicationTargetNote ? `note: ${overview.applicationTargetNote}\n` : '';
+        const leaseNote = statusNote;
+        const targetNote = applicationTargetNote ? `note: ${applicationTargetNote}\n` : '';
         printOut(`${renderSummary(summary, metricDeclarations)}\n${leaseNote ? `${leaseNote}\n` : ''}${targetNote}${flags.explain ? `\n${renderExplain(metricDeclarations)}\n` : ''}`);
       });
     });

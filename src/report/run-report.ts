@@ -126,8 +126,40 @@ export interface RunReportOptions {
   readonly focus?: ReadonlySet<string>;
 }
 
-/** What `assay show` asks of the report: its summary and overview, no details (no output is read). */
-export const SUMMARY_ONLY: RunReportOptions = { details: { mode: 'limit', limit: 0 } };
+/** What `assay show` prints of a run: the report's summary, the lines its overview adds, and the metrics' declarations. */
+export interface RunSummaryView {
+  readonly summary: RunSummary;
+  readonly lease?: StoredLease;
+  readonly statusNote?: string;
+  readonly applicationTargetNote?: string;
+  readonly metricDeclarations: readonly MetricDeclaration[];
+}
+
+/**
+ * What `assay show` prints, as `buildRunReport` makes it, without the report's index and details:
+ * the summary is read from the store a page at a time (`summarizeRun`), not from every sample and
+ * result loaded at once. At 98,965 calls the report's way held the run's samples and results
+ * together: `show` peaked at 327 MB (docs/benchmarks.md, "group commit by time").
+ */
+export async function runSummaryView(store: Store, runIdOrPrefix: string): Promise<RunSummaryView> {
+  const run = await requireRun(store, runIdOrPrefix);
+  const task = taskOfRun(run);
+  const stored = await summarizeRun(store, run, task);
+  const { state, lease } = await readRunState(store, run);
+  const summary: RunSummary = { ...stored, status: state };
+  const statusNote = renderLeaseNote(run.id, state, lease);
+  const metrics = run.models.flatMap((m) => {
+    const model = summary.models[m];
+    return model ? [[m, model.metrics] as const] : [];
+  });
+  return {
+    summary,
+    ...(lease ? { lease } : {}),
+    ...(statusNote ? { statusNote } : {}),
+    ...applicationTargetNoteOf(run),
+    metricDeclarations: declaredIn(runMetricDeclarations(task), metrics),
+  };
+}
 
 /** Lower first: what a reader should look at before the passes. */
 const PRIORITY: Readonly<Record<Verdict, number>> = { error: 0, 'no verdict': 1, manual: 2, fail: 3, number: 4, pass: 5, pending: 6 };
