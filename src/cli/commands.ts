@@ -142,9 +142,8 @@ sample (a wrong key, a model that does not exist) is followed by why and what to
           printOut(`${JSON.stringify({ ...summary, ...(lease ? { lease } : {}), metric_declarations: metricDeclarations })}\n`);
           return;
         }
-        const leaseNote = statusNote;
         const targetNote = applicationTargetNote ? `note: ${applicationTargetNote}\n` : '';
-        printOut(`${renderSummary(summary, metricDeclarations)}\n${leaseNote ? `${leaseNote}\n` : ''}${targetNote}${flags.explain ? `\n${renderExplain(metricDeclarations)}\n` : ''}`);
+        printOut(`${renderSummary(summary, metricDeclarations)}\n${statusNote ? `${statusNote}\n` : ''}${targetNote}${flags.explain ? `\n${renderExplain(metricDeclarations)}\n` : ''}`);
       });
     });
 
