@@ -95,18 +95,11 @@ export function repeatMetrics(readings: readonly RepeatReading[], k: number, see
   const hasValue = readings.some((r) => r.readsAsValue);
   let metrics: Metrics = {};
   if (hasPass) {
-    const f = repeatPassFigures(
-      readings.map((r) => r.pass),
-      k,
-      seed,
-    );
+    const f = repeatPassFigures(readings.map((r) => r.pass), k, seed);
     metrics = { ...metrics, repeat_pass_rate: f.passRate, repeat_pass_rate_ci95: interval(f.passRateCi95), 'pass@k': f.passAtK, 'pass@k_ci95': interval(f.passAtKCi95), 'pass^k': f.passHatK, 'pass^k_ci95': interval(f.passHatKCi95), repeat_undecided: f.undecided };
   }
   if (hasValue) {
-    const f = repeatValueFigures(
-      readings.map((r) => r.value),
-      k,
-    );
+    const f = repeatValueFigures(readings.map((r) => r.value), k);
     metrics = { ...metrics, repeat_mean: f.mean, repeat_spread: f.spread, ...(hasPass ? {} : { repeat_undecided: f.undecided }) };
   }
   return metrics;

@@ -7,7 +7,7 @@ import { taskOfRun } from '../benchmarks/task-of-run.js';
 import { requireRun } from '../store/require-run.js';
 import { reviewReadingOfRun } from '../analysis/review.js';
 import { applicationTargetNote } from './application-targets.js';
-import { resultKey, summarizeRun, type RunSummary } from '../analysis/summary.js';
+import { resultKey, summarizeRun, type ModelSummary, type RunSummary } from '../analysis/summary.js';
 import type { JudgeConfig, ResultRecord, ReviewRecord, RunRecord } from '../store/records.js';
 import { readRunState, type RunState, type StoredLease } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
@@ -148,17 +148,22 @@ export async function runSummaryView(store: Store, runIdOrPrefix: string): Promi
   const { state, lease } = await readRunState(store, run);
   const summary: RunSummary = { ...stored, status: state };
   const statusNote = renderLeaseNote(run.id, state, lease);
-  const metrics = run.models.flatMap((m) => {
-    const model = summary.models[m];
-    return model ? [[m, model.metrics] as const] : [];
-  });
   return {
     summary,
     ...(lease ? { lease } : {}),
     ...(statusNote ? { statusNote } : {}),
     ...applicationTargetNoteOf(run),
-    metricDeclarations: declaredIn(runMetricDeclarations(task), metrics),
+    metricDeclarations: declaredIn(runMetricDeclarations(task), modelMetricsOf(run.models, summary, (m) => m.metrics)),
   };
+}
+
+/** Each model's metrics as `pick` finds them in the summary, in the run's model order; a model without any is left out. */
+function modelMetricsOf(models: readonly string[], summary: RunSummary, pick: (model: ModelSummary) => Metrics | undefined): (readonly [string, Metrics])[] {
+  return models.flatMap((m) => {
+    const model = summary.models[m];
+    const metrics = model ? pick(model) : undefined;
+    return metrics ? [[m, metrics] as const] : [];
+  });
 }
 
 /** Lower first: what a reader should look at before the passes. */
@@ -253,12 +258,7 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
     }
   }
 
-  const modelMetrics = (pick: (m: RunSummary['models'][string]) => Metrics | undefined): (readonly [string, Metrics])[] =>
-    run.models.flatMap((m) => {
-      const model = summary.models[m];
-      const metrics = model ? pick(model) : undefined;
-      return metrics ? [[m, metrics] as const] : [];
-    });
+  const modelMetrics = (pick: (m: ModelSummary) => Metrics | undefined): (readonly [string, Metrics])[] => modelMetricsOf(run.models, summary, pick);
   const reviewed = modelMetrics((m) => m.reviewed?.metrics);
   const judge = run.judge;
   const steps = judge ? await store.stepCounts(run.id, 'judge') : [];
