@@ -1,4 +1,4 @@
-import { InputError, canonicalJson, judgeSettingsOf, type RoleGenerate, type Score } from '../core/index.js';
+import { withFields, InputError, canonicalJson, judgeSettingsOf, type RoleGenerate, type Score } from '../core/index.js';
 import { callCacheKey } from '../models/middleware/model.js';
 import { allTasks, findTask } from '../benchmarks/registry.js';
 import type { AnswerParserName, TaskOptions } from '../benchmarks/task.js';
@@ -141,8 +141,8 @@ async function regradeFromCache(
   // The stored judgment (what the judge's calls cost when it graded), the scorer's audit trail
   // read again over it: the same keys in the same order, so an unchanged judgment is stored unchanged.
   const own = graded.score.metadata?.['judge'];
-  const judgeMeta = { ...before, ...(own !== null && typeof own === 'object' ? own : {}) };
-  return { ...graded.score, metadata: { ...graded.score.metadata, judge: judgeMeta } };
+  const judgeMeta = withFields(before, own !== null && typeof own === 'object' ? own : {});
+  return withFields(graded.score, { metadata: withFields(graded.score.metadata ?? {}, { judge: judgeMeta }) });
 }
 
 /**

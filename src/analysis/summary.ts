@@ -1,5 +1,5 @@
 import type { MetricDeclaration, Metrics, MetricsContext, MetricsFold, ScoredSample, Task } from '../benchmarks/task.js';
-import { DEMO_NOTE, isDemoRun, isNoVerdict, sampleFacts, type Role, type SampleFacts, type Score } from '../core/index.js';
+import { withFields, DEMO_NOTE, isDemoRun, isNoVerdict, sampleFacts, type Role, type SampleFacts, type Score } from '../core/index.js';
 import type { FailFastStop, ResultRecord, ReviewRecord, RoleSpend, RunRecord } from '../store/records.js';
 import type { RunState } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
@@ -11,7 +11,7 @@ import { recordedStops } from '../store/run-stops.js';
 import { requireRun } from '../store/require-run.js';
 import { taskOfRun } from '../benchmarks/task-of-run.js';
 import { judgeMetadataOf, repeatAgreementOf } from '../judges/judge-metadata.js';
-import { readRepeats, repeatMetrics, type RepeatReading } from '../benchmarks/repeat-metrics.js';
+import { RepeatTally } from '../benchmarks/repeat-metrics.js';
 import { comparisonOf } from '../benchmarks/comparison.js';
 
 export interface ModelCounts {
@@ -123,14 +123,20 @@ export interface LoadedRun {
 }
 
 /**
- * Samples read per page when the summary reads the store: its memory is this page's, not the
+ * Results read per page when the summary reads the store: its memory is this page's, not the
  * run's. Small, because a page read in full is alive across the young generation's scavenges
  * while it is counted: at 2,000 (a MetaTool page allocates ~10 MB) each page outlived two
  * scavenges and was promoted, and the old space grew by ~25 MB at the end of a 19,793-sample run
  * with no full GC to take it back; at 250 a page dies young (docs/benchmarks.md, section
- * "the end of a run"). The statements cost ~0.1 ms a page.
+ * "the end of a run"). A page is counted in results, not samples: a sample has a result per
+ * model and repeat, and a page of 250 samples at 5 repeats (1,250 results) was promoted again
+ * (old space +34 MB while a 98,965-call run was summarized; docs/benchmarks.md, "the summary's
+ * page by results"). The statements cost ~0.1 ms a page.
  */
 export const SUMMARY_PAGE = 250;
+
+/** Samples per page: {@link SUMMARY_PAGE} results over each sample's results (one per model and repeat), at least one. */
+export const summaryPageSamples = (models: number, repeats: number): number => Math.max(1, Math.floor(SUMMARY_PAGE / Math.max(1, models * repeats)));
 
 /**
  * Computes metrics and counts from what the store holds: no model is called, and the task is not
@@ -140,7 +146,7 @@ export const SUMMARY_PAGE = 250;
  * whose metrics fold (`Task.metricsFold`) is summarized in memory independent of the run's size:
  * each row is counted and let go. Otherwise, or when something else reads every row (the
  * model's reviews, the task's notes), what is held to the end is, per sample, its facts and each
- * model's score; with repeats, each sample's k scores. `loaded`: the samples and results
+ * model's score; with repeats, each decided sample's number of passes (`RepeatTally`). `loaded`: the samples and results
  * when the caller holds them already (a report); the store is then not read for them.
  */
 export async function summarizeRun(store: Store, run: RunRecord, task: Task, loaded?: LoadedRun): Promise<RunSummary> {
@@ -155,11 +161,11 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task, loa
   // With repeats: a task's own metrics read repeat 0 (the run as one without repeats would be);
   // the counts count every repeat; the repeat metrics read every sample's k scores.
   const k = run.repeats ?? 1;
-  // Each sample's k scores as the repeat metrics read them (not the scores themselves: they are many).
+  // Each sample's k scores are read into the repeat metrics' folds and let go (they are many).
   const comparison = comparisonOf(task);
-  const byRepeat = new Map(run.models.map((modelId) => [modelId, [] as RepeatReading[]]));
+  const byRepeat = new Map(run.models.map((modelId) => [modelId, new RepeatTally(comparison, k)]));
   let seen = 0;
-  for await (const page of loaded ? [loaded] : storedPages(store, run.id)) {
+  for await (const page of loaded ? [loaded] : storedPages(store, run.id, summaryPageSamples(run.models.length, k))) {
     seen += page.samples.length;
     for (const sample of page.samples) {
       const facts = sampleFacts(sample);
@@ -174,7 +180,7 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task, loa
           if (later) tally.count(later);
           scores.push(later?.status === 'done' ? (later.score ?? undefined) : undefined);
         }
-        byRepeat.get(modelId)?.push(readRepeats(comparison, scores));
+        byRepeat.get(modelId)?.add(scores);
       }
     }
   }
@@ -189,7 +195,7 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task, loa
     models[modelId] = {
       ...(judge ? { judge } : {}),
       ...(modelReviews.length > 0 ? { reviewed: reviewedSummary(task, context, rows, modelReviews) } : {}),
-      metrics: { ...tally.metrics(), ...agreement, ...(k > 1 ? repeatMetrics(byRepeat.get(modelId) ?? [], k, run.seed) : {}) },
+      metrics: { ...tally.metrics(), ...agreement, ...(k > 1 ? (byRepeat.get(modelId)?.metrics(run.seed) ?? {}) : {}) },
       counts: tally.counts(sampleCount, k),
     };
     const notes = task.summaryNotes?.(rows, context) ?? [];
@@ -211,9 +217,9 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task, loa
 }
 
 /** The run's stored samples' facts a page at a time, each with its results' facts (every model's: `Store.resultFacts`). */
-async function* storedPages(store: Store, runId: string): AsyncGenerator<LoadedRun> {
-  for (let from = 0; ; from += SUMMARY_PAGE) {
-    const range = { from, limit: SUMMARY_PAGE };
+async function* storedPages(store: Store, runId: string, pageSamples: number): AsyncGenerator<LoadedRun> {
+  for (let from = 0; ; from += pageSamples) {
+    const range = { from, limit: pageSamples };
     const samples = await store.sampleFacts(runId, range);
     if (samples.length === 0) return;
     const results = new Map<string, Map<string, SummarizedResult>>();
@@ -223,7 +229,7 @@ async function* storedPages(store: Store, runId: string): AsyncGenerator<LoadedR
       byId.set(resultKey(r.sampleId, r.repeat), r);
     }
     yield { samples, results };
-    if (samples.length < SUMMARY_PAGE) return;
+    if (samples.length < pageSamples) return;
   }
 }
 
@@ -389,7 +395,7 @@ function reviewedSummary(task: Task, context: MetricsContext, rows: readonly Sco
     if (!review || !row.score) return row;
     if (reviewChanges(reading, row.score, review.verdict)) changed++;
     const explanation = `reviewed: ${review.verdict ? 'pass' : 'fail'}${review.note ? ` (${review.note})` : ''}`;
-    return { sample: row.sample, score: { ...row.score, value: review.verdict, explanation }, review: review.verdict };
+    return { sample: row.sample, score: withFields(row.score, { value: review.verdict, explanation }), review: review.verdict };
   });
   const corrected = correctedRateOfReviews(task, context, rows, new Map(reviews.map((r) => [r.sampleId, r.verdict])));
   return { metrics: task.metrics(reviewedRows, context), reviewed: reviews.length, changed, ...(corrected ? { corrected_defect_rate: corrected } : {}) };

@@ -1,5 +1,5 @@
 import type { Score } from '../core/index.js';
-import { repeatPassFigures, repeatValueFigures } from '../metrics/repeats.js';
+import { RepeatPassFold, RepeatValueFold } from '../metrics/repeats.js';
 import type { MetricDeclaration, Metrics, ScoreComparison } from './task.js';
 
 /**
@@ -57,52 +57,56 @@ export const REPEAT_METRIC_DECLARATIONS: readonly MetricDeclaration[] = [
 ];
 
 /**
- * What the repeat metrics read of one sample's scores by repeat: each repeat's verdict and value as
- * the task's comparison reads them (`null`: none), and whether any repeat read as a pass/fail or as
- * a number at all. Held instead of the scores by a summary that reads a page at a time, so a run's
- * repeats keep ~100 bytes a sample to the end rather than k parsed scores (19,793 samples × 5
- * repeats: ~18 MB of scores).
+ * The repeat metrics of one model, a sample at a time: each sample's k scores as the task's
+ * comparison reads them (a verdict and a value by repeat; `undefined` for a repeat that ended in
+ * error or has no result reads as neither), added to the pass and value folds
+ * (`metrics/repeats.ts`). A summary reading the store a page at a time keeps these folds, not the
+ * scores (19,793 samples × 5 repeats: ~18 MB of parsed scores) nor each sample's reading of them
+ * (~8.6 MB as arrays).
  */
-export interface RepeatReading {
-  readonly pass: readonly (boolean | null)[];
-  readonly value: readonly (number | null)[];
-  readonly readsAsPass: boolean;
-  readonly readsAsValue: boolean;
-}
+export class RepeatTally {
+  private readonly passFold: RepeatPassFold;
+  private readonly valueFold: RepeatValueFold;
+  /** Whether any repeat of any sample read as a pass/fail, or as a number. */
+  private readsAsPass = false;
+  private readsAsValue = false;
 
-/** Reads one sample's scores by repeat (`undefined` for a repeat that ended in error or has no result). */
-export function readRepeats(comparison: ScoreComparison, scores: readonly (Score | undefined)[]): RepeatReading {
-  const pass: (boolean | null)[] = [];
-  const value: (number | null)[] = [];
-  let readsAsPass = false;
-  let readsAsValue = false;
-  for (const score of scores) {
-    const x = score === undefined ? undefined : comparison.read(score);
-    if (x !== undefined && x.pass !== undefined) readsAsPass = true;
-    if (x !== undefined && x.value !== undefined) readsAsValue = true;
-    pass.push(typeof x?.pass === 'boolean' ? x.pass : null);
-    value.push(typeof x?.value === 'number' ? x.value : null);
+  constructor(
+    private readonly comparison: ScoreComparison,
+    private readonly k: number,
+  ) {
+    this.passFold = new RepeatPassFold(k);
+    this.valueFold = new RepeatValueFold(k);
   }
-  return { pass, value, readsAsPass, readsAsValue };
-}
 
-/**
- * The repeat metrics of one model from each sample's reading of its k scores (`readRepeats`; a
- * repeat that ended in error or has no result reads as neither a verdict nor a value).
- */
-export function repeatMetrics(readings: readonly RepeatReading[], k: number, seed: number): Metrics {
-  const hasPass = readings.some((r) => r.readsAsPass);
-  const hasValue = readings.some((r) => r.readsAsValue);
-  let metrics: Metrics = {};
-  if (hasPass) {
-    const f = repeatPassFigures(readings.map((r) => r.pass), k, seed);
-    metrics = { ...metrics, repeat_pass_rate: f.passRate, repeat_pass_rate_ci95: interval(f.passRateCi95), 'pass@k': f.passAtK, 'pass@k_ci95': interval(f.passAtKCi95), 'pass^k': f.passHatK, 'pass^k_ci95': interval(f.passHatKCi95), repeat_undecided: f.undecided };
+  /** One sample's scores by repeat. */
+  add(scores: readonly (Score | undefined)[]): void {
+    const pass: (boolean | null)[] = [];
+    const value: (number | null)[] = [];
+    for (const score of scores) {
+      const x = score === undefined ? undefined : this.comparison.read(score);
+      if (x !== undefined && x.pass !== undefined) this.readsAsPass = true;
+      if (x !== undefined && x.value !== undefined) this.readsAsValue = true;
+      pass.push(typeof x?.pass === 'boolean' ? x.pass : null);
+      value.push(typeof x?.value === 'number' ? x.value : null);
+    }
+    this.passFold.add(pass);
+    this.valueFold.add(value);
   }
-  if (hasValue) {
-    const f = repeatValueFigures(readings.map((r) => r.value), k);
-    metrics = { ...metrics, repeat_mean: f.mean, repeat_spread: f.spread, ...(hasPass ? {} : { repeat_undecided: f.undecided }) };
+
+  /** The figures: pass/fail ones when a repeat read as pass or fail, value ones when one read as a number. */
+  metrics(seed: number): Metrics {
+    let metrics: Metrics = {};
+    if (this.readsAsPass) {
+      const f = this.passFold.finish(seed);
+      metrics = { ...metrics, repeat_pass_rate: f.passRate, repeat_pass_rate_ci95: interval(f.passRateCi95), 'pass@k': f.passAtK, 'pass@k_ci95': interval(f.passAtKCi95), 'pass^k': f.passHatK, 'pass^k_ci95': interval(f.passHatKCi95), repeat_undecided: f.undecided };
+    }
+    if (this.readsAsValue) {
+      const f = this.valueFold.finish();
+      metrics = { ...metrics, repeat_mean: f.mean, repeat_spread: f.spread, ...(this.readsAsPass ? {} : { repeat_undecided: f.undecided }) };
+    }
+    return metrics;
   }
-  return metrics;
 }
 
 const interval = (i: { low: number; high: number } | null): Metrics[string] => (i === null ? null : { low: i.low, high: i.high });

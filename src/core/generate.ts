@@ -36,6 +36,19 @@ export interface Usage {
   readonly outputTokens?: number;
 }
 
+/**
+ * Usage with the counts that were reported (undefined: not reported, left out), input first.
+ * Written case by case rather than as two conditional spreads: a literal that opens with a spread
+ * costs every object a map of its own on Node 20 (see `with-fields.ts`), and usage is made for
+ * every call and read back for every result.
+ */
+export function usageOf(inputTokens: number | undefined, outputTokens: number | undefined): Usage {
+  if (inputTokens !== undefined && outputTokens !== undefined) return { inputTokens, outputTokens };
+  if (inputTokens !== undefined) return { inputTokens };
+  if (outputTokens !== undefined) return { outputTokens };
+  return {};
+}
+
 export interface Warning {
   readonly type: 'unsupported' | 'compatibility' | 'other';
   readonly feature: string;

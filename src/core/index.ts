@@ -7,6 +7,7 @@ export * from './sample.js';
 export * from './errors.js';
 export * from './fs-reason.js';
 export * from './random.js';
+export * from './with-fields.js';
 export * from './stratified-sample.js';
 export * from './model-id.js';
 export * from './canonical-json.js';

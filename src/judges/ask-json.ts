@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { system, user, type GenerateSettings, type Message, type ResponseFormat, type Role, type RoleGenerate } from '../core/index.js';
+import { withFields, system, user, type GenerateSettings, type Message, type ResponseFormat, type Role, type RoleGenerate } from '../core/index.js';
 import { parseJsonAnswer } from './json-answer.js';
 
 export interface AskJsonOptions<S extends z.ZodType> {
@@ -42,7 +42,7 @@ export async function askJudgeForJson<S extends z.ZodType>(generate: RoleGenerat
   for (const [k, seed] of options.seeds.entries()) {
     const step = k === 0 ? options.step : `${options.step}#${k + 1}`;
     const messages = options.conversation ? [system(options.prompt), ...options.conversation] : [user(options.prompt)];
-    const outcome = await generate(options.role ?? 'judge', { messages, settings: { ...options.settings, seed }, responseFormat: options.format }, step);
+    const outcome = await generate(options.role ?? 'judge', { messages, settings: withFields(options.settings, { seed }), responseFormat: options.format }, step);
     if (!outcome.output) return { kind: 'error', error: outcome.error ?? { kind: 'unexpected', message: 'no output and no error' } };
     if (outcome.output.finishReason.unified === 'length') {
       reason = `${step}: answer cut off at the token limit`;

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { RoleGenerate } from '../core/index.js';
+import { withFields, type RoleGenerate } from '../core/index.js';
 import { askJudgeForJson, type AskJsonOptions } from './ask-json.js';
 
 /** What `repeats` askings of one structured judgment gave. */
@@ -25,11 +25,13 @@ export async function askJudgeRepeats<S extends z.ZodType>(
   const R = settings.repeats;
   const repeats = await Promise.all(
     Array.from({ length: R }, (_, r) =>
-      askJudgeForJson(generate, {
-        ...options,
-        step: R > 1 ? `${options.step}/repeat-${r + 1}` : options.step,
-        seeds: Array.from({ length: settings.maxParseRetries + 1 }, (_, k) => settings.seed + r + R * k),
-      }),
+      askJudgeForJson(
+        generate,
+        withFields(options, {
+          step: R > 1 ? `${options.step}/repeat-${r + 1}` : options.step,
+          seeds: Array.from({ length: settings.maxParseRetries + 1 }, (_, k) => settings.seed + r + R * k),
+        }),
+      ),
     ),
   );
   const error = repeats.find((a) => a.kind === 'error');

@@ -1,4 +1,4 @@
-import type { Score } from '../core/index.js';
+import { withFields, type Score } from '../core/index.js';
 import type { RubricAudit } from './judge.js';
 
 /**
@@ -62,5 +62,5 @@ export type JudgeTotals = Pick<JudgeMetadata, 'model' | 'calls' | 'inputTokens' 
 export function withJudgeTotals(score: Score, totals: JudgeTotals): Score {
   const own = score.metadata?.['judge'];
   const judge = { model: totals.model, ...(own !== null && typeof own === 'object' ? own : {}), calls: totals.calls, inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, costUsd: totals.costUsd };
-  return { ...score, metadata: { ...score.metadata, judge } };
+  return withFields(score, { metadata: withFields(score.metadata ?? {}, { judge }) });
 }

@@ -1,4 +1,4 @@
-import { InputError, user, type GenerateRequest, type GenerateResult, type GenerateSettings, type RoleGenerate, type Score, type SeededJudgeSettings, type StepOutcome } from '../core/index.js';
+import { InputError, user, withFields, type GenerateRequest, type GenerateResult, type GenerateSettings, type RoleGenerate, type Score, type SeededJudgeSettings, type StepOutcome } from '../core/index.js';
 import { fillRubric } from './fill.js';
 import type { JudgeRequest } from './judge-request.js';
 import { verdictSchema, withJsonVerdictInstruction } from './json-verdict-request.js';
@@ -179,7 +179,7 @@ export function rubricGraded(score: Score, judgment: Judgment, judgeModel: strin
       value: judgment.verdict,
       ...(score.answer !== undefined ? { answer: score.answer } : {}),
       explanation: judgment.explanation,
-      metadata: { ...score.metadata, deterministic, judge },
+      metadata: withFields(score.metadata ?? {}, { deterministic, judge }),
     },
   };
 }

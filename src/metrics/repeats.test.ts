@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { repeatPassFigures, repeatValueFigures } from './repeats.js';
-import { wilsonInterval } from './intervals.js';
+import { RepeatPassFold, RepeatValueFold, repeatPassFigures, repeatValueFigures } from './repeats.js';
+import { bootstrapMeanInterval, wilsonInterval } from './intervals.js';
+import { rngFor } from '../core/random.js';
 
 const T = true;
 const F = false;
@@ -51,4 +52,63 @@ test('numeric scores: the mean over repeats and the mean within-sample standard 
   // mean = (1 + 3 + 2 + 2) / 4 = 2; spread = (1 + 0) / 2 = 0.5.
   const f = repeatValueFigures([[1, 3], [2, 2], [5, null]], 2);
   assert.deepEqual(f, { k: 2, decided: 2, undecided: 1, mean: 2, spread: 0.5 });
+});
+
+/**
+ * The figures as they were computed before the folds (2026-11-28): over every sample's arrays at
+ * once. The folds keep a number of passes, or running sums, per sample instead; they must give
+ * the same numbers to the last bit.
+ */
+function passFiguresOfArrays(samples: readonly (readonly (boolean | null)[])[], k: number, seed: number): unknown {
+  const decided = samples.filter((v) => v.length === k && v.every((x) => x !== null)) as (readonly boolean[])[];
+  const n = decided.length;
+  const atLeastOne = decided.filter((v) => v.some((x) => x)).length;
+  const all = decided.filter((v) => v.every((x) => x)).length;
+  const shares = decided.map((v) => v.filter((x) => x).length / k);
+  return {
+    k,
+    decided: n,
+    undecided: samples.length - n,
+    passRate: n === 0 ? null : decided.reduce((sum, v) => sum + v.filter((x) => x).length, 0) / (n * k),
+    passRateCi95: n === 0 ? null : bootstrapMeanInterval(shares, { rng: rngFor(seed, 'repeat-pass-rate') }),
+    passAtK: n === 0 ? null : atLeastOne / n,
+    passAtKCi95: wilsonInterval(atLeastOne, n),
+    passHatK: n === 0 ? null : all / n,
+    passHatKCi95: wilsonInterval(all, n),
+  };
+}
+
+function valueFiguresOfArrays(samples: readonly (readonly (number | null)[])[], k: number): unknown {
+  const decided = samples.filter((v) => v.length === k && v.every((x) => x !== null)) as (readonly number[])[];
+  const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
+  const sds = decided.map((v) => {
+    const m = sum(v) / k;
+    return Math.sqrt(sum(v.map((x) => (x - m) ** 2)) / k);
+  });
+  return {
+    k,
+    decided: decided.length,
+    undecided: samples.length - decided.length,
+    mean: decided.length === 0 ? null : sum(decided.map((v) => sum(v))) / (decided.length * k),
+    spread: decided.length === 0 ? null : sum(sds) / decided.length,
+  };
+}
+
+test('the folds give the figures of the whole arrays to the last bit (random runs: verdicts, no verdicts, short samples, arbitrary floats)', () => {
+  const rng = rngFor(29, 'repeat-folds');
+  for (let run = 0; run < 60; run++) {
+    const k = 1 + rng.int(6);
+    const n = rng.int(run < 10 ? 4 : 400);
+    const noVerdict = rng.next() * 0.2;
+    const verdicts = Array.from({ length: n }, () => Array.from({ length: rng.next() < 0.03 ? k - 1 : k }, () => (rng.next() < noVerdict ? null : rng.next() < 0.6)));
+    const values = Array.from({ length: n }, () => Array.from({ length: k }, () => (rng.next() < noVerdict ? null : (rng.next() - 0.3) * 10 ** rng.int(6))));
+    const pass = new RepeatPassFold(k);
+    verdicts.forEach((v) => pass.add(v));
+    const value = new RepeatValueFold(k);
+    values.forEach((v) => value.add(v));
+    assert.deepEqual(pass.finish(run), passFiguresOfArrays(verdicts, k, run), `run ${run}`);
+    assert.deepEqual(value.finish(), valueFiguresOfArrays(values, k), `run ${run}`);
+    assert.deepEqual(repeatPassFigures(verdicts, k, run), passFiguresOfArrays(verdicts, k, run));
+    assert.deepEqual(repeatValueFigures(values, k), valueFiguresOfArrays(values, k));
+  }
 });

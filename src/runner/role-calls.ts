@@ -1,4 +1,4 @@
-import type { Role } from '../core/index.js';
+import { withFields, type Role } from '../core/index.js';
 import type { CallOutcome } from '../models/middleware/model.js';
 import type { CallRecord } from '../store/records.js';
 
@@ -36,11 +36,11 @@ export function roleCallRecords(owner: CallOwner, made: readonly MadeCall[], fir
   for (const { step, request, outcome } of made) {
     const base = { runId, sampleId, modelId, role, ...(actor !== undefined ? { actor } : {}), ...(step !== undefined ? { step } : {}), ...repeatOf(repeat), cacheKey: outcome.cacheKey, request };
     if (outcome.attempts.length === 0) {
-      records.push({ ...base, attempt: ++attempt, output: outcome.output, error: outcome.error, usage: outcome.usage, costUsd: outcome.costUsd, latencyMs: 0, startedAt: new Date().toISOString() });
+      records.push(withFields(base, { attempt: ++attempt, output: outcome.output, error: outcome.error, usage: outcome.usage, costUsd: outcome.costUsd, latencyMs: 0, startedAt: new Date().toISOString() }));
       continue;
     }
     for (const a of outcome.attempts) {
-      records.push({ ...base, attempt: ++attempt, output: a.output, error: a.error, usage: a.output?.usage ?? {}, costUsd: a.costUsd, latencyMs: a.latencyMs, startedAt: a.startedAt });
+      records.push(withFields(base, { attempt: ++attempt, output: a.output, error: a.error, usage: a.output?.usage ?? {}, costUsd: a.costUsd, latencyMs: a.latencyMs, startedAt: a.startedAt }));
     }
   }
   return records;

@@ -1,4 +1,4 @@
-import { describeError, plainMessage, type GenerateRequest, type GenerateSettings, type Sample, type Score, type Transcript } from '../core/index.js';
+import { describeError, plainMessage, withFields, type GenerateRequest, type GenerateSettings, type Sample, type Score, type Transcript } from '../core/index.js';
 import type { PreparedTask } from '../benchmarks/task.js';
 import type { CallContext, CallOutcome, Model } from '../models/middleware/model.js';
 import type { CallRecord, ResultRecord } from '../store/records.js';
@@ -49,7 +49,7 @@ export interface SampleStage extends Pick<RunSession, 'store' | 'prepared' | 'se
 export async function workOnSample(given: SampleStage, model: Model, sample: Sample, repeat = 0): Promise<void> {
   // A repeat asks with its own seed (so its own cache key) and stores its own result.
   // (Held results of an error streak are saved later by whoever releases them: the repeat is in the record.)
-  const stage: SampleStage = given.repeats && given.repeats.count > 1 ? { ...given, settings: repeatSettings(given.settings, given.repeats.seed, repeat) } : given;
+  const stage: SampleStage = given.repeats && given.repeats.count > 1 ? withFields(given, { settings: repeatSettings(given.settings, given.repeats.seed, repeat) }) : given;
   const save = callsAhead(stage);
   const context: { sampleId: string; signal?: AbortSignal; waitSignal?: AbortSignal } = { sampleId: sample.id };
   if (stage.signal) context.signal = stage.signal;
@@ -102,13 +102,13 @@ export async function workOnSample(given: SampleStage, model: Model, sample: Sam
  * those of every run before repeats); this is called only when it asks more than once.
  */
 export function repeatSettings(settings: GenerateSettings, runSeed: number, repeat: number): GenerateSettings {
-  return { ...settings, seed: (settings.seed ?? runSeed) + repeat };
+  return withFields(settings, { seed: (settings.seed ?? runSeed) + repeat });
 }
 
 /** The result as repeat `repeat`'s: repeat 0 leaves the field out, as a run without repeats stores it. */
 function withRepeat(result: ResultRecord, repeat: number): ResultRecord {
   if (repeat === 0) return result;
-  return { ...result, repeat };
+  return withFields(result, { repeat });
 }
 
 /**

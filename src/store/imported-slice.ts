@@ -1,3 +1,4 @@
+import { withFields } from '../core/index.js';
 import type { CallRecord, RunSlice } from './records.js';
 
 /**
@@ -43,6 +44,6 @@ export function callsReferringToInput(slice: RunSlice): CallRecord[] {
     if (request === null || typeof request !== 'object' || Array.isArray(request) || !('messages' in request)) return call;
     const { messages, ...rest } = request as { messages: unknown };
     if (JSON.stringify(messages) !== inputs.get(call.sampleId)) return call;
-    return { ...call, request: rest, messagesFromSample: true };
+    return withFields(call, { request: rest, messagesFromSample: true });
   });
 }

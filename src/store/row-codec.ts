@@ -3,7 +3,7 @@
 // records. What differs between the drivers is only how a few column types arrive — a time as
 // ISO text or a Date, a flag as 0/1 or a boolean, the models as JSON text or an array, a bigint as
 // a number or its decimal text — and each store says that once, in its `ColumnReader`.
-import type { GenerateResult, Score, TaskOptions, Transcript, Usage } from '../core/index.js';
+import { usageOf, type GenerateResult, type Score, type TaskOptions, type Transcript, type Usage } from '../core/index.js';
 import type { CallError, JudgeConfig, ResultFacts, ResultRecord, ReviewRecord, RunRecord, RunStatus, UnitStartState } from './records.js';
 import { decodeRunParts, encodeRunParts } from './run-record-codec.js';
 
@@ -168,10 +168,7 @@ export function runFromRow<C extends ColumnTypes>(row: RunRow<C>, read: ColumnRe
 
 /** Usage from two nullable columns, leaving out the counts that were not reported. */
 export function usageFromColumns(inputTokens: number | null, outputTokens: number | null): Usage {
-  return {
-    ...(inputTokens !== null ? { inputTokens } : {}),
-    ...(outputTokens !== null ? { outputTokens } : {}),
-  };
+  return usageOf(inputTokens ?? undefined, outputTokens ?? undefined);
 }
 
 /**

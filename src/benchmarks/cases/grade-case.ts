@@ -1,4 +1,4 @@
-import type { GenerateResult, JudgeRunSettings, Message, RoleGenerate } from '../../core/index.js';
+import { withFields, type GenerateResult, type JudgeRunSettings, type Message, type RoleGenerate } from '../../core/index.js';
 import { judgeWithRubric } from '../../judges/judge.js';
 import type { Rubric } from '../../judges/judge-request.js';
 import type { ExplainedScore } from '../../scorers/scorer.js';
@@ -97,5 +97,5 @@ export async function gradeCase(testCase: TestCase, output: GenerateResult, rubr
     });
   }
   const score = caseScore(output, results);
-  return { score: { ...score, metadata: { ...score.metadata, judge: { rubric: rubric.id, rubricSha256: rubric.sha256 } } } };
+  return { score: withFields(score, { metadata: withFields(score.metadata ?? {}, { judge: { rubric: rubric.id, rubricSha256: rubric.sha256 } }) }) };
 }

@@ -1,4 +1,4 @@
-import type { RoleGenerate, SeededJudgeSettings } from '../../core/index.js';
+import { withFields, type RoleGenerate, type SeededJudgeSettings } from '../../core/index.js';
 import { askJudgeForJson, type AskJsonResult } from '../../judges/ask-json.js';
 import { fillRubric } from '../../judges/fill.js';
 import type { Rubric } from '../../judges/judge-request.js';
@@ -92,7 +92,7 @@ export async function judgeSummary(generate: RoleGenerate, article: string, summ
   if (!Array.isArray(verdicts) && verdicts.kind === 'error') return verdicts;
   if (coverage !== undefined && 'kind' in coverage && coverage.kind === 'error') return coverage;
   const coverageAnswers = coverage !== undefined && !('kind' in coverage) ? coverage : undefined;
-  if (!Array.isArray(verdicts)) return { ...verdicts, ...(coverageAnswers ? { coverage: coverageAnswers } : {}) };
+  if (!Array.isArray(verdicts)) return coverageAnswers ? withFields(verdicts, { coverage: coverageAnswers }) : verdicts;
   const coverageFailed = coverage !== undefined && 'kind' in coverage ? coverage.reason : undefined;
   return {
     kind: 'judged',

@@ -1,4 +1,4 @@
-import { canonicalJson, describeError, ModelCallError, sha256, type GenerateRequest, type GenerateSettings, type GenerateResult, type Usage } from '../../core/index.js';
+import { canonicalJson, describeError, ModelCallError, sha256, withFields, type GenerateRequest, type GenerateSettings, type GenerateResult, type Usage } from '../../core/index.js';
 import { approxInputTokens } from './token-estimate.js';
 import type { GenerateOptions, ModelProvider } from '../spec.js';
 import { costOf, type Price } from '../pricing.js';
@@ -175,7 +175,7 @@ export class Model {
     let cacheKey: string | null;
     try {
       const params = this.settings.params;
-      request = params ? { ...given, settings: { ...given.settings, ...params } } : given;
+      request = params ? withFields(given, { settings: withFields(given.settings, params) }) : given;
       cacheKey = this.cacheKey(request);
     } catch (error) {
       return Promise.reject(error as Error);

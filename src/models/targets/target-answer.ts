@@ -1,4 +1,4 @@
-import { isJsonObject, toolCallFromRaw, type GenerateResult, type ToolCall, type Usage } from '../../core/index.js';
+import { withFields, usageOf, isJsonObject, toolCallFromRaw, type GenerateResult, type ToolCall, type Usage } from '../../core/index.js';
 
 /**
  * Reading what a target answered into a `GenerateResult`. The functions return a problem as text
@@ -20,7 +20,7 @@ export function readToolCalls(value: unknown): Read<ToolCall[]> {
   if (!Array.isArray(value)) return problem(`toolCalls must be a list of {name, arguments}, found ${describeJson(value)}`);
   const calls: ToolCall[] = [];
   for (const [index, item] of value.entries()) {
-    const call = isJsonObject(item) && isJsonObject(item.function) ? { ...item.function, id: item.id } : item;
+    const call = isJsonObject(item) && isJsonObject(item.function) ? withFields(item.function, { id: item.id }) : item;
     if (!isJsonObject(call) || typeof call.name !== 'string' || call.name === '') return problem(`toolCalls[${index}] must be an object with a "name" text, found ${describeJson(item)}`);
     const id = typeof call.id === 'string' && call.id !== '' ? call.id : `call_${index}`;
     const args = call.arguments;
@@ -42,7 +42,7 @@ export function readUsage(value: unknown): Usage {
   if (!isJsonObject(value)) return {};
   const inputTokens = count(value.inputTokens) ?? count(value.prompt_tokens) ?? count(value.input_tokens);
   const outputTokens = count(value.outputTokens) ?? count(value.completion_tokens) ?? count(value.output_tokens);
-  return { ...(inputTokens !== undefined ? { inputTokens } : {}), ...(outputTokens !== undefined ? { outputTokens } : {}) };
+  return usageOf(inputTokens, outputTokens);
 }
 
 /**

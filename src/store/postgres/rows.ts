@@ -1,4 +1,4 @@
-import type { GenerateResult, ReferenceHints, Role, ToolSpec } from '../../core/index.js';
+import { withFields, type GenerateResult, type ReferenceHints, type Role, type ToolSpec } from '../../core/index.js';
 import type { CallError, CallRecord, LeaseHolder, ResultRecord, ReviewRecord, RunLease, RunRecord, StoredSample, StoredSampleFacts, ResultFacts } from '../records.js';
 import * as codec from '../row-codec.js';
 import { usageFromColumns } from '../row-codec.js';
@@ -118,7 +118,7 @@ export function callFromRow(row: CallRow): CallRecord {
     ...codec.repeatField(row.repeat),
     attempt: row.attempt,
     cacheKey: row.cache_key,
-    request: row.sample_input === null ? request : { ...(request as object), messages: parse<unknown>(row.sample_input) },
+    request: row.sample_input === null ? request : withFields(request as object, { messages: parse<unknown>(row.sample_input) }),
     output: nullable<GenerateResult>(row.output),
     error: nullable<CallError>(row.error),
     usage: usageFromColumns(row.input_tokens, row.output_tokens),

@@ -1,4 +1,4 @@
-import type { GenerateResult, ReferenceHints, Role, ToolSpec } from '../../core/index.js';
+import { withFields, type GenerateResult, type ReferenceHints, type Role, type ToolSpec } from '../../core/index.js';
 import type { CallError, CallRecord, ResultFacts, ResultRecord, ReviewRecord, RunRecord, StoredSample, StoredSampleFacts } from '../records.js';
 import * as codec from '../row-codec.js';
 import { fromJson, nullableFromJson, optionalFromJson, usageFromColumns } from '../row-codec.js';
@@ -107,7 +107,7 @@ export function sampleFactsFromRow(row: SampleFactsRow): StoredSampleFacts {
 /** Puts the sample's messages back into a stored request that refers to them (see `SAMPLE_INPUT_REF`). */
 function expandSampleInput(request: unknown, row: CallRow, texts: readonly string[]): unknown {
   if (!request || typeof request !== 'object' || (request as { messages?: unknown }).messages !== SAMPLE_INPUT_REF || row.sample_input === undefined) return request;
-  return { ...request, messages: inputFromJson(row.sample_input, texts, `sample ${row.sample_id}`) };
+  return withFields(request, { messages: inputFromJson(row.sample_input, texts, `sample ${row.sample_id}`) });
 }
 
 /** A `calls` row as a CallRecord; `texts` are its run's shared texts (for a request that refers to the sample's input). */

@@ -1,4 +1,4 @@
-import { toolCallFromRaw, type GenerateResult, type ToolCall, type Usage, type Warning } from '../../../core/index.js';
+import { usageOf, toolCallFromRaw, type GenerateResult, type ToolCall, type Usage, type Warning } from '../../../core/index.js';
 import { isJsonObject as isObject } from '../../../core/index.js';
 import { badResponse, parseJsonObjectBody } from '../../http/call-errors.js';
 import type { AnthropicResponse, AnthropicUsage } from './anthropic-api-types.js';
@@ -14,10 +14,10 @@ function readUsage(usage: unknown): Usage {
   if (!isObject(usage)) return {};
   const u = usage as AnthropicUsage;
   const hasInput = typeof u.input_tokens === 'number';
-  return {
-    ...(hasInput ? { inputTokens: count(u.input_tokens) + count(u.cache_creation_input_tokens) + count(u.cache_read_input_tokens) } : {}),
-    ...(typeof u.output_tokens === 'number' ? { outputTokens: u.output_tokens } : {}),
-  };
+  return usageOf(
+    hasInput ? count(u.input_tokens) + count(u.cache_creation_input_tokens) + count(u.cache_read_input_tokens) : undefined,
+    typeof u.output_tokens === 'number' ? u.output_tokens : undefined,
+  );
 }
 
 export interface AnthropicParseOptions {

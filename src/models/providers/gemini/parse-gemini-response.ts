@@ -1,4 +1,4 @@
-import { toolCallFromRaw, type GenerateResult, type ToolCall, type Usage, type Warning } from '../../../core/index.js';
+import { usageOf, toolCallFromRaw, type GenerateResult, type ToolCall, type Usage, type Warning } from '../../../core/index.js';
 import { isJsonObject as isObject } from '../../../core/index.js';
 import { badResponse, parseJsonObjectBody } from '../../http/call-errors.js';
 import type { GeminiCandidate, GeminiResponse, GeminiUsageMetadata } from './gemini-api-types.js';
@@ -9,13 +9,13 @@ function readUsage(usage: unknown): Usage {
   if (!isObject(usage)) return {};
   const u = usage as GeminiUsageMetadata;
   const thoughts = typeof u.thoughtsTokenCount === 'number' ? u.thoughtsTokenCount : 0;
-  return {
-    ...(typeof u.promptTokenCount === 'number' ? { inputTokens: u.promptTokenCount } : {}),
+  return usageOf(
+    typeof u.promptTokenCount === 'number' ? u.promptTokenCount : undefined,
     // A blocked or empty answer omits candidatesTokenCount: 0 answer tokens, not unknown.
-    ...(typeof u.candidatesTokenCount === 'number' || typeof u.promptTokenCount === 'number'
-      ? { outputTokens: (typeof u.candidatesTokenCount === 'number' ? u.candidatesTokenCount : 0) + thoughts }
-      : {}),
-  };
+    typeof u.candidatesTokenCount === 'number' || typeof u.promptTokenCount === 'number'
+      ? (typeof u.candidatesTokenCount === 'number' ? u.candidatesTokenCount : 0) + thoughts
+      : undefined,
+  );
 }
 
 /** The ratings that explain a block: `blocked: true`, or a probability above LOW. */

@@ -1,4 +1,4 @@
-import { describeError, envReferences, type GenerateRequest, type GenerateResult, InputError, resolveEnvReferences } from '../../../core/index.js';
+import { withFields, describeError, envReferences, type GenerateRequest, type GenerateResult, InputError, resolveEnvReferences } from '../../../core/index.js';
 import { endpointSecrets, basicCredentials, parseBaseURL, shownUrl } from '../../http/base-url.js';
 import { httpCallError } from '../../http/call-errors.js';
 import { createJsonClient } from '../../http/json-client.js';
@@ -86,7 +86,7 @@ export function createHttpTarget(options: HttpTargetOptions): ModelProvider {
   /** This call's headers: the declared ones as the environment says now, with Basic auth from the URL unless an Authorization is declared. */
   function callHeaders(): Readonly<Record<string, string>> {
     const declared = headers.current();
-    return basic === undefined || declared.authorization !== undefined ? declared : { ...declared, authorization: `Basic ${basic}` };
+    return basic === undefined || declared.authorization !== undefined ? declared : withFields(declared, { authorization: `Basic ${basic}` });
   }
 
   async function generate(request: GenerateRequest, options: GenerateOptions): Promise<GenerateResult> {

@@ -1,4 +1,4 @@
-import { isJsonObject as isObject, toolCallFromRaw, type GenerateResult, type ToolCall, type Usage, type Warning } from '../../../core/index.js';
+import { usageOf, isJsonObject as isObject, toolCallFromRaw, type GenerateResult, type ToolCall, type Usage, type Warning } from '../../../core/index.js';
 import type { OpenAIChatResponse, OpenAIResponseChoice, OpenAIResponseMessage, OpenAIUsage } from './openai-api-types.js';
 import { mapOpenAIFinishReason } from './map-finish-reason.js';
 import { badResponse, parseJsonObjectBody } from '../../http/call-errors.js';
@@ -42,11 +42,7 @@ function readToolCalls(message: OpenAIResponseMessage, warnings: Warning[]): Too
 function readUsage(usage: unknown): Usage {
   if (!isObject(usage)) return {};
   const { prompt_tokens: input, completion_tokens: output } = usage as OpenAIUsage;
-  // Assigned, not spread: a property added after a spread costs its object a map of its own (Node 20).
-  const read: { inputTokens?: number; outputTokens?: number } = {};
-  if (typeof input === 'number') read.inputTokens = input;
-  if (typeof output === 'number') read.outputTokens = output;
-  return read;
+  return usageOf(typeof input === 'number' ? input : undefined, typeof output === 'number' ? output : undefined);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { InputError, toolCallFromRaw, type FinishReason, type GenerateResult, type ToolCall, type Usage } from '../../../core/index.js';
+import { usageOf, InputError, toolCallFromRaw, type FinishReason, type GenerateResult, type ToolCall, type Usage } from '../../../core/index.js';
 
 /** One validated line of a replay file. */
 export interface ReplayEntry {
@@ -96,7 +96,7 @@ function parseUsage(raw: unknown, id: string, fail: (problem: string) => never):
   };
   const inputTokens = count('prompt_tokens');
   const outputTokens = count('completion_tokens');
-  return { ...(inputTokens === undefined ? {} : { inputTokens }), ...(outputTokens === undefined ? {} : { outputTokens }) };
+  return usageOf(inputTokens, outputTokens);
 }
 
 function parseFinishReason(raw: unknown, hasToolCalls: boolean, id: string, fail: (problem: string) => never): GenerateResult['finishReason'] {
