@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { sampleAt, type SampleList } from '../core/index.js';
+import { sampleAt, withFields, type SampleList } from '../core/index.js';
 import type { Model } from '../models/middleware/model.js';
 import type { CallRecord, ResultRecord } from '../store/records.js';
 import { FailFast, type FailFastStop } from './fail-fast.js';
@@ -125,7 +125,7 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
     if (failure) throw failure.error;
   };
 
-  const stage: SampleStage = { ...session, runId: session.run.id, repeats: { count: repeats, seed: session.run.seed }, failFast, saveResult, ...(signal ? { signal } : {}), ...(waitSignal ? { waitSignal } : {}) };
+  const stage: SampleStage = withFields(session, { runId: session.run.id, repeats: { count: repeats, seed: session.run.seed }, failFast, saveResult, ...(signal ? { signal } : {}), ...(waitSignal ? { waitSignal } : {}) });
 
   const runQueue = async (model: Model, todo: UnitList): Promise<void> => {
     let next = 0;

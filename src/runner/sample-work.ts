@@ -219,7 +219,7 @@ function toResult(runId: string, modelId: string, sample: Sample, outcome: CallO
 
 /** A sample whose output the judge could not grade: an error (retryable), its output kept in the calls table and the cache. */
 function toJudgeErrorResult(runId: string, modelId: string, sample: Sample, outcome: CallOutcome, error: { kind: string; message: string }): ResultRecord {
-  return toResult(runId, modelId, sample, { ...outcome, output: null, error }, undefined);
+  return toResult(runId, modelId, sample, withFields(outcome, { output: null, error }), undefined);
 }
 
 function toCallRecords(runId: string, modelId: string, sampleId: string, outcome: CallOutcome, request: GenerateRequest, repeat: number): CallRecord[] {

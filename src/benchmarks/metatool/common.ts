@@ -1,4 +1,4 @@
-import { InputError, rngFor, type GenerateSettings, type Sample, type SampleList } from '../../core/index.js';
+import { InputError, rngFor, withFields, type GenerateSettings, type Sample, type SampleList } from '../../core/index.js';
 import type { Loaded, ToolCatalogue } from '../../datasets/metatool/index.js';
 import type { AnswerParserName, Metrics, PreparedTask, ScoredSample, TaskBaselines } from '../task.js';
 import { METATOOL_ANSWERERS } from './baselines/answerers.js';
@@ -67,7 +67,7 @@ export function selectionExamplesFor(
   catalogue: ToolCatalogue,
 ): SelectionExample[] | undefined {
   if (options.shots !== 5) return undefined;
-  return chooseSelectionExamples({ ...sample, allTools: catalogue.tools, pool: catalogue.pool, rng: rngFor(seed, `examples:${sample.id}`) });
+  return chooseSelectionExamples(withFields(sample, { allTools: catalogue.tools, pool: catalogue.pool, rng: rngFor(seed, `examples:${sample.id}`) }));
 }
 
 /** One planned single-tool question: its sample id, the right tool, the query and the candidates' order. */

@@ -33,7 +33,7 @@ export type ModelSettings = Pick<EngineSettings, (typeof MODEL_SHARE)[number]> &
 export function modelSettingsOf(engine: EngineSettings, own: Pick<ModelSettings, 'retryNoticeMs' | 'price'> = {}): ModelSettings {
   const share: Record<string, unknown> = {};
   for (const key of MODEL_SHARE) if (engine[key] !== undefined) share[key] = engine[key];
-  return { ...(share as Pick<EngineSettings, (typeof MODEL_SHARE)[number]>), ...own };
+  return withFields(share as Pick<EngineSettings, (typeof MODEL_SHARE)[number]>, own);
 }
 
 export const defaultModelSettings: ModelSettings = { concurrency: 8, timeoutMs: 120_000, retry: defaultRetryPolicy, cache: true };
@@ -191,7 +191,7 @@ export class Model {
       const shared = await leader;
       if (shared.output) return cacheHit(shared.output, cacheKey);
       // A stop that ended the shared call's waits ends this one's too (asking again would pay after a Ctrl-C).
-      if (shared.error?.kind === 'aborted') return { ...shared, attempts: [] };
+      if (shared.error?.kind === 'aborted') return withFields(shared, { attempts: [] });
       // Another error is not shared, as it is not cached: this call makes its own (or joins the next one in flight).
       return this.generate(request, context);
     }
@@ -241,7 +241,7 @@ export class Model {
       const wait = context.signal?.aborted ? undefined : retryDelay(error, attempt, this.settings.retry, this.random);
       if (wait === undefined || !described) return failedOutcome(described, cacheKey, attempts);
       if (tooLong) {
-        return failedOutcome({ ...described, message: `the server asked to wait ${describeWait(asked)} before retrying, more than --max-retry-wait ${describeWait(maxWait)}: not waited (${described.message})` }, cacheKey, attempts);
+        return failedOutcome(withFields(described, { message: `the server asked to wait ${describeWait(asked)} before retrying, more than --max-retry-wait ${describeWait(maxWait)}: not waited (${described.message})` }), cacheKey, attempts);
       }
       if (waits?.aborted) return failedOutcome({ kind: 'aborted', message: 'run stopped before retrying' }, cacheKey, attempts);
       this.tellLongWait(wait, asked !== undefined, described);
@@ -304,7 +304,7 @@ export class Model {
   /** An error as stored and shown: its message (the provider's decoded text) redacted of the run's secrets. */
   private redacted(error: { kind: string; message: string; status?: number }): { kind: string; message: string; status?: number } {
     const message = this.secrets.redact(error.message);
-    return message === error.message ? error : { ...error, message };
+    return message === error.message ? error : withFields(error, { message });
   }
 
   private backOff(retryAfterMs: number | undefined): void {
