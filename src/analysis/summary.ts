@@ -129,9 +129,9 @@ export interface LoadedRun {
  * scavenges and was promoted, and the old space grew by ~25 MB at the end of a 19,793-sample run
  * with no full GC to take it back; at 250 a page dies young (docs/benchmarks.md, section
  * "the end of a run"). A page is counted in results, not samples: a sample has a result per
- * model and repeat, and a page of 250 samples at 5 repeats (1,250 results) was promoted again
- * (old space +34 MB while a 98,965-call run was summarized; docs/benchmarks.md, "the summary's
- * page by results"). The statements cost ~0.1 ms a page.
+ * model and repeat, and pages of 250 samples at 5 repeats (1,250 results) took a 98,965-call run's
+ * summary from 55 to 122 MB of RSS, 112 counted in results (docs/benchmarks.md, "the summary's
+ * memory at 100,000 calls"). The statements cost ~0.1 ms a page.
  */
 export const SUMMARY_PAGE = 250;
 
@@ -146,8 +146,9 @@ export const summaryPageSamples = (models: number, repeats: number): number => M
  * whose metrics fold (`Task.metricsFold`) is summarized in memory independent of the run's size:
  * each row is counted and let go. Otherwise, or when something else reads every row (the
  * model's reviews, the task's notes), what is held to the end is, per sample, its facts and each
- * model's score; with repeats, each decided sample's number of passes (`RepeatTally`). `loaded`: the samples and results
- * when the caller holds them already (a report); the store is then not read for them.
+ * model's score; with repeats, each decided sample's number of passes (`RepeatTally`).
+ * `loaded`: the samples and results when the caller holds them already (a report); the store is
+ * then not read for them.
  */
 export async function summarizeRun(store: Store, run: RunRecord, task: Task, loaded?: LoadedRun): Promise<RunSummary> {
   const reviews = await store.reviews(run.id);

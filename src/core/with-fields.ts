@@ -4,8 +4,9 @@
  * (`{ ...base, key: value }`, or `{ ...a, ...b }`) clones `base`'s map and then adds each further
  * key through the runtime, making a map of its own for every object: ~1 µs and ~35–65 bytes of
  * old space per object, which only a full GC takes back (a literal that opens with a key, or a
- * lone spread, is fast). On the path every sample takes, at 98,965 calls, that was ~20 MB of old
- * space and ~0.4 s of CPU (docs/benchmarks.md, "objects made by a leading spread"). An own
+ * lone spread, is fast). A run with repeats made four such objects per call (a repeat's settings,
+ * stage and result, and each call record): ~0.4 s and ~20 MB at 98,965 calls by those figures
+ * (docs/benchmarks.md, "objects made by a leading spread"). An own
  * `__proto__` key is defined as an own property, as the spread defines it, never set as the
  * prototype: a parsed text's keys stay data.
  */

@@ -46,7 +46,8 @@ export function repeatPassFigures(samples: readonly (readonly (boolean | null)[]
  * {@link repeatPassFigures} a sample at a time, for a summary that reads the store a page at a
  * time: what it keeps is each decided sample's number of passes (the bootstrap resamples their
  * shares in sample order), not each sample's k verdicts — ~430 bytes a sample held as arrays, 8.6 MB
- * of a 19,793-sample run's summary at 5 repeats (docs/benchmarks.md, "the repeat figures as a fold").
+ * of a 19,793-sample run's summary at 5 repeats (docs/benchmarks.md, "the summary's memory at
+ * 100,000 calls").
  * The figures are the same numbers to the last bit: counts, and shares of the same counts.
  */
 export class RepeatPassFold {
