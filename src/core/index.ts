@@ -8,6 +8,7 @@ export * from './errors.js';
 export * from './fs-reason.js';
 export * from './random.js';
 export * from './with-fields.js';
+export * from './packed-map.js';
 export * from './stratified-sample.js';
 export * from './model-id.js';
 export * from './canonical-json.js';

@@ -1,4 +1,4 @@
-import { describeError, plainMessage, withFields, type GenerateRequest, type GenerateSettings, type Sample, type Score, type Transcript } from '../core/index.js';
+import { describeError, mapPacked, plainMessage, withFields, type GenerateRequest, type GenerateSettings, type Sample, type Score, type Transcript } from '../core/index.js';
 import type { PreparedTask } from '../benchmarks/task.js';
 import type { CallContext, CallOutcome, Model } from '../models/middleware/model.js';
 import type { CallRecord, ResultRecord } from '../store/records.js';
@@ -189,7 +189,7 @@ function failedCall(modelId: string, judgeId: string | undefined, judgeError: { 
  */
 export function requestFor(sample: Sample, settings: GenerateSettings): GenerateRequest {
   return {
-    messages: sample.input.map(plainMessage),
+    messages: mapPacked(sample.input, plainMessage),
     ...(sample.tools ? { tools: sample.tools } : {}),
     settings,
     ...(sample.hints ? { hints: sample.hints } : {}),

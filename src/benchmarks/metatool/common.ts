@@ -1,4 +1,4 @@
-import { InputError, rngFor, withFields, type GenerateSettings, type Sample, type SampleList } from '../../core/index.js';
+import { InputError, mapPacked, rngFor, withFields, type GenerateSettings, type Sample, type SampleList } from '../../core/index.js';
 import type { Loaded, ToolCatalogue } from '../../datasets/metatool/index.js';
 import type { AnswerParserName, Metrics, PreparedTask, ScoredSample, TaskBaselines } from '../task.js';
 import { METATOOL_ANSWERERS } from './baselines/answerers.js';
@@ -46,7 +46,7 @@ export function upstreamNotShipped(taskName: string): InputError {
 export function shownTools(names: readonly string[], catalogue: ToolCatalogue): ShownTool[] {
   let entries = shownEntries.get(catalogue);
   if (!entries) shownEntries.set(catalogue, (entries = new Map()));
-  return names.map((name) => {
+  return mapPacked(names, (name) => {
     let entry = entries.get(name);
     if (!entry) {
       const description = catalogue.descriptions.get(name);

@@ -1,4 +1,4 @@
-import { composedUserMessage, user, type Sample, type TextParts } from '../../core/index.js';
+import { composedUserMessage, mapPacked, user, type Sample, type TextParts } from '../../core/index.js';
 import type { SelectionMeta } from './metadata.js';
 import type { ShownTool } from './prompts.js';
 import type { SelectQuestion } from './baselines/questions.js';
@@ -20,8 +20,8 @@ export interface SelectionSampleSpec {
  * metadata, and the structured question in `hints` (descriptions exactly as printed).
  */
 export function selectionSample(spec: SelectionSampleSpec): Sample {
-  const candidates = spec.shown.map((t) => t.name);
-  const goldPositions = spec.meta.gold.map((g) => {
+  const candidates = mapPacked(spec.shown, (t) => t.name);
+  const goldPositions = mapPacked(spec.meta.gold, (g) => {
     const position = candidates.indexOf(g) + 1;
     if (position === 0) throw new Error(`sample ${spec.id}: gold tool "${g}" is not among the candidates`);
     return position;

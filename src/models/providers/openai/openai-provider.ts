@@ -1,4 +1,4 @@
-import { composedContentJson, type GenerateRequest, type GenerateResult } from '../../../core/index.js';
+import { composedContentJson, mapPacked, type GenerateRequest, type GenerateResult } from '../../../core/index.js';
 import { createJsonClient } from '../../http/json-client.js';
 import type { GenerateOptions, ModelProvider } from '../../spec.js';
 import type { OpenAIChatRequestBody } from './openai-api-types.js';
@@ -62,7 +62,7 @@ export function buildOpenAIRequestBody(model: string, request: GenerateRequest):
 export function openAIRequestJson(model: string, request: GenerateRequest): string {
   const body = buildOpenAIRequestBody(model, request);
   let composed = false;
-  const contents = request.messages.map((message) => {
+  const contents = mapPacked(request.messages, (message) => {
     const json = composedContentJson(message);
     if (json !== undefined) composed = true;
     return json;
