@@ -92,7 +92,7 @@ export async function judgeSummary(generate: RoleGenerate, article: string, summ
   if (!Array.isArray(verdicts) && verdicts.kind === 'error') return verdicts;
   if (coverage !== undefined && 'kind' in coverage && coverage.kind === 'error') return coverage;
   const coverageAnswers = coverage !== undefined && !('kind' in coverage) ? coverage : undefined;
-  if (!Array.isArray(verdicts)) return coverageAnswers ? withFields(verdicts, { coverage: coverageAnswers }) : verdicts;
+  if (!Array.isArray(verdicts)) return withFields(verdicts, coverageAnswers ? { coverage: coverageAnswers } : {});
   const coverageFailed = coverage !== undefined && 'kind' in coverage ? coverage.reason : undefined;
   return {
     kind: 'judged',
