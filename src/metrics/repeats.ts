@@ -112,6 +112,9 @@ export function repeatValueFigures(samples: readonly (readonly (number | null)[]
   return fold.finish();
 }
 
+/** Left to right from 0, as the figures have always been summed. */
+const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
+
 /**
  * {@link repeatValueFigures} a sample at a time: each decided sample's sum and standard deviation
  * are added to running totals in sample order, the same additions in the same order as summing
@@ -131,7 +134,6 @@ export class RepeatValueFold {
     if (values.length !== this.k || values.some((x) => x === null)) return;
     const v = values as readonly number[];
     const k = this.k;
-    const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
     const m = sum(v) / k;
     this.decided++;
     this.sumOfSums += sum(v);

@@ -1,4 +1,4 @@
-import { canonicalJson, contentPartsOf, type Message, type SharedText } from '../../core/index.js';
+import { canonicalJson, contentPartsOf, withFields, type Message, type SharedText } from '../../core/index.js';
 
 /**
  * How a sample's messages are stored. A message made from parts (`composedUserMessage`) is
@@ -24,9 +24,8 @@ export const SAMPLE_INPUT_REF = '$sample.input';
  */
 export function requestToJson(request: unknown, messagesFromSample: boolean | undefined): string | null {
   if (messagesFromSample !== true) return request === undefined ? null : JSON.stringify(request);
-  // Object.assign, not `{ ...request, messages }`: once per call, and on Node 20 a property added
-  // after a spread costs the object a map of its own. (The keys are sorted anyway.)
-  return canonicalJson(Object.assign({}, request as object, { messages: SAMPLE_INPUT_REF }));
+  // Once per call: `withFields`, not `{ ...request, messages }` (see `with-fields.ts`). The keys are sorted anyway.
+  return canonicalJson(withFields(request as object, { messages: SAMPLE_INPUT_REF }));
 }
 
 /** The shared texts of one run met while storing its samples, numbered in order of first use. */
