@@ -52,7 +52,7 @@ export { applyReviewFile, type ReviewOutcome } from './analysis/review.js';
 export type { JudgeMetadata } from './judges/judge-metadata.js';
 export type { ProgressEvent } from './runner/execute.js';
 export { HeldLease, RunLeasedError, leaseSettings, DEFAULT_LEASE_TTL_MS, type LeaseSettings } from './runner/run-lease.js';
-export { STOP_AFTER, type FailFastStop } from './runner/fail-fast.js';
+export { STOP_AFTER, STOP_UNANSWERED, type FailFastStop } from './runner/fail-fast.js';
 export { modifiedDataFiles, type ModifiedDataFile } from './datasets/pinned.js';
 export type { Store, RunImport } from './store/store.js';
 export { runState, readRunState, type RunState, type StoredLease } from './store/run-state.js';

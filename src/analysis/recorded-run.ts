@@ -30,12 +30,16 @@ const WHY: Readonly<Record<string, string>> = {
   auth: 'the provider refuses the credentials',
   'not-found': 'the model (or the endpoint) does not exist',
   'bad-request': 'the provider refuses the request itself',
+  network: 'nothing has answered at this endpoint yet in this session',
+  timeout: 'no call has been answered in time yet in this session',
 };
 
 const FIX: Readonly<Record<string, string>> = {
   auth: 'fix the API key (OPENAI_API_KEY or --api-key-env, ANTHROPIC_API_KEY, GEMINI_API_KEY) or its permissions',
   'not-found': 'check the model id and the base URL (--base-url can be given to resume)',
   'bad-request': 'fix what the message names (a setting the model does not take needs a new run without it)',
+  network: 'check the base URL (--base-url, OPENAI_BASE_URL or the config file; --base-url can be given to resume) and that the server is up',
+  timeout: 'check that the server is up and the base URL is the right one, or give a slow model a longer --timeout',
 };
 
 /**

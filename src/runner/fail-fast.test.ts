@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ResultRecord } from '../store/records.js';
-import { describeStop, FailFast, STOP_AFTER, type FailedCall } from './fail-fast.js';
+import { describeStop, FailFast, STOP_AFTER, STOP_UNANSWERED, type FailedCall } from './fail-fast.js';
 
 const result = (sampleId: string, modelId = 'openai:m'): ResultRecord => ({
   runId: 'r',
@@ -23,6 +23,50 @@ const call = (kind: string, message = `${kind} message`, actor = 'openai:m', rol
 
 test('the bounds are the documented ones', () => {
   assert.deepEqual(STOP_AFTER, { auth: 1, 'not-found': 1, 'bad-request': 3 });
+  assert.deepEqual(STOP_UNANSWERED, { network: 3, timeout: 3 });
+});
+
+test('network and timeout errors before any answer stop the model after three identical ones in a row', () => {
+  const ff = new FailFast();
+  const refused = 'cannot complete POST http://127.0.0.1:1/v1/chat/completions: connect ECONNREFUSED 127.0.0.1:1 (ECONNREFUSED)';
+  assert.deepEqual(ff.failed(call('network', refused), result('a')), { hold: true, release: [] });
+  assert.deepEqual(ff.failed(call('network', refused), result('b')), { hold: true, release: [] });
+  assert.equal(ff.stopped('openai:m'), false);
+  ff.failed(call('network', refused), result('c'));
+  assert.equal(ff.stopped('openai:m'), true);
+  assert.deepEqual(ff.stops.map((s) => [s.actor, s.kind, s.count]), [['openai:m', 'network', 3]]);
+  // The judge's timeouts the same way, and with it the run.
+  const judged = new FailFast();
+  for (const id of ['a', 'b', 'c']) judged.failed(call('timeout', 'no answer within 120000 ms', 'openai:j', 'judge'), result(id));
+  assert.equal(judged.stopped('openai:m'), true);
+});
+
+test('once a model has answered, its network and timeout errors neither count nor break a streak; another model has not answered', () => {
+  const ff = new FailFast();
+  ff.failed(call('network', 'reset'), result('a'));
+  ff.failed(call('network', 'reset'), result('b'));
+  assert.deepEqual(ff.succeeded('openai:m', 'test').map((r) => r.sampleId), ['a', 'b'], 'the streak was about those samples after all');
+  for (const id of ['c', 'd', 'e', 'f']) assert.deepEqual(ff.failed(call('network', 'reset'), result(id)), { hold: false, release: [] });
+  assert.deepEqual(ff.failed(call('timeout', 'no answer within 5 ms'), result('g')), { hold: false, release: [] });
+  assert.equal(ff.stopped('openai:m'), false);
+  ff.failed(call('bad-request', 'same'), result('h'));
+  ff.failed(call('network', 'reset'), result('i'));
+  ff.failed(call('bad-request', 'same'), result('j'));
+  ff.failed(call('bad-request', 'same'), result('k'));
+  assert.equal(ff.stopped('openai:m'), true, 'the network error between did not break the bad-request streak');
+  // The judge answering says nothing of the model's endpoint, nor the model's of the judge's.
+  const other = new FailFast();
+  other.succeeded('openai:m', 'judge');
+  for (const id of ['a', 'b', 'c']) other.failed(call('network', 'refused'), result(id));
+  assert.equal(other.stopped('openai:m'), true);
+});
+
+test('a different network message breaks the streak before any answer, and hands its samples back', () => {
+  const ff = new FailFast();
+  ff.failed(call('network', 'ECONNRESET'), result('a'));
+  ff.failed(call('network', 'ECONNRESET'), result('b'));
+  assert.deepEqual(ff.failed(call('timeout', 'no answer within 5 ms'), result('c')).release.map((r) => r.sampleId), ['a', 'b']);
+  assert.equal(ff.stopped('openai:m'), false);
 });
 
 test('the first auth or not-found error stops that model only; its sample is held, not stored', () => {
@@ -89,6 +133,9 @@ test('the warning names the model, the kind, the message and the resume', () => 
   const text = describeStop({ actor: 'openai:m', role: 'test', kind: 'auth', message: 'HTTP 401 from POST http://x/v1/chat/completions: Incorrect API key provided', count: 1 }, 'run-1');
   assert.match(text, /^stopped openai:m after 1 auth error — the provider refuses the credentials: HTTP 401 .*Incorrect API key provided\. .*then assay resume run-1$/);
   assert.doesNotMatch(text, /--retry-errors/);
+  const network = describeStop({ actor: 'openai:m', role: 'test', kind: 'network', message: 'cannot complete POST http://127.0.0.1:1/v1/chat/completions: connect ECONNREFUSED 127.0.0.1:1 (ECONNREFUSED)', count: 3 }, 'run-1');
+  assert.match(network, /^stopped openai:m after 3 identical network errors in a row — nothing has answered at this endpoint yet in this session: cannot complete POST http:\/\/127\.0\.0\.1:1\/.*To go on: check the base URL \(--base-url, OPENAI_BASE_URL .*\) and that the server is up, then assay resume run-1$/);
+  assert.match(describeStop({ actor: 'openai:m', role: 'test', kind: 'timeout', message: 'no answer within 5 ms', count: 3 }, 'run-1'), /no call has been answered in time yet.*a longer --timeout, then assay resume run-1$/);
 });
 
 test('holding no results (a queue worker): the same streaks and stops, but every error is stored as it comes and nothing is handed back', () => {

@@ -16,11 +16,23 @@ import type { FailFastStop, ResultRecord } from '../store/records.js';
  *   Three keeps a false stop unlikely while wasting at most two calls more than a bad key does.
  *
  * Other kinds (429, 5xx, timeouts, network) are retried by the middleware and come and go: they
- * neither count nor break a streak. Calls already in flight when a model stops still finish: at
- * most `concurrency - 1` after the one that stopped it, so a streak costs at most
- * `STOP_AFTER[kind] + concurrency - 1` calls (with a wrong key from the start: `concurrency`).
+ * neither count nor break a streak — once the model has answered (`STOP_UNANSWERED`). Calls
+ * already in flight when a model stops still finish: at most `concurrency - 1` after the one that
+ * stopped it, so a streak costs at most `STOP_AFTER[kind] + concurrency - 1` calls (with a wrong
+ * key from the start: `concurrency`).
  */
 export const STOP_AFTER: Readonly<Record<string, number>> = { auth: 1, 'not-found': 1, 'bad-request': 3 };
+
+/**
+ * Kinds that count only while a model has not answered once in this session (no fresh answer; a
+ * cache hit proves nothing of the endpoint), with the same bound: 3 identical errors in a row,
+ * each after the middleware's own retries. A connection refused, a host that does not resolve, or
+ * no answer within the timeout, again and again before any answer, is a wrong base URL, a server
+ * that is down or a timeout too short for the model: every sample would wait out its retries the
+ * same way (a mistyped port once crawled on at 0.2 samples/s). After a first answer they are what
+ * they usually are, a network that comes and goes, and neither count nor break a streak.
+ */
+export const STOP_UNANSWERED: Readonly<Record<string, number>> = { network: 3, timeout: 3 };
 
 /** Why a model (or the judge, and with it the whole run) was stopped; kept with the run (`RunEnd`). */
 export type { FailFastStop } from '../store/records.js';
@@ -54,6 +66,8 @@ interface Streak {
 export class FailFast {
   private readonly streaks = new Map<string, Streak>();
   private readonly stopList: FailFastStop[] = [];
+  /** Actors (`role\nactor`) that answered once in this session: `STOP_UNANSWERED`'s kinds no longer count for them. */
+  private readonly answered = new Set<string>();
 
   /**
    * `enabled: false` (`--no-fail-fast`) stores every error as the sample's result and never stops.
@@ -82,9 +96,9 @@ export class FailFast {
    * broke, to store now.
    */
   failed(call: FailedCall, result: ResultRecord): { readonly hold: boolean; readonly release: readonly ResultRecord[] } {
-    const bound = STOP_AFTER[call.kind];
-    if (!this.enabled || bound === undefined) return { hold: false, release: [] };
     const key = `${call.role}\n${call.actor}`;
+    const bound = STOP_AFTER[call.kind] ?? (this.answered.has(key) ? undefined : STOP_UNANSWERED[call.kind]);
+    if (!this.enabled || bound === undefined) return { hold: false, release: [] };
     const streak = this.streaks.get(key);
     // Once stopped, whatever still comes back failing is left for the resume, like the streak.
     if (streak?.stopped) return { hold: this.options.holdResults !== false, release: [] };
@@ -106,6 +120,7 @@ export class FailFast {
   /** A call of `actor` got an answer from the provider: its streak, if any, was about those samples. Returns their results to store. */
   succeeded(actor: string, role: Role): readonly ResultRecord[] {
     const key = `${role}\n${actor}`;
+    this.answered.add(key);
     const streak = this.streaks.get(key);
     if (!streak || streak.stopped) return [];
     this.streaks.delete(key);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -37,6 +38,8 @@ function provider(ctx: FakeRequestContext): Fault | undefined {
   if (ctx.body.model === 'missing-model') {
     return { type: 'status', status: 404, body: JSON.stringify({ error: { message: 'The model `missing-model` does not exist or you do not have access to it.', type: 'invalid_request_error', param: null, code: 'model_not_found' } }) };
   }
+  // Answers its first request, then resets every connection: a network that fails after the endpoint was reached.
+  if (ctx.body.model === 'flaky-model' && flakyCalls++ > 0) return { type: 'reset' };
   if (ctx.body.model === 'picky-model') {
     return { type: 'status', status: 400, body: JSON.stringify({ error: { message: "Unsupported parameter: 'max_tokens' is not supported with this model.", type: 'invalid_request_error', param: 'max_tokens', code: 'unsupported_parameter' } }) };
   }
@@ -47,6 +50,8 @@ let server: FakeServer;
 let dir: string;
 /** Whether `openai:judge` is refused (403): a judge the account may not use, until the test "fixes" it. */
 let judgeRefused = false;
+/** Requests `openai:flaky-model` got so far. */
+let flakyCalls = 0;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'assay-failfast-'));
@@ -213,4 +218,50 @@ test('assay run with a wrong key: exit 130, the reason and "assay resume" on std
   assert.equal(summary.models['openai:fake-model']?.counts.done, SAMPLES);
   assert.doesNotMatch((await runAssay(['show', run, '--db', db])).stdout, /stopped/, 'finished: nothing left to fix');
   assert.doesNotMatch((await runAssay(['runs', '--db', db])).stdout, /stopped/);
+});
+
+/** A loopback port nothing listens on (bound, then closed): connections to it are refused. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+test('assay run at a port nothing listens on: stopped after 3 identical network errors (exit 130), with the URL and what to check; resume with the right --base-url finishes', { skip }, async () => {
+  const db = join(dir, 'refused.db');
+  const wrong = `http://127.0.0.1:${await closedPort()}/v1`;
+  const args = ['run', 'metatool/similar', '--model', 'openai:fake-model', '--base-url', wrong, '--per-tool', '1', '--limit', String(SAMPLES), '--seed', '5', '--concurrency', '1', '--max-retries', '1', '--db', db, '--json'];
+  const refused = await runAssay(args, { ASSAY_DATA_DIR: dataDir, OPENAI_API_KEY: GOOD_KEY });
+  assert.equal(refused.code, 130, refused.stderr);
+  assert.match(refused.stderr, new RegExp(`warning: stopped openai:fake-model after 3 identical network errors in a row — nothing has answered at this endpoint yet in this session: cannot complete POST ${wrong.replace(/\./g, '\\.')}/chat/completions: .*ECONNREFUSED.*check the base URL \\(--base-url, OPENAI_BASE_URL.*then assay resume \\S+`));
+  const summary = JSON.parse(refused.stdout) as { run: string; models: Record<string, { counts: { pending: number; errors: number } }> };
+  assert.equal(summary.models['openai:fake-model']?.counts.pending, SAMPLES, 'no sample ends in an error: the 3 of the streak are left for the resume');
+  assert.equal(summary.models['openai:fake-model']?.counts.errors, 0);
+  const store = await openSqliteStore(db);
+  const calls = await store.calls(summary.run);
+  await store.close();
+  assert.equal(calls.length, 6, 'one worker: 3 samples, each tried twice (--max-retries 1), then nothing');
+  assert.ok(calls.every((c) => c.error?.kind === 'network'));
+
+  const mark = server.requests.length;
+  const resumed = await runAssay(['resume', summary.run, '--base-url', server.url, '--db', db, '--json'], { ASSAY_DATA_DIR: dataDir, OPENAI_API_KEY: GOOD_KEY });
+  assert.equal(resumed.code, 0, resumed.stderr);
+  const finished = JSON.parse(resumed.stdout) as { status: string; models: Record<string, { counts: { done: number } }> };
+  assert.equal(finished.status, 'finished');
+  assert.equal(finished.models['openai:fake-model']?.counts.done, SAMPLES);
+  assert.equal(server.requests.length - mark, SAMPLES, 'every sample called once at the right endpoint');
+});
+
+test('network errors after the model has answered are not a setup problem: stored as errors, the run goes on to the end', { skip }, async () => {
+  const store = await openSqliteStore(join(dir, 'flaky.db'));
+  flakyCalls = 0;
+  const warnings: string[] = [];
+  const summary = await startRun(spec(['openai:flaky-model'], 1), { store, secrets: { openaiApiKey: GOOD_KEY }, onWarning: (w) => warnings.push(w) });
+  assert.equal(summary.status, 'finished');
+  assert.equal(summary.models['openai:flaky-model']?.counts.done, 1);
+  assert.deepEqual(summary.models['openai:flaky-model']?.counts.errors_by_kind, { network: SAMPLES - 1 });
+  assert.ok(!warnings.some((w) => w.startsWith('stopped')), warnings.join('\n'));
+  await store.close();
 });
