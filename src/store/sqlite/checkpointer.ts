@@ -16,24 +16,13 @@ const INTERVAL_MS = 250;
 const FALLBACK_AUTOCHECKPOINT_PAGES = 4000;
 
 /**
- * A write transaction that took at least this long (ms) starts the thread (`Checkpointer.wrote`).
- * A group commit takes ~1 ms; the one that crosses SQLite's 1,000 WAL pages and checkpoints inside
- * it took 22–27 ms on this project's machines (fsync included), 7 times in a 10,000-sample run. A
- * disk that makes it take twice that is one whose checkpoints would stall the event loop.
- */
-export const SLOW_WRITE_MS = 50;
-
-/**
- * Checkpoints the store's WAL from a worker thread, once the writer's own checkpoints prove slow.
- * SQLite checkpoints inside the commit that crosses 1,000 WAL pages, blocking the event loop while
- * it copies the pages and syncs both files. Where that is fast, the thread costs more than it
- * saves: at 10,000 MetaTool samples, 0.2–0.3 s of CPU (a second V8 isolate's start-up, ~0.1 s, and
- * its own heap) and 8–9 MB of peak RSS, against 7 stalls of ~25 ms (docs/benchmarks.md,
- * "the checkpointer thread started only for a slow disk"). Where it is slow (a network file
- * system, a loaded disk), the first write transaction slower than `slowWriteMs` starts the
- * thread, whose second connection does the work on another core from then on. Durability is the
- * same either way: a commit is in the WAL before its save resolves, whoever copies it into the
- * database file later.
+ * Checkpoints the store's WAL from a worker thread. SQLite otherwise checkpoints inside the commit
+ * that crosses 1,000 WAL pages: at 10,000 samples that is ~20 commits that each block the event
+ * loop 2–15 ms on fsync, stalling every answer that arrives meanwhile (docs/benchmarks.md). A
+ * second connection in a worker does that work on another core. Durability is unchanged: a
+ * commit is in the WAL before its save resolves, whoever copies it into the database file later.
+ * Costs ~7 MB of memory (a second V8 isolate), so it starts only once the store begins writing a
+ * run, not for every command that opens the store.
  */
 export class Checkpointer {
   private worker: Worker | undefined;
@@ -42,18 +31,7 @@ export class Checkpointer {
   constructor(
     private readonly db: Database.Database,
     private readonly file: string,
-    private readonly slowWriteMs = SLOW_WRITE_MS,
   ) {}
-
-  /** Whether the thread was started (and not stopped). */
-  get running(): boolean {
-    return this.worker !== undefined;
-  }
-
-  /** A write transaction took `ms`: at `slowWriteMs` or more, the writer's own checkpoints are too slow for the event loop, so the thread starts. */
-  wrote(ms: number): void {
-    if (ms >= this.slowWriteMs) this.start();
-  }
 
   /** Starts the background thread if it is not running yet. */
   start(): void {

@@ -31,10 +31,8 @@ interface PositionRange {
 const positions = (runId: string, range?: SampleRange): PositionRange => ({ runId, ...rangeBounds(range) });
 
 export interface SqliteStoreOptions {
-  /** Checkpoint the WAL from a worker thread once a write transaction proves slow (default true; see `checkpointer.ts`). */
+  /** Checkpoint the WAL from a worker thread once the store writes a run (default true; see `checkpointer.ts`). */
   readonly backgroundCheckpoints?: boolean;
-  /** How slow (ms) a write transaction must be to start that thread (default `SLOW_WRITE_MS`; 0: at the first write). */
-  readonly slowWriteMs?: number;
   /** The clock run leases are measured by (ms since the epoch; default `Date.now`): tests expire a lease without waiting. */
   readonly clock?: () => number;
 }
@@ -43,7 +41,7 @@ export interface SqliteStoreOptions {
 export async function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
   const db = openDatabase(path);
   const background = options.backgroundCheckpoints !== false && !db.memory;
-  return new SqliteStore(db, path, background ? new Checkpointer(db, path, options.slowWriteMs) : undefined, options.clock);
+  return new SqliteStore(db, path, background ? new Checkpointer(db, path) : undefined, options.clock);
 }
 
 /** An outcome waiting for the next group commit (`GroupCommit`). */
@@ -252,8 +250,9 @@ export class SqliteStore implements Store {
       throw new InputError(`run ${run.id} already exists in ${this.file}`, { file: this.file });
     }
     checkRunSamples(run, samples);
+    this.startCheckpointsSoon();
     try {
-      this.timedWrite(() => this.createRunTx.immediate(run, samples));
+      this.createRunTx.immediate(run, samples);
     } catch (error) {
       this.sampleTails.delete(run.id);
       throw error;
@@ -268,7 +267,7 @@ export class SqliteStore implements Store {
     if (this.selectRun.get(runId) === undefined) throw new InputError(`no run ${runId} in ${this.file}`, { file: this.file });
     assertUniqueSampleIds(samples, `run ${runId}`);
     try {
-      this.timedWrite(() => this.addSamplesTx.immediate(runId, samples));
+      this.addSamplesTx.immediate(runId, samples);
     } catch (error) {
       // The numbering in memory may be ahead of what was rolled back: read it again next time.
       this.sampleTails.delete(runId);
@@ -277,17 +276,14 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Runs a write transaction of a run's (its samples, outcomes, scores) and tells the checkpointer
-   * how long it took: the commit that checkpoints inside it is the slow one on a slow disk
-   * (`Checkpointer.wrote`). Timed whether it commits or throws.
+   * Starts the background checkpoints (`Checkpointer`) on the next turn of the event loop, not in
+   * `createRun` itself: making the thread takes ~10 ms of the main thread, which a new run's first
+   * calls need not wait for (nothing is checkpointed before the WAL has grown anyway). A store
+   * closed meanwhile starts none.
    */
-  private timedWrite<T>(write: () => T): T {
-    const startedAt = performance.now();
-    try {
-      return write();
-    } finally {
-      this.checkpointer?.wrote(performance.now() - startedAt);
-    }
+  private startCheckpointsSoon(): void {
+    const checkpointer = this.checkpointer;
+    if (checkpointer) setImmediate(() => this.db.open && checkpointer.start());
   }
 
   /** Where the run's next sample goes: known from this session's writes, else read from the store. */
@@ -433,15 +429,12 @@ export class SqliteStore implements Store {
   }
 
   private enqueue(outcome: PendingOutcome, gather: boolean): Promise<boolean> {
+    this.checkpointer?.start();
     return this.saves.add(outcome, gather);
   }
 
   /** Writes a group commit's outcomes (`GroupCommit`) and settles each. */
   private writeBatch(batch: readonly Waiting<PendingOutcome>[]): void {
-    this.timedWrite(() => this.writeBatchNow(batch));
-  }
-
-  private writeBatchNow(batch: readonly Waiting<PendingOutcome>[]): void {
     try {
       const saved = this.committing(() => this.saveBatchTx.immediate(batch));
       batch.forEach((waiting, i) => waiting.resolve(saved[i] ?? false));
@@ -483,7 +476,7 @@ export class SqliteStore implements Store {
 
   /** Replaces the scores of `done` results, all or nothing; a sample without a done result is an error. */
   async updateScores(runId: string, modelId: string, scores: ReadonlyMap<string, Score>, repeat = 0): Promise<void> {
-    this.timedWrite(() => this.updateScoresTx.immediate(runId, modelId, scores, repeat));
+    this.updateScoresTx.immediate(runId, modelId, scores, repeat);
   }
 
   async lookupCache(cacheKey: string): Promise<GenerateResult | undefined> {
