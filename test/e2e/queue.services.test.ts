@@ -555,13 +555,16 @@ test('PostgreSQL unreachable mid-run (connections cut, new ones refused for long
 
 test('resumed while units started before a fail-fast stop are still calling the model: the resume waits for them, and no sample is answered twice', { timeout: 600_000 }, async () => {
   const { url } = await schemas.create();
-  // The first request is refused (fail-fast stops the model at once); every other answer takes
-  // long enough that the units started with it are still in flight when the resume comes.
+  // The fourth request is refused (fail-fast stops the model at once); every other answer takes
+  // long enough that the units started before it (three at least: refusing the first one instead
+  // could stop the run before any other unit had started, as a loaded CI machine once showed)
+  // are still in flight when the resume comes.
   const inFlightMs = 6_000;
+  const refused = 3;
   const server = await startFakeOpenAIServer({
     respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }),
-    latencyMs: (ctx) => (ctx.index === 0 ? 0 : inFlightMs),
-    faults: (ctx) => (ctx.index === 0 ? { type: 'status', status: 401, body: '{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}' } : undefined),
+    latencyMs: (ctx) => (ctx.index === refused ? 0 : inFlightMs),
+    faults: (ctx) => (ctx.index === refused ? { type: 'status', status: 401, body: '{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}' } : undefined),
   });
   const store = await openStore(url);
   try {
