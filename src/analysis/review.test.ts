@@ -168,3 +168,40 @@ describe('reviews change the reviewed metrics of every task kind that reads its 
     assert.deepEqual([truth['n'], truth['judge_defect_and_leak'], truth['neither']], [2, 1, 1]);
   });
 });
+
+describe('reviews of a run with repeats', () => {
+  it('are of each item\'s first answer (repeat 0): a later repeat decides neither whether the verdict changed nor whether the item can be reviewed', async () => {
+    const task = findTask('summaries/alignment');
+    const run: RunRecord = {
+      id: '20260301-120000-rvrp', task: task.name, taskVersion: task.version, status: 'finished',
+      createdAt: '2026-03-01T12:00:00.000Z', updatedAt: '2026-03-01T12:00:00.000Z', models: [MODEL], settings: {}, seed: 0,
+      options: { task: { articles: '/x/articles' } }, repeats: 2,
+      engine: {}, provenance: { datasetChecksums: {}, promptVersion: '1', toolkitVersion: '0' }, events: [],
+      judge: { model: 'openai:judge', selfGrading: false, repeats: 1, format: 'json', maxParseRetries: 0, temperature: 0 },
+      sampleCount: 3,
+    };
+    await store.createRun(run, ['a', 'b', 'c'].map((id): Sample => ({ id, input: [{ role: 'user', content: id }], target: null, metadata: {} })));
+    const aligned = (yes: boolean): Score => ({ value: yes, answer: { claims: [{ claim: 'c', verdict: yes ? 'yes' : 'no', reason: 'r' }] } });
+    // Repeat 0: a aligned, b not, c an error. Repeat 1: a not, b not, c aligned.
+    const plan: readonly (readonly [string, number, Score | null])[] = [
+      ['a', 0, aligned(true)], ['b', 0, aligned(false)], ['c', 0, null],
+      ['a', 1, aligned(false)], ['b', 1, aligned(false)], ['c', 1, aligned(true)],
+    ];
+    for (const [id, repeat, score] of plan) {
+      await store.saveOutcome([], {
+        runId: run.id, sampleId: id, modelId: MODEL, repeat, cached: false, attempts: 1, latencyMs: 1, finishedAt: '2026-03-01T12:00:01.000Z',
+        ...(score === null
+          ? { status: 'error', output: null, score: null, error: { kind: 'server', message: '503' }, usage: {}, costUsd: null }
+          : { status: 'done', output: { text: 'a', toolCalls: [], finishReason: { unified: 'stop', raw: 'stop' }, usage: {}, warnings: [] }, score, error: null, usage: {}, costUsd: 0 }),
+      });
+    }
+    // a fail: repeat 0 aligned, so changed (repeat 1, not aligned, would say it agrees); b fail: agrees with both.
+    const { outcome, model, changedIds } = await review(run, 'item,verdict\na,fail\nb,fail\n');
+    assert.deepEqual([outcome.applied, outcome.changed, model?.reviewed?.changed], [2, 1, 1]);
+    assert.deepEqual(changedIds, ['a']);
+    // c has no scored first answer (an error), though its repeat 1 has one: refused, naming the line and why.
+    const file = join(dir, 'rvrp-c.csv');
+    writeFileSync(file, 'item,verdict\nc,pass\n');
+    await assert.rejects(applyReviewFile(store, run.id, file), /line 2: run 20260301-120000-rvrp has no scored output of given:answers for item "c" in repeat 0 \(a review is of an item's first answer\)/);
+  });
+});

@@ -37,10 +37,14 @@ export async function applyReviewFile(store: Store, runIdOrPrefix: string, file:
   const lines = parseReviewFile(text, file);
   const run = await requireRun(store, runIdOrPrefix);
   const reading = reviewReadingOfRun(run);
+  // A review is of an item's first answer (repeat 0): the one a run's own metrics, its reviewed
+  // metrics and the report's review column read. A later repeat's score neither decides whether
+  // the item can be reviewed nor whether the verdict changed.
   const scored = new Map<string, Score>();
   for (const result of await store.results(run.id, undefined, { outputs: false })) {
-    if (result.status === 'done' && result.score) scored.set(`${result.sampleId}\u0000${result.modelId}`, result.score);
+    if ((result.repeat ?? 0) === 0 && result.status === 'done' && result.score) scored.set(`${result.sampleId}\u0000${result.modelId}`, result.score);
   }
+  const ofRepeat = (run.repeats ?? 1) > 1 ? ' in repeat 0 (a review is of an item\'s first answer)' : '';
   const reviewedAt = new Date().toISOString();
   let changed = 0;
   const reviews: ReviewRecord[] = lines.map((line) => {
@@ -51,7 +55,7 @@ export async function applyReviewFile(store: Store, runIdOrPrefix: string, file:
     const modelId = line.modelId ?? (run.models[0] as string);
     if (!run.models.includes(modelId)) throw new InputError(`${where}: run ${run.id} has no model "${modelId}" (it has ${run.models.join(', ')})`, { file, line: line.line });
     const key = `${line.sampleId}\u0000${modelId}`;
-    if (!scored.has(key)) throw new InputError(`${where}: run ${run.id} has no scored output of ${modelId} for item "${line.sampleId}"`, { file, line: line.line });
+    if (!scored.has(key)) throw new InputError(`${where}: run ${run.id} has no scored output of ${modelId} for item "${line.sampleId}"${ofRepeat}`, { file, line: line.line });
     if (reviewChanges(reading, scored.get(key), line.verdict)) changed++;
     return { runId: run.id, sampleId: line.sampleId, modelId, verdict: line.verdict, note: line.note, source: file, reviewedAt };
   });

@@ -222,7 +222,8 @@ whose verdict a reviewer overruled (a 1–5 grade, claims, a severity) is left o
 made of it (mean score, distribution, claim support). For harm and groundedness runs the block
 also gives the defect rate corrected for the judge's error measured on the reviews (PPI), with its
 95% interval and how many reviews in all would halve it: review a random sample of the items for
-it to hold (docs/harm.md).
+it to hold (docs/harm.md). In a run with repeats, a review is of each item's first answer
+(repeat 0), the one the run's own metrics and the report's review column read.
 Every line is checked before anything is stored. A later file's verdict for the same item
 replaces the earlier one.
 
