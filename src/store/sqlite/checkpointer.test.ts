@@ -6,7 +6,9 @@ import { after, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { user, type Sample } from '../../core/index.js';
 import type { RunRecord } from '../records.js';
-import { openSqliteStore } from './sqlite-store.js';
+import { Checkpointer } from './checkpointer.js';
+import { openDatabase } from './open-database.js';
+import { openSqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'assay-checkpointer-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,26 +20,85 @@ const run: RunRecord = {
 // ~4 MB of samples: well under the writer's own fallback of 4,000 WAL pages (~32 MB), so only a background checkpoint copies them into the file.
 const samples: Sample[] = Array.from({ length: 1000 }, (_, i) => ({ id: `s${i}`, input: [user(`${i} `.padEnd(4000, 'x'))], target: null, metadata: {} }));
 
-/** Writes the samples and gives the database file's size (the WAL not counted) once it passes `bytes`, or after `waitMs`. */
-async function fileSizeAfterWriting(name: string, backgroundCheckpoints: boolean, bytes: number, waitMs: number): Promise<{ bytes: number; close: () => Promise<void> }> {
-  const file = join(dir, name);
-  const store = await openSqliteStore(file, { backgroundCheckpoints });
-  await store.createRun(run, samples);
+/** Waits until the database file (the WAL not counted) passes `bytes`, or `waitMs`; gives its size. */
+async function fileSizeOnceOver(file: string, bytes: number, waitMs: number): Promise<number> {
   const deadline = Date.now() + waitMs;
   while (statSync(file).size <= bytes && Date.now() < deadline) await sleep(25);
-  return { bytes: statSync(file).size, close: () => store.close() };
+  return statSync(file).size;
 }
 
-test('a writing store checkpoints in the background: its writes reach the database file without waiting for the WAL to fill', async () => {
-  const without = await fileSizeAfterWriting('without.db', false, 4_000_000, 400);
-  const withIt = await fileSizeAfterWriting('with.db', true, 4_000_000, 10_000);
+/** Writes the samples and gives the database file's size once it passes `bytes`, or after `waitMs`. */
+async function fileSizeAfterWriting(name: string, options: SqliteStoreOptions, bytes: number, waitMs: number): Promise<{ bytes: number; close: () => Promise<void> }> {
+  const file = join(dir, name);
+  const store = await openSqliteStore(file, options);
+  await store.createRun(run, samples);
+  return { bytes: await fileSizeOnceOver(file, bytes, waitMs), close: () => store.close() };
+}
+
+test('a writing store checkpoints in the background once its WAL has grown: its writes reach the database file without waiting for the WAL to fill', async () => {
+  const without = await fileSizeAfterWriting('without.db', { backgroundCheckpoints: false }, 4_000_000, 400);
+  const small = await fileSizeAfterWriting('small.db', {}, 4_000_000, 400);
+  const withIt = await fileSizeAfterWriting('with.db', { checkpointFromWalBytes: 0 }, 4_000_000, 10_000);
   try {
     assert.ok(without.bytes < 1_000_000, `no background checkpoint: the file stays small (${without.bytes} bytes), the data is in the WAL`);
+    assert.ok(small.bytes < 1_000_000, `~4 MB of WAL, under the 8 MB from which the thread starts: the file stays small (${small.bytes} bytes)`);
     assert.ok(withIt.bytes > 4_000_000, `background checkpoint: the file holds the samples (${withIt.bytes} bytes)`);
   } finally {
-    await Promise.all([without.close(), withIt.close()]);
+    await Promise.all([without.close(), small.close(), withIt.close()]);
   }
 });
+
+test('the thread starts at the write that grows the WAL past the bound, not before', async () => {
+  const file = join(dir, 'grows.db');
+  // ~4 MB of samples, then ~4 MB more: the bound (6 MB) is crossed by the second write.
+  const store = await openSqliteStore(file, { checkpointFromWalBytes: 6_000_000 });
+  try {
+    await store.createRun({ ...run, sampleCount: 2 * samples.length }, samples);
+    assert.ok((await fileSizeOnceOver(file, 1_000_000, 400)) < 1_000_000, 'under the bound: nothing checkpointed');
+    await store.addSamples(run.id, samples.map((s) => ({ ...s, id: `more-${s.id}` })));
+    const bytes = await fileSizeOnceOver(file, 4_000_000, 10_000);
+    assert.ok(bytes > 4_000_000, `past the bound: the thread checkpoints (${bytes} bytes in the file)`);
+  } finally {
+    await store.close();
+  }
+  assert.equal((await readBack(file)).length, 2 * samples.length);
+});
+
+test('Checkpointer.wrote: the writer\'s fallback at the first write, the thread only once the WAL file reaches the bound', async () => {
+  const file = join(dir, 'direct.db');
+  const db = openDatabase(file);
+  // The bound: 64 KB more than the migrations wrote to the WAL.
+  const bound = statSync(`${file}-wal`).size + 64 * 1024;
+  const checkpointer = new Checkpointer(db, file, bound);
+  try {
+    assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), 1000);
+    db.exec('CREATE TABLE t (x TEXT)');
+    checkpointer.wrote();
+    assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), 4000, 'the fallback is set at the first write');
+    assert.ok(statSync(`${file}-wal`).size < bound);
+    assert.equal(checkpointer.running, false, 'a WAL under the bound starts no thread');
+    db.prepare('INSERT INTO t VALUES (?)').run('x'.repeat(100_000));
+    checkpointer.wrote();
+    assert.ok(statSync(`${file}-wal`).size >= bound);
+    assert.equal(checkpointer.running, true);
+    await checkpointer.stop();
+    assert.equal(checkpointer.running, false);
+    checkpointer.wrote();
+    assert.equal(checkpointer.running, false, 'none starts once stopped');
+  } finally {
+    db.close();
+  }
+});
+
+/** The samples of `run` in a store opened again on `file`. */
+async function readBack(file: string): Promise<readonly unknown[]> {
+  const reopened = await openSqliteStore(file);
+  try {
+    return await reopened.loadSamples(run.id);
+  } finally {
+    await reopened.close();
+  }
+}
 
 test('closing stops the thread and leaves a complete file with no WAL; the data reads back', async () => {
   const file = join(dir, 'closed.db');

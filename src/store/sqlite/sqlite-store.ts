@@ -31,8 +31,10 @@ interface PositionRange {
 const positions = (runId: string, range?: SampleRange): PositionRange => ({ runId, ...rangeBounds(range) });
 
 export interface SqliteStoreOptions {
-  /** Checkpoint the WAL from a worker thread once the store writes a run (default true; see `checkpointer.ts`). */
+  /** Checkpoint the WAL from a worker thread once a run's writes have grown it (default true; see `checkpointer.ts`). */
   readonly backgroundCheckpoints?: boolean;
+  /** The WAL size in bytes from which the thread starts (default `START_WAL_BYTES`, 8 MB): tests start it at once with 0. */
+  readonly checkpointFromWalBytes?: number;
   /** The clock run leases are measured by (ms since the epoch; default `Date.now`): tests expire a lease without waiting. */
   readonly clock?: () => number;
 }
@@ -41,7 +43,7 @@ export interface SqliteStoreOptions {
 export async function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
   const db = openDatabase(path);
   const background = options.backgroundCheckpoints !== false && !db.memory;
-  return new SqliteStore(db, path, background ? new Checkpointer(db, path) : undefined, options.clock);
+  return new SqliteStore(db, path, background ? new Checkpointer(db, path, options.checkpointFromWalBytes) : undefined, options.clock);
 }
 
 /** An outcome waiting for the next group commit (`GroupCommit`). */
@@ -250,13 +252,13 @@ export class SqliteStore implements Store {
       throw new InputError(`run ${run.id} already exists in ${this.file}`, { file: this.file });
     }
     checkRunSamples(run, samples);
-    this.startCheckpointsSoon();
     try {
       this.createRunTx.immediate(run, samples);
     } catch (error) {
       this.sampleTails.delete(run.id);
       throw error;
     }
+    this.wroteSoon();
   }
 
   /**
@@ -273,17 +275,18 @@ export class SqliteStore implements Store {
       this.sampleTails.delete(runId);
       throw error;
     }
+    this.wroteSoon();
   }
 
   /**
-   * Starts the background checkpoints (`Checkpointer`) on the next turn of the event loop, not in
-   * `createRun` itself: making the thread takes ~10 ms of the main thread, which a new run's first
-   * calls need not wait for (nothing is checkpointed before the WAL has grown anyway). A store
+   * Tells the background checkpoints (`Checkpointer.wrote`) of a run's write on the next turn of
+   * the event loop, not in `createRun` itself: should the WAL have grown enough, making the thread
+   * takes ~10 ms of the main thread, which a new run's first calls need not wait for. A store
    * closed meanwhile starts none.
    */
-  private startCheckpointsSoon(): void {
+  private wroteSoon(): void {
     const checkpointer = this.checkpointer;
-    if (checkpointer) setImmediate(() => this.db.open && checkpointer.start());
+    if (checkpointer) setImmediate(() => this.db.open && checkpointer.wrote());
   }
 
   /** Where the run's next sample goes: known from this session's writes, else read from the store. */
@@ -429,7 +432,6 @@ export class SqliteStore implements Store {
   }
 
   private enqueue(outcome: PendingOutcome, gather: boolean): Promise<boolean> {
-    this.checkpointer?.start();
     return this.saves.add(outcome, gather);
   }
 
@@ -448,6 +450,7 @@ export class SqliteStore implements Store {
       }
     }
     this.tryMergeCache(false);
+    this.checkpointer?.wrote();
   }
 
   /** Runs an outcome transaction; the cacheable calls it wrote reach the cache index only if it commits. */
