@@ -12,9 +12,6 @@ import { requireRun } from '../store/require-run.js';
 import { summarizeRun, type RunSummary } from './summary.js';
 import type { Store } from '../store/store.js';
 
-/** The parser a task options object selects (the default reading is strict). */
-export const parserOf = (options: TaskOptions): AnswerParserName => options.parser ?? 'strict';
-
 /** The answer parsers a run's task offers; refuses, naming the option given (`--parser`, `--readings`), a task that has only one reading. */
 export function answerParsersOf(run: RunRecord, option: string): readonly AnswerParserName[] {
   const parsers = findTask(run.task).answerParsers ?? [];
@@ -143,22 +140,4 @@ async function regradeFromCache(
   const own = graded.score.metadata?.['judge'];
   const judgeMeta = withFields(before, own !== null && typeof own === 'object' ? own : {});
   return withFields(graded.score, { metadata: withFields(graded.score.metadata ?? {}, { judge: judgeMeta }) });
-}
-
-/**
- * The parsers the stored scores of a run were made with, by count, read from the scores' own
- * `metadata.parser` (awareness scores carry it, and selection scores read with the paper's rules;
- * a score of a task with answer parsers that names none was read the default, strict way). Empty
- * for tasks whose scores do not record one.
- */
-export async function parsersInScores(store: Store, run: RunRecord): Promise<Map<string, number>> {
-  const offers = (findTask(run.task).answerParsers ?? []).length > 0;
-  const counts = new Map<string, number>();
-  for (const result of await store.results(run.id, undefined, { outputs: false })) {
-    if (!result.score) continue;
-    const named = result.score.metadata?.['parser'];
-    const parser = typeof named === 'string' ? named : offers ? 'strict' : undefined;
-    if (parser !== undefined) counts.set(parser, (counts.get(parser) ?? 0) + 1);
-  }
-  return counts;
 }

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Option } from 'commander';
 import { InputError } from '../core/index.js';
+import { resolveDataDir } from '../datasets/data-dir.js';
 import type { RunSummary } from '../analysis/summary.js';
 import { openStore, type OpenStoreOptions } from '../store/open-store.js';
 import { createFolder, fsReason } from '../core/index.js';
@@ -140,3 +141,6 @@ export function writeOutFile(file: string, text: string): void {
     throw new InputError(`cannot write --out ${file}: ${reason}`, { file });
   }
 }
+
+/** `--data-dir` checked to exist (as for `run`), or undefined to use the run's recorded one. */
+export const checkedDataDir = (flag: string | undefined): string | undefined => (flag ? resolveDataDir({ flag }).dir : undefined);
