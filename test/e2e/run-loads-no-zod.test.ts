@@ -68,3 +68,15 @@ test('assay run and assay resume with models named on the command line do not lo
   assert.equal(resumed.code, 0, resumed.stderr);
   assert.equal(zodImports(), '');
 });
+
+test('assay show of a run does not load zod (the suite code, which does, is loaded for a suite run only)', { skip }, async () => {
+  const db = path.join(work, 'show.db');
+  const ran = await assay(['run', 'metatool/similar', '--limit', '5', '-m', 'baseline:lexical', '--db', db, '--json'], env);
+  assert.equal(ran.code, 0, ran.stderr);
+  const id = (JSON.parse(ran.stdout) as { run: string }).run;
+  rmSync(log, { force: true });
+  const shown = await assay(['show', id, '--db', db, '--json'], env);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.deepEqual((JSON.parse(shown.stdout) as { run: string }).run, id);
+  assert.equal(zodImports(), '');
+});
