@@ -1,13 +1,13 @@
 import { Command, Option } from 'commander';
 import { allTasks } from '../benchmarks/registry.js';
 import type { ExportFormat } from '../report/export.js';
-import { EXPORT_DETAILS } from '../report/export-from-report.js';
-import { buildRunReport } from '../report/run-report.js';
 import { modifiedDataLine, renderRunList, renderSummary } from '../report/console.js';
 import { runMetricDeclarationsOf } from '../report/metric-format.js';
 import { readRunState } from '../store/run-state.js';
 import { runRecordView } from '../store/run-events.js';
 import { summarizeStoredRun } from '../runner/run.js';
+import { requireRun } from '../store/require-run.js';
+import { recordedModifiedData } from '../analysis/recorded-run.js';
 import { registerDataCommands } from './data-command.js';
 import { rescoreRun, type RescoreOutcome } from '../analysis/rescore.js';
 import { parserOf } from '../analysis/score-parsers.js';
@@ -17,13 +17,13 @@ import { registerWorkerCommand } from './worker-command.js';
 import { registerSamplesCommand } from './samples-command.js';
 import { registerAgreementCommand } from './agreement-command.js';
 import { registerCompareCommand } from './compare-command.js';
-import { EXIT, checkedDataDir, dataDirOption, dbOption, jsonOption, unusedDbOption, withStore, writeOutFile } from './shared.js';
+import { EXIT, checkedDataDir, dataDirOption, dbOption, jsonOption, openOutFile, unusedDbOption, withStore } from './shared.js';
 import { registerReportCommand } from './report-command.js';
 import { registerMigrateCommand } from './migrate-command.js';
 import { registerViewCommand } from './view-command.js';
 import { registerDemoCommand } from './demo-command.js';
 import { registerShowCommand } from './show-command.js';
-import { printData, printErr, printOut } from './terminal.js';
+import { printDataPart, printErr, printOut } from './terminal.js';
 
 export { EXIT } from './shared.js';
 
@@ -134,18 +134,30 @@ Example:
     .addHelpText('after', '\nCSV/TSV cells that hold lists or objects (candidates, gold, answer) carry them as JSON. For FunctionChat runs, --format tsv writes upstream\'s report columns (serial_num, is_pass, type_of_output, ground_truth, acceptable_arguments, model_output, reasoning, query, tools) plus sample_id, model, tools_type.\n\nExample:\n  assay export 20250101-120000-ab12 --format csv --out results.csv')
     .action(async (runId: string, flags: { format: ExportFormat; out?: string; model?: string; db: string }) => {
       await withStore(flags.db, async (store) => {
-        // The run's report with every row's details: the export's rows are read through it.
-        const report = await buildRunReport(store, runId, EXPORT_DETAILS);
+        const run = await requireRun(store, runId);
         // Loaded here: the CSV writer is only this command's (issue 29: every run paid for it).
-        const { exportReportText } = await import('../report/task-export.js');
-        const { text, rows } = exportReportText(report, flags.format, flags.model);
-        const modified = report.overview.modifiedData;
+        const [{ exportHeadOf, exportPairPages }, { writeExportParts }] = await Promise.all([import('../report/export-pages.js'), import('../report/task-export.js')]);
+        const head = exportHeadOf(run, flags.model);
+        const modified = recordedModifiedData(run);
         // Said on stderr too: a task's own layout (FunctionChat's TSV: upstream's columns) has no column for it.
-        if (modified.length > 0) printErr(`note: run ${report.overview.run}: ${modifiedDataLine(modified)}\n`);
-        if (flags.out) {
-          writeOutFile(flags.out, text);
-          printErr(`wrote ${rows} rows to ${flags.out}\n`);
-        } else printData(text);
+        if (modified.length > 0) printErr(`note: run ${run.id}: ${modifiedDataLine(modified)}\n`);
+        // The rows a page of samples at a time, each page written before the next is read (the
+        // report's rows, as the report builds them: its memory is a page's, not the run's).
+        const pages = exportPairPages(store, run, flags.model);
+        if (!flags.out) {
+          await writeExportParts(head, pages, flags.format, printDataPart);
+          return;
+        }
+        const out = openOutFile(flags.out);
+        let rows: number;
+        try {
+          rows = await writeExportParts(head, pages, flags.format, out.write);
+        } catch (error) {
+          out.abort();
+          throw error;
+        }
+        out.commit();
+        printErr(`wrote ${rows} rows to ${flags.out}\n`);
       });
     });
 

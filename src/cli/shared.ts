@@ -1,5 +1,5 @@
-import { writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { closeSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { Option } from 'commander';
 import { InputError } from '../core/index.js';
 import { resolveDataDir } from '../datasets/data-dir.js';
@@ -140,6 +140,65 @@ export function writeOutFile(file: string, text: string): void {
     if (reason === undefined) throw error;
     throw new InputError(`cannot write --out ${file}: ${reason}`, { file });
   }
+}
+
+/**
+ * `--out FILE` written in parts (an export's pages): into a file beside it, renamed over FILE by
+ * `commit` once every part is written, so a failed or stopped export leaves FILE as it was (and no
+ * part file: `abort`). Its folder is made as for {@link writeOutFile}; every failure (a folder in
+ * the way, no room, no permission) is an `InputError` naming FILE.
+ */
+export function openOutFile(file: string): { write: (text: string) => void; commit: () => void; abort: () => void } {
+  const folder = dirname(resolve(file));
+  const problem = createFolder(folder);
+  if (problem) throw new InputError(`cannot write --out ${file}: ${problem.at === folder ? '' : `${problem.at}: `}${problem.reason}`, { file });
+  const failed = (error: unknown): never => {
+    const reason = fsReason(error);
+    if (reason === undefined) throw error;
+    throw new InputError(`cannot write --out ${file}: ${reason}`, { file });
+  };
+  // Said before any part is written, as writing it whole said it.
+  if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) failed(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
+  const part = join(folder, `.${basename(file)}.${process.pid}.part`);
+  let fd: number | undefined;
+  try {
+    fd = openSync(part, 'w');
+  } catch (error) {
+    failed(error);
+  }
+  const closeFile = (): void => {
+    if (fd === undefined) return;
+    const open = fd;
+    fd = undefined;
+    closeSync(open);
+  };
+  return {
+    write: (text) => {
+      try {
+        // A write may take less than it is given: the rest is written after it.
+        const bytes = Buffer.from(text, 'utf8');
+        for (let at = 0; at < bytes.length; ) at += writeSync(fd as number, bytes, at);
+      } catch (error) {
+        failed(error);
+      }
+    },
+    commit: () => {
+      try {
+        closeFile();
+        renameSync(part, file);
+      } catch (error) {
+        rmSync(part, { force: true });
+        failed(error);
+      }
+    },
+    abort: () => {
+      try {
+        closeFile();
+      } finally {
+        rmSync(part, { force: true });
+      }
+    },
+  };
 }
 
 /** `--data-dir` checked to exist (as for `run`), or undefined to use the run's recorded one. */

@@ -30,3 +30,27 @@ export function printData(text: string): void {
   if (process.stdout.isTTY) writeText(process.stdout, text);
   else process.stdout.write(text);
 }
+
+/**
+ * A part of an export's rows on stdout, as {@link printData} writes them, resolved once stdout can
+ * take more (a slow reader holds the export back rather than its rows piling up in memory). A
+ * reader gone (`assay export … | head -1`: the pipe closed) takes no more parts.
+ */
+export async function printDataPart(text: string): Promise<void> {
+  const out = process.stdout;
+  if (out.destroyed) return;
+  if (out.isTTY) {
+    writeText(out, text);
+    return;
+  }
+  if (out.write(text) || out.destroyed) return;
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      out.off('drain', done);
+      out.off('close', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('close', done);
+  });
+}

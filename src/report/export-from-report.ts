@@ -39,19 +39,24 @@ export function exportPairsOf(report: RunReport, model?: string): ExportPair[] {
       throw new Error(`the report of run ${report.overview.run} does not carry the details of row ${row}: build it with EXPORT_DETAILS`);
     }
     if (detail.verdict === 'pending' || (model !== undefined && detail.model !== model)) continue;
-    pairs.push({
-      sample: { id: detail.sample, input: detail.input, ...(detail.tools ? { tools: detail.tools } : {}), target: detail.target, metadata: detail.metadata },
-      result: {
-        sampleId: detail.sample,
-        modelId: detail.model,
-        ...(detail.repeat !== undefined ? { repeat: detail.repeat } : {}),
-        status: detail.verdict === 'error' ? 'error' : 'done',
-        output: detail.output,
-        score: scoreOf(detail),
-        error: detail.error,
-        ...(detail.transcript ? { transcript: detail.transcript } : {}),
-      },
-    });
+    pairs.push(pairOfDetail(detail));
   }
   return pairs;
+}
+
+/** A row's detail (one with a result) as the export's (sample, result) pair. */
+export function pairOfDetail(detail: SampleDetail): ExportPair {
+  return {
+    sample: { id: detail.sample, input: detail.input, ...(detail.tools ? { tools: detail.tools } : {}), target: detail.target, metadata: detail.metadata },
+    result: {
+      sampleId: detail.sample,
+      modelId: detail.model,
+      ...(detail.repeat !== undefined ? { repeat: detail.repeat } : {}),
+      status: detail.verdict === 'error' ? 'error' : 'done',
+      output: detail.output,
+      score: scoreOf(detail),
+      error: detail.error,
+      ...(detail.transcript ? { transcript: detail.transcript } : {}),
+    },
+  };
 }

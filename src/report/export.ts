@@ -109,20 +109,36 @@ export const cell = (v: unknown): string => neutralizeFormula(v === null || v ==
 
 /** A header line and one line per row, comma- or tab-separated, quoted where needed. */
 export function delimited(columns: readonly string[], rows: readonly (readonly unknown[])[], format: 'csv' | 'tsv'): string {
-  return stringify(
-    rows.map((row) => row.map(cell)),
-    { header: true, columns: [...columns], delimiter: format === 'tsv' ? '\t' : ',' },
-  );
+  return delimitedPart(columns, rows, format, true);
 }
 
 /** Serializes rows; CSV/TSV cells holding lists or objects carry them as JSON. */
 export function formatRows(rows: readonly ExportRow[], format: ExportFormat): string {
   if (format === 'jsonl') return rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
+  const columns = rowColumns(rows);
+  return delimited(columns, rows.map((r) => columns.map((c) => r[c])), format);
+}
+
+/**
+ * The columns of assay's rows: the common ones (`repeat` when a row has one, `data_modified` when
+ * a row has it: a run's rows all have them or none does), then the task's own, in the order its
+ * first row gives them.
+ */
+export function rowColumns(rows: readonly ExportRow[]): string[] {
   const withRepeat = rows.some((r) => r.repeat !== undefined);
   const base = ['sample_id', 'task', 'model', ...(withRepeat ? ['repeat'] : []), 'prompt', 'candidates', 'gold', 'output', 'answer', 'score', 'explanation', 'error'];
   // The extra column only for a run on modified data, so every other export keeps its columns.
   const common: readonly string[] = rows.some((r) => r.data_modified !== undefined) ? [...base, 'data_modified'] : base;
-  // Then the task's own columns, in the order its first row gives them.
-  const columns = [...common, ...Object.keys(rows[0] ?? {}).filter((c) => !common.includes(c) && c !== 'data_modified')];
-  return delimited(columns, rows.map((r) => columns.map((c) => r[c])), format);
+  return [...common, ...Object.keys(rows[0] ?? {}).filter((c) => !common.includes(c) && c !== 'data_modified')];
+}
+
+/**
+ * Lines of CSV/TSV under `columns`: the header first when `header` (the first part of a text
+ * written in parts; the parts joined read as `delimited` of all their rows).
+ */
+export function delimitedPart(columns: readonly string[], rows: readonly (readonly unknown[])[], format: 'csv' | 'tsv', header: boolean): string {
+  return stringify(
+    rows.map((row) => row.map(cell)),
+    { header, columns: [...columns], delimiter: format === 'tsv' ? '\t' : ',' },
+  );
 }

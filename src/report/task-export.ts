@@ -1,7 +1,9 @@
 import { InputError } from '../core/index.js';
 import { taskNamed } from '../benchmarks/registry.js';
 import { modifiedDataList } from './console.js';
-import { delimited, formatRows, rowsOfPairs, type ExportFormat, type ExportPair } from './export.js';
+import { delimited, delimitedPart, formatRows, rowColumns, rowsOfPairs, type ExportFormat, type ExportPair } from './export.js';
+import type { ExportHead } from './export-pages.js';
+import type { ExportTable } from '../benchmarks/export-layout.js';
 import { exportPairsOf } from './export-from-report.js';
 import type { RunReport } from './run-report.js';
 
@@ -14,11 +16,15 @@ import type { RunReport } from './run-report.js';
 export function exportPairsText(task: string, pairs: readonly ExportPair[], format: ExportFormat, dataModified?: string): string {
   const layout = taskNamed(task)?.exportFormats?.[format];
   if (layout !== undefined) {
-    const { columns, rows } = layout(pairs);
-    if (format !== 'jsonl') return delimited(columns, rows, format);
-    return rows.map((row) => JSON.stringify(Object.fromEntries(columns.map((c, i) => [c, row[i] ?? null])))).join('\n') + (rows.length ? '\n' : '');
+    const table = layout(pairs);
+    return format === 'jsonl' ? tableLines(table) : delimited(table.columns, table.rows, format);
   }
   return formatRows(rowsOfPairs(task, pairs, dataModified), format);
+}
+
+/** A task's own table as JSON lines: one object a row, its columns as keys. */
+function tableLines({ columns, rows }: ExportTable): string {
+  return rows.map((row) => JSON.stringify(Object.fromEntries(columns.map((c, i) => [c, row[i] ?? null])))).join('\n') + (rows.length ? '\n' : '');
 }
 
 /** What `assay export` writes, and how many (sample, model) rows it holds. */
@@ -37,4 +43,42 @@ export function exportReportText(report: RunReport, format: ExportFormat, model?
   const pairs = exportPairsOf(report, model);
   const dataModified = overview.modifiedData.length > 0 ? modifiedDataList(overview.modifiedData) : undefined;
   return { text: exportPairsText(overview.task, pairs, format, dataModified), rows: pairs.length };
+}
+
+/**
+ * Writes an export a page of pairs at a time (`exportPairPages`), each part handed to `write` as
+ * it is made: the parts joined are `exportPairsText` of all the pairs, byte for byte (the header
+ * once, the columns as the first row gives them, an export with no row as it always was). Returns
+ * how many (sample, model) rows were written.
+ */
+export async function writeExportParts(head: ExportHead, pages: AsyncIterable<readonly ExportPair[]>, format: ExportFormat, write: (text: string) => void | Promise<void>): Promise<number> {
+  const layout = taskNamed(head.task)?.exportFormats?.[format];
+  let pairs = 0;
+  /** The delimited columns, once the first part has written them. */
+  let columns: readonly string[] | undefined;
+  for await (const page of pages) {
+    if (page.length === 0) continue;
+    pairs += page.length;
+    if (layout !== undefined) {
+      const table = layout(page);
+      if (format === 'jsonl') await write(tableLines(table));
+      else {
+        await write(delimitedPart(table.columns, table.rows, format, columns === undefined));
+        columns = table.columns;
+      }
+      continue;
+    }
+    const rows = rowsOfPairs(head.task, page, head.dataModified);
+    if (format === 'jsonl') {
+      await write(formatRows(rows, format));
+      continue;
+    }
+    const first = columns === undefined;
+    columns ??= rowColumns(rows);
+    const shown = columns;
+    await write(delimitedPart(shown, rows.map((r) => shown.map((c) => r[c])), format, first));
+  }
+  // No row: what the whole text of no pair is (a delimited export's header alone).
+  if (pairs === 0) await write(exportPairsText(head.task, [], format, head.dataModified));
+  return pairs;
 }
