@@ -7,13 +7,13 @@ import { taskOfRun } from '../benchmarks/task-of-run.js';
 import { requireRun } from '../store/require-run.js';
 import { reviewReadingOfRun } from '../analysis/review.js';
 import { applicationTargetNote } from './application-targets.js';
-import { resultKey, summarizeRun, type ModelSummary, type RunSummary } from '../analysis/summary.js';
-import type { JudgeConfig, ResultRecord, ReviewRecord, RunRecord } from '../store/records.js';
+import { resultKey, summarizeRun, summaryPageSamples, type ModelSummary, type RunSummary } from '../analysis/summary.js';
+import type { JudgeConfig, ResultFacts, ResultRecord, ReviewRecord, RunRecord } from '../store/records.js';
 import { readRunState, type RunState, type StoredLease } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
 import { toolkitVersion } from '../version.js';
 import { renderLeaseNote } from './console.js';
-import { judgeHealth, reasksOf, type JudgeHealth } from './judge-health.js';
+import { judgeHealth, reasksOf, type JudgeHealth, type JudgedRow } from './judge-health.js';
 import { runMetricDeclarations } from './metric-format.js';
 import { metricTable, type MetricTable } from './metric-table.js';
 import { resolveCharts, type ChartData } from './report-charts.js';
@@ -186,20 +186,23 @@ function chooseDetails(policy: DetailsPolicy, verdicts: readonly number[], flags
 export async function buildRunReport(store: Store, runIdOrPrefix: string, options: RunReportOptions = {}): Promise<RunReport> {
   const run = await requireRun(store, runIdOrPrefix);
   const task = taskOfRun(run);
-  const samples = await store.loadSamples(run.id);
   const policy = options.details ?? DEFAULT_DETAILS;
   const wantOutputs = !(policy.mode === 'limit' && policy.limit === 0);
-  const results = await store.results(run.id, undefined, { outputs: wantOutputs });
-  const byModel = new Map<string, Map<string, ResultRecord>>(run.models.map((m) => [m, new Map()]));
-  for (const result of results) byModel.get(result.modelId)?.set(resultKey(result.sampleId, result.repeat), result);
-  const stored = await summarizeRun(store, run, task, { samples, results: byModel });
+  // The summary as `assay show` reads it: a page at a time.
+  const stored = await summarizeRun(store, run, task);
   const { state, lease } = await readRunState(store, run);
   const summary: RunSummary = { ...stored, status: state };
   const reviews = await store.reviews(run.id);
   const reviewOf = new Map<string, ReviewRecord>(reviews.map((r) => [`${r.modelId}\u0000${r.sampleId}`, r]));
   const reading = reviewReadingOfRun(run, task);
+  const judge = run.judge;
 
-  // The index: every sample × model, in run order.
+  // The index: every sample × model, in run order, read a page of samples' and results' facts at a
+  // time (no input, no output): what is held to the end is a few numbers a row, every sample's id,
+  // and with a judge each result's score (judge health). Holding every sample and result with
+  // its output instead made the report's memory grow with the run (~4 KB a row).
+  const ids: string[] = [];
+  const judged = new Map<string, JudgedRow[]>(run.models.map((m) => [m, []]));
   const errorKinds: string[] = [];
   const errorIndex = new Map<string, number>();
   const rows = { sample: [] as number[], model: [] as number[], verdict: [] as number[], error: [] as number[], flags: [] as number[] };
@@ -207,39 +210,53 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
   const values: Record<string, number> = {};
   const k = run.repeats ?? 1;
   const repeatOfRow: number[] = [];
-  samples.forEach((sample, s) => {
-    run.models.forEach((model, m) => {
-      for (let repeat = 0; repeat < k; repeat++) {
-        const result = byModel.get(model)?.get(resultKey(sample.id, repeat));
-        const verdict = verdictOf(result, task);
-        // A review is of the (sample, model): the first answer's.
-        const review = repeat === 0 ? reviewOf.get(`${model}\u0000${sample.id}`) : undefined;
-        let error = -1;
-        if (result?.error) {
-          const kind = result.error.kind;
-          error = errorIndex.get(kind) ?? errorKinds.push(kind) - 1;
-          errorIndex.set(kind, error);
+  const pageSamples = summaryPageSamples(run.models.length, k);
+  for (let from = 0; ; from += pageSamples) {
+    const range = { from, limit: pageSamples };
+    const samples = await store.sampleFacts(run.id, range);
+    if (samples.length === 0) break;
+    const byModel = new Map<string, Map<string, ResultFacts>>(run.models.map((m) => [m, new Map()]));
+    for (const result of await store.resultFacts(run.id, range)) byModel.get(result.modelId)?.set(resultKey(result.sampleId, result.repeat), result);
+    for (const sample of samples) {
+      const s = ids.push(sample.id) - 1;
+      run.models.forEach((model, m) => {
+        for (let repeat = 0; repeat < k; repeat++) {
+          const result = byModel.get(model)?.get(resultKey(sample.id, repeat));
+          if (judge && result) judged.get(model)?.push({ sampleId: result.sampleId, score: result.score });
+          const verdict = verdictOf(result, task);
+          // A review is of the (sample, model): the first answer's.
+          const review = repeat === 0 ? reviewOf.get(`${model}\u0000${sample.id}`) : undefined;
+          let error = -1;
+          if (result?.error) {
+            const kind = result.error.kind;
+            error = errorIndex.get(kind) ?? errorKinds.push(kind) - 1;
+            errorIndex.set(kind, error);
+          }
+          const flags = (review ? ROW_FLAGS.reviewed : 0) | (review && reviewChangesResult(reading, result, review) ? ROW_FLAGS.changedByReview : 0) | (result?.cached ? ROW_FLAGS.cached : 0);
+          if (verdict === 'number' && typeof result?.score?.value === 'number') values[String(rows.sample.length)] = result.score.value;
+          rows.sample.push(s);
+          rows.model.push(m);
+          rows.verdict.push(VERDICTS.indexOf(verdict));
+          rows.error.push(error);
+          rows.flags.push(flags);
+          if (k > 1) repeatOfRow.push(repeat);
         }
-        const flags = (review ? ROW_FLAGS.reviewed : 0) | (review && reviewChangesResult(reading, result, review) ? ROW_FLAGS.changedByReview : 0) | (result?.cached ? ROW_FLAGS.cached : 0);
-        if (verdict === 'number' && typeof result?.score?.value === 'number') values[String(rows.sample.length)] = result.score.value;
-        rows.sample.push(s);
-        rows.model.push(m);
-        rows.verdict.push(VERDICTS.indexOf(verdict));
-        rows.error.push(error);
-        rows.flags.push(flags);
-        if (k > 1) repeatOfRow.push(repeat);
-      }
-    });
-  });
+      });
+    }
+    if (samples.length < pageSamples) break;
+  }
   const indexRows = k > 1 ? { ...rows, repeat: repeatOfRow } : rows;
 
-  // The details: the chosen rows, with every stored call of their samples read in one pass.
+  // The details: the chosen rows, their samples, results and every stored call read for them alone.
   const focus = options.focus;
-  const focused = (row: number): boolean => focus !== undefined && focus.has(samples[rows.sample[row] as number]?.id as string);
+  const focused = (row: number): boolean => focus !== undefined && focus.has(ids[rows.sample[row] as number] as string);
   const chosen = wantOutputs ? chooseDetails(policy, rows.verdict, rows.flags, focused) : new Set<number>();
   const details: Record<string, SampleDetail> = {};
   if (chosen.size > 0) {
-    const sampleIds = [...new Set([...chosen].map((row) => samples[rows.sample[row] as number]?.id as string))];
+    const sampleIds = [...new Set([...chosen].map((row) => ids[rows.sample[row] as number] as string))];
+    const samples = new Map((await store.samplesOf(run.id, sampleIds)).map((sample) => [sample.id, sample]));
+    const results = new Map<string, ResultRecord>();
+    for (const result of await store.resultsOf(run.id, sampleIds)) results.set(`${result.modelId}\u0000${resultKey(result.sampleId, result.repeat)}`, result);
     const calls = options.calls === false ? [] : await store.callsOf(run.id, sampleIds);
     const callsBySample = new Map<string, typeof calls>();
     for (const call of calls) {
@@ -248,24 +265,23 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
       else callsBySample.set(call.sampleId, [call]);
     }
     for (const row of [...chosen].sort((a, b) => a - b)) {
-      const sample = samples[rows.sample[row] as number];
+      const sample = samples.get(ids[rows.sample[row] as number] as string);
       const model = run.models[rows.model[row] as number];
       if (!sample || model === undefined) continue;
       const repeat = k > 1 ? (repeatOfRow[row] as number) : 0;
       const review = repeat === 0 ? reviewOf.get(`${model}\u0000${sample.id}`) : undefined;
-      details[String(row)] = sampleDetail(sample, model, byModel.get(model)?.get(resultKey(sample.id, repeat)), review, callsBySample.get(sample.id) ?? [], reading, task, k > 1 ? repeat : undefined);
+      details[String(row)] = sampleDetail(sample, model, results.get(`${model}\u0000${resultKey(sample.id, repeat)}`), review, callsBySample.get(sample.id) ?? [], reading, task, k > 1 ? repeat : undefined);
       rows.flags[row] = (rows.flags[row] as number) | ROW_FLAGS.detailed;
     }
   }
 
   const modelMetrics = (pick: (m: ModelSummary) => Metrics | undefined): (readonly [string, Metrics])[] => modelMetricsOf(run.models, summary, pick);
   const reviewed = modelMetrics((m) => m.reviewed?.metrics);
-  const judge = run.judge;
   const steps = judge ? await store.stepCounts(run.id, 'judge') : [];
   const declarations = runMetricDeclarations(task);
   return {
     schema: RUN_REPORT_SCHEMA,
-    overview: overviewOf(run, task.description, state, renderLeaseNote(run.id, state, lease), lease, samples.length, reviews.length),
+    overview: overviewOf(run, task.description, state, renderLeaseNote(run.id, state, lease), lease, ids.length, reviews.length),
     summary,
     tables: { metrics: metricTable(modelMetrics((m) => m.metrics), declarations), ...(reviewed.length > 0 ? { reviewed: metricTable(reviewed, declarations) } : {}) },
     metricDeclarations: declaredIn(declarations, modelMetrics((m) => m.metrics)),
@@ -273,10 +289,10 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
     judgeHealth: judge
       ? run.models.flatMap((m) => {
           const model = summary.models[m];
-          return model ? [judgeHealth(judge, m, model, [...(byModel.get(m)?.values() ?? [])], reviews, reasksOf(steps, m), reading)] : [];
+          return model ? [judgeHealth(judge, m, model, judged.get(m) ?? [], reviews, reasksOf(steps, m), reading)] : [];
         })
       : [],
-    index: { ids: samples.map((s) => s.id), models: run.models, verdicts: VERDICTS, errorKinds, rows: indexRows, values },
+    index: { ids, models: run.models, verdicts: VERDICTS, errorKinds, rows: indexRows, values },
     details,
     detailsPolicy: { ...policy, included: Object.keys(details).length, rows: rows.sample.length, ...(options.calls === false ? { callsOmitted: true as const } : {}) },
   };
