@@ -111,13 +111,13 @@ export interface RunSummary {
 export type SummarizedResult = Pick<ResultRecord, 'sampleId' | 'repeat' | 'status' | 'score' | 'error' | 'cached' | 'usage' | 'costUsd'>;
 
 /**
- * The key of a result in a `LoadedRun`'s map: its sample id for repeat 0 (every run without
+ * The key of a result in a map of a run's results (a summary's page, a report's): its sample id for repeat 0 (every run without
  * repeats), the id and the repeat joined by a NUL for a later repeat.
  */
 export const resultKey = (sampleId: string, repeat: number | undefined): string => (repeat === undefined || repeat === 0 ? sampleId : `${sampleId}\u0000${repeat}`);
 
-/** A run's samples (their facts at least) with each model's results by {@link resultKey}, as a caller holding them already has them (a report). */
-export interface LoadedRun {
+/** A page of a run as the summary reads it: its samples' facts and their results' facts, by model and result key. */
+interface LoadedRun {
   readonly samples: readonly SampleFacts[];
   readonly results: ReadonlyMap<string, ReadonlyMap<string, SummarizedResult>>;
 }
@@ -147,10 +147,8 @@ export const summaryPageSamples = (models: number, repeats: number): number => M
  * each row is counted and let go. Otherwise, or when something else reads every row (the
  * model's reviews, the task's notes), what is held to the end is, per sample, its facts and each
  * model's score; with repeats, each decided sample's number of passes (`RepeatTally`).
- * `loaded`: the samples and results when the caller holds them already (a report); the store is
- * then not read for them.
  */
-export async function summarizeRun(store: Store, run: RunRecord, task: Task, loaded?: LoadedRun): Promise<RunSummary> {
+export async function summarizeRun(store: Store, run: RunRecord, task: Task): Promise<RunSummary> {
   const reviews = await store.reviews(run.id);
   const context: MetricsContext = { options: run.options, facts: run.metricsFacts };
   const tallies = new Map(
@@ -166,7 +164,7 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task, loa
   const comparison = comparisonOf(task);
   const byRepeat = new Map(run.models.map((modelId) => [modelId, new RepeatTally(comparison, k)]));
   let seen = 0;
-  for await (const page of loaded ? [loaded] : storedPages(store, run.id, summaryPageSamples(run.models.length, k))) {
+  for await (const page of storedPages(store, run.id, summaryPageSamples(run.models.length, k))) {
     seen += page.samples.length;
     for (const sample of page.samples) {
       const facts = sampleFacts(sample);
