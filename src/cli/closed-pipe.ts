@@ -12,7 +12,16 @@ export function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
   stream.on('error', onStreamError);
 }
 
-function onStreamError(error: NodeJS.ErrnoException): void {
-  if (error.code === 'EPIPE') return;
+/** Streams whose reader has gone (an EPIPE seen). Node's stdout is never marked destroyed: each later write fails again. */
+const gone = new WeakSet<object>();
+
+/** Whether `stream`'s reader has closed the pipe (`endQuietlyOnClosedPipe` saw an EPIPE on it): nothing more need be made for it. */
+export const readerGone = (stream: NodeJS.WriteStream): boolean => gone.has(stream);
+
+function onStreamError(this: NodeJS.WriteStream, error: NodeJS.ErrnoException): void {
+  if (error.code === 'EPIPE') {
+    gone.add(this);
+    return;
+  }
   throw error;
 }

@@ -24,6 +24,7 @@ import { registerViewCommand } from './view-command.js';
 import { registerDemoCommand } from './demo-command.js';
 import { registerShowCommand } from './show-command.js';
 import { printDataPart, printErr, printOut } from './terminal.js';
+import { readerGone } from './closed-pipe.js';
 
 export { EXIT } from './shared.js';
 
@@ -42,6 +43,14 @@ function printRescore(outcome: RescoreOutcome, json: boolean): void {
     lines.push(`note: the run's options say --parser ${parserOf(storedOptions)}; these scores were recomputed with --parser ${parserOf(scoredWith)} (the run record is unchanged)`);
   }
   printOut(`${lines.join('\n')}\n\n${renderSummary(summary, runMetricDeclarationsOf(summary.task))}\n`);
+}
+
+/** The pages until stdout's reader is gone (`assay export … | head`): the rest is not read. */
+async function* whileStdoutOpen<T>(pages: AsyncIterable<T>): AsyncGenerator<T> {
+  for await (const page of pages) {
+    if (process.stdout.destroyed || readerGone(process.stdout)) return;
+    yield page;
+  }
 }
 
 /** Registers every `assay` command on `program`. */
@@ -145,7 +154,7 @@ Example:
         // report's rows, as the report builds them: its memory is a page's, not the run's).
         const pages = exportPairPages(store, run, flags.model);
         if (!flags.out) {
-          await writeExportParts(head, pages, flags.format, printDataPart);
+          await writeExportParts(head, whileStdoutOpen(pages), flags.format, printDataPart);
           return;
         }
         const out = openOutFile(flags.out);

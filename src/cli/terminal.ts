@@ -1,4 +1,5 @@
 import { visibleControls } from '../core/index.js';
+import { readerGone } from './closed-pipe.js';
 
 /**
  * Where the CLI's console output goes. Every human-facing text the CLI prints (summaries, run
@@ -38,7 +39,7 @@ export function printData(text: string): void {
  */
 export async function printDataPart(text: string): Promise<void> {
   const out = process.stdout;
-  if (out.destroyed) return;
+  if (out.destroyed || readerGone(out)) return;
   if (out.isTTY) {
     writeText(out, text);
     return;
