@@ -6,7 +6,7 @@ import { after, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { user, type Sample } from '../../core/index.js';
 import type { RunRecord } from '../records.js';
-import { Checkpointer } from './checkpointer.js';
+import { Checkpointer, SMALL_RUN_UNITS } from './checkpointer.js';
 import { openDatabase } from './open-database.js';
 import { openSqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
 
@@ -17,8 +17,12 @@ const run: RunRecord = {
   id: 'r1', task: 't', taskVersion: '1', status: 'running', createdAt: 'now', updatedAt: 'now', models: ['m'], settings: {}, seed: 1,
   options: {}, engine: {}, provenance: { datasetChecksums: {}, promptVersion: 'p', toolkitVersion: 'v' }, events: [], judge: null,
 };
-// ~4 MB of samples: well under the writer's own fallback of 4,000 WAL pages (~32 MB), so only a background checkpoint copies them into the file.
-const samples: Sample[] = Array.from({ length: 1000 }, (_, i) => ({ id: `s${i}`, input: [user(`${i} `.padEnd(4000, 'x'))], target: null, metadata: {} }));
+/** ~4 MB of samples in `count` samples: well under the writer's own fallback of 4,000 WAL pages (~32 MB), so only a background checkpoint copies them into the file. */
+const samplesOf = (count: number, prefix = 's'): Sample[] => Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}`, input: [user(`${i} `.padEnd(4_000_000 / count, 'x'))], target: null, metadata: {} }));
+/** A run of 1,000 units: its checkpoints start with its writes. */
+const samples = samplesOf(1000);
+/** A small run (100 units, `SMALL_RUN_UNITS`): its checkpoints wait for its WAL to grow. */
+const few = samplesOf(SMALL_RUN_UNITS);
 
 /** Waits until the database file (the WAL not counted) passes `bytes`, or `waitMs`; gives its size. */
 async function fileSizeOnceOver(file: string, bytes: number, waitMs: number): Promise<number> {
@@ -27,41 +31,44 @@ async function fileSizeOnceOver(file: string, bytes: number, waitMs: number): Pr
   return statSync(file).size;
 }
 
-/** Writes the samples and gives the database file's size once it passes `bytes`, or after `waitMs`. */
-async function fileSizeAfterWriting(name: string, options: SqliteStoreOptions, bytes: number, waitMs: number): Promise<{ bytes: number; close: () => Promise<void> }> {
+/** Writes a run of `written` and gives the database file's size once it passes `bytes`, or after `waitMs`. */
+async function fileSizeAfterWriting(name: string, options: SqliteStoreOptions, written: readonly Sample[], bytes: number, waitMs: number): Promise<{ bytes: number; close: () => Promise<void> }> {
   const file = join(dir, name);
   const store = await openSqliteStore(file, options);
-  await store.createRun(run, samples);
+  await store.createRun(run, written);
   return { bytes: await fileSizeOnceOver(file, bytes, waitMs), close: () => store.close() };
 }
 
-test('a writing store checkpoints in the background once its WAL has grown: its writes reach the database file without waiting for the WAL to fill', async () => {
-  const without = await fileSizeAfterWriting('without.db', { backgroundCheckpoints: false }, 4_000_000, 400);
-  const small = await fileSizeAfterWriting('small.db', {}, 4_000_000, 400);
-  const withIt = await fileSizeAfterWriting('with.db', { checkpointFromWalBytes: 0 }, 4_000_000, 10_000);
+test('a writing store checkpoints in the background: a run of more than 100 units from its first write, a small one once its WAL has grown', async () => {
+  const without = await fileSizeAfterWriting('without.db', { backgroundCheckpoints: false }, samples, 4_000_000, 400);
+  const large = await fileSizeAfterWriting('large.db', {}, samples, 4_000_000, 10_000);
+  const small = await fileSizeAfterWriting('small.db', {}, few, 4_000_000, 400);
+  const smallPastBound = await fileSizeAfterWriting('small-past.db', { checkpointFromWalBytes: 0 }, few, 4_000_000, 10_000);
   try {
     assert.ok(without.bytes < 1_000_000, `no background checkpoint: the file stays small (${without.bytes} bytes), the data is in the WAL`);
-    assert.ok(small.bytes < 1_000_000, `~4 MB of WAL, under the 8 MB from which the thread starts: the file stays small (${small.bytes} bytes)`);
-    assert.ok(withIt.bytes > 4_000_000, `background checkpoint: the file holds the samples (${withIt.bytes} bytes)`);
+    assert.ok(large.bytes > 4_000_000, `1,000 units: the thread checkpoints from the first write (${large.bytes} bytes in the file)`);
+    assert.ok(small.bytes < 1_000_000, `100 units, ~4 MB of WAL, under the 8 MB from which a small run starts the thread: the file stays small (${small.bytes} bytes)`);
+    assert.ok(smallPastBound.bytes > 4_000_000, `100 units past a bound of 0: the thread checkpoints (${smallPastBound.bytes} bytes)`);
   } finally {
-    await Promise.all([without.close(), small.close(), withIt.close()]);
+    await Promise.all([without.close(), large.close(), small.close(), smallPastBound.close()]);
   }
 });
 
-test('the thread starts at the write that grows the WAL past the bound, not before', async () => {
+test('a small run starts the thread at the write that grows the WAL past the bound, not before', async () => {
   const file = join(dir, 'grows.db');
-  // ~4 MB of samples, then ~4 MB more: the bound (6 MB) is crossed by the second write.
-  const store = await openSqliteStore(file, { checkpointFromWalBytes: 6_000_000 });
+  // 50 samples (~2 MB), then 50 more: the bound (3 MB) is crossed by the second write; 100 units in all.
+  const store = await openSqliteStore(file, { checkpointFromWalBytes: 3_000_000 });
+  const half = samplesOf(SMALL_RUN_UNITS).slice(0, SMALL_RUN_UNITS / 2);
   try {
-    await store.createRun({ ...run, sampleCount: 2 * samples.length }, samples);
+    await store.createRun({ ...run, sampleCount: SMALL_RUN_UNITS }, half);
     assert.ok((await fileSizeOnceOver(file, 1_000_000, 400)) < 1_000_000, 'under the bound: nothing checkpointed');
-    await store.addSamples(run.id, samples.map((s) => ({ ...s, id: `more-${s.id}` })));
-    const bytes = await fileSizeOnceOver(file, 4_000_000, 10_000);
-    assert.ok(bytes > 4_000_000, `past the bound: the thread checkpoints (${bytes} bytes in the file)`);
+    await store.addSamples(run.id, half.map((s) => ({ ...s, id: `more-${s.id}` })));
+    const bytes = await fileSizeOnceOver(file, 3_000_000, 10_000);
+    assert.ok(bytes > 3_000_000, `past the bound: the thread checkpoints (${bytes} bytes in the file)`);
   } finally {
     await store.close();
   }
-  assert.equal((await readBack(file)).length, 2 * samples.length);
+  assert.equal((await readBack(file)).length, SMALL_RUN_UNITS);
 });
 
 test('Checkpointer.wrote: the writer\'s fallback at the first write, the thread only once the WAL file reaches the bound', async () => {

@@ -16,11 +16,18 @@ const INTERVAL_MS = 250;
  */
 const FALLBACK_AUTOCHECKPOINT_PAGES = 4000;
 /**
- * The WAL's size (bytes) from which a run's writes start the thread: SQLite's own default
+ * A run of at most this many units (samples × models × repeats) starts the thread only once its
+ * writes have grown the WAL past `START_WAL_BYTES`; a larger one at its first write, as every run
+ * did. For a small run the thread costs more than it spares: starting it takes ~0.15 s of CPU and
+ * ~10 MB of memory, ~17% of a 50-sample run's CPU. A larger run starts it anyway, and started late
+ * (harm's 300 conversations cross 8 MB) it measured ~3% more wall (docs/benchmarks.md, "the
+ * checkpointer started by the WAL's size", in the section of 2026-11-28 21:20).
+ */
+export const SMALL_RUN_UNITS = 100;
+/**
+ * The WAL's size (bytes) from which a small run's writes start the thread: SQLite's own default
  * checkpoint threshold (1,000 pages) at the store's 8 KB pages. Below it nothing needs copying
- * before the store closes (closing copies what is left), and the thread would cost more than it
- * spares: starting it takes ~0.15 s of CPU and ~10 MB of memory, ~17% of a 50-sample run's CPU
- * (docs/benchmarks.md, "the checkpointer thread started once the WAL has grown").
+ * before the store closes (closing copies what is left).
  */
 export const START_WAL_BYTES = 8 * 1024 * 1024;
 
@@ -30,9 +37,10 @@ export const START_WAL_BYTES = 8 * 1024 * 1024;
  * loop 2–15 ms on fsync, stalling every answer that arrives meanwhile (docs/benchmarks.md). A
  * second connection in a worker does that work on another core. Durability is unchanged: a
  * commit is in the WAL before its save resolves, whoever copies it into the database file later.
- * Costs ~0.15 s of CPU to start and ~10 MB of memory (a second V8 isolate), so it starts only once
- * a run's writes have grown the WAL past `startWalBytes` (`wrote`), not for every command that opens
- * the store nor for a small run, or at once for an import (`start`).
+ * Costs ~0.15 s of CPU to start and ~10 MB of memory (a second V8 isolate), so it starts when a
+ * run of more than `SMALL_RUN_UNITS` units begins writing (`start`), or a small run's writes have
+ * grown the WAL past `startWalBytes` (`wrote`), or an import begins; not for every command that
+ * opens the store.
  */
 export class Checkpointer {
   private worker: Worker | undefined;

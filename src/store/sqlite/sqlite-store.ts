@@ -11,7 +11,7 @@ import { ambiguousPrefixError, checkRunSamples, emptyRunIdError, noDoneResultErr
 import { nullableToJson, optionalToJson, repeatParam, unitStartStateFromRow, type UnitStartRow } from '../row-codec.js';
 import { CallCacheIndex } from './call-cache.js';
 import { CallPositions } from './call-positions.js';
-import { Checkpointer } from './checkpointer.js';
+import { Checkpointer, SMALL_RUN_UNITS } from './checkpointer.js';
 import { GroupCommit, type Waiting } from './group-commit.js';
 import { openDatabase } from './open-database.js';
 import { RunLeases } from './run-leases.js';
@@ -31,9 +31,9 @@ interface PositionRange {
 const positions = (runId: string, range?: SampleRange): PositionRange => ({ runId, ...rangeBounds(range) });
 
 export interface SqliteStoreOptions {
-  /** Checkpoint the WAL from a worker thread once a run's writes have grown it (default true; see `checkpointer.ts`). */
+  /** Checkpoint the WAL from a worker thread once a run writes (a small run: once its writes have grown it; default true; see `checkpointer.ts`). */
   readonly backgroundCheckpoints?: boolean;
-  /** The WAL size in bytes from which the thread starts (default `START_WAL_BYTES`, 8 MB): tests start it at once with 0. */
+  /** The WAL size in bytes from which a small run's writes start the thread (default `START_WAL_BYTES`, 8 MB): tests start it at once with 0. */
   readonly checkpointFromWalBytes?: number;
   /** The clock run leases are measured by (ms since the epoch; default `Date.now`): tests expire a lease without waiting. */
   readonly clock?: () => number;
@@ -258,7 +258,9 @@ export class SqliteStore implements Store {
       this.sampleTails.delete(run.id);
       throw error;
     }
-    this.wroteSoon();
+    // A small run's checkpoints wait for its WAL to grow; a larger run's start with its writes.
+    const units = (run.sampleCount ?? samples.length) * run.models.length * (run.repeats ?? 1);
+    this.wroteSoon(units > SMALL_RUN_UNITS);
   }
 
   /**
@@ -279,14 +281,14 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Tells the background checkpoints (`Checkpointer.wrote`) of a run's write on the next turn of
-   * the event loop, not in `createRun` itself: should the WAL have grown enough, making the thread
-   * takes ~10 ms of the main thread, which a new run's first calls need not wait for. A store
-   * closed meanwhile starts none.
+   * Tells the background checkpoints of a run's write (`Checkpointer.wrote`; `start`: start them
+   * now whatever the WAL's size) on the next turn of the event loop, not in `createRun` itself:
+   * making the thread takes ~10 ms of the main thread, which a new run's first calls need not wait
+   * for. A store closed meanwhile starts none.
    */
-  private wroteSoon(): void {
+  private wroteSoon(start = false): void {
     const checkpointer = this.checkpointer;
-    if (checkpointer) setImmediate(() => this.db.open && checkpointer.wrote());
+    if (checkpointer) setImmediate(() => this.db.open && (start ? checkpointer.start() : checkpointer.wrote()));
   }
 
   /** Where the run's next sample goes: known from this session's writes, else read from the store. */
