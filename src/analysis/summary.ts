@@ -111,8 +111,8 @@ export interface RunSummary {
 export type SummarizedResult = Pick<ResultRecord, 'sampleId' | 'repeat' | 'status' | 'score' | 'error' | 'cached' | 'usage' | 'costUsd'>;
 
 /**
- * The key of a result in a map of a run's results (a summary's page, a report's): its sample id for repeat 0 (every run without
- * repeats), the id and the repeat joined by a NUL for a later repeat.
+ * The key of a result in a map of a run's results (a summary's page, a report's): its sample id
+ * for repeat 0 (every run without repeats), the id and the repeat joined by a NUL for a later one.
  */
 export const resultKey = (sampleId: string, repeat: number | undefined): string => (repeat === undefined || repeat === 0 ? sampleId : `${sampleId}\u0000${repeat}`);
 

@@ -28,7 +28,6 @@ import { readerGone } from './closed-pipe.js';
 
 export { EXIT } from './shared.js';
 
-
 function printRescore(outcome: RescoreOutcome, json: boolean): void {
   const { summary, rescored, changed, keptJudged, storedOptions, scoredWith } = outcome;
   const parserChanged = parserOf(storedOptions) !== parserOf(scoredWith);

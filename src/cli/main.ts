@@ -14,8 +14,8 @@ const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
  * Registers the commands a command line needs: `run` and `resume` alone when it names one of them
  * (their module and what it imports are all a run loads: the other commands' modules — reports,
  * comparisons, the viewer, the demo — were ~100 of the ~270 modules of ours a run loaded), `show`
- * alone when it names it, none
- * for `--version`, every command otherwise (a help, a list, an unknown command's "did you mean").
+ * alone when it names it, none for `--version`, every command otherwise (a help, a list, an
+ * unknown command's "did you mean").
  * A command's help and errors name no other command, so they read the same either way.
  */
 async function registerCommandsFor(program: Command, first: string | undefined, setExitCode: (code: number) => void): Promise<void> {

@@ -144,9 +144,10 @@ export function writeOutFile(file: string, text: string): void {
 
 /**
  * `--out FILE` written in parts (an export's pages): into a file beside it, renamed over FILE by
- * `commit` once every part is written, so a failed or stopped export leaves FILE as it was (and no
- * part file: `abort`). Its folder is made as for {@link writeOutFile}; every failure (a folder in
- * the way, no room, no permission) is an `InputError` naming FILE.
+ * `commit` once every part is written, so an export that fails or is killed midway leaves FILE as
+ * it was (one that fails, no part file either: `abort`). Its folder is made as for
+ * {@link writeOutFile}; every failure (a folder in the way, no room, no permission) is an
+ * `InputError` naming FILE.
  */
 export function openOutFile(file: string): { write: (text: string) => void; commit: () => void; abort: () => void } {
   const folder = dirname(resolve(file));
