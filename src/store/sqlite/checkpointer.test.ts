@@ -71,6 +71,29 @@ test('a small run starts the thread at the write that grows the WAL past the bou
   assert.equal((await readBack(file)).length, SMALL_RUN_UNITS);
 });
 
+test('a store that did not create the run (a resume) starts the thread at its first outcome, whatever the run\'s size', async () => {
+  const file = join(dir, 'resumed.db');
+  const tiny = Array.from({ length: SMALL_RUN_UNITS }, (_, i): Sample => ({ id: `t${i}`, input: [user(`q${i}`)], target: null, metadata: {} }));
+  const first = await openSqliteStore(file);
+  await first.createRun({ ...run, id: 'r-resumed' }, tiny);
+  await first.close();
+  const before = statSync(file).size;
+  const resumed = await openSqliteStore(file);
+  try {
+    // ~4 MB of outputs: under the 8 MB a small run of this store would wait for.
+    for (const sample of tiny) {
+      await resumed.saveOutcome([], {
+        runId: 'r-resumed', sampleId: sample.id, modelId: 'm', cached: false, attempts: 1, latencyMs: 1, finishedAt: 'now', status: 'done',
+        output: { text: 'x'.repeat(40_000), toolCalls: [], finishReason: { unified: 'stop' }, usage: {}, warnings: [] }, score: { value: true }, error: null, usage: {}, costUsd: 0,
+      });
+    }
+    const bytes = await fileSizeOnceOver(file, before + 3_000_000, 10_000);
+    assert.ok(bytes > before + 3_000_000, `the thread checkpoints the resumed run's outcomes (${before} → ${bytes} bytes in the file)`);
+  } finally {
+    await resumed.close();
+  }
+});
+
 test('Checkpointer.wrote: the writer\'s fallback at the first write, the thread only once the WAL file reaches the bound', async () => {
   const file = join(dir, 'direct.db');
   const db = openDatabase(file);

@@ -93,6 +93,8 @@ export class SqliteStore implements Store {
   private readonly writeOutcome: (calls: readonly CallRecord[], result: ResultRecord | null, replaceError: boolean) => boolean;
   /** Where a run's calls sit in its sample order, made when a run is first read in slices. */
   private callPositions: CallPositions | undefined;
+  /** The last run this store created has at most `SMALL_RUN_UNITS` units: its checkpoints wait for its WAL to grow (`Checkpointer.wrote`). */
+  private smallRun = false;
   /** True while an import holds the write transaction open (`importRun`). */
   private importing = false;
   private readonly saveBatchTx: Database.Transaction<(batch: readonly Waiting<PendingOutcome>[]) => boolean[]>;
@@ -260,7 +262,8 @@ export class SqliteStore implements Store {
     }
     // A small run's checkpoints wait for its WAL to grow; a larger run's start with its writes.
     const units = (run.sampleCount ?? samples.length) * run.models.length * (run.repeats ?? 1);
-    this.wroteSoon(units > SMALL_RUN_UNITS);
+    this.smallRun = units <= SMALL_RUN_UNITS;
+    this.wroteSoon(!this.smallRun);
   }
 
   /**
@@ -434,6 +437,9 @@ export class SqliteStore implements Store {
   }
 
   private enqueue(outcome: PendingOutcome, gather: boolean): Promise<boolean> {
+    // Any other run's outcomes (a larger one, or one this store did not create: a resume) start
+    // the checkpoints at once, as every run's did.
+    if (!this.smallRun) this.checkpointer?.start();
     return this.saves.add(outcome, gather);
   }
 
