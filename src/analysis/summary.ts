@@ -111,13 +111,13 @@ export interface RunSummary {
 export type SummarizedResult = Pick<ResultRecord, 'sampleId' | 'repeat' | 'status' | 'score' | 'error' | 'cached' | 'usage' | 'costUsd'>;
 
 /**
- * The key of a result in a map of a run's results (a summary's page, a report's): its sample id
+ * The key of a result in a map of a run's results (`SummaryPage`, a report's details): its sample id
  * for repeat 0 (every run without repeats), the id and the repeat joined by a NUL for a later one.
  */
 export const resultKey = (sampleId: string, repeat: number | undefined): string => (repeat === undefined || repeat === 0 ? sampleId : `${sampleId}\u0000${repeat}`);
 
 /** A page of a run as the summary reads it: its samples' facts and their results' facts, by model and result key. */
-interface LoadedRun {
+export interface SummaryPage {
   readonly samples: readonly SampleFacts[];
   readonly results: ReadonlyMap<string, ReadonlyMap<string, SummarizedResult>>;
 }
@@ -147,8 +147,10 @@ export const summaryPageSamples = (models: number, repeats: number): number => M
  * each row is counted and let go. Otherwise, or when something else reads every row (the
  * model's reviews, the task's notes), what is held to the end is, per sample, its facts and each
  * model's score; with repeats, each decided sample's number of passes (`RepeatTally`).
+ * `onPage`: told each page as it is read, for a caller that needs the same facts (a report's
+ * index), so that the store is read once.
  */
-export async function summarizeRun(store: Store, run: RunRecord, task: Task): Promise<RunSummary> {
+export async function summarizeRun(store: Store, run: RunRecord, task: Task, onPage?: (page: SummaryPage) => void): Promise<RunSummary> {
   const reviews = await store.reviews(run.id);
   const context: MetricsContext = { options: run.options, facts: run.metricsFacts };
   const tallies = new Map(
@@ -165,6 +167,7 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task): Pr
   const byRepeat = new Map(run.models.map((modelId) => [modelId, new RepeatTally(comparison, k)]));
   let seen = 0;
   for await (const page of storedPages(store, run.id, summaryPageSamples(run.models.length, k))) {
+    onPage?.(page);
     seen += page.samples.length;
     for (const sample of page.samples) {
       const facts = sampleFacts(sample);
@@ -216,7 +219,7 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task): Pr
 }
 
 /** The run's stored samples' facts a page at a time, each with its results' facts (every model's: `Store.resultFacts`). */
-async function* storedPages(store: Store, runId: string, pageSamples: number): AsyncGenerator<LoadedRun> {
+async function* storedPages(store: Store, runId: string, pageSamples: number): AsyncGenerator<SummaryPage> {
   for (let from = 0; ; from += pageSamples) {
     const range = { from, limit: pageSamples };
     const samples = await store.sampleFacts(runId, range);

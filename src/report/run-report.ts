@@ -7,8 +7,8 @@ import { taskOfRun } from '../benchmarks/task-of-run.js';
 import { requireRun } from '../store/require-run.js';
 import { reviewReadingOfRun } from '../analysis/review.js';
 import { applicationTargetNote } from './application-targets.js';
-import { resultKey, summarizeRun, summaryPageSamples, type ModelSummary, type RunSummary } from '../analysis/summary.js';
-import type { JudgeConfig, ResultFacts, ResultRecord, ReviewRecord, RunRecord } from '../store/records.js';
+import { resultKey, summarizeRun, type ModelSummary, type RunSummary, type SummaryPage } from '../analysis/summary.js';
+import type { JudgeConfig, ResultRecord, ReviewRecord, RunRecord } from '../store/records.js';
 import { readRunState, type RunState, type StoredLease } from '../store/run-state.js';
 import type { Store } from '../store/store.js';
 import { toolkitVersion } from '../version.js';
@@ -188,19 +188,16 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
   const task = taskOfRun(run);
   const policy = options.details ?? DEFAULT_DETAILS;
   const wantOutputs = !(policy.mode === 'limit' && policy.limit === 0);
-  // The summary as `assay show` reads it: a page at a time.
-  const stored = await summarizeRun(store, run, task);
-  const { state, lease } = await readRunState(store, run);
-  const summary: RunSummary = { ...stored, status: state };
   const reviews = await store.reviews(run.id);
   const reviewOf = new Map<string, ReviewRecord>(reviews.map((r) => [`${r.modelId}\u0000${r.sampleId}`, r]));
   const reading = reviewReadingOfRun(run, task);
   const judge = run.judge;
 
-  // The index: every sample × model, in run order, read a page of samples' and results' facts at a
-  // time (no input, no output): what is held to the end is a few numbers a row, every sample's id,
-  // and with a judge each result's score (judge health). Holding every sample and result with
-  // its output instead made the report's memory grow with the run (~4 KB a row).
+  // The index: every sample × model, in run order, made from the pages of samples' and results'
+  // facts (no input, no output) the summary reads, as it reads them (the store is read once): what
+  // is held to the end is a few numbers a row, every sample's id, and with a judge each result's
+  // score (judge health). Holding every sample and result with its output instead made the
+  // report's memory grow with the run (~4 KB a row).
   const ids: string[] = [];
   const judged = new Map<string, JudgedRow[]>(run.models.map((m) => [m, []]));
   const errorKinds: string[] = [];
@@ -210,18 +207,12 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
   const values: Record<string, number> = {};
   const k = run.repeats ?? 1;
   const repeatOfRow: number[] = [];
-  const pageSamples = summaryPageSamples(run.models.length, k);
-  for (let from = 0; ; from += pageSamples) {
-    const range = { from, limit: pageSamples };
-    const samples = await store.sampleFacts(run.id, range);
-    if (samples.length === 0) break;
-    const byModel = new Map<string, Map<string, ResultFacts>>(run.models.map((m) => [m, new Map()]));
-    for (const result of await store.resultFacts(run.id, range)) byModel.get(result.modelId)?.set(resultKey(result.sampleId, result.repeat), result);
-    for (const sample of samples) {
+  const indexPage = (page: SummaryPage): void => {
+    for (const sample of page.samples) {
       const s = ids.push(sample.id) - 1;
       run.models.forEach((model, m) => {
         for (let repeat = 0; repeat < k; repeat++) {
-          const result = byModel.get(model)?.get(resultKey(sample.id, repeat));
+          const result = page.results.get(model)?.get(resultKey(sample.id, repeat));
           if (judge && result) judged.get(model)?.push({ sampleId: result.sampleId, score: result.score });
           const verdict = verdictOf(result, task);
           // A review is of the (sample, model): the first answer's.
@@ -243,8 +234,11 @@ export async function buildRunReport(store: Store, runIdOrPrefix: string, option
         }
       });
     }
-    if (samples.length < pageSamples) break;
-  }
+  };
+  // The summary as `assay show` reads it, a page at a time, the index made from the same pages.
+  const stored = await summarizeRun(store, run, task, indexPage);
+  const { state, lease } = await readRunState(store, run);
+  const summary: RunSummary = { ...stored, status: state };
   const indexRows = k > 1 ? { ...rows, repeat: repeatOfRow } : rows;
 
   // The details: the chosen rows, their samples, results and every stored call read for them alone.
