@@ -1,4 +1,4 @@
-import { closeSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Option } from 'commander';
 import { InputError } from '../core/index.js';
@@ -130,42 +130,30 @@ export function retryNoticeFromEnv(): { retryNoticeMs?: number } {
  * where Node's recursive mkdir would spin forever) is the user's to fix, said in one line.
  */
 export function writeOutFile(file: string, text: string): void {
-  const folder = dirname(resolve(file));
-  const problem = createFolder(folder);
-  if (problem) throw new InputError(`cannot write --out ${file}: ${problem.at === folder ? '' : `${problem.at}: `}${problem.reason}`, { file });
+  outFolder(file);
   try {
     writeFileSync(file, text);
   } catch (error) {
-    const reason = fsReason(error);
-    if (reason === undefined) throw error;
-    throw new InputError(`cannot write --out ${file}: ${reason}`, { file });
+    outFileFailed(file, error);
   }
 }
 
 /**
  * `--out FILE` written in parts (an export's pages): into a file beside it, renamed over FILE by
  * `commit` once every part is written, so an export that fails or is killed midway leaves FILE as
- * it was (one that fails, no part file either: `abort`). Its folder is made as for
- * {@link writeOutFile}; every failure (a folder in the way, no room, no permission) is an
- * `InputError` naming FILE.
+ * it was (one that fails, no part file either: `abort`). Its folder is made and every failure (a
+ * folder in the way, no room, no permission) said as for {@link writeOutFile}.
  */
 export function openOutFile(file: string): { write: (text: string) => void; commit: () => void; abort: () => void } {
-  const folder = dirname(resolve(file));
-  const problem = createFolder(folder);
-  if (problem) throw new InputError(`cannot write --out ${file}: ${problem.at === folder ? '' : `${problem.at}: `}${problem.reason}`, { file });
-  const failed = (error: unknown): never => {
-    const reason = fsReason(error);
-    if (reason === undefined) throw error;
-    throw new InputError(`cannot write --out ${file}: ${reason}`, { file });
-  };
+  const folder = outFolder(file);
   // Said before any part is written, as writing it whole said it.
-  if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) failed(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
+  if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) outFileFailed(file, Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
   const part = join(folder, `.${basename(file)}.${process.pid}.part`);
   let fd: number | undefined;
   try {
     fd = openSync(part, 'w');
   } catch (error) {
-    failed(error);
+    outFileFailed(file, error);
   }
   const closeFile = (): void => {
     if (fd === undefined) return;
@@ -176,11 +164,10 @@ export function openOutFile(file: string): { write: (text: string) => void; comm
   return {
     write: (text) => {
       try {
-        // A write may take less than it is given: the rest is written after it.
-        const bytes = Buffer.from(text, 'utf8');
-        for (let at = 0; at < bytes.length; ) at += writeSync(fd as number, bytes, at);
+        // On a descriptor: written whole, after the parts before it.
+        writeFileSync(fd as number, text);
       } catch (error) {
-        failed(error);
+        outFileFailed(file, error);
       }
     },
     commit: () => {
@@ -189,7 +176,7 @@ export function openOutFile(file: string): { write: (text: string) => void; comm
         renameSync(part, file);
       } catch (error) {
         rmSync(part, { force: true });
-        failed(error);
+        outFileFailed(file, error);
       }
     },
     abort: () => {
@@ -200,6 +187,21 @@ export function openOutFile(file: string): { write: (text: string) => void; comm
       }
     },
   };
+}
+
+/** Makes the folder `--out FILE` goes in (an `InputError` naming FILE when it cannot be); returns it. */
+function outFolder(file: string): string {
+  const folder = dirname(resolve(file));
+  const problem = createFolder(folder);
+  if (problem) throw new InputError(`cannot write --out ${file}: ${problem.at === folder ? '' : `${problem.at}: `}${problem.reason}`, { file });
+  return folder;
+}
+
+/** A file-system failure writing `--out FILE`, said as the user's to fix; anything else rethrown. */
+function outFileFailed(file: string, error: unknown): never {
+  const reason = fsReason(error);
+  if (reason === undefined) throw error;
+  throw new InputError(`cannot write --out ${file}: ${reason}`, { file });
 }
 
 /** `--data-dir` checked to exist (as for `run`), or undefined to use the run's recorded one. */
