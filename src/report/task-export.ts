@@ -54,18 +54,16 @@ export function exportReportText(report: RunReport, format: ExportFormat, model?
 export async function writeExportParts(head: ExportHead, pages: AsyncIterable<readonly ExportPair[]>, format: ExportFormat, write: (text: string) => void | Promise<void>): Promise<number> {
   const layout = taskNamed(head.task)?.exportFormats?.[format];
   let pairs = 0;
-  /** The delimited columns, once the first part has written them. */
+  /** assay's delimited columns, as the first row gives them. */
   let columns: readonly string[] | undefined;
   for await (const page of pages) {
     if (page.length === 0) continue;
+    // The delimited header goes with the first part only.
+    const header = pairs === 0;
     pairs += page.length;
     if (layout !== undefined) {
       const table = layout(page);
-      if (format === 'jsonl') await write(tableLines(table));
-      else {
-        await write(delimitedPart(table.columns, table.rows, format, columns === undefined));
-        columns = table.columns;
-      }
+      await write(format === 'jsonl' ? tableLines(table) : delimitedPart(table.columns, table.rows, format, header));
       continue;
     }
     const rows = rowsOfPairs(head.task, page, head.dataModified);
@@ -73,10 +71,8 @@ export async function writeExportParts(head: ExportHead, pages: AsyncIterable<re
       await write(formatRows(rows, format));
       continue;
     }
-    const first = columns === undefined;
-    columns ??= rowColumns(rows);
-    const shown = columns;
-    await write(delimitedPart(shown, rows.map((r) => shown.map((c) => r[c])), format, first));
+    const shown = (columns ??= rowColumns(rows));
+    await write(delimitedPart(shown, rows.map((r) => shown.map((c) => r[c])), format, header));
   }
   // No row: what the whole text of no pair is (a delimited export's header alone).
   if (pairs === 0) await write(exportPairsText(head.task, [], format, head.dataModified));
