@@ -3,8 +3,9 @@
 // getting busier or quieter loads both alike. The ref is built in a temporary worktree with this
 // checkout's node_modules. Each case runs against the same loopback server (in its own process,
 // 50 ms latency); each figure is printed per tree with the ratio current/ref of every pair, its
-// median and spread. The floor (undici alone on the same server) is printed beside MetaTool's
-// figures, so a slow machine reads as a slow machine. Figures, not assertions: docs/benchmarks.md.
+// median and spread. The floor (undici alone on the same server, then with the provider, then with
+// the middleware and scoring) is printed beside MetaTool's figures, its CPU both in its loop and
+// for its whole process, so a slow machine reads as a slow machine and the store's share shows. Figures, not assertions: docs/benchmarks.md.
 //
 // Environment: ASSAY_BENCH_PAIRS (A B pairs per case, default 2), ASSAY_BENCH_SAMPLES (MetaTool
 // samples, default 10000), ASSAY_BENCH_ARTICLES (summaries: BBC articles × 2 models, default 300),
@@ -16,12 +17,18 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { median } from '../metrics/median.js';
 import { testDataDir } from '../testing/test-data.js';
-import { firstLine, measureInChild, perfDir } from './child-process.js';
+import { firstLine, measureInChildWithUsage, perfDir } from './child-process.js';
 import { writeHarmResource } from './harm-resource.js';
 import { measureCli, type CliMeasurement } from './measure-cli.js';
 import { buildRefTree } from './ref-tree.js';
 
 const LATENCY_MS = 50;
+/** The floor's layers (`floor-once.ts`), each adding a part of assay to the one before. */
+const FLOOR_LAYERS = [
+  ['http', 'undici alone (no assay code)'],
+  ['provider', '+ OpenAI provider (wire format, parsing)'],
+  ['engine', '+ middleware and scoring (no store writes)'],
+] as const;
 const CONCURRENCY = 64;
 const ref = process.argv[2];
 if (!ref) {
@@ -141,8 +148,13 @@ try {
       if (benchCase.idealSeconds !== undefined) {
         const ideal = benchCase.idealSeconds;
         console.log(`  ${'wall / ideal'.padEnd(22)} ${figure(runs.map((r) => r.a.wallMs / 1000 / ideal), 3).padEnd(26)} ${figure(runs.map((r) => r.b.wallMs / 1000 / ideal), 3).padEnd(26)} (ideal ${ideal.toFixed(2)} s = N × ${LATENCY_MS} ms / ${CONCURRENCY})`);
-        const floor = await measureInChild<{ samples: number; wallMs: number; cpuMs: number }>('floor-once.js', ['http', String(benchCase.units), url, dataDir, String(CONCURRENCY)]);
-        console.log(`  floor: undici alone on the same server and requests: wall/ideal ${(floor.wallMs / 1000 / ideal).toFixed(3)}, CPU ${(floor.cpuMs / floor.samples).toFixed(3)} ms/request`);
+        const current = median(runs.map((r) => r.a.cpuMs / benchCase.units));
+        console.log(`  floor on this machine, the same server and requests through less and less of assay (CPU in its loop; whole process, start-up and preparation included; A's CPU against the whole process's):`);
+        for (const [layer, label] of FLOOR_LAYERS) {
+          const { result, usage } = await measureInChildWithUsage<{ samples: number; wallMs: number; cpuMs: number }>('floor-once.js', [layer, String(benchCase.units), url, dataDir, String(CONCURRENCY)]);
+          const whole = usage.cpuMs / result.samples;
+          console.log(`    ${label.padEnd(44)} wall/ideal ${(result.wallMs / 1000 / ideal).toFixed(3)}, CPU ${(result.cpuMs / result.samples).toFixed(3)} ms/request in its loop, ${whole.toFixed(3)} whole (A ${(current / whole).toFixed(2)}×), peak RSS ${usage.maxRssMB.toFixed(0)} MB`);
+        }
       }
     } finally {
       child.kill('SIGTERM');
