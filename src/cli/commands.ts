@@ -136,7 +136,7 @@ Example:
     .description('write one row per sample and model: prompt, candidates, gold, raw output, parsed answer, score')
     .argument('<run>', 'run id (or a unique prefix)')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'csv', 'tsv']).default('jsonl'))
-    .addOption(new Option('-o, --out <file>', 'write to this file instead of stdout'))
+    .addOption(new Option('-o, --out <file>', 'write to this file instead of stdout; it is replaced only once the export is whole (a failed or stopped export leaves it as it was)'))
     .addOption(new Option('-m, --model <id>', 'only this model'))
     .addOption(dbOption())
     .addHelpText('after', '\nCSV/TSV cells that hold lists or objects (candidates, gold, answer) carry them as JSON. For FunctionChat runs, --format tsv writes upstream\'s report columns (serial_num, is_pass, type_of_output, ground_truth, acceptable_arguments, model_output, reasoning, query, tools) plus sample_id, model, tools_type.\n\nExample:\n  assay export 20250101-120000-ab12 --format csv --out results.csv')
@@ -159,7 +159,12 @@ Example:
         const out = openOutFile(flags.out);
         let rows: number;
         try {
-          rows = await writeExportParts(head, pages, flags.format, out.write);
+          // A turn of the event loop after each part: the store's reads never wait, so without it a
+          // Ctrl-C would only be handled after the last page (then removing the part file, see openOutFile).
+          rows = await writeExportParts(head, pages, flags.format, (text) => {
+            out.write(text);
+            return new Promise((resolve) => setImmediate(resolve));
+          });
         } catch (error) {
           out.abort();
           throw error;

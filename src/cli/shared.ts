@@ -142,7 +142,9 @@ export function writeOutFile(file: string, text: string): void {
  * `--out FILE` written in parts (an export's pages): into a file beside it, renamed over FILE by
  * `commit` once every part is written, so an export that fails or is killed midway leaves FILE as
  * it was (one that fails, no part file either: `abort`). Its folder is made and every failure (a
- * folder in the way, no room, no permission) said as for {@link writeOutFile}.
+ * folder in the way, no room, no permission) said as for {@link writeOutFile}. A Ctrl-C or a
+ * SIGTERM while the parts are written removes the part file, then ends the process as the signal
+ * would have (only a kill -9 leaves it behind).
  */
 export function openOutFile(file: string): { write: (text: string) => void; commit: () => void; abort: () => void } {
   const folder = outFolder(file);
@@ -150,17 +152,20 @@ export function openOutFile(file: string): { write: (text: string) => void; comm
   if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) outFileFailed(file, Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
   const part = join(folder, `.${basename(file)}.${process.pid}.part`);
   let fd: number | undefined;
-  try {
-    fd = openSync(part, 'w');
-  } catch (error) {
-    outFileFailed(file, error);
-  }
   const closeFile = (): void => {
     if (fd === undefined) return;
     const open = fd;
     fd = undefined;
     closeSync(open);
   };
+  // Watched before the part file exists: a signal cannot come between its making and its watch.
+  const unwatch = removedOnSignal(part, closeFile);
+  try {
+    fd = openSync(part, 'w');
+  } catch (error) {
+    unwatch();
+    outFileFailed(file, error);
+  }
   return {
     write: (text) => {
       try {
@@ -171,6 +176,7 @@ export function openOutFile(file: string): { write: (text: string) => void; comm
       }
     },
     commit: () => {
+      unwatch();
       try {
         closeFile();
         renameSync(part, file);
@@ -180,6 +186,7 @@ export function openOutFile(file: string): { write: (text: string) => void; comm
       }
     },
     abort: () => {
+      unwatch();
       try {
         closeFile();
       } finally {
@@ -187,6 +194,31 @@ export function openOutFile(file: string): { write: (text: string) => void; comm
       }
     },
   };
+}
+
+/** The signals that end a command which installs no handler of its own (an export), as a user sends them. */
+const ENDING_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Until the returned function is called, SIGINT, SIGTERM or SIGHUP first closes and removes
+ * `file`, then ends the process by the same signal (its listener gone, the signal is sent again:
+ * the exit status a shell or CI reads stays the signal's).
+ */
+function removedOnSignal(file: string, close: () => void): () => void {
+  const onSignal = (signal: NodeJS.Signals): void => {
+    unwatch();
+    try {
+      close();
+    } finally {
+      rmSync(file, { force: true });
+    }
+    process.kill(process.pid, signal);
+  };
+  const unwatch = (): void => {
+    for (const signal of ENDING_SIGNALS) process.off(signal, onSignal);
+  };
+  for (const signal of ENDING_SIGNALS) process.once(signal, onSignal);
+  return unwatch;
 }
 
 /** Makes the folder `--out FILE` goes in (an `InputError` naming FILE when it cannot be); returns it. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -44,6 +44,30 @@ function assertOneLineError(result: CliResult, expected: RegExp): void {
   assert.equal(result.stdout, '');
 }
 
+/**
+ * Starts `assay <args>` (an export to a file in `folder`) and stops it (SIGSTOP) while its part
+ * file is there, that is between its first part and its rename over the file: a signal sent then
+ * is handled mid-export, whatever the machine's speed. An export that ended before it was caught
+ * is started again (a few hundred rows take milliseconds on a fast machine).
+ */
+async function exportHeldMidway(args: readonly string[], folder: string): Promise<{ child: ChildProcess; result: Promise<CliResult> }> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const child = spawn(process.execPath, [cliEntry, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const result = collect(child);
+    let ended = false;
+    void result.then(() => (ended = true));
+    while (!ended && !readdirSync(folder).some((f) => f.endsWith('.part'))) await new Promise((resolve) => setImmediate(resolve));
+    if (!ended) {
+      child.kill('SIGSTOP');
+      // Still writing when stopped: its part file is still there (a finished export renamed it).
+      if (readdirSync(folder).some((f) => f.endsWith('.part'))) return { child, result };
+      child.kill('SIGCONT');
+    }
+    await result;
+  }
+  throw new Error(`assay ${args.join(' ')} was never caught while writing its part file`);
+}
+
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 // Linux pipes hold at most 1 MiB (fs.pipe-max-size; 64 KiB by default): output larger than that
@@ -66,6 +90,22 @@ describe('a reader that closes the pipe', { skip }, () => {
     const piped = await pipedIntoHead(['export', runId, '--db', db]);
     assert.equal(piped.stderr, '', 'no EPIPE stack trace');
     assert.equal(piped.code, 0);
+  });
+
+  test('a SIGTERM or SIGINT while export --out writes: FILE as it was, no part file, ended by the signal', async () => {
+    const folder = path.join(work, 'killed-export');
+    mkdirSync(folder, { recursive: true });
+    const out = path.join(folder, 'rows.csv');
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      writeFileSync(out, 'an earlier export\n');
+      const caught = await exportHeldMidway(['export', runId, '--format', 'csv', '--out', out, '--db', db], folder);
+      caught.child.kill(signal);
+      caught.child.kill('SIGCONT');
+      const result = await caught.result;
+      assert.equal(result.signal, signal, `ended by ${signal} (exit ${result.code}, stderr ${result.stderr})`);
+      assert.equal(readFileSync(out, 'utf8'), 'an earlier export\n');
+      assert.deepEqual(readdirSync(folder), ['rows.csv'], 'no part file left');
+    }
   });
 
   test('assay samples --json … | head -1: exit 0, nothing on stderr', async () => {
