@@ -5,7 +5,8 @@
 // 50 ms latency); each figure is printed per tree with the ratio current/ref of every pair, its
 // median and spread. The floor (undici alone on the same server, then with the provider, then with
 // the middleware and scoring) is printed beside MetaTool's figures, its CPU both in its loop and
-// for its whole process, so a slow machine reads as a slow machine and the store's share shows. Figures, not assertions: docs/benchmarks.md.
+// for its whole process, so a slow machine reads as a slow machine and the store's share shows.
+// Figures, not assertions: docs/benchmarks.md.
 //
 // Environment: ASSAY_BENCH_PAIRS (A B pairs per case, default 2), ASSAY_BENCH_SAMPLES (MetaTool
 // samples, default 10000), ASSAY_BENCH_ARTICLES (summaries: BBC articles × 2 models, default 300),
@@ -23,13 +24,13 @@ import { measureCli, type CliMeasurement } from './measure-cli.js';
 import { buildRefTree } from './ref-tree.js';
 
 const LATENCY_MS = 50;
+const CONCURRENCY = 64;
 /** The floor's layers (`floor-once.ts`), each adding a part of assay to the one before. */
 const FLOOR_LAYERS = [
   ['http', 'undici alone (no assay code)'],
   ['provider', '+ OpenAI provider (wire format, parsing)'],
   ['engine', '+ middleware and scoring (no store writes)'],
 ] as const;
-const CONCURRENCY = 64;
 const ref = process.argv[2];
 if (!ref) {
   console.error('usage: npm run bench:compare -- <git-ref>   (e.g. main~5, 8ac1d60)');
