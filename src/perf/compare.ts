@@ -10,21 +10,26 @@
 //
 // Environment: ASSAY_BENCH_PAIRS (A B pairs per case, default 2), ASSAY_BENCH_SAMPLES (MetaTool
 // samples, default 10000), ASSAY_BENCH_ARTICLES (summaries: BBC articles × 2 models, default 300),
-// ASSAY_BENCH_N (harm personas, default 300), ASSAY_BENCH_CASES (default metatool,summaries,harm).
+// ASSAY_BENCH_N (harm personas, default 300), ASSAY_BENCH_CASES (default metatool,summaries,harm;
+// `queue` adds MetaTool's run on the queue path with one worker, which needs PostgreSQL and Redis:
+// ASSAY_TEST_POSTGRES_URL, ASSAY_TEST_REDIS_URL, else the machine's own).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { median } from '../metrics/median.js';
+import { ScratchSchemas } from '../store/postgres/test-support/scratch-schemas.js';
 import { testDataDir } from '../testing/test-data.js';
 import { firstLine, measureInChildWithUsage, perfDir } from './child-process.js';
 import { writeHarmResource } from './harm-resource.js';
 import { measureCli, type CliMeasurement } from './measure-cli.js';
+import { measureQueued } from './measure-queued.js';
 import { buildRefTree } from './ref-tree.js';
 
 const LATENCY_MS = 50;
 const CONCURRENCY = 64;
+const REDIS_URL = process.env['ASSAY_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 /** The floor's layers (`floor-once.ts`), each adding a part of assay to the one before. */
 const FLOOR_LAYERS = [
   ['http', 'undici alone (no assay code)'],
@@ -60,10 +65,14 @@ interface BenchCase {
   readonly unit: string;
   readonly unitPlural: string;
   readonly units: number;
-  /** The command's arguments, given the server's URL and a fresh database path. */
-  args(url: string, db: string): string[];
+  /** The command's arguments, given the server's URL, a fresh database (a path; a PostgreSQL URL for a queued case) and, queued, the queue's name. */
+  args(url: string, db: string, queue: string): string[];
   /** The wall time with no overhead at all, in seconds. */
   readonly idealSeconds?: number;
+  /** Whether the floor's layers are measured and printed under this case. */
+  readonly floor?: boolean;
+  /** A run on the queue path: the worker's arguments (the command's are the submitter's), measured with it (`measure-queued.ts`). */
+  worker?(url: string, db: string, queue: string): string[];
 }
 
 const work = mkdtempSync(join(tmpdir(), 'assay-bench-compare-'));
@@ -78,7 +87,19 @@ const allCases: BenchCase[] = [
     unitPlural: 'samples',
     units: samples,
     idealSeconds: (samples * LATENCY_MS) / CONCURRENCY / 1000,
+    floor: true,
     args: (url, db) => ['run', 'metatool/similar', '--per-tool', '53', '--limit', String(samples), '-m', 'openai:mock-model', '--concurrency', String(CONCURRENCY), '--no-cache', '--base-url', url, '--db', db, '--json'],
+  },
+  {
+    name: 'queue',
+    server: 'fake-server-process.js',
+    unit: 'sample',
+    unitPlural: 'samples on the queue path, one worker',
+    units: samples,
+    idealSeconds: (samples * LATENCY_MS) / CONCURRENCY / 1000,
+    // The model's calls are the worker's, at its own endpoint: the submitter records and follows the run.
+    args: (_url, db, queue) => ['run', 'metatool/similar', '--per-tool', '53', '--limit', String(samples), '-m', 'openai:mock-model', '--concurrency', String(CONCURRENCY), '--no-cache', '--queue', REDIS_URL, '--queue-name', queue, '--db', db, '--json'],
+    worker: (url, db, queue) => ['worker', '--queue', REDIS_URL, '--queue-name', queue, '--db', db, '--base-url', url, '--concurrency', String(CONCURRENCY)],
   },
   {
     name: 'summaries',
@@ -111,23 +132,33 @@ const figure = (values: readonly number[], digits: number): string => {
   return finite.length > 1 ? `${m.toFixed(digits)} [${Math.min(...finite).toFixed(digits)}–${Math.max(...finite).toFixed(digits)}]` : m.toFixed(digits);
 };
 
+/** The queued cases' PostgreSQL schemas, made as they are needed and dropped at the end. */
+let schemas: ScratchSchemas | undefined;
 const tree = buildRefTree(currentTree, ref);
 console.log(`bench:compare — current checkout (A) against ${ref} = ${tree.commit} (B), ${pairs} interleaved pair(s) per case, loopback server at ${LATENCY_MS} ms, concurrency ${CONCURRENCY}`);
 try {
   for (const benchCase of allCases.filter((c) => cases.includes(c.name))) {
     const { url, child } = await startServer(benchCase.server);
     try {
-      const runs: { a: CliMeasurement; b: CliMeasurement }[] = [];
+      const runs: { a: CliMeasurement & { submitterRssMB?: number }; b: CliMeasurement & { submitterRssMB?: number } }[] = [];
       const env = { OPENAI_API_KEY: 'bench-key', ASSAY_DATA_DIR: dataDir };
-      const measure = (treePath: string, i: number, side: string): Promise<CliMeasurement> =>
-        measureCli(treePath, benchCase.args(url, join(work, `${benchCase.name}-${side}-${i}.db`)), env, work);
+      const measure = async (treePath: string, i: number, side: string): Promise<CliMeasurement & { submitterRssMB?: number }> => {
+        const worker = benchCase.worker?.bind(benchCase);
+        if (!worker) return measureCli(treePath, benchCase.args(url, join(work, `${benchCase.name}-${side}-${i}.db`), ''), env, work);
+        // A schema and a queue of its own for every run.
+        schemas ??= new ScratchSchemas();
+        const store = (await schemas.create()).url;
+        const queue = `bench-compare-${process.pid}-${side}-${i}`;
+        return measureQueued(treePath, { submit: (db, q) => benchCase.args(url, db, q), worker: (db, q) => worker(url, db, q) }, store, queue, env, work);
+      };
       for (let i = 0; i < pairs; i++) {
         const a = await measure(currentTree, i, 'a');
         const b = await measure(tree.path, i, 'b');
         runs.push({ a, b });
       }
       console.log('');
-      console.log(`${benchCase.name}: ${benchCase.units} ${benchCase.unitPlural} — ${benchCase.args('<server>', '<fresh>.db').join(' ')}`);
+      console.log(`${benchCase.name}: ${benchCase.units} ${benchCase.unitPlural} — ${benchCase.args('<server>', benchCase.worker ? '<fresh schema>' : '<fresh>.db', '<queue>').join(' ')}`);
+      if (benchCase.worker) console.log(`  with ${benchCase.worker('<server>', '<fresh schema>', '<queue>').join(' ')} (CPU: both processes; peak RSS: the worker's)`);
       const failed = runs.flatMap(({ a, b }) => [['A', a], ['B', b]] as const).filter(([, m]) => m.exitCode !== 0);
       for (const [side, m] of failed) console.log(`  ${side} exited ${m.exitCode}: ${m.stderrTail.replace(/\n/g, ' | ')}`);
       if (failed.length > 0) {
@@ -138,6 +169,7 @@ try {
         ['wall s', (m) => m.wallMs / 1000, 2],
         [`CPU ms/${benchCase.unit}`, (m) => m.cpuMs / benchCase.units, 3],
         ['peak RSS MB', (m) => m.maxRssMB, 0],
+        ...(benchCase.worker ? [['submitter peak RSS MB', (m: CliMeasurement & { submitterRssMB?: number }) => m.submitterRssMB ?? Number.NaN, 0] as [string, (m: CliMeasurement) => number, number]] : []),
       ];
       console.log(`  ${'figure'.padEnd(22)} ${'A (current)'.padEnd(26)} ${'B (ref)'.padEnd(26)} A/B per pair → median [spread]`);
       for (const [label, read, digits] of rows) {
@@ -149,6 +181,7 @@ try {
       if (benchCase.idealSeconds !== undefined) {
         const ideal = benchCase.idealSeconds;
         console.log(`  ${'wall / ideal'.padEnd(22)} ${figure(runs.map((r) => r.a.wallMs / 1000 / ideal), 3).padEnd(26)} ${figure(runs.map((r) => r.b.wallMs / 1000 / ideal), 3).padEnd(26)} (ideal ${ideal.toFixed(2)} s = N × ${LATENCY_MS} ms / ${CONCURRENCY})`);
+        if (!benchCase.floor) continue;
         const current = median(runs.map((r) => r.a.cpuMs / benchCase.units));
         console.log(`  floor on this machine, the same server and requests through less and less of assay (CPU in its loop; whole process, start-up and preparation included; A's CPU against the whole process's):`);
         for (const [layer, label] of FLOOR_LAYERS) {
@@ -163,6 +196,7 @@ try {
     }
   }
 } finally {
+  await schemas?.dropAll();
   tree.remove();
   rmSync(work, { recursive: true, force: true });
 }
