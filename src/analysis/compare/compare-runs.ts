@@ -2,7 +2,7 @@ import { comparisonOf } from '../../benchmarks/comparison.js';
 import { taskNamed } from '../../benchmarks/registry.js';
 import type { Store } from '../../store/store.js';
 import { requireRun } from '../../store/require-run.js';
-import { storedInputDigests } from './input-digests.js';
+import { storedForComparison } from './input-digests.js';
 import { buildRunComparison, refuseOtherTask, type RunComparison } from './run-comparison.js';
 
 /**
@@ -20,7 +20,6 @@ export async function compareRuns(store: Store, runIdA: string, runIdB: string):
     const reviews = (await store.reviews(run.id)).length;
     if (reviews > 0) notes.push(`run ${run.id} has ${reviews} human review(s); compared here are the stored scores (the judge's verdicts), not the reviewed ones`);
   }
-  const [resultsA, resultsB] = await Promise.all([store.results(runA.id, undefined, { outputs: false }), store.results(runB.id, undefined, { outputs: false })]);
-  const inputs = { a: await storedInputDigests(store, runA.id), b: await storedInputDigests(store, runB.id) };
-  return buildRunComparison({ runA, runB, resultsA, resultsB, comparison: comparisonOf(task), notes, inputs });
+  const [a, b] = await Promise.all([storedForComparison(store, runA.id), storedForComparison(store, runB.id)]);
+  return buildRunComparison({ runA, runB, resultsA: a.results, resultsB: b.results, comparison: comparisonOf(task), notes, inputs: { a: a.digests, b: b.digests } });
 }

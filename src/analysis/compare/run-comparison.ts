@@ -1,11 +1,11 @@
 import type { ScoreComparison } from '../../benchmarks/task.js';
 import { InputError } from '../../core/index.js';
-import type { ResultRecord, RunRecord } from '../../store/records.js';
+import type { RunRecord } from '../../store/records.js';
 import { compareModelBySample } from './compare-by-sample.js';
 import { pairModels } from './model-pairs.js';
 import { comparePassFail, type PassFailComparison } from './pass-fail.js';
 import { clusterSamples } from './sample-clusters.js';
-import { pairSamples, type InputDigests, type SamplePair } from './sample-pairs.js';
+import { pairSamples, type ComparedResult, type InputDigests, type SamplePair } from './sample-pairs.js';
 import { compareValues, type ValueComparison } from './values.js';
 import type { ComparedRun, ModelComparison, RunComparison } from './comparison-shapes.js';
 export type { ComparedRun, ModelComparison, RunComparison } from './comparison-shapes.js';
@@ -13,9 +13,9 @@ export type { ComparedRun, ModelComparison, RunComparison } from './comparison-s
 export interface ComparisonInput {
   readonly runA: RunRecord;
   readonly runB: RunRecord;
-  /** Run A's stored results (any models; only the paired ones are read). */
-  readonly resultsA: readonly ResultRecord[];
-  readonly resultsB: readonly ResultRecord[];
+  /** Run A's stored results (any models; only the paired ones are read), whole records or what a comparison reads of them. */
+  readonly resultsA: readonly ComparedResult[];
+  readonly resultsB: readonly ComparedResult[];
   /** How the task's scores read (`comparisonOf(task)`). */
   readonly comparison: ScoreComparison;
   /** Each run's stored inputs by sample id: given, samples pair only when theirs agree. */

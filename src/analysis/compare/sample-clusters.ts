@@ -1,6 +1,5 @@
 import type { ScoreComparison } from '../../benchmarks/task.js';
-import type { ResultRecord } from '../../store/records.js';
-import { readResult, type InputDigests, type SideReading } from './sample-pairs.js';
+import { readResult, type ComparedResult, type InputDigests, type SideReading } from './sample-pairs.js';
 
 /** A sample with results in both runs: each side's readings, one per repeat it has (in the run's order). */
 export interface SampleCluster {
@@ -20,8 +19,8 @@ export interface ClusteredSamples {
 }
 
 /** Results grouped by sample id, in the order each sample first appears. */
-function bySample(results: readonly ResultRecord[]): Map<string, ResultRecord[]> {
-  const groups = new Map<string, ResultRecord[]>();
+function bySample(results: readonly ComparedResult[]): Map<string, ComparedResult[]> {
+  const groups = new Map<string, ComparedResult[]>();
   for (const r of results) {
     const group = groups.get(r.sampleId);
     if (group) group.push(r);
@@ -37,7 +36,7 @@ function bySample(results: readonly ResultRecord[]): Map<string, ResultRecord[]>
  * numbers of repeats, and a repeat of one run is never matched with a repeat of the other.
  * Given `inputs`, a sample pairs only when both runs stored the same input for it.
  */
-export function clusterSamples(resultsA: readonly ResultRecord[], resultsB: readonly ResultRecord[], comparison: ScoreComparison, inputs?: InputDigests): ClusteredSamples {
+export function clusterSamples(resultsA: readonly ComparedResult[], resultsB: readonly ComparedResult[], comparison: ScoreComparison, inputs?: InputDigests): ClusteredSamples {
   const groupsA = bySample(resultsA);
   const groupsB = bySample(resultsB);
   const clusters: SampleCluster[] = [];

@@ -23,14 +23,20 @@ export interface PairedSamples {
   readonly inputDiffers: number;
 }
 
-/** Each run's stored inputs by sample id (`storedInputDigests`): samples pair only when theirs agree. */
+/** Each run's stored inputs by sample id (`storedForComparison`): samples pair only when theirs agree. */
 export interface InputDigests {
   readonly a: ReadonlyMap<string, string>;
   readonly b: ReadonlyMap<string, string>;
 }
 
+/**
+ * What a comparison reads of a stored result: whose (sample, model, repeat), and its status and
+ * score. A `ResultRecord` is one; `compareRuns` keeps only these of each result it reads.
+ */
+export type ComparedResult = Pick<ResultRecord, 'sampleId' | 'modelId' | 'repeat' | 'status' | 'score'>;
+
 /** A stored result as a comparison reads it: an error stays an error; a missing reading is no verdict. */
-export function readResult(result: ResultRecord, comparison: ScoreComparison): SideReading {
+export function readResult(result: ComparedResult, comparison: ScoreComparison): SideReading {
   if (result.status === 'error') return { kind: 'error' };
   if (result.score === null) return { kind: 'read', pass: null, value: null };
   const read = comparison.read(result.score);
@@ -38,7 +44,7 @@ export function readResult(result: ResultRecord, comparison: ScoreComparison): S
 }
 
 /** A result's unit within one model's results: its sample and repeat (absent = 0). */
-const unitOf = (r: ResultRecord): string => JSON.stringify([r.sampleId, r.repeat ?? 0]);
+const unitOf = (r: ComparedResult): string => JSON.stringify([r.sampleId, r.repeat ?? 0]);
 
 /**
  * Pairs two result lists (one model each) by sample id and repeat (repeat r with repeat r; runs
@@ -47,7 +53,7 @@ const unitOf = (r: ResultRecord): string => JSON.stringify([r.sampleId, r.repeat
  * unit of the paired statistics, which is right for runs without repeats: runs with repeats are
  * compared by sample instead (`sample-clusters.ts`), their repeats being correlated.
  */
-export function pairSamples(resultsA: readonly ResultRecord[], resultsB: readonly ResultRecord[], comparison: ScoreComparison, inputs?: InputDigests): PairedSamples {
+export function pairSamples(resultsA: readonly ComparedResult[], resultsB: readonly ComparedResult[], comparison: ScoreComparison, inputs?: InputDigests): PairedSamples {
   const byId = new Map(resultsB.map((r) => [unitOf(r), r]));
   const pairs: SamplePair[] = [];
   let inputDiffers = 0;
