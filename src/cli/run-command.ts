@@ -24,6 +24,7 @@ import { checkModelArgument, configFrom, configOption } from './config-file.js';
 import type { AssayConfig } from '../config/load-config.js';
 import { judgeSpecOf } from './judge-spec.js';
 import { dropPreparationGarbage } from './drop-preparation-garbage.js';
+import { collectionPacer } from './collection-pacer.js';
 
 /** The API key named by `--api-key-env` (the key itself never goes on a command line or into the store). */
 function secretsFrom(flags: EngineFlags): RunDependencies['secrets'] {
@@ -40,6 +41,7 @@ function sessionDeps(
   session: { signal: AbortSignal; stop: AbortSignal; lease: ReturnType<typeof leaseFromEnv>; shared: { limiters: LimiterFactory } | undefined; progress: ProgressReporter; config: AssayConfig | undefined; sessionName: string },
 ): RunDependencies {
   const { signal, stop, lease, shared, progress, config, sessionName } = session;
+  const paceCollections = collectionPacer();
   return {
     store,
     ...(config ? { config } : {}),
@@ -53,6 +55,7 @@ function sessionDeps(
     onProgress: (e) => {
       // The run's first event (nothing finished yet) comes after its preparation, before its first call.
       if (e.finished === 0 && e.modelId === '') dropPreparationGarbage();
+      else paceCollections(e.finished);
       progress.update(e);
     },
     onWarning: (message) => progress.note(`warning: ${message}`),

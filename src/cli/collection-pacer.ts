@@ -1,0 +1,48 @@
+// A long run's old generation kept to what the run holds (the CLI's process only, as
+// `drop-preparation-garbage.ts`; the library never forces a collection). What a run keeps does not
+// grow with it: its live heap stays at 18–19 MB from the first thousand samples of a MetaTool run to
+// the last of 30,000 calls, read after a forced full collection. But what outlives two scavenges
+// (undici's request timers and buffers among it: undici alone promotes ~10 MB per 10,000 requests)
+// waits in old space for a mark-compact that V8, far from its limit, does not start: peak RSS read
+// 131–133 MB at 10,000 samples, 141 at 30,000 calls and 146 at 100,000 (docs/benchmarks.md).
+// So once old space has grown by `GROWTH_BYTES` since the first reading after the last collection,
+// one runs: a full collection of a ~18 MB live heap, ~15–25 ms on the main thread, every ~10,000
+// MetaTool samples; a run of 10,000 never reaches it. (V8's `gc({ execution: 'async' })` marks
+// atomically in Node 20 all the same: no shorter pause to be had.)
+import { getHeapSpaceStatistics } from 'node:v8';
+import { collectGarbage } from './drop-preparation-garbage.js';
+
+/** Finished samples between two readings of old space (a reading is one call of `getHeapSpaceStatistics`). */
+export const CHECK_EVERY = 1_000;
+
+/** Growth of old space in use since the last collection that starts the next one. */
+export const GROWTH_BYTES = 4 * 1024 * 1024;
+
+/** Old space in use now, dead objects not yet swept included. */
+const oldSpaceUsed = (): number => getHeapSpaceStatistics().find((space) => space.space_name === 'old_space')?.space_used_size ?? 0;
+
+/**
+ * Told each progress count (samples finished so far in this session); reads old space every
+ * `CHECK_EVERY` samples and starts a background collection when it has grown by `growth` since the
+ * first reading after the last one (or after the run's start). Returns whether it started one.
+ */
+export function collectionPacer(options: { readonly growth?: number; readonly every?: number; readonly used?: () => number; readonly collect?: () => void } = {}): (finished: number) => boolean {
+  const { growth = GROWTH_BYTES, every = CHECK_EVERY, used = oldSpaceUsed, collect = () => collectGarbage() } = options;
+  let nextCheck = every;
+  /** Old space in use at the first reading since the run started or a collection was started. */
+  let baseline: number | undefined;
+  return (finished) => {
+    if (finished < nextCheck) return false;
+    nextCheck = finished + every;
+    const now = used();
+    if (baseline === undefined) {
+      baseline = now;
+      return false;
+    }
+    if (now - baseline < growth) return false;
+    // Read again once the collection has had its turns: what it left is the next baseline.
+    baseline = undefined;
+    collect();
+    return true;
+  };
+}
