@@ -15,7 +15,7 @@ import { collectGarbage } from './drop-preparation-garbage.js';
 /** Finished samples between two readings of old space (a reading is one call of `getHeapSpaceStatistics`). */
 export const CHECK_EVERY = 1_000;
 
-/** Growth of old space in use since the last collection that starts the next one. */
+/** Growth of old space in use, since the first reading after the last collection, that runs the next one. */
 export const GROWTH_BYTES = 4 * 1024 * 1024;
 
 /** Old space in use now, dead objects not yet swept included. */
@@ -23,13 +23,13 @@ const oldSpaceUsed = (): number => getHeapSpaceStatistics().find((space) => spac
 
 /**
  * Told each progress count (samples finished so far in this session); reads old space every
- * `CHECK_EVERY` samples and starts a background collection when it has grown by `growth` since the
- * first reading after the last one (or after the run's start). Returns whether it started one.
+ * `CHECK_EVERY` samples and runs a full collection when it has grown by `growth` since the first
+ * reading after the last one (or after the run's start). Returns whether it ran one.
  */
 export function collectionPacer(options: { readonly growth?: number; readonly every?: number; readonly used?: () => number; readonly collect?: () => void } = {}): (finished: number) => boolean {
   const { growth = GROWTH_BYTES, every = CHECK_EVERY, used = oldSpaceUsed, collect = () => collectGarbage() } = options;
   let nextCheck = every;
-  /** Old space in use at the first reading since the run started or a collection was started. */
+  /** Old space in use at the first reading since the run started or the last collection. */
   let baseline: number | undefined;
   return (finished) => {
     if (finished < nextCheck) return false;
@@ -40,7 +40,7 @@ export function collectionPacer(options: { readonly growth?: number; readonly ev
       return false;
     }
     if (now - baseline < growth) return false;
-    // Read again once the collection has had its turns: what it left is the next baseline.
+    // The next reading, what the collection left plus what came since, is the next baseline.
     baseline = undefined;
     collect();
     return true;

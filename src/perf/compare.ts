@@ -132,6 +132,8 @@ const figure = (values: readonly number[], digits: number): string => {
   return finite.length > 1 ? `${m.toFixed(digits)} [${Math.min(...finite).toFixed(digits)}–${Math.max(...finite).toFixed(digits)}]` : m.toFixed(digits);
 };
 
+/** A run measured: a CLI command's figures, and a queued run's submitter's peak RSS beside its worker's. */
+type Measured = CliMeasurement & { readonly submitterRssMB?: number };
 /** The queued cases' PostgreSQL schemas, made as they are needed and dropped at the end. */
 let schemas: ScratchSchemas | undefined;
 const tree = buildRefTree(currentTree, ref);
@@ -140,9 +142,9 @@ try {
   for (const benchCase of allCases.filter((c) => cases.includes(c.name))) {
     const { url, child } = await startServer(benchCase.server);
     try {
-      const runs: { a: CliMeasurement & { submitterRssMB?: number }; b: CliMeasurement & { submitterRssMB?: number } }[] = [];
+      const runs: { a: Measured; b: Measured }[] = [];
       const env = { OPENAI_API_KEY: 'bench-key', ASSAY_DATA_DIR: dataDir };
-      const measure = async (treePath: string, i: number, side: string): Promise<CliMeasurement & { submitterRssMB?: number }> => {
+      const measure = async (treePath: string, i: number, side: string): Promise<Measured> => {
         const worker = benchCase.worker?.bind(benchCase);
         if (!worker) return measureCli(treePath, benchCase.args(url, join(work, `${benchCase.name}-${side}-${i}.db`), ''), env, work);
         // A schema and a queue of its own for every run.
@@ -165,11 +167,11 @@ try {
         console.log('  (ratios of this case are left out: a failed run is not a figure)');
         continue;
       }
-      const rows: [string, (m: CliMeasurement) => number, number][] = [
+      const rows: [string, (m: Measured) => number, number][] = [
         ['wall s', (m) => m.wallMs / 1000, 2],
         [`CPU ms/${benchCase.unit}`, (m) => m.cpuMs / benchCase.units, 3],
         ['peak RSS MB', (m) => m.maxRssMB, 0],
-        ...(benchCase.worker ? [['submitter peak RSS MB', (m: CliMeasurement & { submitterRssMB?: number }) => m.submitterRssMB ?? Number.NaN, 0] as [string, (m: CliMeasurement) => number, number]] : []),
+        ...(benchCase.worker ? [['submitter peak RSS MB', (m: Measured) => m.submitterRssMB ?? Number.NaN, 0] as [string, (m: Measured) => number, number]] : []),
       ];
       console.log(`  ${'figure'.padEnd(22)} ${'A (current)'.padEnd(26)} ${'B (ref)'.padEnd(26)} A/B per pair → median [spread]`);
       for (const [label, read, digits] of rows) {
