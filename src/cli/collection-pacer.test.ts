@@ -12,6 +12,7 @@ test('collectionPacer: reads old space every N samples and collects once it has 
   const pace = collectionPacer({
     growth: 4 * MB,
     every: 1000,
+    minIntervalMs: 0,
     used: () => {
       const mb = readings[read.length] as number;
       read.push(mb);
@@ -45,4 +46,18 @@ test('collectionPacer: a count that jumps past several checks reads once, and th
   assert.equal(reads, 1);
   pace(6500);
   assert.equal(reads, 2);
+});
+
+test('collectionPacer: never two collections closer than the least interval, however fast old space grows', () => {
+  let clock = 0;
+  let mb = 0;
+  const collected: number[] = [];
+  const pace = collectionPacer({ growth: 4 * MB, every: 1000, minIntervalMs: 10_000, now: () => clock, used: () => mb * MB, collect: () => collected.push(clock) });
+  // 8 MB more every thousand samples, a thousand samples a second.
+  for (let finished = 1000; finished <= 30_000; finished += 1000) {
+    clock = finished;
+    mb += 8;
+    pace(finished);
+  }
+  assert.deepEqual(collected, [2000, 12_000, 22_000], 'the first once grown, then one each 10 s');
 });
