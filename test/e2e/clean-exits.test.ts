@@ -92,6 +92,7 @@ describe('a reader that closes the pipe', { skip }, () => {
     assert.equal(piped.code, 0);
   });
 
+  // Here for this block's stored run: an export of it takes a few pages, long enough to be caught midway.
   test('a SIGTERM or SIGINT while export --out writes: FILE as it was, no part file, ended by the signal', async () => {
     const folder = path.join(work, 'killed-export');
     mkdirSync(folder, { recursive: true });
