@@ -71,14 +71,16 @@ test('a small run starts the thread at the write that grows the WAL past the bou
   assert.equal((await readBack(file)).length, SMALL_RUN_UNITS);
 });
 
-test('a store that did not create the run (a resume) starts the thread at its first outcome, whatever the run\'s size', async () => {
+test('a store that did not create the run (a resume) starts the thread at its first outcome, whatever the run\'s size, even after creating a small run of its own', async () => {
   const file = join(dir, 'resumed.db');
   const tiny = Array.from({ length: SMALL_RUN_UNITS }, (_, i): Sample => ({ id: `t${i}`, input: [user(`q${i}`)], target: null, metadata: {} }));
   const first = await openSqliteStore(file);
   await first.createRun({ ...run, id: 'r-resumed' }, tiny);
   await first.close();
-  const before = statSync(file).size;
   const resumed = await openSqliteStore(file);
+  // A small run of its own first (a suite's earlier entry): its checkpoints wait, the resumed run's do not.
+  await resumed.createRun({ ...run, id: 'r-own-small' }, tiny.slice(0, 1));
+  const before = statSync(file).size;
   try {
     // ~4 MB of outputs: under the 8 MB a small run of this store would wait for.
     for (const sample of tiny) {

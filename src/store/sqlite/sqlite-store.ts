@@ -93,8 +93,8 @@ export class SqliteStore implements Store {
   private readonly writeOutcome: (calls: readonly CallRecord[], result: ResultRecord | null, replaceError: boolean) => boolean;
   /** Where a run's calls sit in its sample order, made when a run is first read in slices. */
   private callPositions: CallPositions | undefined;
-  /** The last run this store created has at most `SMALL_RUN_UNITS` units: its checkpoints wait for its WAL to grow (`Checkpointer.wrote`). */
-  private smallRun = false;
+  /** The run this store created last, when it has at most `SMALL_RUN_UNITS` units: its checkpoints wait for its WAL to grow (`Checkpointer.wrote`). */
+  private smallRunId: string | undefined;
   /** True while an import holds the write transaction open (`importRun`). */
   private importing = false;
   private readonly saveBatchTx: Database.Transaction<(batch: readonly Waiting<PendingOutcome>[]) => boolean[]>;
@@ -262,8 +262,8 @@ export class SqliteStore implements Store {
     }
     // A small run's checkpoints wait for its WAL to grow; a larger run's start with its writes.
     const units = (run.sampleCount ?? samples.length) * run.models.length * (run.repeats ?? 1);
-    this.smallRun = units <= SMALL_RUN_UNITS;
-    this.wroteSoon(!this.smallRun);
+    this.smallRunId = units <= SMALL_RUN_UNITS ? run.id : undefined;
+    this.wroteSoon(this.smallRunId === undefined);
   }
 
   /**
@@ -437,9 +437,9 @@ export class SqliteStore implements Store {
   }
 
   private enqueue(outcome: PendingOutcome, gather: boolean): Promise<boolean> {
-    // Any other run's outcomes (a larger one, or one this store did not create: a resume) start
-    // the checkpoints at once, as every run's did.
-    if (!this.smallRun) this.checkpointer?.start();
+    // Any other run's outcomes (a larger one, or one this store did not create: a resume, even
+    // after this store created a small run) start the checkpoints at once, as every run's did.
+    if ((outcome.result?.runId ?? outcome.calls[0]?.runId) !== this.smallRunId) this.checkpointer?.start();
     return this.saves.add(outcome, gather);
   }
 
