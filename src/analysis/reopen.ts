@@ -3,8 +3,9 @@ import { prepareTask } from '../benchmarks/prepare-task.js';
 import { taskOfRun } from '../benchmarks/task-of-run.js';
 import type { PreparedTask, Task } from '../benchmarks/task.js';
 import { createEmbedder } from '../models/embedders.js';
-import type { RunRecord } from '../store/records.js';
+import type { ResultRecord, RunRecord, StoredSample } from '../store/records.js';
 import type { Store } from '../store/store.js';
+import { summaryPageSamples } from './summary.js';
 
 /**
  * Rebuilds the scorer of a stored run from the same task, options, seed and data, and checks the
@@ -20,15 +21,59 @@ export async function reopen(
   options = run.options,
 ): Promise<{ task: Task; prepared: PreparedTask; samples: Sample[]; unstored: Sample[] }> {
   const { task, prepared } = await prepareForRun(run, dataDir, options);
-  const rebuilt = new Map(Array.from(prepared.samples, (s) => [s.id, s] as const));
-  const samples: Sample[] = (await store.loadSamples(run.id)).map((stored) => {
-    const hints = rebuilt.get(stored.id)?.hints;
-    return hints ? { ...stored, hints } : stored;
-  });
+  const withHints = withRebuiltHints(prepared.samples);
+  const samples: Sample[] = (await store.loadSamples(run.id)).map(withHints);
   const unstored = run.sampleCount !== undefined && samples.length < run.sampleCount ? unstoredSamples(run.id, run.sampleCount, samples, prepared.samples) : [];
   return { task, prepared, samples: [...samples, ...unstored], unstored };
 }
 
+/** A page of a stored run as `reopenedPages` reads it: its stored samples, with their hints, and every result of theirs. */
+export interface ReopenedPage {
+  /** In position order, each as `reopen` gives it (its reference hints from the rebuilt task). */
+  readonly samples: readonly Sample[];
+  /** Every model's and repeat's results of these samples, with their outputs, as `Store.results` orders them. */
+  readonly results: readonly ResultRecord[];
+}
+
+/**
+ * A stored run's samples as `reopen` gives them, and their results, a page at a time (as many
+ * samples as hold `SUMMARY_PAGE` results): for a reader of every output (`rescore`, `show
+ * --readings`) whose memory is then a page's, not the run's. Only the samples the run stored:
+ * those it had not stored have no result.
+ */
+export async function* reopenedPages(store: Store, run: RunRecord, prepared: PreparedTask): AsyncGenerator<ReopenedPage> {
+  const withHints = withRebuiltHints(prepared.samples);
+  const limit = summaryPageSamples(run.models.length, run.repeats ?? 1);
+  for (let from = 0; ; from += limit) {
+    const range = { from, limit };
+    const stored = await store.loadSamples(run.id, range);
+    if (stored.length === 0) return;
+    yield { samples: stored.map(withHints), results: await store.results(run.id, undefined, { range }) };
+    if (stored.length < limit) return;
+  }
+}
+
+/**
+ * A stored sample with the reference hints of the rebuilt task's sample of the same id. That is
+ * the rebuilt sample at the same position, as a run stores its samples in the order its task
+ * builds them; a map of the rebuilt samples by id is made only if one is not (an older build of
+ * the task). A map made up front held every rebuilt sample at once, beside the stored ones.
+ */
+function withRebuiltHints(rebuilt: SampleList): (stored: StoredSample) => Sample {
+  let byId: Map<string, Sample> | undefined;
+  const rebuiltOf = (stored: StoredSample): Sample | undefined => {
+    const i = stored.index;
+    // `idAt`, where the list has it, tells a moved sample without building it.
+    const atPosition = i < rebuilt.length && (rebuilt.idAt?.(i) ?? stored.id) === stored.id ? rebuilt.at(i) : undefined;
+    if (atPosition?.id === stored.id) return atPosition;
+    byId ??= new Map(Array.from(rebuilt, (s) => [s.id, s] as const));
+    return byId.get(stored.id);
+  };
+  return (stored) => {
+    const hints = rebuiltOf(stored)?.hints;
+    return hints ? { ...stored, hints } : stored;
+  };
+}
 /** The run's task prepared again from the data dir (also a queue worker's, `openRunForWork`), its data checked against the sums the run recorded. */
 export async function prepareForRun(run: RunRecord, dataDir?: string, options = run.options): Promise<{ task: Task; prepared: PreparedTask }> {
   const task = taskOfRun(run);

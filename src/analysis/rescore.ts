@@ -7,7 +7,7 @@ import type { PreparedTask } from '../benchmarks/task.js';
 import type { GenerateResult, Sample, Transcript } from '../core/index.js';
 import { scoreSafely } from '../benchmarks/score-safely.js';
 import { judgeMetadataOf, withJudgeTotals } from '../judges/judge-metadata.js';
-import { reopen } from './reopen.js';
+import { prepareForRun, reopenedPages } from './reopen.js';
 import { requireRun } from '../store/require-run.js';
 import { summarizeRun, type RunSummary } from './summary.js';
 import type { Store } from '../store/store.js';
@@ -53,22 +53,28 @@ const verdictOf = (score: Score): string => canonicalJson({ value: score.value, 
  * Re-parses and re-scores every stored output of a run with the current scorer (optionally with
  * another awareness parser), stores the new scores and returns the new summary. No model is
  * called. The run record is left as it was: `storedOptions` and `scoredWith` say what differs.
+ *
+ * The run is read a page of samples and their results at a time (`reopenedPages`); what is kept
+ * to the end is the scores that differ from the stored ones, written then in one transaction per
+ * model and repeat, so a re-score is still applied completely or not at all. A score that did
+ * not change is not written again: it is stored as it would be written.
  */
 export async function rescoreRun(store: Store, runIdOrPrefix: string, options: RescoreOptions = {}): Promise<RescoreOutcome> {
   const run = await requireRun(store, runIdOrPrefix);
   if (options.parser !== undefined) answerParsersOf(run, '--parser');
   const scoredWith: TaskOptions = options.parser === undefined ? run.options : { ...run.options, parser: options.parser };
-  const { task, prepared, samples } = await reopen(store, run, options.dataDir, scoredWith);
-  const byId = new Map(samples.map((s) => [s.id, s]));
+  const { task, prepared } = await prepareForRun(run, options.dataDir, scoredWith);
   let rescored = 0;
   let changed = 0;
   let keptJudged = 0;
-  for (const modelId of run.models) {
-    // By repeat (a run with --repeats has k results per sample), then sample.
-    const byRepeat = new Map<number, Map<string, Score>>();
-    for (const result of await store.results(run.id, modelId)) {
+  // Per model, then repeat (a run with --repeats has k results per sample): the new scores that differ from the stored ones.
+  const updates = new Map(run.models.map((modelId) => [modelId, new Map<number, Map<string, Score>>()]));
+  for await (const page of reopenedPages(store, run, prepared)) {
+    const byId = new Map(page.samples.map((s) => [s.id, s]));
+    for (const result of page.results) {
       const sample = byId.get(result.sampleId);
-      if (result.status !== 'done' || !result.output || !sample) continue;
+      const byRepeat = updates.get(result.modelId);
+      if (result.status !== 'done' || !result.output || !sample || !byRepeat) continue;
       let score: Score;
       if (prepared.gradeWithJudge && run.judge) {
         // A model-graded scorer runs again, its judge calls answered from the cache alone.
@@ -81,11 +87,14 @@ export async function rescoreRun(store: Store, runIdOrPrefix: string, options: R
       }
       rescored++;
       if (result.score === null || verdictOf(score) !== verdictOf(result.score)) changed++;
+      // The store writes a score as its JSON text, which reads back as the same object.
+      if (result.score !== null && JSON.stringify(score) === JSON.stringify(result.score)) continue;
       const repeat = result.repeat ?? 0;
       const scores = byRepeat.get(repeat) ?? new Map<string, Score>();
       byRepeat.set(repeat, scores.set(result.sampleId, score));
     }
-    // One transaction per repeat (one only, without repeats).
+  }
+  for (const [modelId, byRepeat] of updates) {
     for (const [repeat, scores] of byRepeat) await store.updateScores(run.id, modelId, scores, repeat);
   }
   const summary = await summarizeRun(store, run, task);

@@ -219,7 +219,7 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task, onP
 }
 
 /** The run's stored samples' facts a page at a time, each with its results' facts (every model's: `Store.resultFacts`). */
-async function* storedPages(store: Store, runId: string, pageSamples: number): AsyncGenerator<SummaryPage> {
+export async function* storedPages(store: Store, runId: string, pageSamples: number): AsyncGenerator<SummaryPage> {
   for (let from = 0; ; from += pageSamples) {
     const range = { from, limit: pageSamples };
     const samples = await store.sampleFacts(runId, range);
