@@ -1,4 +1,4 @@
-import { InputError, samplesBetween, type Sample, type SampleList } from '../core/index.js';
+import { InputError, sampleIdAt, samplesBetween, type Sample, type SampleList, type SamplesByPosition } from '../core/index.js';
 import { prepareTask } from '../benchmarks/prepare-task.js';
 import { taskOfRun } from '../benchmarks/task-of-run.js';
 import type { PreparedTask, Task } from '../benchmarks/task.js';
@@ -59,7 +59,7 @@ export async function* reopenedPages(store: Store, run: RunRecord, prepared: Pre
  * builds them; a map of the rebuilt samples by id is made only if one is not (an older build of
  * the task). A map made up front held every rebuilt sample at once, beside the stored ones.
  */
-function withRebuiltHints(rebuilt: SampleList): (stored: StoredSample) => Sample {
+export function withRebuiltHints(rebuilt: SampleList): (stored: StoredSample) => Sample {
   let byId: Map<string, Sample> | undefined;
   const rebuiltOf = (stored: StoredSample): Sample | undefined => {
     const i = stored.index;
@@ -89,10 +89,20 @@ export async function prepareForRun(run: RunRecord, dataDir?: string, options = 
 
 /** The samples after the stored ones, from a rebuilt task that must reproduce the stored ones in order. */
 function unstoredSamples(runId: string, sampleCount: number, stored: readonly Sample[], rebuilt: SampleList): Sample[] {
-  const differs = stored.findIndex((sample, i) => rebuilt.at(i)?.id !== sample.id);
-  if (rebuilt.length !== sampleCount || differs !== -1) {
-    const why = differs !== -1 ? `sample ${differs} is "${rebuilt.at(differs)?.id ?? 'missing'}" now, "${stored[differs]?.id}" then` : `${rebuilt.length} samples now, ${sampleCount} then`;
-    throw new InputError(`run ${runId} stopped before storing its last ${sampleCount - stored.length} samples, and its task no longer builds the same ones (${why}); they cannot be rebuilt`);
-  }
+  checkRebuildsUnstored(runId, sampleCount, stored.map((s) => s.id), rebuilt);
   return samplesBetween(rebuilt, stored.length, rebuilt.length);
+}
+
+/**
+ * For a run stopped before it stored all its samples: refuses a rebuilt task that does not give
+ * the run's number of samples, or not the stored ones' ids (`storedIds`, in order) first, as the
+ * rest is then taken from it.
+ */
+export function checkRebuildsUnstored(runId: string, sampleCount: number, storedIds: readonly string[], rebuilt: SamplesByPosition): void {
+  const differs = storedIds.findIndex((id, i) => i >= rebuilt.length || sampleIdAt(rebuilt, i) !== id);
+  if (rebuilt.length !== sampleCount || differs !== -1) {
+    const now = differs !== -1 && differs < rebuilt.length ? sampleIdAt(rebuilt, differs) : 'missing';
+    const why = differs !== -1 ? `sample ${differs} is "${now}" now, "${storedIds[differs]}" then` : `${rebuilt.length} samples now, ${sampleCount} then`;
+    throw new InputError(`run ${runId} stopped before storing its last ${sampleCount - storedIds.length} samples, and its task no longer builds the same ones (${why}); they cannot be rebuilt`);
+  }
 }

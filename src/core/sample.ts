@@ -47,7 +47,14 @@ function* idsOf(samples: Iterable<Sample>): Generator<string> {
  * before it is stored or called, so a run of 100,000 samples holds only the samples in flight.
  * Reading the same position twice gives an equal sample (not necessarily the same object).
  */
-export interface SampleList extends Iterable<Sample> {
+export interface SampleList extends SamplesByPosition, Iterable<Sample> {}
+
+/**
+ * Samples read by position only, as a run's engine reads them: a `SampleList`, or a list that
+ * cannot give every sample at once (a resumed run's stored samples, read from the store a page at
+ * a time as the calls reach them: `runner/resumed-samples.ts`).
+ */
+export interface SamplesByPosition {
   readonly length: number;
   /** The sample at `index` in [0, length); undefined outside. */
   at(index: number): Sample | undefined;
@@ -55,9 +62,12 @@ export interface SampleList extends Iterable<Sample> {
   idAt?(index: number): string;
 }
 
-/** The ids of a list's samples in order, each read with `idAt` when the list has it (no sample built), else from its sample. */
-export function* sampleIds(samples: SampleList): Generator<string> {
-  for (let i = 0; i < samples.length; i++) yield samples.idAt ? samples.idAt(i) : sampleAt(samples, i).id;
+/** The id of the sample at `index`, read with `idAt` when the list has it (no sample built), else from its sample. */
+export const sampleIdAt = (samples: SamplesByPosition, index: number): string => (samples.idAt ? samples.idAt(index) : sampleAt(samples, index).id);
+
+/** The ids of a list's samples in order (`sampleIdAt`). */
+export function* sampleIds(samples: SamplesByPosition): Generator<string> {
+  for (let i = 0; i < samples.length; i++) yield sampleIdAt(samples, i);
 }
 
 /** What a list built on demand may add (see `buildSamples`). */
@@ -87,7 +97,7 @@ export function buildSamples(length: number, build: (index: number) => Sample, o
 }
 
 /** The sample at `index`, which the caller knows is in the list (a RangeError otherwise: a bug, not bad input). */
-export function sampleAt(samples: SampleList, index: number): Sample {
+export function sampleAt(samples: SamplesByPosition, index: number): Sample {
   const sample = samples.at(index);
   if (sample === undefined) throw new RangeError(`sample ${index} asked of a list of ${samples.length}`);
   return sample;

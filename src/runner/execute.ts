@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { sampleAt, withFields, type SampleList } from '../core/index.js';
+import { sampleAt, sampleIdAt, withFields, type SamplesByPosition } from '../core/index.js';
 import type { Model } from '../models/middleware/model.js';
 import type { CallRecord, ResultRecord } from '../store/records.js';
 import { FailFast, type FailFastStop } from './fail-fast.js';
@@ -21,7 +21,7 @@ export interface ProgressEvent {
 /** What one drive of a session's samples adds to the session: which samples, and how it is stopped and told. */
 export interface ExecuteOptions {
   /** Read by position as each is called (see `SampleList`): a sample not in flight is not held here. */
-  readonly samples: SampleList;
+  readonly samples: SamplesByPosition;
   /** Re-run samples whose stored result is an error. */
   readonly retryErrors: boolean;
   /** Aborts the calls in flight; no new sample starts either. */
@@ -30,10 +30,12 @@ export interface ExecuteOptions {
   readonly stop?: AbortSignal;
   readonly onProgress?: (event: ProgressEvent) => void;
   /**
-   * For a run whose samples are stored as it goes (`SampleFeed`): undefined when the sample at
-   * this position of `samples` is stored, else a promise that settles once it is.
+   * For samples made ready as the calls reach them (`SamplesAhead`: a new run's stored as it goes,
+   * a resumed run's read from the store): undefined when the sample at this position of `samples`
+   * is ready, else a promise that settles once it is. Each position it is asked for is read from
+   * `samples` next, unless the run stops first.
    */
-  readonly sampleStored?: (index: number) => Promise<void> | undefined;
+  readonly sampleReady?: (index: number) => Promise<void> | undefined;
 }
 
 export interface ExecuteOutcome {
@@ -75,7 +77,7 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
       const finished = await store.finishedSampleIds(session.run.id, model.id, { includeErrors: !options.retryErrors, ...(repeat > 0 ? { repeat } : {}) });
       for (let i = 0; i < samples.length; i++) {
         // A new run has nothing finished: no sample need be built to know it is to do.
-        if (finished.size === 0 || !finished.has(sampleAt(samples, i).id)) todo.push(i, repeat);
+        if (finished.size === 0 || !finished.has(sampleIdAt(samples, i))) todo.push(i, repeat);
       }
     }
     skipped += samples.length * repeats - todo.length;
@@ -134,10 +136,10 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
         const position = todo.positionAt(next);
         const repeat = todo.repeatAt(next);
         next++;
-        const stored = options.sampleStored?.(position);
-        if (stored) {
-          await stored;
-          // The stop came while this sample was being stored: it has not started, leave it for resume.
+        const ready = options.sampleReady?.(position);
+        if (ready) {
+          await ready;
+          // The stop came while this sample was made ready: it has not started, leave it for resume.
           if (stopping() || failFast.stopped(model.id)) return;
         }
         if (budget?.refresh) {

@@ -1,4 +1,4 @@
-import { assertUniqueIds, InputError, parseModelId, referenceAnswererFor, sampleIds, withFields, type ReferenceAnswerers, type Sample, type SampleList } from '../core/index.js';
+import { assertUniqueIds, InputError, parseModelId, referenceAnswererFor, sampleIds, withFields, type ReferenceAnswerers, type Sample, type SampleList, type SamplesByPosition } from '../core/index.js';
 import { allTasks, findTask } from '../benchmarks/registry.js';
 import { taskOfRun } from '../benchmarks/task-of-run.js';
 import type { PreparedTask, Task } from '../benchmarks/task.js';
@@ -12,8 +12,9 @@ import type { Store } from '../store/store.js';
 import { storeFailureOf, StoreFailureError } from '../store/store-failure.js';
 import { toolkitVersion } from '../version.js';
 import { executeSamples, type ProgressEvent } from './execute.js';
-import { SAMPLE_CHUNK, SampleFeed } from './sample-feed.js';
-import { storedChunk, storedForm } from './stored-sample.js';
+import { SAMPLE_CHUNK, SampleFeed, type SamplesAhead } from './sample-feed.js';
+import { ResumedSamples } from './resumed-samples.js';
+import { storedChunk } from './stored-sample.js';
 import { HeldLease, leaseSettings } from './run-lease.js';
 import type { FailFastStop } from './fail-fast.js';
 import { withRecordedStops } from '../store/run-stops.js';
@@ -116,7 +117,7 @@ export async function startRun(spec: RunSpec, deps: RunDependencies): Promise<Ru
   }
   deps.onRunCreated?.(run);
   const feed = new SampleFeed(deps.store, run.id, prepared.samples, first);
-  return execute(session, deps, { task, samples: prepared.samples, retryErrors: false, feed, lease });
+  return execute(session, deps, { task, samples: prepared.samples, retryErrors: false, ahead: feed, lease });
 }
 
 /**
@@ -203,9 +204,10 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
   let session: RunSession;
   let work: SessionWork;
   try {
-    const { task, prepared, samples, unstored } = await reopen(deps.store, run, options.dataDir);
+    const { task, prepared } = await prepareForRun(run, options.dataDir);
+    const samples = await ResumedSamples.open(deps.store, run, prepared.samples);
     for (const warning of prepared.warnings ?? []) deps.onWarning?.(warning);
-    // `reopen` holds the data to what the run read; this holds a run that did not know it read
+    // `prepareForRun` holds the data to what the run read; this holds a run that did not know it read
     // modified data to the pinned sums. A run made with --allow-modified-data recorded them.
     const known = recordedModifiedData(run);
     const modified = checkPinnedData(prepared.datasetChecksums, options.dataDir ?? String(run.provenance.dataDir), options.allowModifiedData ?? false, known);
@@ -213,7 +215,7 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
     if (unrecorded.length > 0) deps.onWarning?.(`--allow-modified-data: resuming on data that differs from the pinned files, which run ${run.id} did not record (it was made before assay checked): ${describeModified(unrecorded)}`);
     const engine: EngineSettings = { ...recordedEngineSettings(run), ...options.engine };
     // What each model still has to answer in this session: a replay file is checked against those.
-    const ids = samples.map((s) => s.id);
+    const ids = samples.ids();
     const opened = await openSession({ ...run, status: 'running' }, task, prepared, engine, deps, {
       sampleIds: () => ids,
       toCall: async (model) => {
@@ -222,15 +224,14 @@ export async function resumeRun(runIdOrPrefix: string, options: ResumeOptions, d
       },
     });
     try {
-      // Samples a stopped run had not stored yet are stored before any call, as a new run's would be.
-      if (unstored.length > 0) await deps.store.addSamples(run.id, unstored.map(storedForm));
       await deps.store.setRunStatus(run.id, 'running', { type: 'resumed' });
     } catch (error) {
       await opened.close();
       throw error;
     }
     session = opened;
-    work = { task, samples, retryErrors: options.retryErrors ?? false, lease };
+    // The stored samples are read as the calls reach them, those a stopped run had not stored yet stored just ahead of theirs.
+    work = { task, samples, retryErrors: options.retryErrors ?? false, ahead: samples, lease };
   } catch (error) {
     // Refused before any call (data changed, a replay file matching nothing, a bad model id…): the run is as it was, and free.
     await lease.release();
@@ -320,10 +321,10 @@ function sampleIdsOf(samples: SampleList): () => readonly string[] {
 /** What one session's drive of the samples adds to it (see `execute`). */
 interface SessionWork {
   readonly task: Task;
-  readonly samples: SampleList;
+  readonly samples: SamplesByPosition;
   readonly retryErrors: boolean;
-  /** Stores the samples ahead of their calls (a new run). */
-  readonly feed?: SampleFeed;
+  /** Makes the samples ready just ahead of their calls: a new run's stored, a resumed run's read from the store. */
+  readonly ahead?: SamplesAhead;
   /** This process's lease on the run: lost, it stops the run like an interrupt; released at the end with the final status. */
   readonly lease: HeldLease;
 }
@@ -345,7 +346,7 @@ async function execute(session: RunSession, deps: RunDependencies, work: Session
     const outcome = await executeSamples(session, {
       samples: work.samples,
       retryErrors: work.retryErrors,
-      ...(work.feed ? { sampleStored: work.feed.ready.bind(work.feed) } : {}),
+      ...(work.ahead ? { sampleReady: work.ahead.ready.bind(work.ahead) } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
       stop,
       // Once per sample: `withFields`, not `{ ...e, runId }` (a leading spread costs the object a map of its own on Node 20).
@@ -372,7 +373,7 @@ async function execute(session: RunSession, deps: RunDependencies, work: Session
         if (!storeFailure || !storeFailureOf(error)) throw error;
       }
     };
-    await failing(async () => work.feed?.settle());
+    await failing(async () => work.ahead?.settle());
     await session.budget?.settle?.();
     // The status goes with the release: a process that lost the lease leaves it to the new holder.
     // So do the models stopped early, so that show and runs can say later why and what to fix.

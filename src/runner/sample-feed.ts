@@ -5,6 +5,14 @@ import { storedChunk } from './stored-sample.js';
 /** Samples stored per transaction once the calls have started. */
 export const SAMPLE_CHUNK = 256;
 
+/** Samples made ready just ahead of the calls that need them: a new run's stored (`SampleFeed`), a resumed run's read from the store (`ResumedSamples`). */
+export interface SamplesAhead {
+  /** Undefined when sample `index` is ready; else a promise that settles once it is (`ExecuteOptions.sampleReady`). */
+  ready(index: number): Promise<void> | undefined;
+  /** Waits for the work under way (a chunk being written), its error left to the calls that need it. */
+  settle(): Promise<void>;
+}
+
 /**
  * Stores a new run's samples in chunks just ahead of the calls that need them, rather than all
  * before the first call. Storing 10,000 MetaTool samples takes ~0.15–0.2 s of main-thread time:
@@ -16,7 +24,7 @@ export const SAMPLE_CHUNK = 256;
  * run stopped early has only its first samples stored; the run records how many it has
  * (`RunRecord.sampleCount`) and resume stores the rest (`reopen`).
  */
-export class SampleFeed {
+export class SampleFeed implements SamplesAhead {
   private stored: number;
   private writing: Promise<void> | undefined;
   private failure: { readonly error: unknown } | undefined;
