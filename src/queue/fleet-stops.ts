@@ -74,6 +74,11 @@ export class FleetStops {
     return fresh;
   }
 
+  /** Drops what this worker counted of a session (its session closed, `WorkerSessions`): its stops are recorded with the run already. */
+  forget(session: string): void {
+    this.runs.delete(session);
+  }
+
   private stateOf(session: string, run: RunRecord): RunStops {
     let state = this.runs.get(session);
     if (!state) {

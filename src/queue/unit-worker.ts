@@ -19,6 +19,7 @@ import { accountUnit } from './run-completion.js';
 import { isUnit, unitKey, type Unit } from './unit.js';
 import { waitingStore } from './waiting-store.js';
 import { FleetStops } from './fleet-stops.js';
+import { SESSION_IDLE_MS, sessionIdleMsFromEnv, WorkerSessions } from './worker-sessions.js';
 
 export interface UnitWorkerOptions {
   readonly store: Store;
@@ -61,6 +62,8 @@ export interface UnitWorkerOptions {
    * most {@link MAX_NOTE_CHARS} characters before its marker, every control character made visible.
    */
   readonly onNote?: (line: string) => void;
+  /** How long a run's session is kept once none of its units is in flight (default `ASSAY_WORKER_IDLE_MS`, else {@link SESSION_IDLE_MS}). */
+  readonly sessionIdleMs?: number;
 }
 
 /**
@@ -110,7 +113,6 @@ export async function startUnitWorker(options: UnitWorkerOptions): Promise<UnitW
   // Aborted when the worker closes: a store still unreachable then is not waited for any more.
   const closing = new AbortController();
   const store = waitingStore(options.store, { onNote: note, signal: closing.signal });
-  const sessions = new Map<string, Promise<RunWorkSession>>();
   const stops = new FleetStops(store);
   const redis = await openRedis(location.url);
   // The limits' and the budget's commands on a connection of their own, apart from BullMQ's.
@@ -130,24 +132,28 @@ export async function startUnitWorker(options: UnitWorkerOptions): Promise<UnitW
   /**
    * The run's session, built on the first of its units this process sees, and again for the
    * units a resume queued (`Unit.session`: the run's settings may have changed, its stops are
-   * cleared); a failed build is tried again by the next unit.
+   * cleared); a failed build is tried again by the next unit. Closed once none of the run's units
+   * has been in flight for a while (`WorkerSessions`), its fail-fast streaks forgotten with it.
    */
-  const sessionFor = (key: string, runId: string): Promise<RunWorkSession> => {
-    let session = sessions.get(key);
-    if (!session) {
-      session = openRunForWork(runId, deps, {
+  const idleMs = options.sessionIdleMs ?? sessionIdleMsFromEnv();
+  const sessions = new WorkerSessions<RunWorkSession>(
+    async (runId) => {
+      const session = await openRunForWork(runId, deps, {
         ...(options.dataDir ? { dataDir: options.dataDir } : {}),
         ...(options.engine ? { engine: options.engine } : {}),
         ...(options.openaiBaseURL !== undefined ? { openaiBaseURL: options.openaiBaseURL } : {}),
       });
-      sessions.set(key, session);
-      session.then(
-        (s) => note(`run ${runId}: ${s.run.task} on ${s.run.models.join(', ')}, ${s.sampleCount} samples`),
-        () => sessions.delete(key),
-      );
-    }
-    return session;
-  };
+      note(`run ${runId}: ${session.run.task} on ${session.run.models.join(', ')}, ${session.sampleCount} samples`);
+      return session;
+    },
+    async (session, key) => {
+      stops.forget(key);
+      await session.budget?.settle?.();
+      await session.close();
+      if (!closing.signal.aborted) note(`run ${session.run.id}: no unit of it for ${idleMs / 1000} s, its session closed (built again if more come)`);
+    },
+    idleMs,
+  );
 
   /** Whether the run's last resume is not the one that queued this unit, as the store says now (a cached session may be older). */
   const supersededInStore = async (unit: Unit): Promise<boolean> => queueSessionOf(await store.getRun(unit.runId)) !== unit.session;
@@ -155,12 +161,22 @@ export async function startUnitWorker(options: UnitWorkerOptions): Promise<UnitW
   const work = async (job: Job, token?: string): Promise<string> => {
     const unit: unknown = job.data;
     if (!isUnit(unit)) throw new UnrecoverableError(`job ${field(job.id)} is not an assay unit`);
-    const jobId = job.id as string;
     const sessionKey = `${unit.runId}\n${unit.session ?? ''}`;
+    const held = sessions.acquire(sessionKey, unit.runId);
+    try {
+      return await workOn(job, token, unit, sessionKey, held.session);
+    } finally {
+      held.release();
+    }
+  };
+
+  /** Works on a unit with its run's session (being built, or built). */
+  const workOn = async (job: Job, token: string | undefined, unit: Unit, sessionKey: string, building: Promise<RunWorkSession>): Promise<string> => {
+    const jobId = job.id as string;
     const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     let session: RunWorkSession;
     try {
-      session = await sessionFor(sessionKey, unit.runId);
+      session = await building;
     } catch (error) {
       // The error may quote the run id: bounded like it, since it becomes the job's failed reason in Redis and a log line.
       const message = `run ${field(unit.runId)}: ${boundedText(describeError(error), MAX_NOTE_CHARS)}`;
@@ -276,12 +292,7 @@ export async function startUnitWorker(options: UnitWorkerOptions): Promise<UnitW
     close: async () => {
       closing.abort();
       await worker.close();
-      for (const session of sessions.values()) {
-        await session.then(async (s) => {
-          await s.budget?.settle?.();
-          await s.close();
-        }).catch(() => undefined);
-      }
+      await sessions.closeAll();
       shared.disconnect();
       redis.disconnect();
     },

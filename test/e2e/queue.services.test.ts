@@ -190,6 +190,32 @@ test('--detach returns the run id at once; a worker finishes the run and assay s
   assert.deepEqual(shown?.models, (JSON.parse(inProcess.stdout) as Summary).models);
 });
 
+test('a worker closes a run’s session once none of its units has come for the idle time: run after run, each is built once and closed once', { timeout: 300_000 }, async () => {
+  const { url } = await schemas.create();
+  const queue = queueName('idle');
+  const worker = startWorker(url, queue, ['--concurrency', '4'], { ...env, ASSAY_WORKER_IDLE_MS: '200' });
+  let told = '';
+  worker.child.stderr?.on('data', (chunk: Buffer) => (told += chunk.toString()));
+  const runs: string[] = [];
+  for (const seed of ['3', '4']) {
+    const args = ['run', 'metatool/similar', '-m', 'baseline:lexical', '--per-tool', '1', '--limit', '30', '--seed', seed, '--json', '--queue', REDIS, '--queue-name', queue, '--db', url, '--detach'];
+    const detached = await runAssay(args, env);
+    assert.equal(detached.code, 0, detached.stderr);
+    const { run } = JSON.parse(detached.stdout) as { run: string };
+    runs.push(run);
+    await waitFor(`run ${run}'s session to be closed`, async () => told.includes(`run ${run}: no unit of it for 0.2 s, its session closed`));
+    const shown = JSON.parse((await runAssay(['show', run, '--json', '--db', url], env)).stdout) as Summary;
+    assert.equal(shown.status, 'finished');
+  }
+  worker.child.kill('SIGTERM');
+  assert.equal((await worker.exited).code, 0);
+  for (const run of runs) {
+    const count = (text: string): number => told.split(text).length - 1;
+    assert.equal(count(`run ${run}: metatool/similar on baseline:lexical, 30 samples`), 1, told);
+    assert.equal(count(`run ${run}: no unit of it for 0.2 s`), 1, told);
+  }
+});
+
 test('--repeats 3 on the queue: a unit per sample, model and repeat, each called once with its seed; the results and metrics of the same run in one process', { timeout: 300_000 }, async () => {
   const { url } = await schemas.create();
   const queue = queueName('repeats');
