@@ -74,6 +74,7 @@ export function withRebuiltHints(rebuilt: SampleList): (stored: StoredSample) =>
     return hints ? { ...stored, hints } : stored;
   };
 }
+
 /** The run's task prepared again from the data dir (also a queue worker's, `openRunForWork`), its data checked against the sums the run recorded. */
 export async function prepareForRun(run: RunRecord, dataDir?: string, options = run.options): Promise<{ task: Task; prepared: PreparedTask }> {
   const task = taskOfRun(run);

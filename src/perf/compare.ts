@@ -12,7 +12,9 @@
 // samples, default 10000), ASSAY_BENCH_ARTICLES (summaries: BBC articles × 2 models, default 300),
 // ASSAY_BENCH_N (harm personas, default 300), ASSAY_BENCH_CASES (default metatool,summaries,harm;
 // `queue` adds MetaTool's run on the queue path with one worker, which needs PostgreSQL and Redis:
-// ASSAY_TEST_POSTGRES_URL, ASSAY_TEST_REDIS_URL, else the machine's own).
+// ASSAY_TEST_POSTGRES_URL, ASSAY_TEST_REDIS_URL, else the machine's own; `instructions` adds
+// MetaTool's run under valgrind's callgrind at ASSAY_BENCH_INSTRUCTION_SAMPLES, default 2000, and
+// a tenth of it: instructions per sample and the fixed part, counts a busy machine hardly moves).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +26,7 @@ import { testDataDir } from '../testing/test-data.js';
 import { firstLine, measureInChildWithUsage, perfDir } from './child-process.js';
 import { writeHarmResource } from './harm-resource.js';
 import { measureCli, type CliMeasurement } from './measure-cli.js';
+import { measureInstructions, type InstructionCount } from './measure-instructions.js';
 import { measureQueued } from './measure-queued.js';
 import { buildRefTree } from './ref-tree.js';
 
@@ -53,6 +56,7 @@ const pairs = positive('ASSAY_BENCH_PAIRS', 2);
 const samples = positive('ASSAY_BENCH_SAMPLES', 10_000);
 const articles = positive('ASSAY_BENCH_ARTICLES', 300);
 const personas = positive('ASSAY_BENCH_N', 300);
+const instructionSamples = positive('ASSAY_BENCH_INSTRUCTION_SAMPLES', 2000);
 const cases = (process.env['ASSAY_BENCH_CASES'] ?? 'metatool,summaries,harm').split(',');
 const dataDir = testDataDir();
 const currentTree = resolve(perfDir, '..', '..', '..');
@@ -73,7 +77,12 @@ interface BenchCase {
   readonly floor?: boolean;
   /** A run on the queue path: the worker's arguments (the command's are the submitter's), measured with it (`measure-queued.ts`). */
   worker?(url: string, db: string, queue: string): string[];
+  /** Counted under callgrind at a tenth of `units` and at `units` (`compareInstructions`), not timed. */
+  readonly callgrind?: boolean;
 }
+
+/** MetaTool's command of `n` samples against the server at `url`, stored in `db`. */
+const metatoolArgs = (n: number, url: string, db: string): string[] => ['run', 'metatool/similar', '--per-tool', '53', '--limit', String(n), '-m', 'openai:mock-model', '--concurrency', String(CONCURRENCY), '--no-cache', '--base-url', url, '--db', db, '--json'];
 
 const work = mkdtempSync(join(tmpdir(), 'assay-bench-compare-'));
 const harmResource = join(work, 'harm-resource');
@@ -88,7 +97,16 @@ const allCases: BenchCase[] = [
     units: samples,
     idealSeconds: (samples * LATENCY_MS) / CONCURRENCY / 1000,
     floor: true,
-    args: (url, db) => ['run', 'metatool/similar', '--per-tool', '53', '--limit', String(samples), '-m', 'openai:mock-model', '--concurrency', String(CONCURRENCY), '--no-cache', '--base-url', url, '--db', db, '--json'],
+    args: (url, db) => metatoolArgs(samples, url, db),
+  },
+  {
+    name: 'instructions',
+    server: 'fake-server-process.js',
+    unit: 'sample',
+    unitPlural: 'samples under callgrind',
+    units: instructionSamples,
+    callgrind: true,
+    args: (url, db) => metatoolArgs(instructionSamples, url, db),
   },
   {
     name: 'queue',
@@ -132,6 +150,60 @@ const figure = (values: readonly number[], digits: number): string => {
   return finite.length > 1 ? `${m.toFixed(digits)} [${Math.min(...finite).toFixed(digits)}–${Math.max(...finite).toFixed(digits)}]` : m.toFixed(digits);
 };
 
+/**
+ * The `instructions` case: MetaTool's command under callgrind (`measure-instructions.ts`) at a
+ * tenth of the case's samples and at all of them, on each tree, interleaved A B A B. Printed: the
+ * instructions per sample (the difference of the two counts over the difference of the samples)
+ * and the fixed part (what the command costs whatever its size: node's and assay's start-up, the
+ * task's preparation, the summary's and the store's fixed costs), each with the ratio A/B per pair.
+ */
+async function compareInstructions(benchCase: BenchCase, url: string, env: Record<string, string>): Promise<void> {
+  const small = Math.max(1, Math.round(benchCase.units / 10));
+  const large = benchCase.units;
+  const count = async (treePath: string, n: number, name: string): Promise<InstructionCount> => measureInstructions(join(treePath, 'bin', 'assay.js'), metatoolArgs(n, url, join(work, `${name}.db`)), env, work);
+  type Counted = { total: number; perSample: number; fixed: number };
+  const runs: { a: Counted; b: Counted }[] = [];
+  const failures: string[] = [];
+  for (let i = 0; i < pairs; i++) {
+    const side = async (treePath: string, label: string): Promise<Counted> => {
+      const counts = [await count(treePath, small, `instructions-${label}-${i}-small`), await count(treePath, large, `instructions-${label}-${i}-large`)];
+      for (const c of counts) if (c.exitCode !== 0 || !Number.isFinite(c.instructions)) failures.push(`${label} exited ${c.exitCode}: ${c.stderrTail.replace(/\n/g, ' | ')}`);
+      const [s, l] = counts.map((c) => c.instructions) as [number, number];
+      const perSample = (l - s) / (large - small);
+      return { total: l, perSample, fixed: s - perSample * small };
+    };
+    const a = await side(currentTree, 'A');
+    const b = await side(tree.path, 'B');
+    runs.push({ a, b });
+  }
+  console.log('');
+  console.log(`${benchCase.name}: ${large} and ${small} ${benchCase.unitPlural} — valgrind --tool=callgrind node bin/assay.js ${benchCase.args('<server>', '<fresh>.db', '').join(' ')}`);
+  if (failures.length > 0) {
+    for (const line of failures) console.log(`  ${line}`);
+    console.log('  (ratios of this case are left out: a failed run is not a figure)');
+    return;
+  }
+  console.log(`  ${'figure'.padEnd(30)} ${'A (current)'.padEnd(26)} ${'B (ref)'.padEnd(26)} A/B per pair → median [spread]`);
+  // The total is the steadiest figure; the two read from the difference of two counts carry both counts' noise.
+  const rows: [string, (m: Counted) => number, number][] = [
+    [`instructions at ${large} (M)`, (m) => m.total / 1e6, 0],
+    ['instructions per sample (k)', (m) => m.perSample / 1e3, 1],
+    ['fixed part (M instructions)', (m) => m.fixed / 1e6, 0],
+  ];
+  for (const [label, read, digits] of rows) {
+    console.log(`  ${label.padEnd(30)} ${figure(runs.map((r) => read(r.a)), digits).padEnd(26)} ${figure(runs.map((r) => read(r.b)), digits).padEnd(26)} ${figure(runs.map((r) => read(r.a) / read(r.b)), 3)}`);
+  }
+  // The floor counted the same way, once: the same requests through less and less of assay.
+  const current = median(runs.map((r) => r.a.perSample));
+  console.log(`  floor, counted the same way (per request; the fixed part; A's instructions per sample against it):`);
+  for (const [layer, label] of FLOOR_LAYERS) {
+    const floorCount = async (n: number): Promise<number> => (await measureInstructions(join(perfDir, 'floor-once.js'), [layer, String(n), url, dataDir, String(CONCURRENCY)], env, work)).instructions;
+    const s = await floorCount(small);
+    const perRequest = ((await floorCount(large)) - s) / (large - small);
+    console.log(`    ${label.padEnd(44)} ${(perRequest / 1e3).toFixed(1)} k per request, fixed ${((s - perRequest * small) / 1e6).toFixed(0)} M (A ${(current / perRequest).toFixed(2)}×)`);
+  }
+}
+
 /** A run measured: a CLI command's figures, and a queued run's submitter's peak RSS beside its worker's. */
 type Measured = CliMeasurement & { readonly submitterRssMB?: number };
 /** The queued cases' PostgreSQL schemas, made as they are needed and dropped at the end. */
@@ -153,6 +225,10 @@ try {
         const queue = `bench-compare-${process.pid}-${side}-${i}`;
         return measureQueued(treePath, { submit: (db, q) => benchCase.args(url, db, q), worker: (db, q) => worker(url, db, q) }, store, queue, env, work);
       };
+      if (benchCase.callgrind) {
+        await compareInstructions(benchCase, url, env);
+        continue;
+      }
       for (let i = 0; i < pairs; i++) {
         const a = await measure(currentTree, i, 'a');
         const b = await measure(tree.path, i, 'b');
