@@ -27,7 +27,7 @@ import { checkRepeats, type RunSpec } from './run-spec.js';
 import type { EngineSettings } from '../core/engine-settings.js';
 import { checkEngineSettings } from '../core/engine-settings-check.js';
 import { summarizeRun, type RunSummary } from '../analysis/summary.js';
-import { prepareForRun, reopen } from '../analysis/reopen.js';
+import { prepareForRun, reopen, withRebuiltHints } from '../analysis/reopen.js';
 import { withCredentialsHidden, withWorkerEndpoint } from './recorded-base-url.js';
 
 export type { RunDependencies } from './run-session.js';
@@ -274,15 +274,16 @@ export async function openRunForWork(
   // worker's keys); a run naming another is refused before its task is prepared.
   const runEngine = withWorkerEndpoint(run, recordedEngineSettings(run), options.openaiBaseURL);
   const { task, prepared } = await prepareForRun(run, options.dataDir);
-  // A queued run is recorded with all its samples: the rebuilt task must have as many. Kept of
-  // them: the ids (replay checks them) and the hints baselines read (an id the run lacks has no stored sample); each unit's sample is read
-  // from the store when it comes, so the whole list is not held while the worker runs.
+  // A queued run is recorded with all its samples: the rebuilt task must have as many. Each unit's
+  // sample is read from the store when it comes, with the hints of the rebuilt sample at its
+  // position (`withRebuiltHints`: the one sample built then), so neither the list nor a map of
+  // every sample's hints (~3 MB for 10,000 MetaTool samples, every sample built to make it before
+  // the first unit) is held while the worker runs; the ids are read only if a replay checks them.
   if (run.sampleCount !== undefined && prepared.samples.length !== run.sampleCount) {
     throw new InputError(`run ${run.id}: the task rebuilt here has ${prepared.samples.length} samples, the run ${run.sampleCount}; is the data dir the run's?`);
   }
   const ids = sampleIdsOf(prepared.samples);
-  const hints = new Map<string, NonNullable<Sample['hints']>>();
-  for (const s of prepared.samples) if (s.hints) hints.set(s.id, s.hints);
+  const withHints = withRebuiltHints(prepared.samples);
   const engine = { ...runEngine, ...options.engine };
   const session = await openSession(run, task, { ...prepared, samples: [] }, engine, deps, { sampleIds: ids, toCall: async () => ids() });
   const byId = new Map(session.models.map((m) => [m.id, m]));
@@ -291,9 +292,7 @@ export async function openRunForWork(
     sampleCount: prepared.samples.length,
     sampleOf: async (sampleId) => {
       const [stored] = await deps.store.samplesOf(run.id, [sampleId]);
-      if (!stored) return undefined;
-      const hint = hints.get(sampleId);
-      return hint ? { ...stored, hints: hint } : stored;
+      return stored ? withHints(stored) : undefined;
     },
     model: (id) => byId.get(id),
   };
