@@ -177,7 +177,7 @@ async function compareInstructions(benchCase: BenchCase, url: string, env: Recor
     runs.push({ a, b });
   }
   console.log('');
-  console.log(`${benchCase.name}: ${large} and ${small} ${benchCase.unitPlural} — valgrind --tool=callgrind node bin/assay.js ${benchCase.args('<server>', '<fresh>.db', '').join(' ')}`);
+  console.log(`${benchCase.name}: ${large} and ${small} ${benchCase.unitPlural} — valgrind --tool=callgrind node --single-threaded bin/assay.js ${benchCase.args('<server>', '<fresh>.db', '').join(' ')}`);
   if (failures.length > 0) {
     for (const line of failures) console.log(`  ${line}`);
     console.log('  (ratios of this case are left out: a failed run is not a figure)');
@@ -197,10 +197,15 @@ async function compareInstructions(benchCase: BenchCase, url: string, env: Recor
   const current = median(runs.map((r) => r.a.perSample));
   console.log(`  floor, counted the same way (per request; the fixed part; A's instructions per sample against it):`);
   for (const [layer, label] of FLOOR_LAYERS) {
-    const floorCount = async (n: number): Promise<number> => (await measureInstructions(join(perfDir, 'floor-once.js'), [layer, String(n), url, dataDir, String(CONCURRENCY)], env, work)).instructions;
-    const s = await floorCount(small);
-    const perRequest = ((await floorCount(large)) - s) / (large - small);
-    console.log(`    ${label.padEnd(44)} ${(perRequest / 1e3).toFixed(1)} k per request, fixed ${((s - perRequest * small) / 1e6).toFixed(0)} M (A ${(current / perRequest).toFixed(2)}×)`);
+    const floorCount = (n: number): Promise<InstructionCount> => measureInstructions(join(perfDir, 'floor-once.js'), [layer, String(n), url, dataDir, String(CONCURRENCY)], env, work);
+    const [s, l] = [await floorCount(small), await floorCount(large)];
+    const failed = [s, l].find((c) => c.exitCode !== 0 || !Number.isFinite(c.instructions));
+    if (failed) {
+      console.log(`    ${label.padEnd(44)} not counted: exited ${failed.exitCode}: ${failed.stderrTail.replace(/\n/g, ' | ')}`);
+      continue;
+    }
+    const perRequest = (l.instructions - s.instructions) / (large - small);
+    console.log(`    ${label.padEnd(44)} ${(perRequest / 1e3).toFixed(1)} k per request, fixed ${((s.instructions - perRequest * small) / 1e6).toFixed(0)} M (A ${(current / perRequest).toFixed(2)}×)`);
   }
 }
 

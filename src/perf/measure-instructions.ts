@@ -1,6 +1,7 @@
 // A node script under valgrind's callgrind (an assay CLI command, a floor of `floor-once.ts`): the
-// instructions its process executed, every thread. Unlike CPU time, the count hardly depends on how busy the machine is, so a change of a
-// percent or two in the work a command does shows in a pair or two, where CPU time needs many.
+// instructions its process executed, every thread. Unlike CPU time, the count hardly depends on
+// how busy the machine is, so a change of a percent or two in the work a command does shows in a
+// pair or two, where CPU time needs many.
 // Node runs with V8's --single-threaded: its collections and compilations on the main thread, at
 // the same points of every run; with them on V8's own threads, when optimized code arrived moved
 // the count (a 1,000-sample MetaTool run: 4.584 and 4.713 billion, 2.8% apart; single-threaded

@@ -22,7 +22,7 @@ export interface SamplesAhead {
  *
  * The next chunk is written once the calls come within half a chunk of the last stored sample. A
  * run stopped early has only its first samples stored; the run records how many it has
- * (`RunRecord.sampleCount`) and resume stores the rest (`reopen`).
+ * (`RunRecord.sampleCount`) and resume stores the rest (`ResumedSamples`, through a feed of its own).
  */
 export class SampleFeed implements SamplesAhead {
   private stored: number;
