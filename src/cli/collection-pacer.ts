@@ -2,8 +2,9 @@
 // `drop-preparation-garbage.ts`; the library never forces a collection). What a run keeps does not
 // grow with it: its live heap stays at 18–19 MB from the first thousand samples of a MetaTool run to
 // the last of 30,000 calls, read after a forced full collection. But what outlives two scavenges
-// (as much as undici alone promotes on the same requests: ~10 MB per 10,000) waits in old space for a mark-compact that V8, far from its limit, does not start: peak RSS read
-// 131–133 MB at 10,000 samples, 141 at 30,000 calls and 146 at 100,000 (docs/benchmarks.md).
+// (as much as undici alone promotes on the same requests: ~10 MB per 10,000) waits in old space
+// for a mark-compact that V8, far from its limit, does not start: peak RSS read 131–133 MB at
+// 10,000 samples, 141 at 30,000 calls and 146 at 100,000 (docs/benchmarks.md).
 // So once old space has grown by `GROWTH_BYTES` since the first reading after the last collection,
 // one runs: a full collection of a ~18 MB live heap, ~15–25 ms on the main thread, every ~10,000
 // MetaTool samples; a run of 10,000 never reaches it. (V8's `gc({ execution: 'async' })` marks

@@ -29,6 +29,9 @@ export async function measureInChild<T>(script: string, args: readonly string[],
   return result;
 }
 
+/** The last lines of what a process printed, to say why it failed. */
+export const lastLines = (text: string, count = 3): string => text.trim().split('\n').slice(-count).join('\n');
+
 /** The whole process's CPU time and peak RSS (`cli-usage-preload.ts`), unknown (NaN) when it died before its exit handler ran. */
 export interface ProcessUsage {
   readonly cpuMs: number;

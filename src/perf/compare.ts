@@ -150,6 +150,24 @@ const figure = (values: readonly number[], digits: number): string => {
   return finite.length > 1 ? `${m.toFixed(digits)} [${Math.min(...finite).toFixed(digits)}–${Math.max(...finite).toFixed(digits)}]` : m.toFixed(digits);
 };
 
+/** A figure of a case: its label, how it is read of one run, the digits it is printed with. */
+type FigureRow<M> = readonly [label: string, read: (m: M) => number, digits: number];
+
+/** Prints each figure of both trees' runs, and the ratio A/B of every pair (median [spread]), labels padded to `width`. */
+function printFigures<M>(rows: readonly FigureRow<M>[], runs: readonly { readonly a: M; readonly b: M }[], width: number): void {
+  console.log(`  ${'figure'.padEnd(width)} ${'A (current)'.padEnd(26)} ${'B (ref)'.padEnd(26)} A/B per pair → median [spread]`);
+  for (const [label, read, digits] of rows) {
+    console.log(`  ${label.padEnd(width)} ${figure(runs.map((r) => read(r.a)), digits).padEnd(26)} ${figure(runs.map((r) => read(r.b)), digits).padEnd(26)} ${figure(runs.map((r) => read(r.a) / read(r.b)), 3)}`);
+  }
+}
+
+/** Says which runs of a case failed (a tree without the command, a crash); whether any did: the case then prints no ratio. */
+function printFailures(failed: readonly { readonly side: string; readonly exitCode: number | null; readonly stderrTail: string }[]): boolean {
+  for (const f of failed) console.log(`  ${f.side} exited ${f.exitCode}: ${f.stderrTail.replace(/\n/g, ' | ')}`);
+  if (failed.length > 0) console.log('  (ratios of this case are left out: a failed run is not a figure)');
+  return failed.length > 0;
+}
+
 /**
  * The `instructions` case: MetaTool's command under callgrind (`measure-instructions.ts`) at a
  * tenth of the case's samples and at all of them, on each tree, interleaved A B A B. Printed: the
@@ -163,11 +181,11 @@ async function compareInstructions(benchCase: BenchCase, url: string, env: Recor
   const count = async (treePath: string, n: number, name: string): Promise<InstructionCount> => measureInstructions(join(treePath, 'bin', 'assay.js'), metatoolArgs(n, url, join(work, `${name}.db`)), env, work);
   type Counted = { total: number; perSample: number; fixed: number };
   const runs: { a: Counted; b: Counted }[] = [];
-  const failures: string[] = [];
+  const failures: (InstructionCount & { side: string })[] = [];
   for (let i = 0; i < pairs; i++) {
     const side = async (treePath: string, label: string): Promise<Counted> => {
       const counts = [await count(treePath, small, `instructions-${label}-${i}-small`), await count(treePath, large, `instructions-${label}-${i}-large`)];
-      for (const c of counts) if (c.exitCode !== 0 || !Number.isFinite(c.instructions)) failures.push(`${label} exited ${c.exitCode}: ${c.stderrTail.replace(/\n/g, ' | ')}`);
+      for (const c of counts) if (c.exitCode !== 0 || !Number.isFinite(c.instructions)) failures.push({ ...c, side: label });
       const [s, l] = counts.map((c) => c.instructions) as [number, number];
       const perSample = (l - s) / (large - small);
       return { total: l, perSample, fixed: s - perSample * small };
@@ -178,21 +196,14 @@ async function compareInstructions(benchCase: BenchCase, url: string, env: Recor
   }
   console.log('');
   console.log(`${benchCase.name}: ${large} and ${small} ${benchCase.unitPlural} — valgrind --tool=callgrind node --single-threaded bin/assay.js ${benchCase.args('<server>', '<fresh>.db', '').join(' ')}`);
-  if (failures.length > 0) {
-    for (const line of failures) console.log(`  ${line}`);
-    console.log('  (ratios of this case are left out: a failed run is not a figure)');
-    return;
-  }
-  console.log(`  ${'figure'.padEnd(30)} ${'A (current)'.padEnd(26)} ${'B (ref)'.padEnd(26)} A/B per pair → median [spread]`);
+  if (printFailures(failures)) return;
   // The total is the steadiest figure; the two read from the difference of two counts carry both counts' noise.
-  const rows: [string, (m: Counted) => number, number][] = [
+  const rows: FigureRow<Counted>[] = [
     [`instructions at ${large} (M)`, (m) => m.total / 1e6, 0],
     ['instructions per sample (k)', (m) => m.perSample / 1e3, 1],
     ['fixed part (M instructions)', (m) => m.fixed / 1e6, 0],
   ];
-  for (const [label, read, digits] of rows) {
-    console.log(`  ${label.padEnd(30)} ${figure(runs.map((r) => read(r.a)), digits).padEnd(26)} ${figure(runs.map((r) => read(r.b)), digits).padEnd(26)} ${figure(runs.map((r) => read(r.a) / read(r.b)), 3)}`);
-  }
+  printFigures(rows, runs, 30);
   // The floor counted the same way, once: the same requests through less and less of assay.
   const current = median(runs.map((r) => r.a.perSample));
   console.log(`  floor, counted the same way (per request; the fixed part; A's instructions per sample against it):`);
@@ -242,25 +253,15 @@ try {
       console.log('');
       console.log(`${benchCase.name}: ${benchCase.units} ${benchCase.unitPlural} — ${benchCase.args('<server>', benchCase.worker ? '<fresh schema>' : '<fresh>.db', '<queue>').join(' ')}`);
       if (benchCase.worker) console.log(`  with ${benchCase.worker('<server>', '<fresh schema>', '<queue>').join(' ')} (CPU: both processes; peak RSS: the worker's)`);
-      const failed = runs.flatMap(({ a, b }) => [['A', a], ['B', b]] as const).filter(([, m]) => m.exitCode !== 0);
-      for (const [side, m] of failed) console.log(`  ${side} exited ${m.exitCode}: ${m.stderrTail.replace(/\n/g, ' | ')}`);
-      if (failed.length > 0) {
-        console.log('  (ratios of this case are left out: a failed run is not a figure)');
-        continue;
-      }
-      const rows: [string, (m: Measured) => number, number][] = [
+      const failed = runs.flatMap(({ a, b }) => [{ ...a, side: 'A' }, { ...b, side: 'B' }]).filter((m) => m.exitCode !== 0);
+      if (printFailures(failed)) continue;
+      const rows: FigureRow<Measured>[] = [
         ['wall s', (m) => m.wallMs / 1000, 2],
         [`CPU ms/${benchCase.unit}`, (m) => m.cpuMs / benchCase.units, 3],
         ['peak RSS MB', (m) => m.maxRssMB, 0],
-        ...(benchCase.worker ? [['submitter peak RSS MB', (m: Measured) => m.submitterRssMB ?? Number.NaN, 0] as [string, (m: Measured) => number, number]] : []),
+        ...(benchCase.worker ? [['submitter peak RSS MB', (m: Measured) => m.submitterRssMB ?? Number.NaN, 0] as const] : []),
       ];
-      console.log(`  ${'figure'.padEnd(22)} ${'A (current)'.padEnd(26)} ${'B (ref)'.padEnd(26)} A/B per pair → median [spread]`);
-      for (const [label, read, digits] of rows) {
-        const a = runs.map((r) => read(r.a));
-        const b = runs.map((r) => read(r.b));
-        const ratios = runs.map((r) => read(r.a) / read(r.b));
-        console.log(`  ${label.padEnd(22)} ${figure(a, digits).padEnd(26)} ${figure(b, digits).padEnd(26)} ${figure(ratios, 3)}`);
-      }
+      printFigures(rows, runs, 22);
       if (benchCase.idealSeconds !== undefined) {
         const ideal = benchCase.idealSeconds;
         console.log(`  ${'wall / ideal'.padEnd(22)} ${figure(runs.map((r) => r.a.wallMs / 1000 / ideal), 3).padEnd(26)} ${figure(runs.map((r) => r.b.wallMs / 1000 / ideal), 3).padEnd(26)} (ideal ${ideal.toFixed(2)} s = N × ${LATENCY_MS} ms / ${CONCURRENCY})`);

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { withProcessUsage } from './child-process.js';
+import { lastLines, withProcessUsage } from './child-process.js';
 
 export interface CliMeasurement {
   readonly wallMs: number;
@@ -28,5 +28,5 @@ export async function measureCli(tree: string, args: readonly string[], env: Rec
     const [code] = (await once(child, 'close')) as [number | null];
     return { wallMs: performance.now() - started, code, stderr };
   });
-  return { wallMs: value.wallMs, ...usage, exitCode: value.code, stderrTail: value.stderr.trim().split('\n').slice(-3).join('\n') };
+  return { wallMs: value.wallMs, ...usage, exitCode: value.code, stderrTail: lastLines(value.stderr) };
 }

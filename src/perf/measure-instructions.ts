@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { lastLines } from './child-process.js';
 
 export interface InstructionCount {
   /** Instructions executed (callgrind's `Ir`), NaN when the command did not run under valgrind. */
@@ -45,6 +46,6 @@ export async function measureInstructions(script: string, args: readonly string[
   rmSync(outFile, { force: true });
   if (outcome instanceof Error) return { instructions: Number.NaN, exitCode: null, stderrTail: `valgrind: ${outcome.message} (install it: apt-get install valgrind)` };
   // valgrind's own lines (==pid==) are left out of the tail: the command's last words say why it failed.
-  const tail = stderr.split('\n').filter((line) => line.trim() !== '' && !/^==\d+==/.test(line)).slice(-3).join('\n');
-  return { instructions: collected, exitCode: outcome, stderrTail: tail };
+  const own = stderr.split('\n').filter((line) => line.trim() !== '' && !/^==\d+==/.test(line));
+  return { instructions: collected, exitCode: outcome, stderrTail: lastLines(own.join('\n')) };
 }

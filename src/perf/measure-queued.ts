@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { withProcessUsage } from './child-process.js';
+import { lastLines, withProcessUsage } from './child-process.js';
 import { measureCli, type CliMeasurement } from './measure-cli.js';
 
 /** A queued run: the submitter's wall and exit, the CPU of both processes, the worker's peak RSS and the submitter's apart. */
@@ -49,7 +49,7 @@ export async function measureQueued(tree: string, commands: QueuedCommands, stor
     return { code, stderr, ready };
   });
   if (!worker.ready || submitted === undefined) {
-    return { wallMs: Number.NaN, cpuMs: Number.NaN, maxRssMB: Number.NaN, submitterRssMB: Number.NaN, exitCode: worker.code ?? 1, stderrTail: worker.stderr.trim().split('\n').slice(-3).join('\n') };
+    return { wallMs: Number.NaN, cpuMs: Number.NaN, maxRssMB: Number.NaN, submitterRssMB: Number.NaN, exitCode: worker.code ?? 1, stderrTail: lastLines(worker.stderr) };
   }
   // The worker stopped on SIGTERM exits 0; anything else says the run did not go as measured.
   const exitCode = submitted.exitCode !== 0 ? submitted.exitCode : worker.code;
@@ -59,6 +59,6 @@ export async function measureQueued(tree: string, commands: QueuedCommands, stor
     maxRssMB: usage.maxRssMB,
     submitterRssMB: submitted.maxRssMB,
     exitCode,
-    stderrTail: submitted.exitCode !== 0 ? submitted.stderrTail : worker.stderr.trim().split('\n').slice(-3).join('\n'),
+    stderrTail: submitted.exitCode !== 0 ? submitted.stderrTail : lastLines(worker.stderr),
   };
 }

@@ -6,6 +6,8 @@ import { SampleFeed, type SamplesAhead } from './sample-feed.js';
 
 /** Stored samples read per page, as the calls reach them. Small: a resume of scattered errors reads a page for each. */
 export const RESUMED_PAGE = 64;
+/** Samples whose ids are read per page when a resume opens (their facts only, let go once the ids are taken). */
+const IDS_PAGE = 1_024;
 /** Pages no call is waiting for that are kept, most recently asked first: a page is asked for again by each call in it. */
 const KEPT_PAGES = 8;
 
@@ -51,10 +53,10 @@ export class ResumedSamples implements SamplesByPosition, SamplesAhead {
    */
   static async open(store: Store, run: RunRecord, rebuilt: SampleList): Promise<ResumedSamples> {
     const ids: string[] = [];
-    for (let from = 0; ; from += RESUMED_PAGE * 16) {
-      const page = await store.sampleFacts(run.id, { from, limit: RESUMED_PAGE * 16 });
+    for (let from = 0; ; from += IDS_PAGE) {
+      const page = await store.sampleFacts(run.id, { from, limit: IDS_PAGE });
       for (const sample of page) ids.push(sample.id);
-      if (page.length < RESUMED_PAGE * 16) break;
+      if (page.length < IDS_PAGE) break;
     }
     const unstored = run.sampleCount !== undefined && ids.length < run.sampleCount;
     if (unstored) checkRebuildsUnstored(run.id, run.sampleCount as number, ids, rebuilt);
