@@ -151,27 +151,91 @@ export const summaryPageSamples = (models: number, repeats: number): number => M
  * index), so that the store is read once.
  */
 export async function summarizeRun(store: Store, run: RunRecord, task: Task, onPage?: (page: SummaryPage) => void): Promise<RunSummary> {
-  const reviews = await store.reviews(run.id);
-  const context: MetricsContext = { options: run.options, facts: run.metricsFacts };
-  const tallies = new Map(
-    run.models.map((modelId) => {
-      const keepRows = keepsRows(task, reviews.some((r) => r.modelId === modelId));
-      return [modelId, new ModelTally(task, context, { keepRows, judged: run.judge !== undefined, judgeRepeats: run.judge?.repeats ?? 1 })];
-    }),
-  );
-  // With repeats: a task's own metrics read repeat 0 (the run as one without repeats would be);
-  // the counts count every repeat; the repeat metrics read every sample's k scores.
-  const k = run.repeats ?? 1;
-  // Each sample's k scores are read into the repeat metrics' folds and let go (they are many).
-  const comparison = comparisonOf(task);
-  const byRepeat = new Map(run.models.map((modelId) => [modelId, new RepeatTally(comparison, k)]));
-  let seen = 0;
-  for await (const page of storedPages(store, run.id, summaryPageSamples(run.models.length, k))) {
-    onPage?.(page);
-    seen += page.samples.length;
+  return (await SummaryReader.open(store, run, task, onPage)).finish(run);
+}
+
+/**
+ * A run's summary read from the store a page at a time, in the run's order (see `summarizeRun`).
+ * A run in progress may have the pages read whose samples are final (`readBelow`: every result
+ * they will have is stored) while its calls are in flight, so that its end reads only the rest;
+ * the pages are folded in the same order either way, so the summary is the same.
+ */
+export class SummaryReader {
+  /** Samples folded so far: the next page starts here. */
+  private read = 0;
+  /** Whether a page read came back short: the store has no sample past it. */
+  private ended = false;
+
+  private constructor(
+    private readonly store: Store,
+    private readonly run: RunRecord,
+    private readonly task: Task,
+    private readonly reviews: readonly ReviewRecord[],
+    private readonly tallies: ReadonlyMap<string, ModelTally>,
+    private readonly byRepeat: ReadonlyMap<string, RepeatTally>,
+    private readonly onPage: ((page: SummaryPage) => void) | undefined,
+  ) {}
+
+  /** Opens the summary of `run` (its reviews read now: they decide what each model's tally keeps). */
+  static async open(store: Store, run: RunRecord, task: Task, onPage?: (page: SummaryPage) => void): Promise<SummaryReader> {
+    const reviews = await store.reviews(run.id);
+    const context: MetricsContext = { options: run.options, facts: run.metricsFacts };
+    const tallies = new Map(
+      run.models.map((modelId) => {
+        const keepRows = keepsRows(task, reviews.some((r) => r.modelId === modelId));
+        return [modelId, new ModelTally(task, context, { keepRows, judged: run.judge !== undefined, judgeRepeats: run.judge?.repeats ?? 1 })];
+      }),
+    );
+    // Each sample's k scores are read into the repeat metrics' folds and let go (they are many).
+    const comparison = comparisonOf(task);
+    const k = run.repeats ?? 1;
+    const byRepeat = new Map(run.models.map((modelId) => [modelId, new RepeatTally(comparison, k)]));
+    return new SummaryReader(store, run, task, reviews, tallies, byRepeat, onPage);
+  }
+
+  private get pageSamples(): number {
+    return summaryPageSamples(this.run.models.length, this.run.repeats ?? 1);
+  }
+
+  /**
+   * Folds the whole pages below position `final` not read yet: the caller knows that every result
+   * the samples before it will have is stored (none is written, replaced or added later).
+   */
+  async readBelow(final: number): Promise<void> {
+    const size = this.pageSamples;
+    while (!this.ended && this.read + size <= final) await this.readPage(size);
+  }
+
+  /**
+   * Reads the pages not read yet and returns the summary. `run`: the same run as it ends (its
+   * status, its stops, its count of samples). Reviews added since `open` (an `assay review` of a
+   * run in progress) are read: the summary is then read again from the start.
+   */
+  async finish(run: RunRecord): Promise<RunSummary> {
+    if (this.read > 0 && !sameReviews(await this.store.reviews(run.id), this.reviews)) {
+      return (await SummaryReader.open(this.store, run, this.task, this.onPage)).finish(run);
+    }
+    const size = this.pageSamples;
+    while (!this.ended) await this.readPage(size);
+    return this.summary(run);
+  }
+
+  private async readPage(size: number): Promise<void> {
+    const page = await storedPage(this.store, this.run.id, this.read, size);
+    if (page.samples.length < size) this.ended = true;
+    if (page.samples.length === 0) return;
+    this.read += page.samples.length;
+    this.onPage?.(page);
+    this.fold(page);
+  }
+
+  private fold(page: SummaryPage): void {
+    // With repeats: a task's own metrics read repeat 0 (the run as one without repeats would be);
+    // the counts count every repeat; the repeat metrics read every sample's k scores.
+    const k = this.run.repeats ?? 1;
     for (const sample of page.samples) {
       const facts = sampleFacts(sample);
-      for (const [modelId, tally] of tallies) {
+      for (const [modelId, tally] of this.tallies) {
         const results = page.results.get(modelId);
         const result = results?.get(sample.id);
         if (result) tally.add(facts, result);
@@ -182,57 +246,73 @@ export async function summarizeRun(store: Store, run: RunRecord, task: Task, onP
           if (later) tally.count(later);
           scores.push(later?.status === 'done' ? (later.score ?? undefined) : undefined);
         }
-        byRepeat.get(modelId)?.add(scores);
+        this.byRepeat.get(modelId)?.add(scores);
       }
     }
   }
-  // A run stopped before storing all its samples: the rest are pending, and known by count.
-  const sampleCount = Math.max(run.sampleCount ?? 0, seen);
-  const models: Record<string, ModelSummary> = {};
-  for (const [modelId, tally] of tallies) {
-    const rows = tally.rows ?? [];
-    const judge = run.judge ? tally.judgeCounts(run.judge.model) : undefined;
-    const agreement: Metrics = run.judge && run.judge.repeats > 1 ? { judge_agreement: tally.meanAgreement() } : {};
-    const modelReviews = reviews.filter((r) => r.modelId === modelId);
-    models[modelId] = {
-      ...(judge ? { judge } : {}),
-      ...(modelReviews.length > 0 ? { reviewed: reviewedSummary(task, context, rows, modelReviews) } : {}),
-      metrics: { ...tally.metrics(), ...agreement, ...(k > 1 ? (byRepeat.get(modelId)?.metrics(run.seed) ?? {}) : {}) },
-      counts: tally.counts(sampleCount, k),
+
+  private async summary(run: RunRecord): Promise<RunSummary> {
+    const { task, reviews } = this;
+    const k = run.repeats ?? 1;
+    const context: MetricsContext = { options: run.options, facts: run.metricsFacts };
+    // A run stopped before storing all its samples: the rest are pending, and known by count.
+    const sampleCount = Math.max(run.sampleCount ?? 0, this.read);
+    const models: Record<string, ModelSummary> = {};
+    for (const [modelId, tally] of this.tallies) {
+      const rows = tally.rows ?? [];
+      const judge = run.judge ? tally.judgeCounts(run.judge.model) : undefined;
+      const agreement: Metrics = run.judge && run.judge.repeats > 1 ? { judge_agreement: tally.meanAgreement() } : {};
+      const modelReviews = reviews.filter((r) => r.modelId === modelId);
+      models[modelId] = {
+        ...(judge ? { judge } : {}),
+        ...(modelReviews.length > 0 ? { reviewed: reviewedSummary(task, context, rows, modelReviews) } : {}),
+        metrics: { ...tally.metrics(), ...agreement, ...(k > 1 ? (this.byRepeat.get(modelId)?.metrics(run.seed) ?? {}) : {}) },
+        counts: tally.counts(sampleCount, k),
+      };
+      const notes = task.summaryNotes?.(rows, context) ?? [];
+      if (notes.length > 0) models[modelId] = { ...(models[modelId] as ModelSummary), notes };
+    }
+    const modified = recordedModifiedData(run);
+    const stopped = recordedStops(run).map((stop): StoppedModel => ({ ...stop, advice: describeStop(stop, run.id, run) }));
+    const costByRole = (await this.store.runSpend(run.id)).map(roleCost);
+    return {
+      run: run.id,
+      task: run.task,
+      status: run.status,
+      ...(isDemoRun(run) ? { demo: DEMO_NOTE } : {}),
+      ...(modified.length > 0 ? { modified_data: modified } : {}),
+      ...(stopped.length > 0 ? { fail_fast: stopped } : {}),
+      models,
+      cost_by_role: costByRole,
     };
-    const notes = task.summaryNotes?.(rows, context) ?? [];
-    if (notes.length > 0) models[modelId] = { ...(models[modelId] as ModelSummary), notes };
   }
-  const modified = recordedModifiedData(run);
-  const stopped = recordedStops(run).map((stop): StoppedModel => ({ ...stop, advice: describeStop(stop, run.id, run) }));
-  const costByRole = (await store.runSpend(run.id)).map(roleCost);
-  return {
-    run: run.id,
-    task: run.task,
-    status: run.status,
-    ...(isDemoRun(run) ? { demo: DEMO_NOTE } : {}),
-    ...(modified.length > 0 ? { modified_data: modified } : {}),
-    ...(stopped.length > 0 ? { fail_fast: stopped } : {}),
-    models,
-    cost_by_role: costByRole,
-  };
 }
+
+/** Whether two reads of a run's reviews found the same reviews (each review's every field, in the store's order). */
+const sameReviews = (a: readonly ReviewRecord[], b: readonly ReviewRecord[]): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** The run's stored samples' facts a page at a time, each with its results' facts (every model's: `Store.resultFacts`). */
 export async function* storedPages(store: Store, runId: string, pageSamples: number): AsyncGenerator<SummaryPage> {
   for (let from = 0; ; from += pageSamples) {
-    const range = { from, limit: pageSamples };
-    const samples = await store.sampleFacts(runId, range);
-    if (samples.length === 0) return;
-    const results = new Map<string, Map<string, SummarizedResult>>();
-    for (const r of await store.resultFacts(runId, range)) {
-      let byId = results.get(r.modelId);
-      if (!byId) results.set(r.modelId, (byId = new Map()));
-      byId.set(resultKey(r.sampleId, r.repeat), r);
-    }
-    yield { samples, results };
-    if (samples.length < pageSamples) return;
+    const page = await storedPage(store, runId, from, pageSamples);
+    if (page.samples.length === 0) return;
+    yield page;
+    if (page.samples.length < pageSamples) return;
   }
+}
+
+/** The stored samples' facts at positions `from` to `from + limit`, with their results' facts by model and result key. */
+async function storedPage(store: Store, runId: string, from: number, limit: number): Promise<SummaryPage> {
+  const range = { from, limit };
+  const samples = await store.sampleFacts(runId, range);
+  const results = new Map<string, Map<string, SummarizedResult>>();
+  if (samples.length === 0) return { samples, results };
+  for (const r of await store.resultFacts(runId, range)) {
+    let byId = results.get(r.modelId);
+    if (!byId) results.set(r.modelId, (byId = new Map()));
+    byId.set(resultKey(r.sampleId, r.repeat), r);
+  }
+  return { samples, results };
 }
 
 /**

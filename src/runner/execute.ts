@@ -36,6 +36,20 @@ export interface ExecuteOptions {
    * `samples` next, unless the run stops first.
    */
   readonly sampleReady?: (index: number) => Promise<void> | undefined;
+  /** Told as the samples whose results are all stored grow (see {@link FinalSamples}). */
+  readonly onFinal?: FinalSamples;
+}
+
+/**
+ * A listener for the samples a drive has finished with: `told(n)` says that the samples at
+ * positions below `n` have every result they will get from this session stored (or had it before,
+ * or will get none: a model stopped early), so that what reads them now reads what the run's end
+ * would. Told when `n` has grown by at least `step` since the last time, never at the end (the
+ * caller reads the rest then).
+ */
+export interface FinalSamples {
+  readonly step: number;
+  told(final: number): void;
 }
 
 export interface ExecuteOutcome {
@@ -70,6 +84,7 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
   // assumes) and a resume finishes the repeats a stop left.
   const repeats = session.run.repeats ?? 1;
   const queues: { model: Model; todo: UnitList }[] = [];
+  const final = options.onFinal ? new FinalFrontier(samples.length, models.length * repeats, options.onFinal, () => failure !== undefined) : undefined;
   let skipped = 0;
   for (const model of models) {
     const todo = new UnitList(samples.length * repeats);
@@ -77,7 +92,10 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
       const finished = await store.finishedSampleIds(session.run.id, model.id, { includeErrors: !options.retryErrors, ...(repeat > 0 ? { repeat } : {}) });
       for (let i = 0; i < samples.length; i++) {
         // A new run has nothing finished: no sample need be built to know it is to do.
-        if (finished.size === 0 || !finished.has(sampleIdAt(samples, i))) todo.push(i, repeat);
+        if (finished.size === 0 || !finished.has(sampleIdAt(samples, i))) {
+          todo.push(i, repeat);
+          final?.owe(i);
+        }
       }
     }
     skipped += samples.length * repeats - todo.length;
@@ -153,6 +171,8 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
           if (stopping() || failFast.stopped(model.id)) return;
         }
         await workOnSample(stage, model, sampleAt(samples, position), repeat);
+        // Its result is on its way to the store, or held in a streak of errors (see `FinalFrontier`).
+        final?.done(position, saving, failFast.holding);
         // A store slower than the models (PostgreSQL under load) must not let answers pile up
         // unwritten, in memory and lost to a crash: no more of them than calls in flight.
         while (saving.size >= maxUnwritten) await Promise.race(saving);
@@ -174,6 +194,7 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
   };
 
   await Promise.all(queues.map((q) => runQueue(q.model, q.todo)));
+  final?.close();
   await savesWritten();
   // Streaks still open at the end stopped nothing: their samples' errors are their results.
   for (const r of failFast.drain()) void saveResult([], r);
@@ -188,6 +209,60 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
     ...(stoppedBy !== undefined ? { stoppedBy } : {}),
     ...(failedFast.length > 0 ? { failedFast } : {}),
   };
+}
+
+/**
+ * Which leading samples a drive is finished with (`FinalSamples`): per position, the units still
+ * to do (every model's, every repeat's), and the first position that still owes one. When that
+ * frontier has moved by a step, the listener is told once every save on its way then is written —
+ * unless an unbroken streak of errors holds results back (`FailFast.holding`): a held result is
+ * stored later, or never, and may belong below the frontier, so nothing is told until none is held.
+ * Nothing is told once a save has failed.
+ */
+class FinalFrontier {
+  /** Units still to do per position: a byte a sample unless a sample has more than 255 units (models × repeats). */
+  private readonly owed: Uint8Array | Uint16Array | Uint32Array;
+  private frontier = 0;
+  /** The frontier last handed to the saves to wait for, and the last told. */
+  private asked = 0;
+  private told = 0;
+  private closed = false;
+
+  constructor(
+    samples: number,
+    unitsPerSample: number,
+    private readonly listener: FinalSamples,
+    /** Whether a save failed (its result is not stored). */
+    private readonly failed: () => boolean,
+  ) {
+    this.owed = unitsPerSample <= 0xff ? new Uint8Array(samples) : unitsPerSample <= 0xffff ? new Uint16Array(samples) : new Uint32Array(samples);
+  }
+
+  owe(position: number): void {
+    this.owed[position] = (this.owed[position] ?? 0) + 1;
+  }
+
+  /** A unit of `position` handed its result on (to `saving`, the saves on their way, or held when `holding`). */
+  done(position: number, saving: ReadonlySet<Promise<void>>, holding: boolean): void {
+    this.owed[position] = (this.owed[position] ?? 1) - 1;
+    const owed = this.owed;
+    while (this.frontier < owed.length && owed[this.frontier] === 0) this.frontier++;
+    if (holding || this.frontier - this.asked < this.listener.step) return;
+    const frontier = (this.asked = this.frontier);
+    void Promise.all(saving).then(
+      () => {
+        if (this.closed || this.failed() || frontier <= this.told) return;
+        this.told = frontier;
+        this.listener.told(frontier);
+      },
+      () => undefined,
+    );
+  }
+
+  /** The drive is over: nothing more is told (the caller reads what is left). */
+  close(): void {
+    this.closed = true;
+  }
 }
 
 /** Resolves at the next check phase of the event loop (after the I/O of this turn). */

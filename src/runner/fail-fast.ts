@@ -85,6 +85,12 @@ export class FailFast {
     return this.stopList;
   }
 
+  /** Whether results are held in a streak that may still be stored (one that stopped nothing yet). */
+  get holding(): boolean {
+    for (const streak of this.streaks.values()) if (!streak.stopped && streak.held.length > 0) return true;
+    return false;
+  }
+
   /** Whether `modelId` may start no new sample: it was stopped, or the judge or the simulated user was (every model's samples need them). */
   stopped(modelId: string): boolean {
     return this.stopList.some((s) => s.role !== 'test' || s.actor === modelId);

@@ -26,7 +26,8 @@ import { declarationsToRecord, isDeclaredName, runModelIds } from './declared-mo
 import { checkRepeats, type RunSpec } from './run-spec.js';
 import type { EngineSettings } from '../core/engine-settings.js';
 import { checkEngineSettings } from '../core/engine-settings-check.js';
-import { summarizeRun, type RunSummary } from '../analysis/summary.js';
+import type { RunSummary } from '../analysis/summary.js';
+import { SummaryAhead } from './summary-ahead.js';
 import { prepareForRun, reopen, withRebuiltHints } from '../analysis/reopen.js';
 import { withCredentialsHidden, withWorkerEndpoint } from './recorded-base-url.js';
 
@@ -341,6 +342,8 @@ async function execute(session: RunSession, deps: RunDependencies, work: Session
   let ended = false;
   /** The models closing while that summary is read. */
   let closing: Promise<void> | undefined;
+  /** The summary's pages read as the calls finish with them: the end reads the rest. */
+  const summary = new SummaryAhead(deps.store, run, work.task);
   try {
     const outcome = await executeSamples(session, {
       samples: work.samples,
@@ -348,6 +351,7 @@ async function execute(session: RunSession, deps: RunDependencies, work: Session
       ...(work.ahead ? { sampleReady: work.ahead.ready.bind(work.ahead) } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
       stop,
+      onFinal: summary,
       // Once per sample: `withFields`, not `{ ...e, runId }` (a leading spread costs the object a map of its own on Node 20).
       ...(deps.onProgress ? { onProgress: (e: ProgressEvent) => deps.onProgress?.(withFields(e, { runId: run.id })) } : {}),
     });
@@ -388,7 +392,7 @@ async function execute(session: RunSession, deps: RunDependencies, work: Session
   }
   try {
     if (storeFailure) throw storeFailure;
-    return await summarizeRun(deps.store, withRecordedStops({ ...run, status }, failFastStops), work.task);
+    return await summary.finish(withRecordedStops({ ...run, status }, failFastStops));
   } finally {
     await closing;
   }
