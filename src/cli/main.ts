@@ -14,8 +14,8 @@ const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
  * Registers the commands a command line needs: `run` and `resume` alone when it names one of them
  * (their module and what it imports are all a run loads: the other commands' modules — reports,
  * comparisons, the viewer, the demo — were ~100 of the ~270 modules of ours a run loaded), `show`
- * alone when it names it, none for `--version`, every command otherwise (a help, a list, an
- * unknown command's "did you mean").
+ * alone when it names it, `worker` likewise, none for `--version`, every command otherwise (a
+ * help, a list, an unknown command's "did you mean").
  * A command's help and errors name no other command, so they read the same either way.
  */
 async function registerCommandsFor(program: Command, first: string | undefined, setExitCode: (code: number) => void): Promise<void> {
@@ -31,6 +31,13 @@ async function registerCommandsFor(program: Command, first: string | undefined, 
   if (first === 'show') {
     const { registerShowCommand } = await import('./show-command.js');
     registerShowCommand(program);
+    return;
+  }
+  // `worker` alone too: a worker lives for hours, and every command's modules (reports, comparisons,
+  // the viewer, the demo) were ~100 modules it never ran, held in its heap all that time.
+  if (first === 'worker') {
+    const { registerWorkerCommand } = await import('./worker-command.js');
+    registerWorkerCommand(program, setExitCode);
     return;
   }
   const { registerCommands } = await import('./commands.js');
