@@ -212,8 +212,9 @@ export async function startUnitWorker(options: UnitWorkerOptions): Promise<UnitW
     // The run was read just now: the fleet's stops are taken from that reading, not read again.
     const stopped = await stops.stopFor(sessionKey, session.run, unit.modelId, now.run);
     if (stopped) return `not started: ${stopped.actor} stopped after ${stopped.kind} errors`;
-    const sample = await session.sampleOf(unit.sampleId);
-    if (!sample) throw new UnrecoverableError(`run ${field(unit.runId)} has no sample ${field(unit.sampleId)}`);
+    // Read with the start state: no round trip of its own.
+    if (!now.sample) throw new UnrecoverableError(`run ${field(unit.runId)} has no sample ${field(unit.sampleId)}`);
+    const sample = session.withHints(now.sample);
     // What the other workers spent counts before this unit starts.
     await session.budget?.refresh?.();
     if (session.budget?.stopReason !== undefined) {

@@ -5,7 +5,7 @@ import type { PreparedTask, Task } from '../benchmarks/task.js';
 import { createEmbedder } from '../models/embedders.js';
 import { prepareTask } from '../benchmarks/prepare-task.js';
 import type { Model } from '../models/middleware/model.js';
-import type { JudgeConfig, RunRecord } from '../store/records.js';
+import type { JudgeConfig, RunRecord, StoredSample } from '../store/records.js';
 import { newRunId } from '../store/run-id.js';
 import { requireRun } from '../store/require-run.js';
 import type { Store } from '../store/store.js';
@@ -247,11 +247,11 @@ export interface RunWorkSession extends RunSession {
   /** How many samples the run has. */
   readonly sampleCount: number;
   /**
-   * One of the run's samples, read from the store when a unit needs it (with its reference hints
-   * from the rebuilt task); undefined for an id the run does not have. Not held for the whole run:
-   * a worker's memory stays flat in the run's size.
+   * One of the run's samples as the store gave it (`UnitStartState.sample`, read with each unit),
+   * with its reference hints from the rebuilt task. Not held for the whole run: a worker's memory
+   * stays flat in the run's size.
    */
-  sampleOf(sampleId: string): Promise<Sample | undefined>;
+  withHints(sample: StoredSample): Sample;
   /** A model under test by id, built from the run's model specs with this process's keys. */
   model(id: string): Model | undefined;
 }
@@ -276,7 +276,7 @@ export async function openRunForWork(
   const runEngine = withWorkerEndpoint(run, recordedEngineSettings(run), options.openaiBaseURL);
   const { task, prepared } = await prepareForRun(run, options.dataDir);
   // A queued run is recorded with all its samples: the rebuilt task must have as many. Each unit's
-  // sample is read from the store when it comes, with the hints of the rebuilt sample at its
+  // sample is read from the store when it comes (with its start state: `Store.unitStartState`), with the hints of the rebuilt sample at its
   // position (`withRebuiltHints`: the one sample built then), so neither the list nor a map of
   // every sample's hints (~3 MB for 10,000 MetaTool samples, every sample built to make it before
   // the first unit) is held while the worker runs; the ids are read only if a replay checks them.
@@ -291,10 +291,7 @@ export async function openRunForWork(
   return {
     ...session,
     sampleCount: prepared.samples.length,
-    sampleOf: async (sampleId) => {
-      const [stored] = await deps.store.samplesOf(run.id, [sampleId]);
-      return stored ? withHints(stored) : undefined;
-    },
+    withHints,
     model: (id) => byId.get(id),
   };
 }

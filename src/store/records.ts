@@ -198,15 +198,17 @@ export interface ResultRecord {
 
 /**
  * What a queue worker reads before it starts a unit, in one read of the store
- * (`Store.unitStartState`): whether the unit has its result already (a redelivery), and the run as
+ * (`Store.unitStartState`): whether the unit has its result already (a redelivery), the run as
  * it stands now — its status and its events, which say which resume queued its units last and
- * which models the fleet stopped.
+ * which models the fleet stopped — and the unit's sample, which the unit's call needs.
  */
 export interface UnitStartState {
   /** The status of the unit's result; undefined when it has none. */
   readonly result: ResultRecord['status'] | undefined;
   /** The run's status and events as stored now; undefined for a run not in the store. */
   readonly run: Pick<RunRecord, 'status' | 'events'> | undefined;
+  /** The unit's sample as stored (as `Store.samplesOf` reads it); undefined when the run has no sample of that id. */
+  readonly sample?: StoredSample;
 }
 
 export interface StoredSample extends Sample {

@@ -4,7 +4,7 @@
 // ISO text or a Date, a flag as 0/1 or a boolean, the models as JSON text or an array, a bigint as
 // a number or its decimal text — and each store says that once, in its `ColumnReader`.
 import { usageOf, type GenerateResult, type Score, type TaskOptions, type Transcript, type Usage } from '../core/index.js';
-import type { CallError, JudgeConfig, ResultFacts, ResultRecord, ReviewRecord, RunRecord, RunStatus, UnitStartState } from './records.js';
+import type { CallError, JudgeConfig, ResultFacts, ResultRecord, ReviewRecord, RunRecord, RunStatus, StoredSample, UnitStartState } from './records.js';
 import { decodeRunParts, encodeRunParts } from './run-record-codec.js';
 
 // JSON columns, two conventions chosen per column so every record round-trips:
@@ -98,18 +98,26 @@ export interface ReviewRow<C extends ColumnTypes> {
   reviewed_at: C['time'];
 }
 
-/** The row of a unit's start-state read (`Store.unitStartState`): always one, its run's columns NULL for a run not in the store. */
-export interface UnitStartRow {
+/**
+ * The row of a unit's start-state read (`Store.unitStartState`): always one, its run's columns NULL
+ * for a run not in the store, its sample's (`S`, the backend's sample row) NULL for a sample it lacks.
+ */
+export type UnitStartRow<S> = {
   result_status: string | null;
   run_status: string | null;
   engine: string | null;
-}
+} & { [K in keyof S]: S[K] | null };
 
-/** A unit's start state from its row: of the run's `engine` column, only the events are kept. */
-export function unitStartStateFromRow(row: UnitStartRow | undefined): UnitStartState {
+/**
+ * A unit's start state from its row: of the run's `engine` column, only the events are kept; the
+ * sample decoded by the backend's `sampleOf` when the row has one.
+ */
+export function unitStartStateFromRow<S extends { sample_id: string }>(row: UnitStartRow<S> | undefined, sampleOf: (row: S) => StoredSample): UnitStartState {
   const result = (row?.result_status ?? undefined) as ResultRecord['status'] | undefined;
   if (row === undefined || row.run_status === null || row.engine === null) return { result, run: undefined };
-  return { result, run: { status: row.run_status as RunStatus, events: decodeRunParts(row.engine).events } };
+  const run = { status: row.run_status as RunStatus, events: decodeRunParts(row.engine).events };
+  // A row whose sample id is set has the sample's every column (NOT NULL ones included): it is the sample's row.
+  return row.sample_id === null ? { result, run } : { result, run, sample: sampleOf(row as unknown as S) };
 }
 
 /** Parameters of the run insert, in column order (JSON columns stringified once). */

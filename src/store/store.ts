@@ -76,8 +76,8 @@ export interface Store {
   finishedSampleIds(runId: string, modelId: string, opts?: { includeErrors?: boolean; repeat?: number }): Promise<Set<string>>;
   /**
    * For a queue worker about to call a model: the status of the unit's result (run, sample, model,
-   * repeat — default 0), if it has one, and the run's status and events as stored now — in one
-   * statement, so one round trip and one snapshot per unit (`UnitStartState`).
+   * repeat — default 0), if it has one, the run's status and events as stored now, and the unit's
+   * sample — in one statement, so one round trip and one snapshot per unit (`UnitStartState`).
    */
   unitStartState(runId: string, sampleId: string, modelId: string, repeat?: number): Promise<UnitStartState>;
   /**

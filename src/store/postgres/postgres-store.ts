@@ -88,9 +88,12 @@ const SQL = {
   /** As selectSamples, the facts alone (no input, tools or hints): for summaries. */
   selectSampleFacts: 'SELECT sample_id, idx, target, metadata FROM samples WHERE run_id = $1 AND idx >= $2::bigint AND idx < $3::bigint ORDER BY idx',
   /** A unit's result status and its run's status and events, in one statement (one snapshot): one row, the run's columns NULL when there is no run. */
+  /** As SQLite's: the unit's result status, its run's status and events, and its sample's row. */
   selectUnitStartState: `SELECT (SELECT status FROM results WHERE run_id = $1 AND sample_id = $2 AND model_id = $3 AND repeat = $4) AS result_status,
-                                runs.status AS run_status, runs.engine
-                         FROM (VALUES (1)) AS one LEFT JOIN runs ON runs.id = $1`,
+                                runs.status AS run_status, runs.engine,
+                                s.sample_id, s.idx, s.input, s.tools, s.target, s.metadata, s.hints
+                         FROM (VALUES (1)) AS one LEFT JOIN runs ON runs.id = $1
+                                                  LEFT JOIN samples AS s ON s.run_id = $1 AND s.sample_id = $2`,
   selectFinished: "SELECT sample_id FROM results WHERE run_id = $1 AND model_id = $2 AND repeat = $4 AND (status = 'done' OR $3::boolean)",
   /** The newest successful call with the key, from any run (the partial index `calls_cache`). */
   lookupCache: 'SELECT output FROM calls WHERE cache_key = $1 AND output IS NOT NULL AND error IS NULL ORDER BY id DESC LIMIT 1',
@@ -344,8 +347,8 @@ export class PostgresStore implements Store {
   }
 
   async unitStartState(runId: string, sampleId: string, modelId: string, repeat = 0): Promise<UnitStartState> {
-    const { rows } = await this.pool.query<UnitStartRow>({ name: 'assay-unit-start-state', text: SQL.selectUnitStartState, values: [runId, sampleId, modelId, repeat] });
-    return unitStartStateFromRow(rows[0]);
+    const { rows } = await this.pool.query<UnitStartRow<SampleRow>>({ name: 'assay-unit-start-state', text: SQL.selectUnitStartState, values: [runId, sampleId, modelId, repeat] });
+    return unitStartStateFromRow(rows[0], sampleFromRow);
   }
 
   async finishedSampleIds(runId: string, modelId: string, opts: { includeErrors?: boolean; repeat?: number } = {}): Promise<Set<string>> {

@@ -76,7 +76,7 @@ export class SqliteStore implements Store {
   private readonly selectSamples: Database.Statement<[PositionRange], SampleRow>;
   private readonly selectSampleFacts: Database.Statement<[PositionRange], SampleFactsRow>;
   private readonly selectFinished: Database.Statement<[{ runId: string; modelId: string; includeErrors: number; repeat: number }], string>;
-  private readonly selectUnitStartState: Database.Statement<[{ runId: string; sampleId: string; modelId: string; repeat: number }], UnitStartRow>;
+  private readonly selectUnitStartState: Database.Statement<[{ runId: string; sampleId: string; modelId: string; repeat: number }], UnitStartRow<SampleRow>>;
   private readonly selectResults: Database.Statement<[PositionRange & { modelId: string | null }], ResultRow>;
   private readonly selectResultsWithoutOutput: Database.Statement<[PositionRange & { modelId: string | null }], ResultRow>;
   private readonly selectResultFacts: Database.Statement<[PositionRange], ResultFactsRow>;
@@ -134,7 +134,7 @@ export class SqliteStore implements Store {
     this.selectSamples = db.prepare(SQL.selectSamples);
     this.selectSampleFacts = db.prepare(SQL.selectSampleFacts);
     this.selectFinished = db.prepare<[{ runId: string; modelId: string; includeErrors: number; repeat: number }], string>(SQL.selectFinished).pluck();
-    this.selectUnitStartState = db.prepare<[{ runId: string; sampleId: string; modelId: string; repeat: number }], UnitStartRow>(SQL.selectUnitStartState);
+    this.selectUnitStartState = db.prepare<[{ runId: string; sampleId: string; modelId: string; repeat: number }], UnitStartRow<SampleRow>>(SQL.selectUnitStartState);
     this.selectResults = db.prepare(SQL.selectResults);
     this.selectResultsWithoutOutput = db.prepare(SQL.selectResultsWithoutOutput);
     this.selectResultFacts = db.prepare(SQL.selectResultFacts);
@@ -405,7 +405,7 @@ export class SqliteStore implements Store {
   }
 
   async unitStartState(runId: string, sampleId: string, modelId: string, repeat = 0): Promise<UnitStartState> {
-    return unitStartStateFromRow(this.selectUnitStartState.get({ runId, sampleId, modelId, repeat }));
+    return unitStartStateFromRow(this.selectUnitStartState.get({ runId, sampleId, modelId, repeat }), (row) => sampleFromRow(row, this.runTexts(runId)));
   }
 
   async finishedSampleIds(runId: string, modelId: string, opts: { includeErrors?: boolean; repeat?: number } = {}): Promise<Set<string>> {

@@ -101,9 +101,12 @@ export const SQL = {
   selectSampleFacts: 'SELECT sample_id, idx, target, metadata FROM samples WHERE run_id = @runId AND idx >= @from AND idx < @to ORDER BY idx',
 
   /** A unit's result status and its run's status and events, in one statement: one row, the run's columns NULL when there is no run. */
+  /** The unit's result status, its run's status and events, and its sample's row (samples' key: at most one). */
   selectUnitStartState: `SELECT (SELECT status FROM results WHERE run_id = @runId AND sample_id = @sampleId AND model_id = @modelId AND repeat = @repeat) AS result_status,
-                                runs.status AS run_status, runs.engine AS engine
-                         FROM (SELECT 1) AS one LEFT JOIN runs ON runs.id = @runId`,
+                                runs.status AS run_status, runs.engine AS engine,
+                                s.sample_id, s.idx, s.input, s.tools, s.target, s.metadata, s.hints
+                         FROM (SELECT 1) AS one LEFT JOIN runs ON runs.id = @runId
+                                                LEFT JOIN samples AS s ON s.run_id = @runId AND s.sample_id = @sampleId`,
   selectFinished: "SELECT sample_id FROM results WHERE run_id = @runId AND model_id = @modelId AND repeat = @repeat AND (status = 'done' OR @includeErrors)",
 
   /** The call cache (see `call-cache.ts`): merged keys, then a call by id for keys not merged yet. */

@@ -725,7 +725,7 @@ export function storeContract(backend: ContractBackend): void {
         assert.equal((await store.unitStartState(run.id, 'q-beta', 'openai:gpt-4o-mini', 1)).result, undefined);
       }));
 
-      test('unitStartState: the unit’s result status and its run’s status and events as stored now, in one read, also after another connection’s writes; no run: neither', withStores(async (store, reopen) => {
+      test('unitStartState: the unit’s result status, its run’s status and events as stored now and its sample as samplesOf reads it, in one read, also after another connection’s writes; no run: none of them', withStores(async (store, reopen) => {
         const model = 'openai:gpt-4o-mini';
         assert.deepEqual(await store.unitStartState(RUN_ID, 'q-beta', model), { result: undefined, run: undefined });
         const run = makeRun({ events: [{ type: 'submitted', at: '2026-03-01T12:00:00.000Z', queue: 'units' }] });
@@ -735,7 +735,11 @@ export function storeContract(backend: ContractBackend): void {
           const stored = await store.getRun(run.id);
           return stored && { status: stored.status, events: stored.events };
         };
-        assert.deepEqual(await store.unitStartState(run.id, 'q-beta', model), { result: undefined, run: { status: 'running', events: run.events } });
+        const [beta] = await store.samplesOf(run.id, ['q-beta']);
+        assert.ok(beta);
+        assert.deepEqual(await store.unitStartState(run.id, 'q-beta', model), { result: undefined, run: { status: 'running', events: run.events }, sample: beta });
+        const [alpha] = await store.samplesOf(run.id, ['q-alpha']);
+        assert.deepEqual((await store.unitStartState(run.id, 'q-alpha', model, 2)).sample, alpha);
         // Another worker stops the model: the run is interrupted with the stop, at once for this one.
         const other = await reopen();
         const auth: FailFastStop = { actor: model, role: 'test', kind: 'auth', message: 'HTTP 401', count: 1 };
@@ -756,7 +760,10 @@ export function storeContract(backend: ContractBackend): void {
           async ([sampleId, modelId, repeat]) => (await store.unitStartState(run.id, sampleId as string, modelId as string, repeat as number)).result,
         ));
         assert.deepEqual(results, ['done', undefined, undefined, 'error', undefined]);
-        assert.deepEqual((await store.unitStartState(run.id, 'no-such-sample', model)).run, await asRead());
+        const unknown = await store.unitStartState(run.id, 'no-such-sample', model);
+        assert.deepEqual(unknown.run, await asRead());
+        assert.equal(unknown.sample, undefined);
+        assert.deepEqual((await store.unitStartState(run.id, 'q-beta', model)).sample, beta);
       }));
 
       test('saves of one unit racing from two connections: exactly one is written', withStores(async (store, reopen) => {
