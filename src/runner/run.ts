@@ -276,10 +276,11 @@ export async function openRunForWork(
   const runEngine = withWorkerEndpoint(run, recordedEngineSettings(run), options.openaiBaseURL);
   const { task, prepared } = await prepareForRun(run, options.dataDir);
   // A queued run is recorded with all its samples: the rebuilt task must have as many. Each unit's
-  // sample is read from the store when it comes (with its start state: `Store.unitStartState`), with the hints of the rebuilt sample at its
-  // position (`withRebuiltHints`: the one sample built then), so neither the list nor a map of
-  // every sample's hints (~3 MB for 10,000 MetaTool samples, every sample built to make it before
-  // the first unit) is held while the worker runs; the ids are read only if a replay checks them.
+  // sample is read from the store when it comes (with its start state: `Store.unitStartState`),
+  // with the hints of the rebuilt sample at its position (`withRebuiltHints`: the one sample built
+  // then), so neither the list nor a map of every sample's hints (~3 MB for 10,000 MetaTool
+  // samples, every sample built to make it before the first unit) is held while the worker runs;
+  // the ids are read only if a replay checks them.
   if (run.sampleCount !== undefined && prepared.samples.length !== run.sampleCount) {
     throw new InputError(`run ${run.id}: the task rebuilt here has ${prepared.samples.length} samples, the run ${run.sampleCount}; is the data dir the run's?`);
   }
