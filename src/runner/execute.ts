@@ -84,7 +84,7 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
   // assumes) and a resume finishes the repeats a stop left.
   const repeats = session.run.repeats ?? 1;
   const queues: { model: Model; todo: UnitList }[] = [];
-  const final = options.onFinal ? new FinalFrontier(samples.length, models.length * repeats, options.onFinal, () => failure !== undefined) : undefined;
+  const final = options.onFinal ? new FinalFrontier(samples.length, models.length * repeats, options.onFinal, () => failure !== undefined, () => failFast.holding) : undefined;
   let skipped = 0;
   for (const model of models) {
     const todo = new UnitList(samples.length * repeats);
@@ -172,7 +172,7 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
         }
         await workOnSample(stage, model, sampleAt(samples, position), repeat);
         // Its result is on its way to the store, or held in a streak of errors (see `FinalFrontier`).
-        final?.done(position, saving, failFast.holding);
+        final?.done(position, saving);
         // A store slower than the models (PostgreSQL under load) must not let answers pile up
         // unwritten, in memory and lost to a crash: no more of them than calls in flight.
         while (saving.size >= maxUnwritten) await Promise.race(saving);
@@ -234,6 +234,8 @@ class FinalFrontier {
     private readonly listener: FinalSamples,
     /** Whether a save failed (its result is not stored). */
     private readonly failed: () => boolean,
+    /** Whether fail-fast holds results that may still be stored (`FailFast.holding`); asked only when the frontier has moved by a step. */
+    private readonly holding: () => boolean,
   ) {
     this.owed = unitsPerSample <= 0xff ? new Uint8Array(samples) : unitsPerSample <= 0xffff ? new Uint16Array(samples) : new Uint32Array(samples);
   }
@@ -242,12 +244,12 @@ class FinalFrontier {
     this.owed[position] = (this.owed[position] ?? 0) + 1;
   }
 
-  /** A unit of `position` handed its result on (to `saving`, the saves on their way, or held when `holding`). */
-  done(position: number, saving: ReadonlySet<Promise<void>>, holding: boolean): void {
+  /** A unit of `position` handed its result on (to `saving`, the saves on their way, or held by fail-fast). */
+  done(position: number, saving: ReadonlySet<Promise<void>>): void {
     this.owed[position] = (this.owed[position] ?? 1) - 1;
     const owed = this.owed;
     while (this.frontier < owed.length && owed[this.frontier] === 0) this.frontier++;
-    if (holding || this.frontier - this.asked < this.listener.step) return;
+    if (this.frontier - this.asked < this.listener.step || this.holding()) return;
     const frontier = (this.asked = this.frontier);
     void Promise.all(saving).then(
       () => {

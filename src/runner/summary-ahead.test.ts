@@ -48,6 +48,16 @@ function recordReads(store: SqliteStore): { reads: PageRead[]; saved: () => numb
   return { reads, saved: () => saved };
 }
 
+/** A cases run of `CASES` questions in `dir` (its file written there), on `models`, `concurrency` calls at a time, no retries, no cache. */
+function casesSpec(dir: string, models: readonly string[], concurrency = 8): RunSpec {
+  const file = join(dir, 'cases.jsonl');
+  writeFileSync(file, Array.from({ length: CASES }, (_, i) => JSON.stringify({ id: `c${i}`, input: `Question ${i}?`, expect: [{ contains: 'yes' }] })).join('\n'));
+  return {
+    task: 'cases', models: [...models], seed: 5, options: { task: { file } }, dataDir: dir,
+    engine: { concurrency, timeoutMs: 5000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: false },
+  };
+}
+
 async function runCases(options: {
   readonly models: readonly string[];
   /** Sample i's answer by `model`; `reads`: the pages read so far. */
@@ -59,8 +69,7 @@ async function runCases(options: {
   const dir = mkdtempSync(join(tmpdir(), 'assay-summary-ahead-'));
   const store = await openSqliteStore(join(dir, 'run.db'));
   try {
-    const file = join(dir, 'cases.jsonl');
-    writeFileSync(file, Array.from({ length: CASES }, (_, i) => JSON.stringify({ id: `c${i}`, input: `Question ${i}?`, expect: [{ contains: 'yes' }] })).join('\n'));
+    const spec = casesSpec(dir, options.models, options.concurrency);
     const { reads: recorded, saved } = recordReads(store);
     const providers = Object.fromEntries(
       options.models.map((id) => [
@@ -77,10 +86,6 @@ async function runCases(options: {
         }),
       ]),
     );
-    const spec: RunSpec = {
-      task: 'cases', models: [...options.models], seed: 5, options: { task: { file } }, dataDir: dir,
-      engine: { concurrency: options.concurrency ?? 8, timeoutMs: 5000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: false },
-    };
     const stop = new AbortController();
     const stopping = options.stopAfter === undefined ? undefined : setInterval(() => saved() >= (options.stopAfter ?? 0) && stop.abort(), 1);
     const first = await startRun(spec, { store, providers, stop: stop.signal });
@@ -165,8 +170,7 @@ test('a read that fails during the run is dropped: the end reads the whole run a
   const dir = mkdtempSync(join(tmpdir(), 'assay-summary-ahead-'));
   const store = await openSqliteStore(join(dir, 'run.db'));
   try {
-    const file = join(dir, 'cases.jsonl');
-    writeFileSync(file, Array.from({ length: CASES }, (_, i) => JSON.stringify({ id: `c${i}`, input: `Question ${i}?`, expect: [{ contains: 'yes' }] })).join('\n'));
+    const spec = casesSpec(dir, ['scripted:a']);
     const providers = { 'scripted:a': createScriptedProvider({ id: 'scripted:a', respond: async () => new Promise((resolve) => setTimeout(() => resolve('yes'), 1)) }) };
     let failures = 0;
     let reads = 0;
@@ -179,10 +183,6 @@ test('a read that fails during the run is dropped: the end reads the whole run a
         throw new Error('disk read failed');
       }
       return sampleFacts(runId, range);
-    };
-    const spec: RunSpec = {
-      task: 'cases', models: ['scripted:a'], seed: 5, options: { task: { file } }, dataDir: dir,
-      engine: { concurrency: 8, timeoutMs: 5000, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, cache: false },
     };
     const summary = await startRun(spec, { store, providers });
     assert.equal(failures, 1, 'a page read failed during the run');
