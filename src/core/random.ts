@@ -10,6 +10,13 @@ export interface Rng {
   next(): number;
   /** Uniform integer in [0, n). */
   int(n: number): number;
+  /**
+   * Fills `out` with the next `out.length` draws of `int(n)`, in order: the same numbers as that
+   * many calls of `int(n)`, the generator's state kept in locals rather than read and written
+   * through a call per draw. A bootstrap draws millions (2,000 resamples × the units): a
+   * repeats run's `repeat_pass_rate` over 10,000 samples took ~330 ms a call at a time, ~30 this way.
+   */
+  ints(n: number, out: Uint32Array): void;
 }
 
 /** sfc32: small, fast, well-distributed; seeded from SHA-256 of (seed, label). */
@@ -32,7 +39,23 @@ export function rngFor(seed: number | string, label: string): Rng {
     return (t >>> 0) / 4294967296;
   };
   for (let i = 0; i < 12; i++) next();
-  return { next, int: (n) => Math.floor(next() * n) };
+  const ints = (n: number, out: Uint32Array): void => {
+    // `next` step for step, on locals.
+    let a1 = a, b1 = b, c1 = c, d1 = d;
+    for (let i = 0; i < out.length; i++) {
+      a1 >>>= 0; b1 >>>= 0; c1 >>>= 0; d1 >>>= 0;
+      let t = (a1 + b1) | 0;
+      a1 = b1 ^ (b1 >>> 9);
+      b1 = (c1 + (c1 << 3)) | 0;
+      c1 = (c1 << 21) | (c1 >>> 11);
+      d1 = (d1 + 1) | 0;
+      t = (t + d1) | 0;
+      c1 = (c1 + t) | 0;
+      out[i] = Math.floor(((t >>> 0) / 4294967296) * n);
+    }
+    a = a1; b = b1; c = c1; d = d1;
+  };
+  return { next, int: (n) => Math.floor(next() * n), ints };
 }
 
 /** Fisher–Yates on a copy; the input is never mutated. */

@@ -76,16 +76,19 @@ function percentileBounds(values: number[], level: number): Interval | null {
  * same draws from `rng` in the same order, each resample's mean summed left to right from 0 as
  * `values.reduce((a, b) => a + b, 0) / n` sums it. Without the draw array and the statistic's
  * callback: a run's `repeat_pass_rate` resamples 2,000 × its samples (~40 million draws at 19,793
- * samples), where the generic form took ~1.6 s of a 100,000-call run's summary.
+ * samples), where the generic form took ~1.6 s of a 100,000-call run's summary; and with a
+ * resample's draws taken at once (`Rng.ints`), not a call each: ~330 → ~30 ms at 10,000 samples.
  */
 export function bootstrapMeanInterval(values: readonly number[], options: BootstrapOptions): Interval | null {
   const { rng, resamples = 2000, level = 0.95 } = options;
   const n = values.length;
   if (n === 0) return null;
   const means: number[] = [];
+  const draws = new Uint32Array(n);
   for (let r = 0; r < resamples; r++) {
+    rng.ints(n, draws);
     let sum = 0;
-    for (let i = 0; i < n; i++) sum += values[rng.int(n)] as number;
+    for (let i = 0; i < n; i++) sum += values[draws[i] as number] as number;
     const value = sum / n;
     if (Number.isFinite(value)) means.push(value);
   }
@@ -100,8 +103,10 @@ export function bootstrapMeanInterval(values: readonly number[], options: Bootst
 function resampledValues<T>(units: readonly T[], statistic: (sample: readonly T[]) => number | null, rng: BootstrapOptions['rng'], resamples: number): number[] {
   const values: number[] = [];
   const draw: T[] = new Array<T>(units.length);
+  const draws = new Uint32Array(units.length);
   for (let r = 0; r < resamples; r++) {
-    for (let i = 0; i < units.length; i++) draw[i] = units[rng.int(units.length)] as T;
+    rng.ints(units.length, draws);
+    for (let i = 0; i < units.length; i++) draw[i] = units[draws[i] as number] as T;
     const value = statistic(draw);
     if (value !== null && Number.isFinite(value)) values.push(value);
   }
