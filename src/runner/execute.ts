@@ -110,6 +110,8 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
   const maxUnwritten = Math.max(1, models.reduce((n, m) => n + m.settings.concurrency, 0));
   /** Results on their way to the store (its group commit): each counted and told once it is written. */
   const saving = new Set<Promise<void>>();
+  /** Results handed to `saveResult` so far: one per unit that ends with one. */
+  let handedOn = 0;
   const commit = async (calls: readonly CallRecord[], result: ResultRecord, gather: boolean): Promise<void> => {
     try {
       // A resume with --retry-errors replaces the error results it calls again.
@@ -131,10 +133,13 @@ export async function executeSamples(session: RunSession, options: ExecuteOption
    *
    * While fewer than half the results the run may leave unwritten are on their way, the store may
    * gather this one with the next few milliseconds' (`SaveOptions.gather`: fewer, larger commits);
-   * past that a slot may soon have to wait for a write, so it is written at the next turn.
+   * past that a slot may soon have to wait for a write, so it is written at the next turn. So is
+   * the drive's last result, with those gathered before it: no other is coming to join them, and
+   * the run's end would wait out the gathering (up to `GATHER_MS`) for nothing.
    */
   const saveResult = (calls: readonly CallRecord[], result: ResultRecord): Promise<void> => {
-    const saved = commit(calls, result, saving.size < maxUnwritten / 2);
+    const last = ++handedOn >= total;
+    const saved = commit(calls, result, !last && saving.size < maxUnwritten / 2);
     saving.add(saved);
     void saved.then(() => saving.delete(saved));
     return Promise.resolve();

@@ -119,3 +119,27 @@ test('saves are gathered (SaveOptions.gather) while fewer than half the answers 
     await inner.close();
   }
 });
+
+test("the drive's last save is not gathered: no other is coming to join it, and the run's end would wait out the gathering", async () => {
+  const inner = await openSqliteStore(':memory:');
+  const gathered: (boolean | undefined)[] = [];
+  // Saves pass at once: every one finds at most one other on its way, so all but the last may be gathered.
+  const store = gatedStore(
+    inner,
+    () => Promise.resolve(),
+    (args) => {
+      gathered.push(args[2]?.gather);
+      return () => undefined;
+    },
+  );
+  const model = echo();
+  try {
+    const summary = await startRun({ ...specAt(8), repeats: 2 }, { store, providers: { 'scripted:echo': model } });
+    assert.equal(summary.models['scripted:echo']?.counts.done, SAMPLES * 2);
+    assert.equal(gathered.length, SAMPLES * 2, 'one save per unit (sample × repeat)');
+    assert.equal(gathered.at(-1), false, 'the last save is written at the next turn');
+    assert.ok(gathered.slice(0, -1).some((g) => g === true), 'the others may be gathered');
+  } finally {
+    await inner.close();
+  }
+});
