@@ -5,7 +5,7 @@
 // a number or its decimal text — and each store says that once, in its `ColumnReader`.
 import { usageOf, type GenerateResult, type Score, type TaskOptions, type Transcript, type Usage } from '../core/index.js';
 import type { CallError, JudgeConfig, ResultFacts, ResultRecord, ReviewRecord, RunRecord, RunStatus, StoredSample, UnitStartState } from './records.js';
-import { decodeRunParts, encodeRunParts } from './run-record-codec.js';
+import { decodeRunEvents, decodeRunParts, encodeRunParts } from './run-record-codec.js';
 
 // JSON columns, two conventions chosen per column so every record round-trips:
 // - "nullable" columns (output, error, score): JS null/undefined ↔ SQL NULL ↔ JS null;
@@ -115,7 +115,7 @@ export type UnitStartRow<S> = {
 export function unitStartStateFromRow<S extends { sample_id: string }>(row: UnitStartRow<S> | undefined, sampleOf: (row: S) => StoredSample): UnitStartState {
   const result = (row?.result_status ?? undefined) as ResultRecord['status'] | undefined;
   if (row === undefined || row.run_status === null || row.engine === null) return { result, run: undefined };
-  const run = { status: row.run_status as RunStatus, events: decodeRunParts(row.engine).events };
+  const run = { status: row.run_status as RunStatus, events: decodeRunEvents(row.engine) };
   // A row whose sample id is set has the sample's every column (NOT NULL ones included): it is the sample's row.
   return row.sample_id === null ? { result, run } : { result, run, sample: sampleOf(row as unknown as S) };
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { RunEvent } from './records.js';
-import { appendRunEvents, decodeRunParts, encodeRunParts, RUN_PARTS_LAYOUT } from './run-record-codec.js';
+import { appendRunEvents, decodeRunEvents, decodeRunParts, encodeRunParts, RUN_PARTS_LAYOUT } from './run-record-codec.js';
 import { engineView, queueOf, stopsInEvents } from './run-events.js';
 
 // The `engine` column of a queued suite member run as assay wrote it before the record was split,
@@ -72,6 +72,17 @@ test('the layout this version writes round-trips, and an event appended to an ol
   // A malformed event in a stored list is left out, the rest kept in order.
   const damaged = JSON.stringify({ ...JSON.parse(appended), events: [ended, { type: 'ended', status: 'nope' }, { type: 'resumed' }] });
   assert.deepEqual(decodeRunParts(damaged).events, [ended, { type: 'resumed' }]);
+});
+
+test('decodeRunEvents reads the events decodeRunParts reads, of either layout, damaged ones left out', () => {
+  const ended: RunEvent = { type: 'ended', at: '2026-11-01T12:00:00.000Z', status: 'finished', failFastStops: [] };
+  const appended = appendRunEvents(OLD_ENGINE_COLUMN, [ended]);
+  const damaged = JSON.stringify({ ...JSON.parse(appended), events: [ended, { type: 'ended', status: 'nope' }, { type: 'resumed' }] });
+  for (const text of [OLD_ENGINE_COLUMN, appended, damaged, '{"layout":2}', JSON.stringify({ queue: { session: 'x' } }), '{}', 'null', '[]']) {
+    assert.deepEqual(decodeRunEvents(text), decodeRunParts(text).events, text);
+  }
+  assert.equal(decodeRunEvents(OLD_ENGINE_COLUMN).length, 2);
+  assert.deepEqual(decodeRunEvents(damaged), [ended, { type: 'resumed' }]);
 });
 
 test('stopsInEvents: an end replaces the stops, a worker adds its own once, a submission clears them, a resume keeps them', () => {

@@ -43,6 +43,17 @@ export function decodeRunParts(text: string): RunParts {
 }
 
 /**
+ * Only the events of the column's text, as `decodeRunParts(text).events` reads them: what a unit's
+ * start state keeps (`Store.unitStartState`, read for every unit a queue worker runs), without
+ * rebuilding the engine settings and provenance it drops.
+ */
+export function decodeRunEvents(text: string): RunEvent[] {
+  const value: unknown = JSON.parse(text);
+  if (!isJsonObject(value)) return [];
+  return value['layout'] === RUN_PARTS_LAYOUT ? eventsOf(value['events']) : eventsOfEngineRecord(value);
+}
+
+/**
  * The column's text with `events` appended (a record of the older layout comes back in the new
  * one). A `failFast` event keeps only the stops the run does not record yet, and is left out when
  * none is left: two workers stopping one model for one reason record it once.
@@ -63,16 +74,21 @@ export function appendRunEvents(text: string, events: readonly RunEvent[]): stri
 function fromLayout(stored: Record<string, unknown>): RunParts {
   const suiteRun = suiteMembershipOf(stored['suiteRun']);
   const provenance = isJsonObject(stored['provenance']) ? stored['provenance'] : {};
-  const events = Array.isArray(stored['events']) ? stored['events'] : [];
   return {
     engine: engineOf(isJsonObject(stored['engine']) ? stored['engine'] : {}),
     ...(suiteRun !== undefined ? { suiteRun } : {}),
     provenance: provenanceOf(provenance),
-    events: events.flatMap((event) => {
-      const read = runEventOf(event);
-      return read !== undefined ? [read] : [];
-    }),
+    events: eventsOf(stored['events']),
   };
+}
+
+/** The well-formed events of a stored list, in order. */
+function eventsOf(stored: unknown): RunEvent[] {
+  if (!Array.isArray(stored)) return [];
+  return stored.flatMap((event) => {
+    const read = runEventOf(event);
+    return read !== undefined ? [read] : [];
+  });
 }
 
 /**
@@ -83,6 +99,11 @@ function fromLayout(stored: Record<string, unknown>): RunParts {
  */
 function fromEngineRecord(old: Record<string, unknown>): RunParts {
   const suiteRun = suiteMembershipOf(old['suiteRun']);
+  return { engine: engineOf(old), ...(suiteRun !== undefined ? { suiteRun } : {}), provenance: provenanceOf(old), events: eventsOfEngineRecord(old) };
+}
+
+/** The events a record of the older layout implies (see `fromEngineRecord`). */
+function eventsOfEngineRecord(old: Record<string, unknown>): RunEvent[] {
   const events: RunEvent[] = [];
   const queue = old['queue'];
   if (isJsonObject(queue) && typeof queue['name'] === 'string') {
@@ -90,7 +111,7 @@ function fromEngineRecord(old: Record<string, unknown>): RunParts {
   }
   const stops = stopsOf(old['failFastStops']);
   if (stops.length > 0) events.push({ type: 'failFast', stops });
-  return { engine: engineOf(old), ...(suiteRun !== undefined ? { suiteRun } : {}), provenance: provenanceOf(old), events };
+  return events;
 }
 
 /** The engine settings among `value`'s keys, in their stored order. */
