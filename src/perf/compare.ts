@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { median } from '../metrics/median.js';
 import { ScratchSchemas } from '../store/postgres/test-support/scratch-schemas.js';
+import { ScratchQueues, TEST_REDIS_URL } from '../queue/test-support/scratch-queues.js';
 import { testDataDir } from '../testing/test-data.js';
 import { firstLine, measureInChildWithUsage, perfDir } from './child-process.js';
 import { writeHarmResource } from './harm-resource.js';
@@ -32,7 +33,7 @@ import { buildRefTree } from './ref-tree.js';
 
 const LATENCY_MS = 50;
 const CONCURRENCY = 64;
-const REDIS_URL = process.env['ASSAY_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
 /** The floor's layers (`floor-once.ts`), each adding a part of assay to the one before. */
 const FLOOR_LAYERS = [
   ['http', 'undici alone (no assay code)'],
@@ -224,6 +225,8 @@ async function compareInstructions(benchCase: BenchCase, url: string, env: Recor
 type Measured = CliMeasurement & { readonly submitterRssMB?: number };
 /** The queued cases' PostgreSQL schemas, made as they are needed and dropped at the end. */
 let schemas: ScratchSchemas | undefined;
+/** Their queues, deleted at the end. */
+let queues: ScratchQueues | undefined;
 const tree = buildRefTree(currentTree, ref);
 console.log(`bench:compare — current checkout (A) against ${ref} = ${tree.commit} (B), ${pairs} interleaved pair(s) per case, loopback server at ${LATENCY_MS} ms, concurrency ${CONCURRENCY}`);
 try {
@@ -238,7 +241,8 @@ try {
         // A schema and a queue of its own for every run.
         schemas ??= new ScratchSchemas();
         const store = (await schemas.create()).url;
-        const queue = `bench-compare-${process.pid}-${side}-${i}`;
+        queues ??= new ScratchQueues(REDIS_URL, 'bench-compare');
+        const queue = queues.name(`${side}-${i}`);
         return measureQueued(treePath, { submit: (db, q) => benchCase.args(url, db, q), worker: (db, q) => worker(url, db, q) }, store, queue, env, work);
       };
       if (benchCase.callgrind) {
@@ -281,6 +285,7 @@ try {
   }
 } finally {
   await schemas?.dropAll();
+  await queues?.dropAll();
   tree.remove();
   rmSync(work, { recursive: true, force: true });
 }

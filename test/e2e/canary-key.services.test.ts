@@ -13,10 +13,12 @@ import { assertNoCanary, readRunEverywhere } from '../../src/testing/canary-swee
 import type { FakeServer } from '../../src/testing/fake-openai-server.js';
 import { collect, runAssay, spawnAssay } from '../../src/testing/spawn-cli.js';
 import { testDataDir } from '../../src/testing/test-data.js';
+import { ScratchQueues, TEST_REDIS_URL } from '../../src/queue/test-support/scratch-queues.js';
 
 // The canary sweep of canary-key.test.ts on the shared stores (`npm run test:services`): a run
 // stored in PostgreSQL, and one made through the queue by a worker, with Redis read too.
-const REDIS = process.env['ASSAY_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const REDIS = TEST_REDIS_URL;
+const queues = new ScratchQueues(REDIS);
 const schemas = new ScratchSchemas();
 const children: ChildProcess[] = [];
 let server: FakeServer;
@@ -29,6 +31,7 @@ before(async () => {
 
 after(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await queues.dropAll();
   await server.close();
   await schemas.dropAll();
   rmSync(dir, { recursive: true, force: true });
@@ -87,7 +90,7 @@ async function redisText(redis: Redis, queue: string): Promise<Record<string, st
 
 test('the queue: a worker given the key and the full base URL by its environment calls with them; Redis, the store and the terminals never show them', { timeout: 300_000 }, async () => {
   const { schema, url } = await schemas.create();
-  const queue = `e2e-canary-${process.pid}-${Date.now().toString(36)}`;
+  const queue = queues.name('canary');
   const submitterEnv = { ASSAY_DATA_DIR: testDataDir() };
   // A queued run names no endpoint (--base-url is refused with --queue): the worker calls its own
   // OPENAI_BASE_URL, credentials and all.

@@ -17,12 +17,14 @@ import { startFakeOpenAIServer, type FakeServer } from '../../src/testing/fake-o
 import { CANARY_KEY } from '../../src/testing/canary.js';
 import { assertNoCanary, readRunEverywhere } from '../../src/testing/canary-sweep.js';
 import { collect, runAssay, spawnAssay, type CliResult } from '../../src/testing/spawn-cli.js';
+import { ScratchQueues, TEST_REDIS_URL } from '../../src/queue/test-support/scratch-queues.js';
 
 // `assay worker --config FILE` (issue 23 §3): a queued run's declared names are built from the
 // worker's own file, with the worker's keys. A run whose recorded declaration differs from the
 // worker's (here: the submitter's file named another base URL) gets nothing called — no request
 // reaches the URL it names — and each of its units is an error naming the field. `npm run test:services`.
-const REDIS = process.env['ASSAY_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const REDIS = TEST_REDIS_URL;
+const queues = new ScratchQueues(REDIS);
 const schemas = new ScratchSchemas();
 const children: ChildProcess[] = [];
 // small's key is the canary: it must reach small's server and nothing else (not the URL the other run names, no output).
@@ -32,6 +34,7 @@ let dir: string | undefined;
 
 after(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await queues.dropAll();
   await schemas.dropAll();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -63,7 +66,7 @@ const config = (smallUrl: string, bigUrl: string): string =>
 test('a worker builds a queued run\'s declared names from its own config file; a run declaring them otherwise calls nothing and each unit names the field', { timeout: 600_000 }, async () => {
   dir = mkdtempSync(join(tmpdir(), 'assay-config-worker-'));
   const { url } = await schemas.create();
-  const queue = `e2e-config-${process.pid}-${Date.now().toString(36)}`;
+  const queue = queues.name('config');
   const small = await keyed(SMALL_KEY);
   const big = await keyed(BIG_KEY);
   const elsewhere = await counting();

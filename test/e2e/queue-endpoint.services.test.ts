@@ -14,18 +14,21 @@ import { startFakeOpenAIServer } from '../../src/testing/fake-openai-server.js';
 import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
 import { collect, runAssay, spawnAssay, type CliResult } from '../../src/testing/spawn-cli.js';
 import { needsData, testDataDir } from '../../src/testing/test-data.js';
+import { ScratchQueues, TEST_REDIS_URL } from '../../src/queue/test-support/scratch-queues.js';
 
 // A worker sends its own provider key to the endpoint it calls, so it calls only its own (issue 23
 // §3): a run row naming another URL — written by an earlier assay, or by hand, since `run --queue
 // --base-url` is refused — gets nothing called there and no key sent; its units end in an error
 // naming the field. `npm run test:services`.
-const REDIS = process.env['ASSAY_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const REDIS = TEST_REDIS_URL;
+const queues = new ScratchQueues(REDIS);
 const schemas = new ScratchSchemas();
 const children: ChildProcess[] = [];
 const MODEL = 'openai:fake-model';
 
 after(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await queues.dropAll();
   await schemas.dropAll();
 });
 
@@ -53,7 +56,7 @@ async function startCountingServer(): Promise<{ url: string; received: Received[
 
 test('workers call only their own endpoint: a run row naming another URL gets no request and no key there, and each of its units is an error naming engine.openaiBaseURL', { skip: needsData('metatool'), timeout: 600_000 }, async () => {
   const { url } = await schemas.create();
-  const queue = `e2e-endpoint-${process.pid}-${Date.now().toString(36)}`;
+  const queue = queues.name('endpoint');
   // Server A is the workers' own endpoint and answers only the workers' canary key; B is the URL a run row names.
   const a = await startFakeOpenAIServer({
     respond: (_b, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }),

@@ -8,22 +8,25 @@ import { MAX_NOTE_CHARS } from '../../src/queue/unit-worker.js';
 import { ScratchSchemas } from '../../src/store/postgres/test-support/scratch-schemas.js';
 import { collect, runAssay, spawnAssay } from '../../src/testing/spawn-cli.js';
 import { testDataDir } from '../../src/testing/test-data.js';
+import { ScratchQueues, TEST_REDIS_URL } from '../../src/queue/test-support/scratch-queues.js';
 
 // Junk on the queue (`npm run test:services`): a job whose fields are a megabyte each and hold
 // terminal controls is told in one bounded line of the worker's log, and the worker goes on serving.
-const REDIS = process.env['ASSAY_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const REDIS = TEST_REDIS_URL;
+const queues = new ScratchQueues(REDIS);
 const schemas = new ScratchSchemas();
 const env = { ASSAY_DATA_DIR: testDataDir(), ASSAY_QUEUE_LOCK_MS: '4000' };
 const children: ChildProcess[] = [];
 
 after(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await queues.dropAll();
   await schemas.dropAll();
 });
 
 test('a job with a 1 MB run id (and controls) is logged in one bounded, safe line; the worker goes on serving', { timeout: 300_000 }, async () => {
   const { url } = await schemas.create();
-  const queueName = `e2e-junk-${process.pid}-${Date.now().toString(36)}`;
+  const queueName = queues.name('junk');
   const child = spawnAssay(['worker', '--queue', REDIS, '--queue-name', queueName, '--db', url, '--concurrency', '2'], env);
   children.push(child);
   let log = '';

@@ -18,11 +18,13 @@ import { QUEUE_PREFIX } from '../../src/queue/queue-location.js';
 import { unitJobId } from '../../src/queue/unit.js';
 import { worstExcess } from '../../src/testing/bucket-check.js';
 import { startTcpProxy } from '../../src/testing/tcp-proxy.js';
+import { ScratchQueues, TEST_REDIS_URL } from '../../src/queue/test-support/scratch-queues.js';
 
 // The queue path (`npm run test:services`): `assay run --queue` and `assay worker` processes on the
 // machine's Redis and PostgreSQL. Each test has its own schema and queue name, so parallel runs of
 // other checkouts on this machine do not meet ours.
-const REDIS = process.env['ASSAY_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const REDIS = TEST_REDIS_URL;
+const queues = new ScratchQueues(REDIS);
 const schemas = new ScratchSchemas();
 // Short locks so a killed worker's units move soon; long enough that a loaded machine rarely misses a renewal.
 const env = { ASSAY_DATA_DIR: testDataDir(), ASSAY_QUEUE_LOCK_MS: '4000' };
@@ -35,11 +37,12 @@ before(() => {
 
 after(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await queues.dropAll();
   await schemas.dropAll();
   rmSync(dir, { recursive: true, force: true });
 });
 
-const queueName = (what: string): string => `e2e-${what}-${process.pid}-${Date.now().toString(36)}`;
+const queueName = (what: string): string => queues.name(what);
 
 /** A worker process on `queue`; `environment` in place of the tests' (a worker's own keys). */
 function startWorker(url: string, queue: string, extra: readonly string[] = [], environment: NodeJS.ProcessEnv = env): { child: ChildProcess; exited: Promise<CliResult> } {

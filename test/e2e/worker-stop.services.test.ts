@@ -11,12 +11,14 @@ import { startFakeOpenAIServer, type Fault } from '../../src/testing/fake-openai
 import { answerMetaToolPrompt } from '../../src/testing/metatool-answerer.js';
 import { collect, runAssay, spawnAssay, type CliResult } from '../../src/testing/spawn-cli.js';
 import { testDataDir } from '../../src/testing/test-data.js';
+import { ScratchQueues, TEST_REDIS_URL } from '../../src/queue/test-support/scratch-queues.js';
 
 // Issue 26, gap (b) (`npm run test:services`): a worker's first SIGTERM ends a unit's sleeping
 // retry wait, as the first Ctrl-C does for an in-process run. Before, the worker slept out the
 // server's Retry-After (here 300 s) before it could stop. The bound below is what "promptly" means,
 // kept generous for a loaded machine: a fifth of the wait it replaces.
-const REDIS = process.env['ASSAY_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const REDIS = TEST_REDIS_URL;
+const queues = new ScratchQueues(REDIS);
 const schemas = new ScratchSchemas();
 const env = { ASSAY_DATA_DIR: testDataDir(), OPENAI_API_KEY: 'sk-test-worker-stop', ASSAY_QUEUE_LOCK_MS: '4000', ASSAY_RETRY_NOTICE_MS: '1000' };
 const RETRY_AFTER_S = 300;
@@ -26,12 +28,13 @@ const children: ChildProcess[] = [];
 
 after(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await queues.dropAll();
   await schemas.dropAll();
 });
 
 test('the first SIGTERM ends a worker sleeping out a Retry-After: it exits promptly, its units back on the queue with their attempts, and another worker finishes them', { timeout: 600_000 }, async () => {
   const { url } = await schemas.create();
-  const queueName = `e2e-stop-${process.pid}-${Date.now().toString(36)}`;
+  const queueName = queues.name('stop');
   let limited = true;
   const server = await startFakeOpenAIServer({
     respond: (_body, ctx) => ({ text: answerMetaToolPrompt(ctx.key) }),
