@@ -14,7 +14,7 @@ export interface Rng {
    * Fills `out` with the next `out.length` draws of `int(n)`, in order: the same numbers as that
    * many calls of `int(n)`, the generator's state kept in locals rather than read and written
    * through a call per draw. A bootstrap draws millions (2,000 resamples × the units): a
-   * repeats run's `repeat_pass_rate` over 10,000 samples took ~330 ms a call at a time, ~30 this way.
+   * repeats run's `repeat_pass_rate` over 10,000 samples took ~330 ms a call at a time, ~45 this way.
    */
   ints(n: number, out: Uint32Array): void;
 }
