@@ -87,8 +87,10 @@ const SQL = {
   selectSamples: 'SELECT sample_id, idx, input, tools, target, metadata, hints FROM samples WHERE run_id = $1 AND idx >= $2::bigint AND idx < $3::bigint ORDER BY idx',
   /** As selectSamples, the facts alone (no input, tools or hints): for summaries. */
   selectSampleFacts: 'SELECT sample_id, idx, target, metadata FROM samples WHERE run_id = $1 AND idx >= $2::bigint AND idx < $3::bigint ORDER BY idx',
-  /** A unit's result status and its run's status and events, in one statement (one snapshot): one row, the run's columns NULL when there is no run. */
-  /** As SQLite's: the unit's result status, its run's status and events, and its sample's row. */
+  /**
+   * As SQLite's: the unit's result status, its run's status and events, and its sample's row, in one
+   * statement (one snapshot): one row, the run's columns NULL when there is no run, the sample's when it has no such sample.
+   */
   selectUnitStartState: `SELECT (SELECT status FROM results WHERE run_id = $1 AND sample_id = $2 AND model_id = $3 AND repeat = $4) AS result_status,
                                 runs.status AS run_status, runs.engine,
                                 s.sample_id, s.idx, s.input, s.tools, s.target, s.metadata, s.hints
